@@ -1,0 +1,3 @@
+module github.com/xqtour/xqtour
+
+go 1.26
