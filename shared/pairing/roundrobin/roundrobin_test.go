@@ -257,9 +257,9 @@ func TestWithdraw_S6(t *testing.T) {
 		{"S6_BeforePlay_RemainingOddMayRedraw", s8, 3, 0, 0, true, false, false, 0, 0},
 		{"S6_BeforePlay_RemainingEvenRedrawAdvised", s7, 3, 0, 0, true, true, false, 0, 0},
 		{"S6_FewerThanHalf_Annulled", s8, 3, 3, 3, false, false, true, 0, 4},
-		{"S6_ExactlyHalf_Stands", s8, 8, 4, 4, false, false, false, 3, 0},      // 7 due: 4 ≥ 3.5
-		{"S6_Half_Stands_Double", s6d, 2, 5, 5, false, false, false, 5, 0},     // 10 due
-		{"S6_JustBelowHalf_Double", s6d, 2, 4, 4, false, false, true, 0, 6},    // 10 due
+		{"S6_ExactlyHalf_Stands", s8, 8, 4, 4, false, false, false, 3, 0},       // 7 due: 4 ≥ 3.5
+		{"S6_Half_Stands_Double", s6d, 2, 5, 5, false, false, false, 5, 0},      // 10 due
+		{"S6_JustBelowHalf_Double", s6d, 2, 4, 4, false, false, true, 0, 6},     // 10 due
 		{"S6_AbsentFirstRound_Annulled", s8, 5, 1, 0, false, false, true, 0, 7}, // play started
 	}
 	for _, tc := range tests {
