@@ -1,0 +1,283 @@
+// Package matching finds maximum matchings in general (non-bipartite) graphs
+// with Edmonds' blossom algorithm. It knows only vertices, adjacency and
+// integer weights; the pairing systems turn their rule books into graphs.
+//
+// Matcher keeps a maximum cardinality matching of a graph given by an
+// adjacency test, and lets a caller commit edges one at a time while the
+// matching stays maximum. That is the oracle a positional (hand) pairing
+// method needs to never block a complete pairing (SPEC P-8): a proposed pair
+// is accepted only when some maximum matching still contains it.
+// MaxWeight solves the weighted problem for the rare cases where the
+// cardinality oracle is not enough.
+package matching
+
+// Graph is an undirected simple graph on the vertices 0…Len()-1.
+// Adjacent must be symmetric and false for u == v. Pairing graphs are dense
+// (nearly everyone may meet nearly everyone), so an adjacency test is
+// cheaper than adjacency lists.
+type Graph interface {
+	Len() int
+	Adjacent(u, v int) bool
+}
+
+// Matcher maintains a maximum matching of the active vertices of a graph.
+// All vertices start active; Remove and RemovePair deactivate them.
+type Matcher struct {
+	g      Graph
+	n      int
+	mate   []int
+	active []bool
+	size   int
+
+	// Scratch space for one augmenting-path search.
+	base    []int
+	parent  []int
+	even    []bool
+	blossom []bool
+	mark    []bool
+	queue   []int
+	saved   []int
+}
+
+// New returns a Matcher holding a maximum matching of g: a greedy matching
+// in vertex order, then one augmenting-path search from every vertex left
+// free (a vertex with no augmenting path never gains one later, so one
+// search each is enough).
+func New(g Graph) *Matcher {
+	n := g.Len()
+	m := &Matcher{
+		g: g, n: n,
+		mate:    make([]int, n),
+		active:  make([]bool, n),
+		base:    make([]int, n),
+		parent:  make([]int, n),
+		even:    make([]bool, n),
+		blossom: make([]bool, n),
+		mark:    make([]bool, n),
+	}
+	for i := range m.mate {
+		m.mate[i] = -1
+		m.active[i] = true
+	}
+	for v := 0; v < n; v++ {
+		if m.mate[v] != -1 {
+			continue
+		}
+		for u := v + 1; u < n; u++ {
+			if m.mate[u] == -1 && g.Adjacent(v, u) {
+				m.mate[v], m.mate[u] = u, v
+				m.size++
+				break
+			}
+		}
+	}
+	for v := 0; v < n; v++ {
+		if m.mate[v] == -1 && m.augment(v) {
+			m.size++
+		}
+	}
+	return m
+}
+
+// Size is the number of edges in the current maximum matching.
+func (m *Matcher) Size() int { return m.size }
+
+// Mate returns v's partner, or -1 when v is unmatched or inactive.
+func (m *Matcher) Mate(v int) int { return m.mate[v] }
+
+// Active reports whether v is still part of the graph.
+func (m *Matcher) Active(v int) bool { return m.active[v] }
+
+// Perfect reports whether every active vertex is matched.
+func (m *Matcher) Perfect() bool {
+	for v := 0; v < m.n; v++ {
+		if m.active[v] && m.mate[v] == -1 {
+			return false
+		}
+	}
+	return true
+}
+
+// Remove deactivates v and repairs the matching so that it is again maximum
+// for the remaining graph. It reports whether the size stayed the same.
+// After deleting a matched v only v's old partner can start an augmenting
+// path (any other path would have augmented the old matching), so one
+// search repairs it.
+func (m *Matcher) Remove(v int) bool {
+	if !m.active[v] {
+		return true
+	}
+	m.active[v] = false
+	w := m.mate[v]
+	if w == -1 {
+		return true
+	}
+	m.mate[v], m.mate[w] = -1, -1
+	if m.augment(w) {
+		return true
+	}
+	m.size--
+	return false
+}
+
+// RemoveIfKeeps deactivates v only when the remaining graph still has a
+// matching of the current size; otherwise it changes nothing and returns
+// false. It answers "may v be left out of a maximum matching?".
+func (m *Matcher) RemoveIfKeeps(v int) bool {
+	if !m.active[v] {
+		return true
+	}
+	if m.mate[v] == -1 {
+		m.active[v] = false
+		return true
+	}
+	m.save()
+	if m.Remove(v) {
+		return true
+	}
+	m.restore()
+	m.active[v] = true
+	return false
+}
+
+// RemovePair commits the edge u–v: it deactivates both when some maximum
+// matching contains u–v (the remaining graph keeps a matching one edge
+// smaller) and returns true; otherwise it changes nothing and returns false.
+// The caller must only propose adjacent active vertices.
+func (m *Matcher) RemovePair(u, v int) bool {
+	if m.mate[u] == v {
+		m.active[u], m.active[v] = false, false
+		m.mate[u], m.mate[v] = -1, -1
+		m.size--
+		return true
+	}
+	pu, pv := m.mate[u], m.mate[v]
+	// Cheap common case: the two old partners can simply meet.
+	if pu != -1 && pv != -1 && m.g.Adjacent(pu, pv) {
+		m.active[u], m.active[v] = false, false
+		m.mate[u], m.mate[v] = -1, -1
+		m.mate[pu], m.mate[pv] = pv, pu
+		m.size--
+		return true
+	}
+	want := m.size - 1
+	m.save()
+	size := m.size
+	m.active[u], m.active[v] = false, false
+	for _, x := range [2]int{u, v} {
+		w := m.mate[x]
+		if w == -1 {
+			continue
+		}
+		m.mate[x], m.mate[w] = -1, -1
+		size--
+	}
+	m.size = size
+	for _, w := range [2]int{pu, pv} {
+		if w != -1 && m.active[w] && m.mate[w] == -1 && m.augment(w) {
+			m.size++
+		}
+	}
+	if m.size == want {
+		return true
+	}
+	m.restore()
+	m.active[u], m.active[v] = true, true
+	return false
+}
+
+func (m *Matcher) save() {
+	m.saved = append(m.saved[:0], m.mate...)
+	m.saved = append(m.saved, m.size)
+}
+
+func (m *Matcher) restore() {
+	copy(m.mate, m.saved[:m.n])
+	m.size = m.saved[m.n]
+}
+
+// augment searches for an augmenting path from the free vertex root and
+// applies it (Edmonds: grow an alternating tree, shrink odd cycles into
+// blossoms). Neighbours are found by scanning all active vertices, which is
+// O(n) per tree vertex on a dense graph.
+func (m *Matcher) augment(root int) bool {
+	n := m.n
+	for i := 0; i < n; i++ {
+		m.even[i] = false
+		m.parent[i] = -1
+		m.base[i] = i
+	}
+	m.even[root] = true
+	q := append(m.queue[:0], root)
+	defer func() { m.queue = q[:0] }()
+	for h := 0; h < len(q); h++ {
+		v := q[h]
+		for to := 0; to < n; to++ {
+			if !m.active[to] || m.base[v] == m.base[to] || m.mate[v] == to || !m.g.Adjacent(v, to) {
+				continue
+			}
+			if to == root || (m.mate[to] != -1 && m.parent[m.mate[to]] != -1) {
+				cur := m.lca(v, to)
+				for i := range m.blossom {
+					m.blossom[i] = false
+				}
+				m.markPath(v, cur, to)
+				m.markPath(to, cur, v)
+				for i := 0; i < n; i++ {
+					if m.active[i] && m.blossom[m.base[i]] {
+						m.base[i] = cur
+						if !m.even[i] {
+							m.even[i] = true
+							q = append(q, i)
+						}
+					}
+				}
+			} else if m.parent[to] == -1 {
+				m.parent[to] = v
+				if m.mate[to] == -1 {
+					for u := to; u != -1; {
+						pv := m.parent[u]
+						next := m.mate[pv]
+						m.mate[u], m.mate[pv] = pv, u
+						u = next
+					}
+					return true
+				}
+				m.even[m.mate[to]] = true
+				q = append(q, m.mate[to])
+			}
+		}
+	}
+	return false
+}
+
+func (m *Matcher) lca(a, b int) int {
+	for i := range m.mark {
+		m.mark[i] = false
+	}
+	for {
+		a = m.base[a]
+		m.mark[a] = true
+		if m.mate[a] == -1 {
+			break
+		}
+		a = m.parent[m.mate[a]]
+	}
+	for {
+		b = m.base[b]
+		if m.mark[b] {
+			return b
+		}
+		b = m.parent[m.mate[b]]
+	}
+}
+
+func (m *Matcher) markPath(v, b, child int) {
+	for m.base[v] != b {
+		m.blossom[m.base[v]] = true
+		m.blossom[m.base[m.mate[v]]] = true
+		m.parent[v] = child
+		child = m.mate[v]
+		v = m.parent[m.mate[v]]
+	}
+}
