@@ -1,0 +1,128 @@
+// Package embedded runs a DynamoDB-compatible server (minidyn in server mode)
+// inside the process, on a loopback port, so the real SDK client reaches it over
+// HTTP exactly as it reaches DynamoDB. The local stack, the smoke test and the
+// store and handler tests use it; nothing deployed does.
+package embedded
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/truora/minidyn/server"
+
+	"github.com/xqtour/xqtour/shared/store"
+)
+
+// Server is a running embedded DynamoDB endpoint.
+type Server struct {
+	// URL is the endpoint to give the SDK (DYNAMODB_ENDPOINT).
+	URL     string
+	http    *http.Server
+	changes atomic.Int64
+}
+
+// Start listens on addr ("127.0.0.1:0" picks a free port) and serves the DynamoDB JSON API.
+func Start(addr string) (*Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("embedded dynamodb: %w", err)
+	}
+	s := &Server{URL: "http://" + ln.Addr().String()}
+	ddb := server.NewServer()
+	s.http = &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if mutates(r.Header.Get("X-Amz-Target")) {
+				s.changes.Add(1)
+			}
+			ddb.ServeHTTP(w, r)
+		}),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	go func() { _ = s.http.Serve(ln) }()
+	return s, nil
+}
+
+// mutates reports whether a DynamoDB operation may change data, so the local
+// stack snapshots only after changes.
+func mutates(target string) bool {
+	op := target[strings.LastIndexByte(target, '.')+1:]
+	switch op {
+	case "GetItem", "BatchGetItem", "Query", "Scan", "DescribeTable", "TransactGetItems":
+		return false
+	}
+	return true
+}
+
+// Changes counts the mutating requests served so far.
+func (s *Server) Changes() int64 { return s.changes.Load() }
+
+// Close stops the server.
+func (s *Server) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return s.http.Shutdown(ctx)
+}
+
+// snapshot is the file format: the table's records, versions included.
+type snapshot struct {
+	Version int
+	Records []*store.Record
+}
+
+// Save writes every record of st to path atomically (temp file, fsync, rename),
+// so a crash mid-write never leaves a torn snapshot.
+func Save(ctx context.Context, st *store.Store, path string) error {
+	recs, err := st.Export(ctx)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(snapshot{Version: 1, Records: recs})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".snapshot-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// Load restores a snapshot written by Save; a missing file is an empty table.
+func Load(ctx context.Context, st *store.Store, path string) (int, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	var snap snapshot
+	if err := json.Unmarshal(data, &snap); err != nil {
+		return 0, fmt.Errorf("snapshot %s: %w", path, err)
+	}
+	return len(snap.Records), st.Import(ctx, snap.Records)
+}

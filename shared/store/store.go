@@ -1,0 +1,435 @@
+// Package store keeps xqtour's state in one DynamoDB table through aws-sdk-go-v2.
+// It is the only package that imports the AWS SDK.
+//
+// # Key design
+//
+// Every item has a string partition key PK and sort key SK, a version number
+// "ver", a kind, and the aggregate itself as a compact document "doc" (binary).
+//
+//	PK            SK          holds                                  written by
+//	T#<tid>       META        tournament: settings, status, organiser token hash
+//	T#<tid>       P#<pid>     player: number, rating, status, token hash
+//	T#<tid>       O#<oid>     official: role, tables, token hash
+//	T#<tid>       R#<nnnn>    round n: pairings, bye, results, audit log
+//	T#<tid>       M#<mid>     team: roster, captain token hash
+//	G#<gid>       GAME        game: position, moves, clocks, offers, log
+//	I#<scope>     IDEM        Idempotency-Key record, expires through "ttl"
+//
+// Access patterns:
+//   - the event page, its players, officials, rounds and teams: one Query on
+//     PK = T#<tid> (optionally begins_with(SK, prefix)), paginated: a large event
+//     exceeds DynamoDB's 1 MB page, so Query always follows LastEvaluatedKey;
+//   - a game and every change to it: GetItem / conditional PutItem on G#<gid>;
+//   - authorisation: the token names its principal, so the hash to compare is in
+//     an item the request reads anyway (or one extra GetItem for officials).
+//
+// # Concurrency
+//
+// Every aggregate carries "ver". Put writes ver+1 under the condition that the
+// stored ver is the one that was read (or that the item does not exist yet), so
+// a lost race surfaces as ErrConflict instead of a lost update. Transact does the
+// same for several items atomically.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+)
+
+// Sentinel errors; the HTTP layer maps them to statuses in one place.
+var (
+	// ErrNotFound: no item under that key.
+	ErrNotFound = errors.New("store: not found")
+	// ErrConflict: the item changed since it was read (optimistic concurrency).
+	ErrConflict = errors.New("store: conflict")
+	// ErrThrottled: DynamoDB refused the request for capacity; retry later.
+	ErrThrottled = errors.New("store: throttled")
+)
+
+// Config says which table to use and where DynamoDB is.
+type Config struct {
+	// Table is the single table's name (TABLE_NAME).
+	Table string
+	// Region is the AWS region (AWS_REGION).
+	Region string
+	// Endpoint overrides the DynamoDB endpoint (DYNAMODB_ENDPOINT); local and test only.
+	Endpoint string
+}
+
+// ConfigFromEnv reads TABLE_NAME, AWS_REGION and DYNAMODB_ENDPOINT.
+func ConfigFromEnv() Config {
+	c := Config{
+		Table:    os.Getenv("TABLE_NAME"),
+		Region:   os.Getenv("AWS_REGION"),
+		Endpoint: os.Getenv("DYNAMODB_ENDPOINT"),
+	}
+	if c.Table == "" {
+		c.Table = "xqtour"
+	}
+	if c.Region == "" {
+		c.Region = "us-east-1"
+	}
+	return c
+}
+
+// Store is the single-table DynamoDB store. It is safe for concurrent use.
+type Store struct {
+	db    *dynamodb.Client
+	table string
+}
+
+// Open builds a Store from c. With an Endpoint and no AWS credentials in the
+// environment it uses static local credentials, so a local emulator needs no setup.
+func Open(ctx context.Context, c Config) (*Store, error) {
+	opts := []func(*config.LoadOptions) error{config.WithRegion(c.Region)}
+	if c.Endpoint != "" && os.Getenv("AWS_ACCESS_KEY_ID") == "" {
+		opts = append(opts, config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("local", "local", "")))
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("store: load AWS config: %w", err)
+	}
+	db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
+		if c.Endpoint != "" {
+			o.BaseEndpoint = aws.String(c.Endpoint)
+			// Emulators do not send DynamoDB's X-Amz-Crc32 response checksum.
+			o.DisableValidateResponseChecksum = true
+		}
+	})
+	return &Store{db: db, table: c.Table}, nil
+}
+
+// Record is one item: a key, its version and the aggregate's document.
+type Record struct {
+	PK, SK string
+	// Kind names what Doc holds ("tournament", "player", "game", …).
+	Kind string
+	// Version is 0 for an item not stored yet; Put and Transact advance it.
+	Version int64
+	// Doc is the aggregate, encoded by its owner.
+	Doc []byte
+	// Expires, when non-zero, is the Unix time in seconds at which DynamoDB's TTL may delete the item.
+	Expires int64
+}
+
+// Size returns the item's size as DynamoDB bills it (attribute names plus values).
+func (r *Record) Size() int {
+	n := len("PK") + len(r.PK) + len("SK") + len(r.SK) + len("kind") + len(r.Kind) +
+		len("ver") + numberSize(r.Version) + len("doc") + len(r.Doc)
+	if r.Expires != 0 {
+		n += len("ttl") + numberSize(r.Expires)
+	}
+	return n
+}
+
+func numberSize(v int64) int { return 1 + (len(strconv.FormatInt(v, 10))+1)/2 }
+
+func (r *Record) item(version int64) map[string]types.AttributeValue {
+	it := map[string]types.AttributeValue{
+		"PK":   &types.AttributeValueMemberS{Value: r.PK},
+		"SK":   &types.AttributeValueMemberS{Value: r.SK},
+		"kind": &types.AttributeValueMemberS{Value: r.Kind},
+		"ver":  &types.AttributeValueMemberN{Value: strconv.FormatInt(version, 10)},
+	}
+	if len(r.Doc) > 0 { // an empty binary trips emulators; absence reads back the same
+		it["doc"] = &types.AttributeValueMemberB{Value: r.Doc}
+	}
+	if r.Expires != 0 {
+		it["ttl"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(r.Expires, 10)}
+	}
+	return it
+}
+
+func fromItem(it map[string]types.AttributeValue) (*Record, error) {
+	r := &Record{}
+	var err error
+	str := func(name string) string {
+		if v, ok := it[name].(*types.AttributeValueMemberS); ok {
+			return v.Value
+		}
+		return ""
+	}
+	num := func(name string) int64 {
+		v, ok := it[name].(*types.AttributeValueMemberN)
+		if !ok {
+			return 0
+		}
+		n, perr := strconv.ParseInt(v.Value, 10, 64)
+		if perr != nil {
+			err = fmt.Errorf("store: attribute %s: %w", name, perr)
+		}
+		return n
+	}
+	r.PK, r.SK, r.Kind = str("PK"), str("SK"), str("kind")
+	r.Version, r.Expires = num("ver"), num("ttl")
+	if v, ok := it["doc"].(*types.AttributeValueMemberB); ok {
+		r.Doc = v.Value
+	}
+	return r, err
+}
+
+func key(pk, sk string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{
+		"PK": &types.AttributeValueMemberS{Value: pk},
+		"SK": &types.AttributeValueMemberS{Value: sk},
+	}
+}
+
+// Get reads one item with a strongly consistent read.
+func (s *Store) Get(ctx context.Context, pk, sk string) (*Record, error) {
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:      &s.table,
+		Key:            key(pk, sk),
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return nil, wrap("get "+pk+"/"+sk, err)
+	}
+	if out.Item == nil {
+		return nil, fmt.Errorf("get %s/%s: %w", pk, sk, ErrNotFound)
+	}
+	return fromItem(out.Item)
+}
+
+// Key names one item.
+type Key struct{ PK, SK string }
+
+// GetMany reads several items in one round trip (strongly consistent). Missing
+// items are absent from the result, which is keyed by Key.
+func (s *Store) GetMany(ctx context.Context, keys ...Key) (map[Key]*Record, error) {
+	out := make(map[Key]*Record, len(keys))
+	for start := 0; start < len(keys); start += 100 {
+		chunk := keys[start:min(start+100, len(keys))]
+		req := &types.KeysAndAttributes{ConsistentRead: aws.Bool(true)}
+		for _, k := range chunk {
+			req.Keys = append(req.Keys, key(k.PK, k.SK))
+		}
+		items := map[string]types.KeysAndAttributes{s.table: *req}
+		for len(items) > 0 {
+			res, err := s.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: items})
+			if err != nil {
+				return nil, wrap("batch get", err)
+			}
+			for _, it := range res.Responses[s.table] {
+				r, err := fromItem(it)
+				if err != nil {
+					return nil, err
+				}
+				out[Key{r.PK, r.SK}] = r
+			}
+			items = res.UnprocessedKeys
+		}
+	}
+	return out, nil
+}
+
+// Put writes r if nobody changed it since it was read: a new record (Version 0)
+// must not exist yet; a stored one must still be at r.Version. On success
+// r.Version is advanced; a lost race is ErrConflict.
+func (s *Store) Put(ctx context.Context, r *Record) error {
+	cond, vals := condition(r)
+	_, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName:                 &s.table,
+		Item:                      r.item(r.Version + 1),
+		ConditionExpression:       aws.String(cond),
+		ExpressionAttributeValues: vals,
+	})
+	if err != nil {
+		return wrap("put "+r.PK+"/"+r.SK, err)
+	}
+	r.Version++
+	return nil
+}
+
+func condition(r *Record) (string, map[string]types.AttributeValue) {
+	if r.Version == 0 {
+		return "attribute_not_exists(PK)", nil
+	}
+	return "ver = :v", map[string]types.AttributeValue{
+		":v": &types.AttributeValueMemberN{Value: strconv.FormatInt(r.Version, 10)},
+	}
+}
+
+// Transact writes up to 100 records atomically, each under Put's condition; any
+// lost race fails them all with ErrConflict. Check records are only
+// version-checked, not written.
+func (s *Store) Transact(ctx context.Context, writes []*Record, checks ...*Record) error {
+	if len(writes)+len(checks) > 100 {
+		return fmt.Errorf("store: transaction of %d items exceeds 100", len(writes)+len(checks))
+	}
+	var items []types.TransactWriteItem
+	for _, r := range writes {
+		cond, vals := condition(r)
+		items = append(items, types.TransactWriteItem{Put: &types.Put{
+			TableName:                 &s.table,
+			Item:                      r.item(r.Version + 1),
+			ConditionExpression:       aws.String(cond),
+			ExpressionAttributeValues: vals,
+		}})
+	}
+	for _, r := range checks {
+		cond, vals := condition(r)
+		items = append(items, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+			TableName:                 &s.table,
+			Key:                       key(r.PK, r.SK),
+			ConditionExpression:       aws.String(cond),
+			ExpressionAttributeValues: vals,
+		}})
+	}
+	if _, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items}); err != nil {
+		return wrap("transact", err)
+	}
+	for _, r := range writes {
+		r.Version++
+	}
+	return nil
+}
+
+// Delete removes an item unconditionally; a missing item is not an error.
+func (s *Store) Delete(ctx context.Context, pk, sk string) error {
+	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &s.table, Key: key(pk, sk)})
+	return wrap("delete "+pk+"/"+sk, err)
+}
+
+// Query returns every item under pk whose SK begins with prefix, in SK order,
+// following LastEvaluatedKey across pages (pageSize 0 lets DynamoDB choose, up to 1 MB).
+func (s *Store) Query(ctx context.Context, pk, prefix string, pageSize int32) ([]*Record, error) {
+	in := &dynamodb.QueryInput{
+		TableName:                 &s.table,
+		ConsistentRead:            aws.Bool(true),
+		KeyConditionExpression:    aws.String("PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: pk}},
+	}
+	if prefix != "" { // DynamoDB refuses an empty string operand
+		in.KeyConditionExpression = aws.String("PK = :pk AND begins_with(SK, :p)")
+		in.ExpressionAttributeValues[":p"] = &types.AttributeValueMemberS{Value: prefix}
+	}
+	if pageSize > 0 {
+		in.Limit = aws.Int32(pageSize)
+	}
+	var out []*Record
+	p := dynamodb.NewQueryPaginator(s.db, in)
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, wrap("query "+pk, err)
+		}
+		for _, it := range page.Items {
+			r, err := fromItem(it)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// Export reads every item of the table (a paginated Scan). Only the local stack
+// uses it, to snapshot its embedded table; the deployed API never scans.
+func (s *Store) Export(ctx context.Context) ([]*Record, error) {
+	var out []*Record
+	p := dynamodb.NewScanPaginator(s.db, &dynamodb.ScanInput{TableName: &s.table, ConsistentRead: aws.Bool(true)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, wrap("scan", err)
+		}
+		for _, it := range page.Items {
+			r, err := fromItem(it)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// Import writes records as they are (versions kept), 25 at a time; it restores a snapshot.
+func (s *Store) Import(ctx context.Context, recs []*Record) error {
+	for start := 0; start < len(recs); start += 25 {
+		var reqs []types.WriteRequest
+		for _, r := range recs[start:min(start+25, len(recs))] {
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: r.item(r.Version)}})
+		}
+		items := map[string][]types.WriteRequest{s.table: reqs}
+		for len(items) > 0 {
+			out, err := s.db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: items})
+			if err != nil {
+				return wrap("import", err)
+			}
+			items = out.UnprocessedItems
+		}
+	}
+	return nil
+}
+
+// CreateTable creates the table with the key schema above if it does not exist.
+// The deployed table comes from template.yaml; this serves the local stack and tests.
+func (s *Store) CreateTable(ctx context.Context) error {
+	_, err := s.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &s.table})
+	if err == nil {
+		return nil
+	}
+	var nf *types.ResourceNotFoundException
+	if !errors.As(err, &nf) {
+		return wrap("describe table", err)
+	}
+	_, err = s.db.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:   &s.table,
+		BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("SK"), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange},
+		},
+	})
+	var inUse *types.ResourceInUseException
+	if errors.As(err, &inUse) {
+		return nil
+	}
+	return wrap("create table", err)
+}
+
+// wrap turns SDK errors into this package's sentinels, keeping the cause.
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ccf *types.ConditionalCheckFailedException
+	var tce *types.TransactionCanceledException
+	var api smithy.APIError
+	switch {
+	case errors.As(err, &ccf):
+		return fmt.Errorf("%s: %w", op, ErrConflict)
+	case errors.As(err, &tce):
+		for _, r := range tce.CancellationReasons {
+			if aws.ToString(r.Code) == "ConditionalCheckFailed" {
+				return fmt.Errorf("%s: %w", op, ErrConflict)
+			}
+		}
+		return fmt.Errorf("%s: %w: %v", op, ErrConflict, err)
+	case errors.As(err, &api):
+		switch api.ErrorCode() {
+		case "ProvisionedThroughputExceededException", "RequestLimitExceeded", "ThrottlingException":
+			return fmt.Errorf("%s: %w: %v", op, ErrThrottled, err)
+		case "ConditionalCheckFailedException":
+			return fmt.Errorf("%s: %w", op, ErrConflict)
+		}
+	}
+	return fmt.Errorf("store: %s: %w", op, err)
+}
