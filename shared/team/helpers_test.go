@@ -10,9 +10,16 @@ import (
 	"github.com/xqtour/xqtour/shared/team"
 )
 
-// wantRuleErr fails unless err is a *team.RuleError with the code and rule.
+// wantRuleErr fails unless err is a *team.RuleError with the code and rule;
+// an empty code wants no error at all.
 func wantRuleErr(t *testing.T, err error, code, rule string) {
 	t.Helper()
+	if code == "" {
+		if err != nil {
+			t.Fatalf("got %v, want nil", err)
+		}
+		return
+	}
 	var re *team.RuleError
 	if !errors.As(err, &re) {
 		t.Fatalf("got error %v, want *RuleError %s (%s)", err, code, rule)

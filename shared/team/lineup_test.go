@@ -83,14 +83,7 @@ func TestCheckLineup_T2(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := r.CheckLineup(tc.l)
-			if tc.code == "" {
-				if err != nil {
-					t.Fatalf("got %v, want nil", err)
-				}
-				return
-			}
-			wantRuleErr(t, err, tc.code, tc.rule)
+			wantRuleErr(t, r.CheckLineup(tc.l), tc.code, tc.rule)
 		})
 	}
 }
@@ -155,14 +148,7 @@ func TestCheckLineup_T3_AnyOrderAnyPlayers(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := r.CheckLineup(tc.l)
-			if tc.code == "" {
-				if err != nil {
-					t.Fatalf("got %v, want nil", err)
-				}
-				return
-			}
-			wantRuleErr(t, err, tc.code, tc.rule)
+			wantRuleErr(t, r.CheckLineup(tc.l), tc.code, tc.rule)
 		})
 	}
 	_, err := r.Lineups()
@@ -195,14 +181,7 @@ func TestSubmitLineup_T3_Deadline(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := r.SubmitLineup(tc.l, deadline, tc.now)
-			if tc.code == "" {
-				if err != nil {
-					t.Fatalf("got %v, want nil", err)
-				}
-				return
-			}
-			wantRuleErr(t, err, tc.code, tc.rule)
+			wantRuleErr(t, r.SubmitLineup(tc.l, deadline, tc.now), tc.code, tc.rule)
 		})
 	}
 	// T-2 lineups have the same deadline, and the error names T-2.

@@ -87,15 +87,15 @@ type Side struct {
 type MatchScore struct {
 	Home, Away Side
 	// DoubleForfeit reports a match in which every game was a double
-	// forfeit: neither team played, so neither scores a match point.
+	// forfeit: nobody played. T-7 still scores it as equal board points, 1
+	// match point each; the flag lets an arbiter see it and rule otherwise.
 	DoubleForfeit bool
 }
 
 // ScoreMatch scores a match from its board games (Boards or a flattened
 // AllPlayAllRounds) and results[i], the result of games[i] (T-7): each game
 // gives board points by sc, and the board point totals decide the match
-// points. A match in which every game is a double forfeit gives no match
-// points to either team: T-7's "equal, 1 each" is for teams that played.
+// points.
 func ScoreMatch(games []BoardGame, results []Result, sc Scoring) (MatchScore, error) {
 	if len(results) != len(games) {
 		return MatchScore{}, ruleErr(CodeResultCount, "T-7", "%d board games, %d results", len(games), len(results))
@@ -137,11 +137,7 @@ func ScoreMatch(games []BoardGame, results []Result, sc Scoring) (MatchScore, er
 			}
 		}
 	}
-	if len(games) > 0 && doubles == len(games) {
-		m.DoubleForfeit = true
-		m.Home.MatchPoints, m.Away.MatchPoints = MatchLoss, MatchLoss
-		return m, nil
-	}
+	m.DoubleForfeit = len(games) > 0 && doubles == len(games)
 	m.Home.MatchPoints, m.Away.MatchPoints = MatchPoints(m.Home.BoardPoints, m.Away.BoardPoints)
 	return m, nil
 }
@@ -151,19 +147,21 @@ func ScoreMatch(games []BoardGame, results []Result, sc Scoring) (MatchScore, er
 type ByeBoards int
 
 const (
-	// ByeNoBoardPoints gives the match win only: a bye is no game (S-7), so
-	// it adds no board points and no games. The default.
-	ByeNoBoardPoints ByeBoards = iota
-	// ByeAllBoardsWon scores the bye like a match whose opponent forfeited
-	// every board: Boards×Win board points, but still no games counted.
-	ByeAllBoardsWon
+	// ByeAllBoardsWon scores the bye's board points as if every board were
+	// won, as each board would score for a player's bye (001 §14.4: 轮空者
+	// 的成绩按胜局计分): Boards×Win. The default, and what shared/standings
+	// adds up for a team bye.
+	ByeAllBoardsWon ByeBoards = iota
+	// ByeNoBoardPoints gives the match win only, for events that read "a
+	// bye is no game" (S-7) as "it earns no board points".
+	ByeNoBoardPoints
 )
 
 // Bye returns the Side of a team with a bye in a team Swiss (S-7, 001
 // §14.4): a match win, 2 match points, with board points as opt says for a
-// match of boards games under sc. It counts no games, so Wins, Draws and
-// Losses stay zero. In a round robin a bye is a rest and scores nothing
-// (S-7): do not call Bye there.
+// match of boards games under sc. It is no game, so Wins, Draws and Losses
+// stay zero. In a round robin a bye is a rest and scores nothing (S-7): do
+// not call Bye there.
 func Bye(boards int, sc Scoring, opt ByeBoards) Side {
 	s := Side{MatchPoints: MatchWin}
 	if opt == ByeAllBoardsWon {

@@ -71,7 +71,7 @@ func TestScoreMatch_T7_GameCounts(t *testing.T) {
 		t.Fatalf("got %+v, want home %+v away %+v", m, wantHome, wantAway)
 	}
 	m, err = team.ScoreMatch(fourBoards(), []team.Result{"0-0", "0-0", "0-0", "0-0"}, team.Scoring210)
-	if err != nil || !m.DoubleForfeit || m.Home.ForfeitLosses != 4 || m.Away.Losses != 4 {
+	if err != nil || !m.DoubleForfeit || m.Home.ForfeitLosses != 4 || m.Away.Losses != 4 || m.Home.MatchPoints != 1 || m.Away.MatchPoints != 1 {
 		t.Fatalf("whole double forfeit: got %+v, %v", m, err)
 	}
 }
@@ -162,9 +162,9 @@ func TestBye_S7_MatchWin(t *testing.T) {
 		sc   team.Scoring
 		want team.Side
 	}{
-		{"S7_DefaultNoBoardPoints", team.ByeNoBoardPoints, team.Scoring210, team.Side{MatchPoints: 2}},
 		// 4 boards × win 2 = 8 board points.
-		{"S7_AllBoardsWon_210", team.ByeAllBoardsWon, team.Scoring210, team.Side{BoardPoints: 8, MatchPoints: 2}},
+		{"S7_DefaultAllBoardsWon_210", 0, team.Scoring210, team.Side{BoardPoints: 8, MatchPoints: 2}},
+		{"S7_NoBoardPoints", team.ByeNoBoardPoints, team.Scoring210, team.Side{MatchPoints: 2}},
 		// 4 boards × win 3 = 12.
 		{"S7_AllBoardsWon_310", team.ByeAllBoardsWon, team.Scoring310, team.Side{BoardPoints: 12, MatchPoints: 2}},
 	}
