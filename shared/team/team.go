@@ -91,7 +91,9 @@ func (f Format) String() string {
 	return formatNames[f]
 }
 
-// Rule returns the SPEC rule id of the format, such as "T-2".
+// Rule returns the SPEC rule id of the format, such as "T-2". An unknown
+// format reports "T-1", the first team format, so that every RuleError
+// names a rule; Settings.Validate refuses such formats anyway.
 func (f Format) Rule() string {
 	if f < 0 || int(f) >= len(formatRules) {
 		return "T-1"
