@@ -24,10 +24,12 @@ import (
 //     one, so 仕四進五 is never ambiguous.
 //
 // Parse reads simplified and traditional characters and the usual variants
-// (马/馬/傌, 车/車/俥, 炮/砲/包, 相/象, 仕/士, 帅/帥/将/將, 兵/卒, 进/進, 后/後),
-// Arabic (ASCII or full-width) or Chinese numerals for either side, spaces
-// anywhere, and 前兵七進一 for 前七進一. It accepts the plain file form for one
-// of two tandem pieces when only one of them can make the move.
+// (马/馬/傌, 车/車/俥, 炮/砲/包, 相/象, 仕/士, 帅/帥/将/將, 兵/卒, 进/進, 后/後)
+// for either side, full-width digits for black, spaces anywhere, and 前兵七進一
+// for 前七進一. It accepts the plain file form for one of two tandem pieces
+// when only one of them can make the move. It refuses Arabic digits from red
+// and Chinese numerals from black: they mark whose move a text is, and reading
+// a stale red move as black's would play something else.
 type Chinese struct {
 	Script Script // characters to write; Parse reads both
 }
@@ -90,6 +92,7 @@ type chineseToken struct {
 	r     rune
 	kind  xiangqi.Kind // a piece character
 	num   int          // a numeral 1…9 (0 stands for none)
+	cn    bool         // num is a Chinese numeral (red's), not a digit (black's)
 	dir   byte         // 進 退 平
 	place int          // 前 中 後
 }
@@ -102,6 +105,8 @@ func tokenizeChinese(s string) ([]chineseToken, string) {
 			t.kind = k
 		} else if v, ok := readNumeral(r); ok && v > 0 {
 			t.num = v
+			_, digit := readDigit(r)
+			t.cn = !digit
 		} else if d, ok := readDir[r]; ok {
 			t.dir = d
 		} else if pl, ok := readPos[r]; ok {
@@ -140,6 +145,19 @@ func (n Chinese) Parse(p *xiangqi.Position, s string) (xiangqi.Move, error) {
 	head := toks[:len(toks)-2]
 	b := newBoard(p)
 	c := b.side
+	// The numerals say whose move it is (red 二, black 2); reading one side's
+	// text as the other's would play a different move, so refuse it.
+	for i, t := range toks {
+		if t.num == 0 || (i == 0 && len(head) == 2 && head[1].kind != 0) {
+			continue // 二兵: a place from the front, not a file
+		}
+		if c == xiangqi.Red && !t.cn {
+			return fail(true, "red is to move and writes Chinese numerals (炮二平五), not %s", describe(t.r))
+		}
+		if c == xiangqi.Black && t.cn {
+			return fail(true, "black is to move and writes Arabic digits (炮8平5), not %s", describe(t.r))
+		}
+	}
 	var kind xiangqi.Kind
 	var pieces []xiangqi.Square
 	var which string // names the pieces in messages
