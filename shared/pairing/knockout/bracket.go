@@ -475,3 +475,28 @@ func (b *Bracket) hasPlayedReset(i int) bool {
 	}
 	return false
 }
+
+// NewPlacings builds independent placing matches played in one round: the
+// winner of pairs[i] takes place 2i+1 and the loser 2i+2. It serves the
+// one-round knockout after a Swiss (S-4, 001 §10.4.1.1: 1–2 for the title,
+// 3–4 for bronze) and same-place finals of two groups (S-5: A1-B1, A2-B2).
+// IDs are "P1-2", "P3-4", ….
+func NewPlacings(pairs [][2]string) (*Bracket, error) {
+	var slots []string
+	for _, p := range pairs {
+		if p[0] == "" || p[1] == "" {
+			return nil, fmt.Errorf("placing match %d: %q v %q: %w", len(slots)/2+1, p[0], p[1], ErrEntrants)
+		}
+		slots = append(slots, p[0], p[1])
+	}
+	b, err := newBracket(slots, slots)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range pairs {
+		w := 2*i + 1
+		b.add(node{id: "P" + strconv.Itoa(w) + "-" + strconv.Itoa(w+1), round: 1, winPlace: w, losePlace: w + 1,
+			in: [2]source{{entrant: p[0]}, {entrant: p[1]}}})
+	}
+	return b, nil
+}

@@ -341,3 +341,18 @@ func TestDouble_S3_GrandFinalReset(t *testing.T) {
 		}
 	}
 }
+
+func TestPlacings_S4_FinalAndBronze(t *testing.T) {
+	b, err := knockout.NewPlacings([][2]string{{"p1", "p2"}, {"p3", "p4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := run(t, b, func(m knockout.Match) string { return m.B })
+	want := "round 1: P1-2 p1-p2>p2 P3-4 p3-p4>p4\nplaces: 1=p2 2=p1 3=p4 4=p3\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if _, err := knockout.NewPlacings([][2]string{{"p1", ""}}); !errors.Is(err, knockout.ErrEntrants) {
+		t.Errorf("empty side: got %v", err)
+	}
+}
