@@ -1,0 +1,273 @@
+package standings
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// Player is a registered player.
+type Player struct {
+	ID     string
+	Name   string
+	Number int // the player's number in the event (draw order, crosstable)
+}
+
+// Game is one pairing's game: Result is exactly the API's string ("1-0",
+// "0-1", "1/2-1/2", "+-", "-+", "0-0", or "" while playing, which is
+// ignored). Fouls are those recorded against each side in this game.
+type Game struct {
+	Round      int
+	Red        string
+	Black      string
+	Result     string
+	RedFouls   int
+	BlackFouls int
+}
+
+// Bye is a player left unpaired in a round (S-7).
+type Bye struct {
+	Round  int
+	Player string
+}
+
+// Withdrawal is a player leaving the event after playing round AfterRound
+// (0: before play). S-6 decides what happens to the results.
+type Withdrawal struct {
+	Player     string
+	AfterRound int
+}
+
+// Event is everything the individual table is computed from.
+type Event struct {
+	// System is an API system name (see DefaultChain); it decides how byes
+	// score (S-7) and whether S-6's round-robin withdrawal rule applies.
+	System string
+	// Rounds is the number of rounds the event will have. It decides the
+	// S-7 bye value (fewer than 7 rounds) and the first cycle of a double
+	// round robin (rounds 1…Rounds/2).
+	Rounds int
+	// Players, in any order. len(Players) is the S-7 player count and, less
+	// one, the number of opponents due in a round robin (S-6).
+	Players []Player
+	// Games of every round. For S-6, a round robin's whole schedule may be
+	// given with "" results: after a withdrawal those games become forfeits.
+	Games       []Game
+	Byes        []Bye
+	Withdrawals []Withdrawal
+	// Scoring; the zero value is K-1's default 2-1-0.
+	Scoring Scoring
+	// Chain; nil is DefaultChain(System).
+	Chain Chain
+	// PlayoffPlaces is how many top places a play-off decides when players
+	// are still tied: 0 is the rule book's default, the title only;
+	// NoPlayoff lets every place be shared.
+	PlayoffPlaces int
+}
+
+// entry is one player's game (or bye) as this package scores it.
+type entry struct {
+	round    int
+	opp      int // entity index; -1 for a bye
+	black    bool
+	res      int8 // +1 win, 0 draw, -1 loss
+	pts      int
+	oppPts   int // the opponent's points in this game
+	fouls    int
+	forfeit  bool
+	bye      bool // Swiss bye: scores a win (S-7)
+	rest     bool // round-robin bye: nothing (S-7)
+	annulled bool // S-6: shown in the crosstable only
+	pending  bool // still playing: shown in the crosstable only
+	result   string
+}
+
+// counts reports whether the entry takes part in the table.
+func (e *entry) counts() bool { return !e.annulled && !e.pending && !e.rest }
+
+// isGame reports whether the entry is a game against an opponent that
+// counts (not a bye, rest, annulled or pending game).
+func (e *entry) isGame() bool { return e.counts() && !e.bye }
+
+// prepared is an event's results as they stand after round n.
+type prepared struct {
+	ev        *Event
+	n         int // the table is after round n
+	scoring   Scoring
+	idx       map[string]int
+	entries   [][]entry // by player, by round
+	annulled  []bool    // S-6: player's results annulled
+	withdrawn []bool
+	cycleEnd  int // last round of the first cycle (double round robin)
+	cycles    int
+}
+
+func (ev *Event) index() (map[string]int, error) {
+	idx := make(map[string]int, len(ev.Players))
+	for i, p := range ev.Players {
+		if _, dup := idx[p.ID]; dup {
+			return nil, fmt.Errorf("%w: %q registered twice", ErrUnknownPlayer, p.ID)
+		}
+		idx[p.ID] = i
+	}
+	return idx, nil
+}
+
+// lastRound is the highest round with a game or bye.
+func (ev *Event) lastRound() int {
+	n := 0
+	for _, g := range ev.Games {
+		n = max(n, g.Round)
+	}
+	for _, b := range ev.Byes {
+		n = max(n, b.Round)
+	}
+	return n
+}
+
+func (ev *Event) scoring() Scoring {
+	if ev.Scoring == (Scoring{}) {
+		return DefaultScoring
+	}
+	return ev.Scoring
+}
+
+// prepare scores every game and bye of rounds 1…n and applies the
+// withdrawals made before round n was played (S-6; seed 000 ch.2 §2).
+func prepare(ev *Event, idx map[string]int, n int) (*prepared, error) {
+	np := len(ev.Players)
+	p := &prepared{
+		ev: ev, n: n, scoring: ev.scoring(), idx: idx,
+		entries:   make([][]entry, np),
+		annulled:  make([]bool, np),
+		withdrawn: make([]bool, np),
+		cycles:    1,
+	}
+	if ev.System == SystemDoubleRoundRobin {
+		p.cycles = 2
+		rounds := ev.Rounds
+		if rounds == 0 {
+			rounds = ev.lastRound()
+		}
+		p.cycleEnd = rounds / 2
+	}
+	for _, w := range ev.Withdrawals {
+		i, ok := idx[w.Player]
+		if !ok {
+			return nil, fmt.Errorf("withdrawal: %w: %q", ErrUnknownPlayer, w.Player)
+		}
+		if w.AfterRound < n {
+			p.withdrawn[i] = true
+		}
+	}
+	for _, g := range ev.Games {
+		if g.Round > n || g.Round < 1 {
+			continue
+		}
+		r, okr := idx[g.Red]
+		b, okb := idx[g.Black]
+		if !okr || !okb {
+			return nil, fmt.Errorf("round %d game %s-%s: %w", g.Round, g.Red, g.Black, ErrUnknownPlayer)
+		}
+		o, err := parseResult(g.Result)
+		if err != nil {
+			return nil, fmt.Errorf("round %d game %s-%s: %w", g.Round, g.Red, g.Black, err)
+		}
+		result := g.Result
+		// S-6 (seed 000 ch.2 §2.2–2.3): a withdrawn player's games not
+		// finished count as forfeits he lost, whatever the system.
+		if o.pending && (p.withdrawn[r] || p.withdrawn[b]) {
+			switch {
+			case p.withdrawn[r] && p.withdrawn[b]:
+				result = "0-0"
+			case p.withdrawn[r]:
+				result = "-+"
+			default:
+				result = "+-"
+			}
+			o, _ = parseResult(result)
+		}
+		re := entry{round: g.Round, opp: b, res: o.red, fouls: g.RedFouls, forfeit: o.forfeit, pending: o.pending, result: result}
+		be := entry{round: g.Round, opp: r, black: true, res: o.black, fouls: g.BlackFouls, forfeit: o.forfeit, pending: o.pending, result: result}
+		if !o.pending {
+			re.pts = p.scoring.points(o.red, false)
+			be.pts = p.scoring.points(o.black, true)
+			re.oppPts, be.oppPts = be.pts, re.pts
+		}
+		p.entries[r] = append(p.entries[r], re)
+		p.entries[b] = append(p.entries[b], be)
+	}
+	swiss := swissLike(ev.System)
+	for _, by := range ev.Byes {
+		if by.Round > n || by.Round < 1 {
+			continue
+		}
+		i, ok := idx[by.Player]
+		if !ok {
+			return nil, fmt.Errorf("round %d bye: %w: %q", by.Round, ErrUnknownPlayer, by.Player)
+		}
+		e := entry{round: by.Round, opp: -1}
+		if swiss {
+			e.bye, e.res, e.pts = true, 1, p.scoring.Win // S-7: scores as a win
+		} else {
+			e.rest = true // S-7: a round-robin bye is a rest
+		}
+		p.entries[i] = append(p.entries[i], e)
+	}
+	for i := range p.entries {
+		slices.SortStableFunc(p.entries[i], func(a, b entry) int { return cmp.Compare(a.round, b.round) })
+	}
+	if roundRobinLike(ev.System) {
+		p.annulWithdrawals(np)
+	}
+	return p, nil
+}
+
+// annulWithdrawals applies S-6 in a round robin (seed 000 ch.2 §2.2): a
+// withdrawn player who has met fewer than half the opponents due has all
+// results annulled, from everyone's table; otherwise the results stand and
+// the games left are forfeits (already converted in prepare). "Met" counts
+// distinct opponents of games played over the board — a forfeit is not a
+// game played (弃权) — and the opponents due are all the other players.
+func (p *prepared) annulWithdrawals(np int) {
+	due := np - 1
+	for w := range p.withdrawn {
+		if !p.withdrawn[w] {
+			continue
+		}
+		met := make(map[int]bool)
+		for _, e := range p.entries[w] {
+			if e.opp >= 0 && !e.pending && !e.forfeit {
+				met[e.opp] = true
+			}
+		}
+		if 2*len(met) >= due {
+			continue
+		}
+		p.annulled[w] = true
+		for i := range p.entries[w] {
+			p.entries[w][i].annulled = true
+		}
+	}
+	for i := range p.entries {
+		for k := range p.entries[i] {
+			if o := p.entries[i][k].opp; o >= 0 && p.annulled[o] {
+				p.entries[i][k].annulled = true
+			}
+		}
+	}
+}
+
+// inCycle reports whether a round belongs to the selected cycle: 0 all, 1
+// the first cycle of a double round robin.
+func (p *prepared) inCycle(round, cyc int) bool {
+	return cyc == 0 || p.cycles == 1 || round <= p.cycleEnd
+}
+
+// cycleOf is the cycle (1 or 2) of a round in a double round robin.
+func (p *prepared) cycleOf(round int) int {
+	if p.cycles == 2 && round > p.cycleEnd {
+		return 2
+	}
+	return 1
+}
