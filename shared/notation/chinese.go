@@ -253,7 +253,7 @@ func (n Chinese) Parse(p *xiangqi.Position, s string) (xiangqi.Move, error) {
 		return xiangqi.NoMove, &ParseError{Notation: name, Input: s, Reason: reasons[0], Err: cands[0].err, shaped: true}
 	}
 	if len(pieces) == 1 {
-		return fail(true, "the %s cannot: %s", which, reasons[0])
+		return fail(true, "%s", reasons[0])
 	}
 	return fail(true, "no %s can play that: %s", which, strings.Join(reasons, "; "))
 }

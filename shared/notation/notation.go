@@ -134,7 +134,7 @@ func ParseAny(p *xiangqi.Position, s string) (xiangqi.Move, error) {
 		return xiangqi.NoMove, shaped
 	}
 	return xiangqi.NoMove, &ParseError{Notation: "any", Input: s,
-		Reason: "not a move in ICCS (h2e2), WXF (C2=5), Chinese (炮二平五), 一字三数 (炮253) or 一字四数 (炮21-51) notation"}
+		Reason: "not a move in ICCS (h2e2), WXF (C2=5), Chinese (炮二平五), 一字三数 (马325) or 一字四数 (马33-25) notation"}
 }
 
 // FormatLine writes moves, played one after another from start, in n. start is
