@@ -127,8 +127,8 @@ func (f Format) Decide(a, b string, aRedFirst bool, outcomes []Outcome) (Decisio
 	f = f.normal()
 	var d Decision
 	aRed := aRedFirst
-	stage, stageGames, stageA, stageB := 0, f.Games, 0, 0
-	phaseLeft := stageGames
+	stage, stageA, stageB := 0, 0, 0 // stage 0: the regular games
+	phaseLeft := f.Games
 	for i := 0; ; i++ {
 		// Is the current phase decided?
 		if stageA-stageB > 2*phaseLeft || stageB-stageA > 2*phaseLeft || (phaseLeft == 0 && stageA != stageB) {
@@ -146,7 +146,7 @@ func (f Format) Decide(a, b string, aRedFirst bool, outcomes []Outcome) (Decisio
 		if phaseLeft == 0 { // level: next tie-break mini-match
 			stage++
 			st := f.TieBreak[min(stage, len(f.TieBreak))-1]
-			stageGames, phaseLeft, stageA, stageB = st.Games, st.Games, 0, 0
+			phaseLeft, stageA, stageB = st.Games, 0, 0
 		}
 		red, black := a, b
 		if !aRed {
