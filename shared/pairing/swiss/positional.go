@@ -1,0 +1,247 @@
+package swiss
+
+import "github.com/xqtour/xqtour/shared/pairing/matching"
+
+// positional pairs the active players of a stage by the hand method of
+// appendix 3 §2–3. m holds a perfect matching of them; every proposed pair
+// is committed only when a perfect matching of the others survives
+// (RemovePair), which is exactly the 拆对 the hand method does by trial
+// and error, so the walk can never get stuck (P-8).
+func (f *field) positional(pool []*entrant, m *matching.Matcher, groupScore, seq int) []made {
+	// pool is already in P-9 order (prioritize).
+	var lists [2][]int // 0: red-due (要先), 1: black-due (要后)
+	list := make([]int, len(pool))
+	var neutral []int
+	for v, e := range pool {
+		if !m.Active(v) {
+			continue
+		}
+		switch e.need() {
+		case Red:
+			lists[0] = append(lists[0], v)
+			list[v] = 0
+		case Black:
+			lists[1] = append(lists[1], v)
+			list[v] = 1
+		default:
+			neutral = append(neutral, v)
+		}
+	}
+	// Players with no colour yet (byes only) join the shorter list, so
+	// that the two lists face each other as evenly as possible.
+	for _, v := range neutral {
+		l := 0
+		if len(lists[1]) < len(lists[0]) {
+			l = 1
+		}
+		lists[l] = append(lists[l], v)
+		list[v] = l
+	}
+	done := make([]bool, len(pool))
+	for v := range pool {
+		done[v] = !m.Active(v)
+	}
+	var out []made
+	last := f.rounds > 0 && f.round >= f.rounds
+	for p := range pool {
+		if done[p] {
+			continue
+		}
+		picker := pool[p]
+		own, opp := lists[list[p]], lists[1-list[p]]
+		type cand struct {
+			v, rank int
+			reason  Reason
+		}
+		var cands []cand
+		rank := 0
+		for _, v := range opp {
+			if done[v] {
+				continue
+			}
+			r := Offset
+			if rank == 0 {
+				r = SameRank
+			}
+			cands = append(cands, cand{v, rank, r})
+			rank++
+		}
+		rank = 0
+		for _, v := range own {
+			if done[v] || v == p {
+				continue
+			}
+			cands = append(cands, cand{v, rank, SameList})
+			rank++
+		}
+		// Try candidates in the positional order, first those whose
+		// colours avoid +3 and three in a row (P-8, except in the last
+		// round, §4(10)) and who float no one a third time (P-6).
+		met, blocked := 0, 0
+		chosen := -1
+		var red, black *entrant
+		var ccase ColourCase
+		for tier := 0; tier < 4 && chosen < 0; tier++ {
+			for i, c := range cands {
+				o := pool[c.v]
+				if !f.compat(picker, o) {
+					if tier == 0 {
+						met++
+					}
+					continue
+				}
+				r, b, cc := f.colours(picker, o)
+				t := 0
+				if !last && threeViolation(r, b) {
+					t += 2
+				}
+				if floatViolation(picker, o) {
+					t++
+				}
+				if t != tier {
+					continue
+				}
+				if !m.RemovePair(p, c.v) {
+					blocked++
+					continue
+				}
+				chosen, red, black, ccase = i, r, b, cc
+				break
+			}
+		}
+		if chosen < 0 {
+			// Unreachable: m had a perfect matching containing p.
+			panic("swiss: positional walk found no partner")
+		}
+		c := cands[chosen]
+		o := pool[c.v]
+		done[p], done[c.v] = true, true
+		reason := c.reason
+		if blocked > 0 {
+			reason = Undo
+		}
+		if picker.score > groupScore || o.score > groupScore {
+			reason = FloatDown
+		}
+		out = append(out, made{red: red, black: black, seq: seq + len(out), why: Explanation{
+			Group: groupScore, Picker: picker.num, PickedBy: f.pickReason(pool, done, p, groupScore, c.v),
+			Reason: reason, Rank: c.rank, Met: met, Blocked: blocked, Colour: ccase,
+		}})
+	}
+	return out
+}
+
+// pickReason names the P-9 criterion that put the picker ahead of the
+// next player in the order.
+func (f *field) pickReason(pool []*entrant, done []bool, p, groupScore, partner int) PickReason {
+	a := pool[p]
+	if a.score > groupScore {
+		return PickFloater
+	}
+	next := partner
+	for v := p + 1; v < len(pool); v++ {
+		if !done[v] {
+			next = v
+			break
+		}
+	}
+	b := pool[next]
+	if abs(a.diff) != abs(b.diff) {
+		return PickImbalance
+	}
+	if a.diff == 0 && a.streak != b.streak {
+		return PickStreak
+	}
+	return PickNumber
+}
+
+// floatViolation reports whether pairing a with b makes someone float the
+// same way a third time (P-6).
+func floatViolation(a, b *entrant) bool {
+	if a.score == b.score {
+		return false
+	}
+	hi, lo := a, b
+	if lo.score > hi.score {
+		hi, lo = lo, hi
+	}
+	return hi.downs >= 2 || lo.ups >= 2
+}
+
+// threeViolation reports whether red playing red and black playing black
+// gives either +3 of one colour or three in a row (appendix 3 §1.11(3)).
+func threeViolation(red, black *entrant) bool {
+	return red.diff+1 >= 3 || red.last == Red && red.streak >= 2 ||
+		black.diff-1 <= -3 || black.last == Black && black.streak >= 2
+}
+
+// colours decides who is red (P-11, appendix 3 §4).
+func (f *field) colours(a, b *entrant) (red, black *entrant, why ColourCase) {
+	red, black, why = f.colourRule(a, b)
+	if f.rounds > 0 && f.round >= f.rounds {
+		// §4(10): in the last round such pairs are not broken up.
+		return red, black, why
+	}
+	if threeViolation(red, black) && !threeViolation(black, red) {
+		return black, red, ColourAvoidThree
+	}
+	return red, black, why
+}
+
+func (f *field) colourRule(a, b *entrant) (red, black *entrant, why ColourCase) {
+	// §4(9): from the third-last round, when scores differ, the higher
+	// score's colour need wins ("低分服从高分").
+	if f.rounds > 0 && f.round >= f.rounds-2 && a.score != b.score {
+		hi, lo := a, b
+		if lo.score > hi.score {
+			hi, lo = lo, hi
+		}
+		switch hi.need() {
+		case Red:
+			return hi, lo, ColourHigherScore
+		case Black:
+			return lo, hi, ColourHigherScore
+		}
+	}
+	// §4(1): fewer reds gets red.
+	if a.diff != b.diff {
+		if a.diff < b.diff {
+			return a, b, ColourFewerReds
+		}
+		return b, a, ColourFewerReds
+	}
+	// §4(2)(7): equal counts — the one who had black last gets red; a
+	// player with no game yet takes the colour the other does not need.
+	if a.last != b.last {
+		switch {
+		case a.last == Black, b.last == Red:
+			return a, b, ColourAlternate
+		default:
+			return b, a, ColourAlternate
+		}
+	}
+	// §4(3)(5): both black last — the longer black run gets red.
+	if a.last == Black && a.streak != b.streak {
+		if a.streak > b.streak {
+			return a, b, ColourLongerBlacks
+		}
+		return b, a, ColourLongerBlacks
+	}
+	// §4(4)(6): both red last — the shorter red run gets red.
+	if a.last == Red && a.streak != b.streak {
+		if a.streak < b.streak {
+			return a, b, ColourShorterReds
+		}
+		return b, a, ColourShorterReds
+	}
+	// §4(8): all equal — odd sum of numbers: smaller number red; even:
+	// larger number red.
+	small, large := a, b
+	if small.num > large.num {
+		small, large = large, small
+	}
+	if (a.num+b.num)%2 == 1 {
+		return small, large, ColourNumberSum
+	}
+	return large, small, ColourNumberSum
+}
