@@ -92,7 +92,9 @@ type node struct {
 	winner, loser   string
 }
 
-// Bracket is an elimination event advanced round by round from results.
+// Bracket is an elimination event advanced round by round from results. It
+// is deterministic: a stateless service rebuilds it by constructing it
+// again and replaying NextRound with each stored round's results in order.
 type Bracket struct {
 	nodes    []node
 	seeds    map[string]int

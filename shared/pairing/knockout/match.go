@@ -57,8 +57,10 @@ type TieBreakStage struct {
 
 // Format describes a knockout match (S-3). Games is the number of regular
 // games (1 when 0). TieBreak lists the mini-matches played while the score
-// is level; the last one repeats until a winner emerges; when empty, one
-// stage of two games at DefaultTieBreakTimeControl is used.
+// is level, each scored on its own; the last one repeats until a winner
+// emerges; when empty, one stage of two games at DefaultTieBreakTimeControl
+// is used. Colours keep alternating (or follow LoserTakesRed) through the
+// additional games.
 type Format struct {
 	Games    int
 	TieBreak []TieBreakStage

@@ -126,3 +126,49 @@ func BenchmarkDouble256(b *testing.B) {
 		}
 	}
 }
+
+// S-3 properties over random matches: a match always ends, colours follow
+// the rule game by game, and the regular games are never more than Games.
+func TestDecide_S3_RandomMatches(t *testing.T) {
+	r := rand.New(rand.NewPCG(42, 42))
+	for range 3000 {
+		f := knockout.Format{Games: 1 + r.IntN(5), Colours: knockout.ColourRule(r.IntN(2)),
+			TieBreak: []knockout.TieBreakStage{{TimeControl: "rapid-10/40+5/30", Games: 1 + r.IntN(3)}, {Games: 1}}}
+		aRed := knockout.DrawFirstRed(r)
+		var outs []knockout.Outcome
+		prev := knockout.Game{}
+		for step := 0; ; step++ {
+			d, err := f.Decide("a", "b", aRed, outs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Done {
+				if d.Winner == d.Loser || (d.Winner != "a" && d.Winner != "b") {
+					t.Fatalf("%+v: bad end %+v", f, d)
+				}
+				break
+			}
+			if step > 200 {
+				t.Fatalf("%+v: no end after %v", f, outs)
+			}
+			g := d.Next
+			if (g.Stage == 0) != (g.Number <= f.Games) || d.NeedsTieBreak != (g.Stage > 0) {
+				t.Fatalf("%+v: game %+v after %v", f, g, outs)
+			}
+			if step > 0 {
+				last := outs[len(outs)-1]
+				wantRed := prev.Black // alternate, or a draw under LoserTakesRed
+				if f.Colours == knockout.LoserTakesRed && last == knockout.RedWins {
+					wantRed = prev.Black
+				} else if f.Colours == knockout.LoserTakesRed && last == knockout.BlackWins {
+					wantRed = prev.Red
+				}
+				if g.Red != wantRed {
+					t.Fatalf("%+v: after %+v (%d) red is %s, want %s", f, prev, last, g.Red, wantRed)
+				}
+			}
+			prev = g
+			outs = append(outs, knockout.Outcome(1+r.IntN(3)))
+		}
+	}
+}

@@ -114,9 +114,12 @@ func NewSchedule(n int, o Options) (Schedule, error) {
 		return Schedule{}, err
 	}
 	s := Schedule{Players: n, Cycles: o.Cycles, GamesPerPairing: o.GamesPerPairing}
+	s.Rounds = make([]Round, 0, o.Cycles*len(table))
+	// one backing array for all games keeps a big schedule to few allocations
+	games := make([]Game, 0, o.Cycles*len(table)*(n/2)*o.GamesPerPairing)
 	for c := 1; c <= o.Cycles; c++ {
 		for _, row := range table {
-			rd := Round{Number: len(s.Rounds) + 1, Cycle: c}
+			rd := Round{Number: len(s.Rounds) + 1, Cycle: c, Pairings: make([]Pairing, 0, n/2)}
 			for _, p := range row {
 				if p.First > n || p.Second > n { // S-7: the slot n+1 is a rest
 					rd.Rest = min(p.First, p.Second)
@@ -127,13 +130,15 @@ func NewSchedule(n int, o Options) (Schedule, error) {
 					red, black = black, red
 				}
 				pr := Pairing{Table: len(rd.Pairings) + 1, Red: red, Black: black}
+				start := len(games)
 				for g := range o.GamesPerPairing {
 					if g%2 == 0 {
-						pr.Games = append(pr.Games, Game{red, black})
+						games = append(games, Game{red, black})
 					} else {
-						pr.Games = append(pr.Games, Game{black, red})
+						games = append(games, Game{black, red})
 					}
 				}
+				pr.Games = games[start:len(games):len(games)]
 				rd.Pairings = append(rd.Pairings, pr)
 			}
 			s.Rounds = append(s.Rounds, rd)
