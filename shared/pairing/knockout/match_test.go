@@ -157,10 +157,10 @@ func TestDecide_S3_RandomMatches(t *testing.T) {
 			}
 			if step > 0 {
 				last := outs[len(outs)-1]
-				wantRed := prev.Black // alternate, or a draw under LoserTakesRed
-				if f.Colours == knockout.LoserTakesRed && last == knockout.RedWins {
-					wantRed = prev.Black
-				} else if f.Colours == knockout.LoserTakesRed && last == knockout.BlackWins {
+				// alternate; under LoserTakesRed the loser has red, so only a
+				// win by black keeps the colours
+				wantRed := prev.Black
+				if f.Colours == knockout.LoserTakesRed && last == knockout.BlackWins {
 					wantRed = prev.Red
 				}
 				if g.Red != wantRed {
