@@ -89,3 +89,18 @@ func TestNoAllocations(t *testing.T) {
 		t.Errorf("%v allocations per run, want 0", allocs)
 	}
 }
+
+func TestIsLegalDoesNotAllocate(t *testing.T) {
+	p := xiangqi.NewPosition()
+	moves := p.LegalMoves()
+	allocs := testing.AllocsPerRun(20, func() {
+		for _, m := range moves {
+			if !p.IsLegal(m) {
+				t.Fatalf("%v not legal", m)
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("IsLegal: %v allocations per run, want 0", allocs)
+	}
+}

@@ -115,7 +115,7 @@ func (p *Position) whyIllegal(m Move) *IllegalMoveError {
 	k := pc.Kind()
 	df, dr := ts.File()-fs.File(), ts.Rank()-fs.Rank()
 	adf, adr := abs(df), abs(dr)
-	name := fmt.Sprintf("%v at %v", k, fs)
+	name := pieceOn{k, fs}
 	switch k {
 	case General:
 		if adf+adr != 1 {
@@ -192,6 +192,15 @@ func (p *Position) whyIllegal(m Move) *IllegalMoveError {
 	}
 	return nil
 }
+
+// pieceOn names a piece in a reason ("horse at h0"); it formats only when an
+// error is built, so legal moves cost no allocation.
+type pieceOn struct {
+	k Kind
+	s Square
+}
+
+func (p pieceOn) String() string { return p.k.String() + " at " + p.s.String() }
 
 func ruleOf(k Kind) string {
 	if k == Chariot {
