@@ -1,0 +1,63 @@
+package game
+
+import "github.com/xqtour/xqtour/shared/xiangqi"
+
+// Role is who acts on a game (O-1).
+type Role int8
+
+// The roles. The public only reads, so it has no role here.
+const (
+	Player Role = iota
+	Scribe
+	Arbiter
+	Organiser
+)
+
+var roleNames = [...]string{"player", "scribe", "arbiter", "organiser"}
+
+// String returns the API name: "player", "scribe", "arbiter" or "organiser".
+func (r Role) String() string {
+	if r < 0 || int(r) >= len(roleNames) {
+		return ""
+	}
+	return roleNames[r]
+}
+
+// ParseRole reads an API role name.
+func ParseRole(s string) (Role, bool) {
+	for i, n := range roleNames {
+		if n == s {
+			return Role(i), true
+		}
+	}
+	return Player, false
+}
+
+// Actor is who asks for an operation. Side is the player's colour; a scribe
+// acting for a player (draw offers, claims) names that player's side too. The
+// HTTP layer has checked the token; the game checks what the role may do.
+type Actor struct {
+	Role Role
+	Side xiangqi.Color
+}
+
+// PlayerOf returns the actor for the player of side c.
+func PlayerOf(c xiangqi.Color) Actor { return Actor{Role: Player, Side: c} }
+
+// actsFor reports whether a acts for side c as a player would: the player of
+// c, or a scribe recording for the board (O-1: 书记员 records moves and presses).
+func (a Actor) actsFor(c xiangqi.Color) bool {
+	return a.Role == Scribe || a.Role == Player && a.Side == c
+}
+
+// checkActsFor refuses officials other than the scribe, and players of the
+// other side.
+func checkActsFor(a Actor, c xiangqi.Color, what string) *RuleError {
+	switch {
+	case a.Role != Player && a.Role != Scribe:
+		return refuse(CodeForbidden, "O-1", "a %s may not %s", a.Role, what)
+	case !a.actsFor(c):
+		return refuse(CodeNotYourTurn, "C-1", "only %s may %s now", c, what)
+	}
+	return nil
+}

@@ -1,0 +1,46 @@
+package game
+
+import "fmt"
+
+// Error codes carried by *RuleError. They are stable: the HTTP layer maps them
+// to statuses in one table and clients read them.
+const (
+	CodeForbidden       = "forbidden"        // the actor's role may not do this (403)
+	CodeNotYourTurn     = "not_your_turn"    // a player acting for the side not to move
+	CodeStalePly        = "stale_ply"        // the client's ply is not the game's (409)
+	CodeGameOver        = "game_over"        // the game has a result
+	CodePendingRuling   = "pending_ruling"   // G-6: clocks stopped, waiting for a ruling
+	CodeIllegalMove     = "illegal_move"     // the rules refuse the move (Rule names which)
+	CodeUnreadableMove  = "unreadable_move"  // no notation reads the text (N-4)
+	CodeNotPressed      = "not_pressed"      // C-1: the last mover has not pressed yet
+	CodeNothingToPress  = "nothing_to_press" // C-1: no move waits for a press
+	CodeDrawNotAllowed  = "draw_offer_not_allowed"
+	CodeNoDrawOffer     = "no_draw_offer"     // accept/decline without an offer to answer
+	CodeClaimRefused    = "claim_refused"     // the claim's condition does not hold
+	CodeInvalidRuling   = "invalid_ruling"    // a ruling that does not fit the game
+	CodeInvalidArgument = "invalid_argument"  // an unknown kind or an out-of-range value
+	CodeIllegalMoveFoul = "illegal_move_foul" // G-2: refused and recorded as a foul
+)
+
+// RuleError is an operation the game refuses, with a stable Code, the SPEC
+// rule that decided it (may be empty) and a sentence for the user.
+type RuleError struct {
+	Code    string
+	Rule    string
+	Message string
+	Err     error // the engine's or notation's error behind it, if any
+}
+
+func (e *RuleError) Error() string {
+	if e.Rule == "" {
+		return e.Code + ": " + e.Message
+	}
+	return e.Code + ": " + e.Message + " (" + e.Rule + ")"
+}
+
+// Unwrap returns the underlying engine or notation error.
+func (e *RuleError) Unwrap() error { return e.Err }
+
+func refuse(code, rule, format string, args ...any) *RuleError {
+	return &RuleError{Code: code, Rule: rule, Message: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,425 @@
+// Package game is the xiangqi game state machine: moves in any notation, the
+// clock, draw offers, resignation, claims, officials' rulings and records
+// (SPEC C-*, D-*, G-*, O-*). It is pure: time comes in as "now" (Unix ms), the
+// HTTP layer checks tokens and stores the game, which packs into one small
+// binary item (MarshalBinary).
+//
+// Every operation first settles the clock: if the side to move's time ran out
+// before now, the game is lost on time (C-3) before anything else happens, so a
+// refused operation may still have changed the game. Callers compare Version
+// before and after and store the game when it moved.
+package game
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/notation"
+	"github.com/xqtour/xqtour/shared/xiangqi"
+)
+
+// Game is one game. Build it with New or UnmarshalBinary; the zero value is
+// not usable. Its methods are not safe for concurrent use: the store
+// serialises writes with a conditional put on Version.
+type Game struct {
+	startFEN string // "" for the standard start
+	rules    Rules
+	clk      clock.State
+	startMs  int64 // when the first clock started: the round's start (C-6)
+
+	moves []xiangqi.Move
+	times []int64 // times[i]: Unix ms when moves[i] was played
+
+	awaitingPress bool // the last mover has not pressed yet (C-1)
+	status        Status
+	result        Result
+	reason        Reason
+	endedAt       int64
+
+	offer         offer
+	fouls         [2]int
+	rulingAskedBy int8 // G-6 请裁: -1 nobody, else the colour that asked
+
+	log     []LogEntry
+	version uint64
+
+	// Derived by replaying the moves; never stored.
+	pos    *xiangqi.Position
+	hashes []uint64 // hashes[i]: the position after i moves
+	base   int      // moves played when the last capture was made (repetition can't reach past it)
+}
+
+// offer is the draw-offer state (D-1…D-5).
+type offer struct {
+	pending bool
+	by      xiangqi.Color
+	ply     int  // moves played when it was made
+	made    int  // offers made in the game (D-4)
+	last    int8 // -1 nobody yet, else the colour of the last offer (D-2)
+}
+
+// Setup is what a new game needs.
+type Setup struct {
+	// FEN is the start position; "" means the standard start.
+	FEN     string
+	Control clock.Control
+	Rules   Rules
+	// StartMs is when the side to move's clock starts: the round's start for
+	// an event game, so a late player's time runs from it (C-6); the creation
+	// time for a standalone game.
+	StartMs int64
+}
+
+// New starts a game. Errors are *RuleError with code invalid_argument.
+func New(s Setup) (*Game, error) {
+	if err := s.Control.Validate(); err != nil {
+		return nil, &RuleError{Code: CodeInvalidArgument, Rule: "C-2", Message: err.Error(), Err: err}
+	}
+	if err := s.Rules.Validate(); err != nil {
+		return nil, &RuleError{Code: CodeInvalidArgument, Message: err.Error(), Err: err}
+	}
+	fen := s.FEN
+	if fen == xiangqi.StartFEN {
+		fen = ""
+	}
+	g := &Game{startFEN: fen, rules: s.Rules, startMs: s.StartMs, rulingAskedBy: -1}
+	g.offer.last = -1
+	if err := g.replay(); err != nil {
+		var fe *xiangqi.FENError
+		rule := ""
+		if errors.As(err, &fe) {
+			rule = fe.Rule
+		}
+		return nil, &RuleError{Code: CodeInvalidArgument, Rule: rule, Message: err.Error(), Err: err}
+	}
+	if g.startFEN != "" {
+		// Keep the start as the engine writes it, so records are canonical.
+		g.startFEN = g.pos.FEN()
+	}
+	g.clk = clock.New(s.Control).Start(clock.Side(g.pos.SideToMove()), s.StartMs)
+	if st := g.pos.Status(); st != xiangqi.Ongoing {
+		return nil, refuse(CodeInvalidArgument, "G-1", "the start position is already %v", st)
+	}
+	return g, nil
+}
+
+// replay rebuilds the position and the hashes from the start and the moves.
+func (g *Game) replay() error {
+	var err error
+	if g.startFEN == "" {
+		g.pos = xiangqi.NewPosition()
+	} else if g.pos, err = xiangqi.ParseFEN(g.startFEN); err != nil {
+		return err
+	}
+	g.hashes = make([]uint64, 1, len(g.moves)+16)
+	g.hashes[0] = g.pos.Hash()
+	g.base = 0
+	for i, m := range g.moves {
+		// Stored moves were legal when played; Play checks them again so a
+		// damaged item is an error, never a corrupt board.
+		captures := g.pos.Captured(m) != xiangqi.NoPiece
+		if err := g.pos.Play(m); err != nil {
+			return fmt.Errorf("move %d: %w", i+1, err)
+		}
+		g.hashes = append(g.hashes, g.pos.Hash())
+		if captures {
+			g.base = i + 1
+		}
+	}
+	return nil
+}
+
+// Version counts the changes to the game; the store uses it for conditional
+// writes, and a caller compares it around an operation to know whether to
+// store the game even when the operation was refused (a flag fell, a foul was
+// recorded).
+func (g *Game) Version() uint64 { return g.version }
+
+// Status returns whether the game is being played, pending a ruling or over.
+func (g *Game) Status() Status { return g.status }
+
+// Result returns the result and its reason (NoResult while playing).
+func (g *Game) Result() (Result, Reason) { return g.result, g.reason }
+
+// Ply returns the number of moves played in this game.
+func (g *Game) Ply() int { return len(g.moves) }
+
+// Position returns a copy of the current position.
+func (g *Game) Position() *xiangqi.Position { return g.pos.Clone() }
+
+// Moves returns a copy of the moves played.
+func (g *Game) Moves() []xiangqi.Move { return append([]xiangqi.Move(nil), g.moves...) }
+
+// Log returns a copy of the rulings log.
+func (g *Game) Log() []LogEntry { return append([]LogEntry(nil), g.log...) }
+
+// Clock returns the clock state (a value; changing it changes nothing here).
+func (g *Game) Clock() clock.State { return g.clk }
+
+// Rules returns the game's event options.
+func (g *Game) Rules() Rules { return g.rules }
+
+// Settle applies what the passing of time has decided by now: a side whose
+// time ran out before completing its period's moves loses (C-3), even if it
+// has moved and not pressed. It reports whether the game changed. Every
+// operation calls it first; View shows its effect without changing the game.
+func (g *Game) Settle(now int64) bool {
+	if g.status != Playing {
+		return false
+	}
+	side, at, flagged := g.clk.Flagged(now)
+	if !flagged {
+		return false
+	}
+	g.end(at, winFor(xiangqi.Color(side).Opponent()), Time)
+	return true
+}
+
+// end records the result at now and stops the clocks.
+func (g *Game) end(now int64, r Result, why Reason) {
+	g.clk = g.clk.Stop(now)
+	g.status = Over
+	g.result, g.reason, g.endedAt = r, why, now
+	g.offer.pending = false
+	g.awaitingPress = false
+	g.version++
+}
+
+// lastMover returns the side that made the last move of the position.
+func (g *Game) lastMover() xiangqi.Color { return g.pos.SideToMove().Opponent() }
+
+// checkOpen settles the clock and refuses finished or stopped games.
+func (g *Game) checkOpen(now int64, allowPending bool) *RuleError {
+	g.Settle(now)
+	switch {
+	case g.status == Over:
+		return refuse(CodeGameOver, "", "the game is over: %v by %v", g.result, g.reason)
+	case g.status == PendingRuling && !allowPending:
+		return refuse(CodePendingRuling, "G-6", "the clocks are stopped for a repetition ruling")
+	}
+	return nil
+}
+
+// Move plays text, in any notation the rules engine reads (N-4), for the side
+// to move. ply is the number of moves the client has seen; another number is
+// stale (code stale_ply). press presses the clock in the same step (online
+// clients); otherwise the mover's clock runs until Press (C-1). A move
+// declines the opponent's pending draw offer (D-3). Checkmate and stalemate
+// end the game at once (G-1), as does a dead position when the event says so
+// (G-4); repetition follows the rule set (G-6).
+//
+// An illegal move is refused with its rule and changes nothing, unless the
+// event counts illegal moves as fouls (code illegal_move_foul: the foul is
+// recorded, the third loses) or as losses (G-2).
+func (g *Game) Move(now int64, by Actor, text string, ply int, press bool) error {
+	if err := g.checkOpen(now, false); err != nil {
+		return err
+	}
+	mover := g.pos.SideToMove()
+	if by.Role != Player && by.Role != Scribe {
+		return refuse(CodeForbidden, "O-1", "a %s may not move", by.Role)
+	}
+	if ply != len(g.moves) {
+		return refuse(CodeStalePly, "", "the game is at ply %d, not %d", len(g.moves), ply)
+	}
+	if err := checkActsFor(by, mover, "move"); err != nil {
+		return err
+	}
+	if g.awaitingPress {
+		return refuse(CodeNotPressed, "C-1", "%s has moved but not pressed its clock", g.lastMover())
+	}
+	m, err := notation.ParseAny(g.pos, text)
+	if err != nil {
+		return g.refuseMove(now, by, mover, text, err)
+	}
+	g.play(now, m)
+	if press && g.status == Playing {
+		return g.press(now)
+	}
+	return nil
+}
+
+// refuseMove turns a parse error into the refusal, applying G-2 when the text
+// named a move the rules forbid.
+func (g *Game) refuseMove(now int64, by Actor, mover xiangqi.Color, text string, err error) error {
+	var ime *xiangqi.IllegalMoveError
+	if !errors.As(err, &ime) {
+		return &RuleError{Code: CodeUnreadableMove, Rule: "N-4", Message: err.Error(), Err: err}
+	}
+	re := &RuleError{Code: CodeIllegalMove, Rule: ime.Rule, Message: ime.Reason, Err: err}
+	switch g.rules.IllegalMoves {
+	case IllegalIsFoul:
+		re.Code = CodeIllegalMoveFoul
+		g.foul(now, by, mover, fmt.Sprintf("illegal move %s: %s (%s)", text, ime.Reason, ime.Rule))
+	case IllegalLoses:
+		g.logRuling(now, by, Ruling{Kind: RulingFoul, Side: mover,
+			Note: fmt.Sprintf("illegal move %s: %s (%s)", text, ime.Reason, ime.Rule)})
+		g.end(now, winFor(mover.Opponent()), IllegalMove)
+	}
+	return re
+}
+
+// play applies the legal move m at now and everything that follows from it.
+func (g *Game) play(now int64, m xiangqi.Move) {
+	mover := g.pos.SideToMove()
+	captures := g.pos.Captured(m) != xiangqi.NoPiece
+	if err := g.pos.Play(m); err != nil {
+		panic("game: notation returned an illegal move: " + err.Error()) // notation guarantees legality
+	}
+	g.moves = append(g.moves, m)
+	g.times = append(g.times, now)
+	g.hashes = append(g.hashes, g.pos.Hash())
+	if captures {
+		g.base = len(g.moves)
+	}
+	g.awaitingPress = true
+	g.version++
+	if g.offer.pending {
+		// D-3: the opponent's move declines; the offerer's own move (a G-4
+		// offer made before moving) lets it lapse.
+		g.offer.pending = false
+	}
+	switch g.pos.Status() {
+	case xiangqi.Checkmate:
+		g.end(now, winFor(mover), Checkmate)
+		return
+	case xiangqi.Stalemate:
+		g.end(now, winFor(mover), Stalemate)
+		return
+	}
+	if g.rules.DeadPositionDraws && g.pos.DeadPosition() {
+		g.end(now, Draw, DeadPosition)
+		return
+	}
+	g.applyRepetition(now)
+}
+
+// applyRepetition enforces the rule set after a move (G-6).
+func (g *Game) applyRepetition(now int64) {
+	switch g.rules.Repetition {
+	case ArbiterRuling:
+		if rep := g.repetition(); rep.Cycles >= PendingRulingCycles {
+			g.pend(now)
+		}
+	case ThreefoldDraw, PerpetualCheckLoses:
+		if g.occurrences() < 3 {
+			return
+		}
+		rep := g.repetition()
+		if g.rules.Repetition == PerpetualCheckLoses && rep.PerpetualCheck[0] != rep.PerpetualCheck[1] {
+			loser := xiangqi.Red
+			if rep.PerpetualCheck[xiangqi.Black] {
+				loser = xiangqi.Black
+			}
+			g.end(now, winFor(loser.Opponent()), PerpetualCheck)
+			return
+		}
+		g.end(now, Draw, Threefold)
+	}
+}
+
+// pend stops the clocks for a repetition ruling (G-6 待判局面).
+func (g *Game) pend(now int64) {
+	g.clk = g.clk.Stop(now)
+	g.status = PendingRuling
+	g.version++
+}
+
+// occurrences counts how often the current position has stood on the board
+// since the last capture, this time included.
+func (g *Game) occurrences() int {
+	n := len(g.moves)
+	cur, c := g.hashes[n], 0
+	for i := n; i >= g.base; i-- {
+		if g.hashes[i] == cur {
+			c++
+		}
+	}
+	return c
+}
+
+// repetition returns the engine's repetition facts for the current position
+// (G-6). The engine's History is replayed only over the moves since the last
+// capture and only when the position has occurred before, so the common move
+// costs nothing here.
+func (g *Game) repetition() xiangqi.Repetition {
+	if g.occurrences() < 2 {
+		return xiangqi.Repetition{}
+	}
+	start, err := g.positionAt(g.base)
+	if err != nil {
+		return xiangqi.Repetition{}
+	}
+	h := xiangqi.NewHistory(start)
+	for _, m := range g.moves[g.base:] {
+		if h.Play(m) != nil {
+			return xiangqi.Repetition{}
+		}
+	}
+	r := h.Repetition()
+	r.Since += g.base
+	return r
+}
+
+// positionAt returns the position after k moves.
+func (g *Game) positionAt(k int) (*xiangqi.Position, error) {
+	var p *xiangqi.Position
+	if g.startFEN == "" {
+		p = xiangqi.NewPosition()
+	} else {
+		var err error
+		if p, err = xiangqi.ParseFEN(g.startFEN); err != nil {
+			return nil, err
+		}
+	}
+	for _, m := range g.moves[:k] {
+		p.MakeMove(m)
+	}
+	return p, nil
+}
+
+// Press presses the clock of the side that has just moved (C-1): its move is
+// complete and the opponent's clock starts. A press after its time ran out
+// loses on time instead (C-3), which Settle has already decided.
+func (g *Game) Press(now int64, by Actor) error {
+	if err := g.checkOpen(now, false); err != nil {
+		return err
+	}
+	if !g.awaitingPress {
+		return refuse(CodeNothingToPress, "C-1", "no move waits for a clock press")
+	}
+	if err := checkActsFor(by, g.lastMover(), "press the clock"); err != nil {
+		return err
+	}
+	return g.press(now)
+}
+
+func (g *Game) press(now int64) error {
+	c, err := g.clk.Press(now)
+	if err != nil && !errors.Is(err, clock.ErrNotRunning) {
+		// Settle ran with the same now, so the flag cannot fall here.
+		return &RuleError{Code: CodeGameOver, Rule: "C-3", Message: err.Error(), Err: err}
+	}
+	if err != nil {
+		// A clock stopped by an official (C-5) restarts with the opponent.
+		c = g.clk.Start(clock.Side(g.pos.SideToMove()), now)
+	}
+	g.clk = c
+	g.awaitingPress = false
+	g.version++
+	return nil
+}
+
+// Resign ends the game as a loss for the resigning side (G-2). A player
+// resigns for itself; a scribe records a resignation for by.Side.
+func (g *Game) Resign(now int64, by Actor) error {
+	if err := g.checkOpen(now, true); err != nil {
+		return err
+	}
+	if by.Role != Player && by.Role != Scribe {
+		return refuse(CodeForbidden, "O-1", "a %s may not resign for a player", by.Role)
+	}
+	g.end(now, winFor(by.Side.Opponent()), Resignation)
+	return nil
+}

@@ -1,0 +1,129 @@
+package game
+
+import "github.com/xqtour/xqtour/shared/xiangqi"
+
+// Result is how a game ended, with the stable names of API.md. The zero value
+// means the game is still being played.
+type Result int8
+
+// The results. Forfeits are kept apart from played wins so that standings can
+// mark them (S-6).
+const (
+	NoResult       Result = iota
+	RedWins               // "1-0"
+	BlackWins             // "0-1"
+	Draw                  // "1/2-1/2"
+	RedByForfeit          // "+-": black forfeited
+	BlackByForfeit        // "-+": red forfeited
+	DoubleForfeit         // "0-0": both forfeited (C-6 双方弃权)
+)
+
+var resultNames = [...]string{"", "1-0", "0-1", "1/2-1/2", "+-", "-+", "0-0"}
+
+// String returns the API name, such as "1-0"; "" for NoResult.
+func (r Result) String() string {
+	if r < 0 || int(r) >= len(resultNames) {
+		return ""
+	}
+	return resultNames[r]
+}
+
+// ParseResult reads an API result name; ok is false for anything else,
+// including "".
+func ParseResult(s string) (r Result, ok bool) {
+	for i := RedWins; int(i) < len(resultNames); i++ {
+		if resultNames[i] == s {
+			return i, true
+		}
+	}
+	return NoResult, false
+}
+
+// Points returns the game points of red and black in half-point-free units
+// (win 2, draw 1, loss 0, K-1's default); the event rescales them.
+func (r Result) Points() (red, black int) {
+	switch r {
+	case RedWins, RedByForfeit:
+		return 2, 0
+	case BlackWins, BlackByForfeit:
+		return 0, 2
+	case Draw:
+		return 1, 1
+	}
+	return 0, 0
+}
+
+// winFor returns the played win for c.
+func winFor(c xiangqi.Color) Result {
+	if c == xiangqi.Red {
+		return RedWins
+	}
+	return BlackWins
+}
+
+// Reason says why a game ended; the names are stable and safe to store.
+type Reason int8
+
+// The reasons. The first eleven are API.md's; the rest name the event options
+// and penalties this package adds.
+const (
+	NoReason         Reason = iota
+	Checkmate               // G-1
+	Stalemate               // G-1 困毙
+	Resignation             // G-2
+	Time                    // C-3
+	Agreement               // D-3
+	NoCapture               // G-3 自然限着
+	DeadPosition            // G-4 event option
+	RepetitionRuling        // G-6 three arbiters' ruling
+	Fouls                   // G-2 three fouls
+	Forfeit                 // C-6 late arrival
+	ArbiterDecision         // a result recorded or corrected by an official
+	Threefold               // threefoldDraw rule set
+	PerpetualCheck          // perpetualCheckLoses rule set
+	IllegalMove             // G-2/B-10 when the event counts an illegal move as a loss
+	Penalty                 // O-2 loss of the game or expulsion
+)
+
+var reasonNames = [...]string{"", "checkmate", "stalemate", "resignation", "time", "agreement",
+	"noCapture", "deadPosition", "repetitionRuling", "fouls", "forfeit", "arbiter", "threefold",
+	"perpetualCheck", "illegalMove", "penalty"}
+
+// String returns the API name, such as "checkmate"; "" for NoReason.
+func (r Reason) String() string {
+	if r < 0 || int(r) >= len(reasonNames) {
+		return ""
+	}
+	return reasonNames[r]
+}
+
+// ParseReason reads an API reason name; ok is false for anything else.
+func ParseReason(s string) (r Reason, ok bool) {
+	for i := Checkmate; int(i) < len(reasonNames); i++ {
+		if reasonNames[i] == s {
+			return i, true
+		}
+	}
+	return NoReason, false
+}
+
+// Status is where a game stands.
+type Status int8
+
+// The statuses; the names are stable.
+const (
+	Playing       Status = iota
+	PendingRuling        // G-6 待判局面: clocks stopped, waiting for agreement or the arbiters
+	Over
+)
+
+// String returns "playing", "pendingRuling" or "over".
+func (s Status) String() string {
+	switch s {
+	case PendingRuling:
+		return "pendingRuling"
+	case Over:
+		return "over"
+	}
+	return "playing"
+}

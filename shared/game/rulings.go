@@ -1,0 +1,281 @@
+package game
+
+import (
+	"strings"
+
+	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/xiangqi"
+)
+
+// RulingKind names an official's decision, with API.md's names.
+type RulingKind int8
+
+// The kinds. RulingRecord is a result recorded with RecordResult.
+const (
+	RulingRepetition  RulingKind = iota // G-6: three arbiters' votes
+	RulingFoul                          // G-2: a foul (犯规); the third loses
+	RulingPenalty                       // O-2: warning, loss of the game, expulsion
+	RulingClock                         // C-5: clock correction with a reason
+	RulingResult                        // a result correction
+	RulingLateForfeit                   // C-6: late arrival forfeit
+	RulingRecord                        // an over-the-board result recorded without moves
+)
+
+var rulingNames = [...]string{"repetition", "foul", "penalty", "clock", "result", "lateForfeit", "record"}
+
+// String returns the API name, such as "lateForfeit".
+func (k RulingKind) String() string {
+	if k < 0 || int(k) >= len(rulingNames) {
+		return ""
+	}
+	return rulingNames[k]
+}
+
+// ParseRulingKind reads an API ruling kind ("record" is not one: it is
+// POST /result).
+func ParseRulingKind(s string) (RulingKind, bool) {
+	for i, n := range rulingNames[:RulingRecord] {
+		if n == s {
+			return RulingKind(i), true
+		}
+	}
+	return RulingRepetition, false
+}
+
+// PenaltyKind is one of the three disciplinary penalties of O-2, lightest first.
+type PenaltyKind int8
+
+// The penalties (000 ch.4: 警告、取消当场比赛资格、除名).
+const (
+	Warning PenaltyKind = iota
+	LossOfGame
+	Expulsion
+)
+
+var penaltyNames = [...]string{"warning", "loss", "expulsion"}
+
+// String returns "warning", "loss" or "expulsion".
+func (p PenaltyKind) String() string {
+	if p < 0 || int(p) >= len(penaltyNames) {
+		return ""
+	}
+	return penaltyNames[p]
+}
+
+// ParsePenaltyKind reads "warning", "loss" or "expulsion".
+func ParsePenaltyKind(s string) (PenaltyKind, bool) {
+	for i, n := range penaltyNames {
+		if n == s {
+			return PenaltyKind(i), true
+		}
+	}
+	return Warning, false
+}
+
+// Ruling is an official's decision; which fields count depends on Kind.
+type Ruling struct {
+	Kind RulingKind
+	// Side is who a foul, penalty or clock correction concerns.
+	Side xiangqi.Color
+	// Votes are the three arbiters' verdicts on a repetition: the side each
+	// holds mainly responsible (G-6).
+	Votes [3]xiangqi.Color
+	// Late marks the sides that forfeit by late arrival (C-6), by colour.
+	Late    [2]bool
+	Penalty PenaltyKind
+	// RemainingMs is a clock correction's new remaining time (C-5).
+	RemainingMs int64
+	// Result and Reason are a result correction's or a recorded result's.
+	Result Result
+	Reason Reason
+	// Note is the official's reason, required for clock and result
+	// corrections; illegal-move fouls carry the move and the rule.
+	Note string
+}
+
+// LogEntry is one line of the game's log: who decided what and when (O-2).
+type LogEntry struct {
+	At     int64
+	By     Actor
+	Ruling Ruling
+}
+
+// MaxNoteBytes bounds a ruling's note; a sentence or two is enough.
+const MaxNoteBytes = 500
+
+func (g *Game) logRuling(now int64, by Actor, r Ruling) {
+	g.log = append(g.log, LogEntry{At: now, By: by, Ruling: r})
+	g.version++
+}
+
+// foul records a foul against side and ends the game at the third (G-2).
+func (g *Game) foul(now int64, by Actor, side xiangqi.Color, note string) {
+	g.fouls[side]++
+	g.logRuling(now, by, Ruling{Kind: RulingFoul, Side: side, Note: note})
+	if g.fouls[side] >= FoulLimit && g.status != Over {
+		g.end(now, winFor(side.Opponent()), Fouls)
+	}
+}
+
+// RecordResult records an over-the-board result for a game played without
+// its moves here, by an arbiter or the board's scribe. reason may be
+// NoReason; it is then "arbiter".
+func (g *Game) RecordResult(now int64, by Actor, r Result, why Reason) error {
+	if by.Role != Arbiter && by.Role != Scribe {
+		return refuse(CodeForbidden, "O-1", "only an arbiter or the scribe records a result")
+	}
+	if err := g.checkOpen(now, true); err != nil {
+		return err
+	}
+	if r == NoResult || r.String() == "" {
+		return refuse(CodeInvalidArgument, "", "a result is needed")
+	}
+	if why == NoReason {
+		why = ArbiterDecision
+	}
+	g.logRuling(now, by, Ruling{Kind: RulingRecord, Result: r, Reason: why})
+	g.end(now, r, why)
+	return nil
+}
+
+// Rule applies an arbiter's ruling and logs it with who and when (O-2).
+//   - repetition (G-6): only while the game is pending a ruling; the side two
+//     or three arbiters hold mainly responsible loses.
+//   - foul (G-2): the third foul of a side loses.
+//   - penalty (O-2): a warning is only logged; loss of the game and expulsion
+//     lose the game (expulsion from the event is the tournament's to apply).
+//   - clock (C-5): sets Side's remaining time; Note is required.
+//   - result: corrects the result, even of a finished game; Note is required.
+//   - lateForfeit (C-6): the late sides forfeit before making a move; both
+//     late is a double forfeit 0-0.
+func (g *Game) Rule(now int64, by Actor, r Ruling) error {
+	if by.Role != Arbiter {
+		return refuse(CodeForbidden, "O-1", "only an arbiter rules; a %s may not", by.Role)
+	}
+	if len(r.Note) > MaxNoteBytes {
+		return refuse(CodeInvalidArgument, "", "the note is longer than %d bytes", MaxNoteBytes)
+	}
+	if r.Side != xiangqi.Red && r.Side != xiangqi.Black {
+		return refuse(CodeInvalidArgument, "", "unknown side %d", r.Side)
+	}
+	g.Settle(now)
+	if r.Kind == RulingResult {
+		return g.correctResult(now, by, r)
+	}
+	if r.Kind == RulingPenalty && g.status == Over && r.Penalty != LossOfGame {
+		g.logRuling(now, by, r) // a warning or an expulsion after the game changes no result
+		return nil
+	}
+	if g.status == Over {
+		return refuse(CodeGameOver, "", "the game is over: %v by %v", g.result, g.reason)
+	}
+	switch r.Kind {
+	case RulingRepetition:
+		return g.ruleRepetition(now, by, r)
+	case RulingFoul:
+		g.foul(now, by, r.Side, r.Note)
+	case RulingPenalty:
+		if r.Penalty < Warning || r.Penalty > Expulsion {
+			return refuse(CodeInvalidArgument, "O-2", "unknown penalty %d", r.Penalty)
+		}
+		g.logRuling(now, by, r)
+		if r.Penalty != Warning {
+			g.end(now, winFor(r.Side.Opponent()), Penalty)
+		}
+	case RulingClock:
+		if strings.TrimSpace(r.Note) == "" {
+			return refuse(CodeInvalidRuling, "C-5", "a clock correction needs a reason")
+		}
+		if r.RemainingMs < 0 || r.RemainingMs > clock.MaxPeriodMs {
+			return refuse(CodeInvalidArgument, "C-5", "remaining time must be 0…%d ms", int64(clock.MaxPeriodMs))
+		}
+		g.clk = g.clk.Correct(now, clock.Side(r.Side), r.RemainingMs)
+		g.logRuling(now, by, r)
+		g.Settle(now) // a correction to zero flags at once
+	case RulingLateForfeit:
+		return g.ruleLate(now, by, r)
+	default:
+		return refuse(CodeInvalidArgument, "", "unknown ruling kind %d", r.Kind)
+	}
+	return nil
+}
+
+func (g *Game) ruleRepetition(now int64, by Actor, r Ruling) error {
+	if g.status != PendingRuling {
+		return refuse(CodeInvalidRuling, "G-6", "a repetition ruling needs a pending position (6 cycles or a player's request from 5)")
+	}
+	red := 0
+	for _, v := range r.Votes {
+		switch v {
+		case xiangqi.Red:
+			red++
+		case xiangqi.Black:
+		default:
+			return refuse(CodeInvalidArgument, "G-6", "each of the three arbiters names red or black")
+		}
+	}
+	loser := xiangqi.Black
+	if red >= 2 { // 3:0 or 2:1
+		loser = xiangqi.Red
+	}
+	g.logRuling(now, by, r)
+	g.end(now, winFor(loser.Opponent()), RepetitionRuling)
+	return nil
+}
+
+func (g *Game) correctResult(now int64, by Actor, r Ruling) error {
+	if r.Result == NoResult || r.Result.String() == "" {
+		return refuse(CodeInvalidArgument, "", "a result correction needs a result")
+	}
+	if strings.TrimSpace(r.Note) == "" {
+		return refuse(CodeInvalidRuling, "O-1", "a result correction needs a reason")
+	}
+	if r.Reason == NoReason {
+		r.Reason = ArbiterDecision
+	}
+	g.logRuling(now, by, r)
+	if g.status == Over {
+		g.result, g.reason = r.Result, r.Reason
+		g.version++
+		return nil
+	}
+	g.end(now, r.Result, r.Reason)
+	return nil
+}
+
+func (g *Game) ruleLate(now int64, by Actor, r Ruling) error {
+	if !r.Late[0] && !r.Late[1] {
+		return refuse(CodeInvalidArgument, "C-6", "name the side or sides that arrived late")
+	}
+	for c := xiangqi.Red; c <= xiangqi.Black; c++ {
+		if r.Late[c] && g.movesBy(c) > 0 {
+			return refuse(CodeInvalidRuling, "C-6", "%s has already moved; it was not absent", c)
+		}
+	}
+	res := DoubleForfeit // C-6 双方弃权
+	switch {
+	case !r.Late[xiangqi.Black]:
+		res = BlackByForfeit
+	case !r.Late[xiangqi.Red]:
+		res = RedByForfeit
+	}
+	g.logRuling(now, by, r)
+	g.end(now, res, Forfeit)
+	return nil
+}
+
+// movesBy counts the moves c has played in this game.
+func (g *Game) movesBy(c xiangqi.Color) int {
+	n := len(g.moves)
+	first := xiangqi.Red
+	if g.startFEN != "" {
+		first = g.pos.SideToMove()
+		if n%2 == 1 {
+			first = first.Opponent()
+		}
+	}
+	if c == first {
+		return (n + 1) / 2
+	}
+	return n / 2
+}

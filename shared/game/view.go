@@ -1,0 +1,118 @@
+package game
+
+import (
+	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/xiangqi"
+)
+
+// View is the game as GET /games/{gid} shows it at one instant.
+type View struct {
+	FEN        string
+	SideToMove xiangqi.Color
+	Ply        int
+	Moves      []string // ICCS, from the start
+	LegalMoves []string // ICCS; empty unless the game is being played
+	StartFEN   string   // the start position (xiangqi.StartFEN for the standard one)
+
+	Control       clock.Control
+	Clock         clock.Reading // as of now: remaining, period, moves due, running
+	AwaitingPress bool          // the last mover has not pressed (C-1)
+
+	Draw       DrawView
+	Repetition RepetitionView
+	Fouls      [2]int // by colour (G-2)
+	// NoCaptureMoves is the count of rounds without a capture, against
+	// NoCaptureLimit (G-3).
+	NoCaptureMoves int
+	NoCaptureLimit int
+
+	Status  Status
+	Result  Result
+	Reason  Reason
+	EndedAt int64 // Unix ms; 0 while playing
+	Version uint64
+}
+
+// DrawView is the draw-offer state (D-1…D-5).
+type DrawView struct {
+	Pending bool
+	By      xiangqi.Color // the offerer, when Pending
+	Ply     int           // moves played when the offer was made
+	Made    int           // offers made in the game
+	Left    int           // offers left (D-4); -1 when the event sets no limit
+}
+
+// RepetitionView is the repetition state (G-6).
+type RepetitionView struct {
+	Rule        RepetitionRule
+	Cycles      int // complete cycles the current position closes; 0 when it is new
+	CycleLength int // plies per cycle
+	// Warning is set from 5 cycles, when the scribe warns and either player may
+	// ask for a ruling (arbiterRuling rule set).
+	Warning     bool
+	Requested   bool
+	RequestedBy xiangqi.Color // who asked for the ruling, when Requested
+	// PerpetualCheck and PerpetualChase are the engine's facts for the
+	// repeated stretch, by colour: what the arbiters weigh.
+	PerpetualCheck [2]bool
+	PerpetualChase [2]bool
+}
+
+// View returns the game as of now. A flag that has fallen by now shows as
+// the result (C-3) although the game itself is not changed: the caller that
+// wants to store it calls Settle.
+func (g *Game) View(now int64) View {
+	s := *g // Settle touches only scalar fields and the clock value
+	s.Settle(now)
+	v := View{
+		FEN:           s.pos.FEN(),
+		SideToMove:    s.pos.SideToMove(),
+		Ply:           len(s.moves),
+		Moves:         make([]string, len(s.moves)),
+		StartFEN:      s.startFEN,
+		Control:       s.clk.Control,
+		Clock:         s.clk.Read(now),
+		AwaitingPress: s.awaitingPress,
+		Fouls:         s.fouls,
+		Status:        s.status,
+		Result:        s.result,
+		Reason:        s.reason,
+		EndedAt:       s.endedAt,
+		Version:       g.version,
+
+		NoCaptureMoves: s.pos.NoCaptureCount() / 2,
+		NoCaptureLimit: s.rules.noCapturePlies() / 2,
+	}
+	if v.StartFEN == "" {
+		v.StartFEN = xiangqi.StartFEN
+	}
+	for i, m := range s.moves {
+		v.Moves[i] = m.String()
+	}
+	if s.status == Playing {
+		legal := s.pos.LegalMoves()
+		v.LegalMoves = make([]string, len(legal))
+		for i, m := range legal {
+			v.LegalMoves[i] = m.String()
+		}
+	}
+	limit := s.rules.drawOfferLimit()
+	v.Draw = DrawView{Pending: s.offer.pending, By: s.offer.by, Ply: s.offer.ply, Made: s.offer.made, Left: -1}
+	if limit >= 0 {
+		v.Draw.Left = max(0, limit-s.offer.made)
+	}
+	rep := s.repetition()
+	v.Repetition = RepetitionView{
+		Rule:           s.rules.Repetition,
+		Cycles:         rep.Cycles,
+		CycleLength:    rep.CycleLength,
+		Warning:        s.rules.Repetition == ArbiterRuling && rep.Cycles >= RulingRequestCycles,
+		Requested:      s.rulingAskedBy >= 0,
+		PerpetualCheck: rep.PerpetualCheck,
+		PerpetualChase: rep.PerpetualChase,
+	}
+	if v.Repetition.Requested {
+		v.Repetition.RequestedBy = xiangqi.Color(s.rulingAskedBy)
+	}
+	return v
+}
