@@ -41,6 +41,8 @@ var (
 	elephantPt [2][256]bool // B-5
 	ownHalf    [2][256]bool // B-9: a soldier outside its own half has crossed the river
 	emptyBoard [256]uint8
+	horseA     [256]uint8 // for a diagonal offset d, the two horse offsets whose leg is d
+	horseB     [256]uint8
 	zobPiece   [16][256]uint64
 	zobSide    uint64
 )
@@ -84,6 +86,17 @@ func init() {
 			advisorPt[col][c] = inPalace[col][c] && (f+rr)%2 == 1
 			elephantPt[col][c] = rr <= 4 && rr%2 == 0 && f%2 == 0 && (f+rr)%4 == 2
 		}
+	}
+	for _, d := range diagDirs {
+		dr, df := uint8(16), uint8(1)
+		if d == 15 || d == 239 {
+			df = 255
+		}
+		if d > 128 {
+			dr = 240
+		}
+		horseA[d] = 2*dr + df
+		horseB[d] = dr + 2*df
 	}
 	// Fixed-seed keys so a hash means the same position in every process and
 	// can be stored (splitmix64).

@@ -16,48 +16,20 @@ type moveList struct {
 // attacked reports whether side them attacks cell k (B-3…B-9), including the
 // flying-general rule: an enemy general on k's open file "attacks" it.
 func (p *Position) attacked(k uint8, them Color) bool {
-	b := &p.board
-	rook := MakePiece(them, Chariot)
-	cannon := MakePiece(them, Cannon)
-	gen := MakePiece(them, General)
-	horse := MakePiece(them, Horse)
-	pawn := MakePiece(them, Soldier)
-	for i, d := range orthDirs {
-		t := k + d
-		for b[t] == 0 {
-			t += d
-		}
-		v := b[t]
-		if v == off {
-			continue
-		}
-		pc := slotPiece[v]
-		if pc == rook || (pc == gen && i >= 2) {
-			return true
-		}
-		t += d
-		for b[t] == 0 {
-			t += d
-		}
-		if slotPiece[b[t]] == cannon {
+	for _, d := range orthDirs {
+		if p.rayAttacked(k, d, them) {
 			return true
 		}
 	}
-	// B-6: a horse reaches k through a leg that is a diagonal neighbour of k.
-	if b[k+17] == 0 && (slotPiece[b[k+33]] == horse || slotPiece[b[k+18]] == horse) {
-		return true
-	}
-	if b[k+15] == 0 && (slotPiece[b[k+31]] == horse || slotPiece[b[k+14]] == horse) {
-		return true
-	}
-	if b[k-15] == 0 && (slotPiece[b[k-31]] == horse || slotPiece[b[k-14]] == horse) {
-		return true
-	}
-	if b[k-17] == 0 && (slotPiece[b[k-33]] == horse || slotPiece[b[k-18]] == horse) {
-		return true
+	for _, d := range diagDirs {
+		if p.horseThrough(k, d, them) {
+			return true
+		}
 	}
 	// B-9: a soldier attacks the point ahead of it, and the points beside it
 	// once it has crossed the river.
+	b := &p.board
+	pawn := MakePiece(them, Soldier)
 	ahead := k - 16 // a red soldier below k moves up onto it
 	if them == Black {
 		ahead = k + 16
@@ -65,10 +37,7 @@ func (p *Position) attacked(k uint8, them Color) bool {
 	if slotPiece[b[ahead]] == pawn {
 		return true
 	}
-	if !ownHalf[them][k] && (slotPiece[b[k+1]] == pawn || slotPiece[b[k-1]] == pawn) {
-		return true
-	}
-	return false
+	return !ownHalf[them][k] && (slotPiece[b[k+1]] == pawn || slotPiece[b[k-1]] == pawn)
 }
 
 // genLegal fills ml with the legal moves of the side to move.
@@ -97,16 +66,22 @@ func (p *Position) genLegal(ml *moveList) {
 			ml.n++
 		}
 	}
-	gRow, gCol := g>>4, g&15
-	risky := func(from uint8) bool {
-		if check || from>>4 == gRow || from&15 == gCol {
-			return true
-		}
+	// risky gives, for a piece leaving from, the direction from the general
+	// along a shared rank or file (0 if none) and the leg offset when from is
+	// a diagonal neighbour of the general (0 if not).
+	risky := func(from uint8) (uint8, uint8) {
 		d := from - g
-		return d == 17 || d == 15 || d == 256-15 || d == 256-17
+		if d == 17 || d == 15 || d == 256-15 || d == 256-17 {
+			return dirFrom(g, from), d
+		}
+		return dirFrom(g, from), 0
 	}
-	add := func(from, to uint8, r bool) {
-		if (r || to>>4 == gRow || to&15 == gCol) && !p.safeAfter(from, to, g, them) {
+	add := func(from, to, fd, leg uint8) {
+		if check {
+			if !p.safeAfter(from, to, g, them) {
+				return
+			}
+		} else if td := dirFrom(g, to); fd|td|leg != 0 && p.exposes(from, to, g, them, fd, td, leg) {
 			return
 		}
 		ml.m[ml.n] = imove(from) | imove(to)<<8
@@ -119,11 +94,11 @@ func (p *Position) genLegal(ml *moveList) {
 		if from == 0 {
 			continue
 		}
-		r := risky(from)
+		fd, leg := risky(from)
 		for _, d := range diagDirs {
 			t := from + d
 			if advisorPt[us][t] && b[t]&mask == 0 {
-				add(from, t, r)
+				add(from, t, fd, leg)
 			}
 		}
 	}
@@ -133,11 +108,11 @@ func (p *Position) genLegal(ml *moveList) {
 		if from == 0 {
 			continue
 		}
-		r := risky(from)
+		fd, leg := risky(from)
 		for _, d := range diagDirs {
 			t := from + 2*d
 			if elephantPt[us][t] && b[from+d] == 0 && b[t]&mask == 0 {
-				add(from, t, r)
+				add(from, t, fd, leg)
 			}
 		}
 	}
@@ -147,37 +122,37 @@ func (p *Position) genLegal(ml *moveList) {
 		if from == 0 {
 			continue
 		}
-		r := risky(from)
+		fd, leg := risky(from)
 		if b[from+16] == 0 {
 			if t := from + 33; b[t]&mask == 0 {
-				add(from, t, r)
+				add(from, t, fd, leg)
 			}
 			if t := from + 31; b[t]&mask == 0 {
-				add(from, t, r)
+				add(from, t, fd, leg)
 			}
 		}
 		if b[from-16] == 0 {
 			if t := from - 31; b[t]&mask == 0 {
-				add(from, t, r)
+				add(from, t, fd, leg)
 			}
 			if t := from - 33; b[t]&mask == 0 {
-				add(from, t, r)
+				add(from, t, fd, leg)
 			}
 		}
 		if b[from+1] == 0 {
 			if t := from + 18; b[t]&mask == 0 {
-				add(from, t, r)
+				add(from, t, fd, leg)
 			}
 			if t := from - 14; b[t]&mask == 0 {
-				add(from, t, r)
+				add(from, t, fd, leg)
 			}
 		}
 		if b[from-1] == 0 {
 			if t := from + 14; b[t]&mask == 0 {
-				add(from, t, r)
+				add(from, t, fd, leg)
 			}
 			if t := from - 18; b[t]&mask == 0 {
-				add(from, t, r)
+				add(from, t, fd, leg)
 			}
 		}
 	}
@@ -187,15 +162,15 @@ func (p *Position) genLegal(ml *moveList) {
 		if from == 0 {
 			continue
 		}
-		r := risky(from)
+		fd, leg := risky(from)
 		for _, d := range orthDirs {
 			t := from + d
 			for b[t] == 0 {
-				add(from, t, r)
+				add(from, t, fd, leg)
 				t += d
 			}
 			if b[t]&mask == 0 {
-				add(from, t, r)
+				add(from, t, fd, leg)
 			}
 		}
 	}
@@ -205,11 +180,11 @@ func (p *Position) genLegal(ml *moveList) {
 		if from == 0 {
 			continue
 		}
-		r := risky(from)
+		fd, leg := risky(from)
 		for _, d := range orthDirs {
 			t := from + d
 			for b[t] == 0 {
-				add(from, t, r)
+				add(from, t, fd, leg)
 				t += d
 			}
 			if b[t] == off {
@@ -220,7 +195,7 @@ func (p *Position) genLegal(ml *moveList) {
 				t += d
 			}
 			if b[t]&mask == 0 {
-				add(from, t, r)
+				add(from, t, fd, leg)
 			}
 		}
 	}
@@ -234,19 +209,87 @@ func (p *Position) genLegal(ml *moveList) {
 		if from == 0 {
 			continue
 		}
-		r := risky(from)
+		fd, leg := risky(from)
 		if t := from + fwd; b[t]&mask == 0 {
-			add(from, t, r)
+			add(from, t, fd, leg)
 		}
 		if !ownHalf[us][from] {
 			if t := from + 1; b[t]&mask == 0 {
-				add(from, t, r)
+				add(from, t, fd, leg)
 			}
 			if t := from - 1; b[t]&mask == 0 {
-				add(from, t, r)
+				add(from, t, fd, leg)
 			}
 		}
 	}
+}
+
+// dirFrom returns the step from cell g towards cell x when they share a rank
+// or file, else 0.
+func dirFrom(g, x uint8) uint8 {
+	switch {
+	case x>>4 == g>>4:
+		if x > g {
+			return 1
+		}
+		return 255
+	case x&15 == g&15:
+		if x > g {
+			return 16
+		}
+		return 240
+	}
+	return 0
+}
+
+// exposes reports whether from→to, by a piece other than the general when
+// the general on g is not in check, lets them attack g. Only three things can
+// change: the line the piece leaves (fd), the line it lands on (td, where it
+// may become a cannon screen) and the horse leg it leaves (leg).
+func (p *Position) exposes(from, to, g uint8, them Color, fd, td, leg uint8) bool {
+	b := &p.board
+	v, c := b[from], b[to]
+	b[to] = v
+	b[from] = 0
+	bad := fd != 0 && p.rayAttacked(g, fd, them) ||
+		td != 0 && td != fd && p.rayAttacked(g, td, them) ||
+		leg != 0 && p.horseThrough(g, leg, them)
+	b[from] = v
+	b[to] = c
+	return bad
+}
+
+// rayAttacked reports whether them attacks k along direction d: a chariot or
+// (on a file) the general as the first piece, or a cannon as the second.
+func (p *Position) rayAttacked(k, d uint8, them Color) bool {
+	b := &p.board
+	t := k + d
+	for b[t] == 0 {
+		t += d
+	}
+	v := b[t]
+	if v == off {
+		return false
+	}
+	pc := slotPiece[v]
+	if pc == MakePiece(them, Chariot) || pc == MakePiece(them, General) && (d == 16 || d == 240) {
+		return true
+	}
+	t += d
+	for b[t] == 0 {
+		t += d
+	}
+	return slotPiece[b[t]] == MakePiece(them, Cannon)
+}
+
+// horseThrough reports whether an enemy horse reaches k through the empty
+// diagonal neighbour k+leg (B-6).
+func (p *Position) horseThrough(k, leg uint8, them Color) bool {
+	if p.board[k+leg] != 0 {
+		return false
+	}
+	horse := MakePiece(them, Horse)
+	return slotPiece[p.board[k+horseA[leg]]] == horse || slotPiece[p.board[k+horseB[leg]]] == horse
 }
 
 // safeAfter reports whether, after from→to, the mover's general on cell k is
