@@ -93,7 +93,8 @@ const (
 const (
 	// BoardPoints is 全队总局分: the K-1 points of all the team's boards.
 	BoardPoints Criterion = "boardPoints"
-	// MatchWins is 全队胜场, matches won (a team bye counts as one, S-7).
+	// MatchWins is 全队胜场, matches won; a team bye scores a match win's
+	// points but is no match (S-7), as a player's bye is no game.
 	MatchWins Criterion = "matchWins"
 	// BoardWins is 全队胜局, board games won.
 	BoardWins Criterion = "boardWins"

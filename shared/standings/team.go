@@ -259,6 +259,9 @@ func newTeamCalc(ev *TeamEvent, idx map[string]int, n int, prev []int) (*teamCal
 	if rounds < 7 || nt < 16 {
 		tc.byeNum = low
 	}
+	if !swissLike(ev.System) {
+		tc.byeNum = 0
+	}
 	return tc, nil
 }
 
@@ -300,7 +303,8 @@ func (tc *teamCalc) eval(c Criterion) critEval {
 	case BoardPoints:
 		ce.global = tc.bp
 	case MatchWins:
-		ce.global = tc.sum(func(m *teamMatch) int { return boolInt(m.mp == 2) })
+		// A bye scores a match win's points but is no match (S-7).
+		ce.global = tc.sum(func(m *teamMatch) int { return boolInt(m.opp >= 0 && m.mp == 2) })
 	case BoardWins:
 		ce.global = tc.sum(func(m *teamMatch) int { return m.bwins })
 	case Fouls:
@@ -375,7 +379,6 @@ func (tc *teamCalc) rank(chain Chain) (TeamTable, ranking) {
 		for _, m := range tc.matches[e] {
 			if m.opp < 0 {
 				row.Byes++
-				row.MatchWins++
 				continue
 			}
 			row.Matches++
