@@ -28,6 +28,7 @@ type Matcher struct {
 	mate   []int
 	active []bool
 	size   int
+	live   int // number of active vertices
 
 	// Scratch space for one augmenting-path search.
 	base    []int
@@ -59,6 +60,7 @@ func New(g Graph) *Matcher {
 		m.mate[i] = -1
 		m.active[i] = true
 	}
+	m.live = n
 	for v := 0; v < n; v++ {
 		if m.mate[v] != -1 {
 			continue
@@ -108,15 +110,61 @@ func (m *Matcher) Remove(v int) bool {
 		return true
 	}
 	m.active[v] = false
+	m.live--
 	w := m.mate[v]
 	if w == -1 {
 		return true
 	}
 	m.mate[v], m.mate[w] = -1, -1
-	if m.augment(w) {
+	m.size--
+	if m.shortPath(w, -1) || m.augment(w) {
+		m.size++
 		return true
 	}
-	m.size--
+	return false
+}
+
+// shortPath looks for an augmenting path of length 1 or 3 from the free
+// vertex a to the free vertex b (to any free vertex when b is -1) and
+// applies it. On the dense graphs of pairing this almost always succeeds
+// in O(n) and spares the full blossom search.
+func (m *Matcher) shortPath(a, b int) bool {
+	if m.live-2*m.size < 2 {
+		return false
+	}
+	var ends [4]int
+	free := ends[:0]
+	if b >= 0 {
+		free = append(free, b)
+	} else {
+		for v := 0; v < m.n; v++ {
+			if v != a && m.active[v] && m.mate[v] == -1 {
+				if len(free) == len(ends) {
+					return false
+				}
+				free = append(free, v)
+			}
+		}
+	}
+	for _, f := range free {
+		if m.g.Adjacent(a, f) {
+			m.mate[a], m.mate[f] = f, a
+			return true
+		}
+	}
+	for x := 0; x < m.n; x++ {
+		y := m.mate[x]
+		if y == -1 || !m.active[x] || !m.g.Adjacent(a, x) {
+			continue
+		}
+		for _, f := range free {
+			if m.g.Adjacent(y, f) {
+				m.mate[a], m.mate[x] = x, a
+				m.mate[y], m.mate[f] = f, y
+				return true
+			}
+		}
+	}
 	return false
 }
 
@@ -129,6 +177,7 @@ func (m *Matcher) RemoveIfKeeps(v int) bool {
 	}
 	if m.mate[v] == -1 {
 		m.active[v] = false
+		m.live--
 		return true
 	}
 	m.save()
@@ -137,6 +186,7 @@ func (m *Matcher) RemoveIfKeeps(v int) bool {
 	}
 	m.restore()
 	m.active[v] = true
+	m.live++
 	return false
 }
 
@@ -147,6 +197,7 @@ func (m *Matcher) RemoveIfKeeps(v int) bool {
 func (m *Matcher) RemovePair(u, v int) bool {
 	if m.mate[u] == v {
 		m.active[u], m.active[v] = false, false
+		m.live -= 2
 		m.mate[u], m.mate[v] = -1, -1
 		m.size--
 		return true
@@ -155,6 +206,7 @@ func (m *Matcher) RemovePair(u, v int) bool {
 	// Cheap common case: the two old partners can simply meet.
 	if pu != -1 && pv != -1 && m.g.Adjacent(pu, pv) {
 		m.active[u], m.active[v] = false, false
+		m.live -= 2
 		m.mate[u], m.mate[v] = -1, -1
 		m.mate[pu], m.mate[pv] = pv, pu
 		m.size--
@@ -164,6 +216,7 @@ func (m *Matcher) RemovePair(u, v int) bool {
 	m.save()
 	size := m.size
 	m.active[u], m.active[v] = false, false
+	m.live -= 2
 	for _, x := range [2]int{u, v} {
 		w := m.mate[x]
 		if w == -1 {
@@ -173,9 +226,13 @@ func (m *Matcher) RemovePair(u, v int) bool {
 		size--
 	}
 	m.size = size
-	for _, w := range [2]int{pu, pv} {
-		if w != -1 && m.active[w] && m.mate[w] == -1 && m.augment(w) {
-			m.size++
+	if pu != -1 && pv != -1 && m.shortPath(pu, pv) {
+		m.size++
+	} else {
+		for _, w := range [2]int{pu, pv} {
+			if w != -1 && m.active[w] && m.mate[w] == -1 && (m.shortPath(w, -1) || m.augment(w)) {
+				m.size++
+			}
 		}
 	}
 	if m.size == want {
@@ -183,6 +240,7 @@ func (m *Matcher) RemovePair(u, v int) bool {
 	}
 	m.restore()
 	m.active[u], m.active[v] = true, true
+	m.live += 2
 	return false
 }
 
@@ -201,6 +259,11 @@ func (m *Matcher) restore() {
 // blossoms). Neighbours are found by scanning all active vertices, which is
 // O(n) per tree vertex on a dense graph.
 func (m *Matcher) augment(root int) bool {
+	// A path needs a second free vertex; without one the search would
+	// scan the whole graph for nothing (the common odd-group case).
+	if m.live-2*m.size < 2 {
+		return false
+	}
 	n := m.n
 	for i := 0; i < n; i++ {
 		m.even[i] = false

@@ -234,8 +234,14 @@ func newField(in Input) (*field, error) {
 // else. It returns nil when the field is even; an error when no complete
 // pairing exists.
 func (f *field) chooseBye(order []*entrant) (*entrant, string, error) {
-	m := matching.New(graph{f, order})
+	// The matcher sees the order reversed: its greedy start then leaves
+	// the first candidates free, and taking a free vertex out is free.
 	n := len(order)
+	rev := make([]*entrant, n)
+	for i, e := range order {
+		rev[n-1-i] = e
+	}
+	m := matching.New(graph{f, rev})
 	if m.Size() < n/2 {
 		return nil, "", fmt.Errorf("%w: at most %d of %d boards can be paired", ErrNoPairing, m.Size(), n/2)
 	}
@@ -248,7 +254,7 @@ func (f *field) chooseBye(order []*entrant) (*entrant, string, error) {
 			hadBye++
 			continue
 		}
-		if m.RemoveIfKeeps(i) {
+		if m.RemoveIfKeeps(n - 1 - i) {
 			why := fmt.Sprintf("S-7: lowest score group (score %d), no bye before", e.score)
 			if hadBye+blocked > 0 {
 				why += fmt.Sprintf("; passed over %d who had a bye and %d whose bye would block a complete pairing", hadBye, blocked)

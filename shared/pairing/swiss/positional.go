@@ -41,6 +41,11 @@ func (f *field) positional(pool []*entrant, m *matching.Matcher, groupScore, seq
 	for v := range pool {
 		done[v] = !m.Active(v)
 	}
+	type cand struct {
+		v, rank int
+		reason  Reason
+	}
+	var head [2]int
 	var out []made
 	last := f.rounds > 0 && f.round >= f.rounds
 	for p := range pool {
@@ -48,72 +53,72 @@ func (f *field) positional(pool []*entrant, m *matching.Matcher, groupScore, seq
 			continue
 		}
 		picker := pool[p]
-		own, opp := lists[list[p]], lists[1-list[p]]
-		type cand struct {
-			v, rank int
-			reason  Reason
-		}
-		var cands []cand
-		rank := 0
-		for _, v := range opp {
-			if done[v] {
-				continue
+		own, opp := list[p], 1-list[p]
+		for _, l := range [2]int{own, opp} {
+			for head[l] < len(lists[l]) && done[lists[l][head[l]]] {
+				head[l]++
 			}
-			r := Offset
-			if rank == 0 {
-				r = SameRank
-			}
-			cands = append(cands, cand{v, rank, r})
-			rank++
 		}
-		rank = 0
-		for _, v := range own {
-			if done[v] || v == p {
-				continue
-			}
-			cands = append(cands, cand{v, rank, SameList})
-			rank++
-		}
-		// Try candidates in the positional order, first those whose
-		// colours avoid +3 and three in a row (P-8, except in the last
-		// round, §4(10)) and who float no one a third time (P-6).
+		// Try candidates in the positional order — the opposite list from
+		// its head (同位, then 错位), then the own list (通行) — first
+		// those whose colours avoid +3 and three in a row (P-8, except in
+		// the last round, §4(10)) and who float no one a third time (P-6).
 		met, blocked := 0, 0
-		chosen := -1
+		var c cand
+		found := false
 		var red, black *entrant
 		var ccase ColourCase
-		for tier := 0; tier < 4 && chosen < 0; tier++ {
-			for i, c := range cands {
-				o := pool[c.v]
-				if !f.compat(picker, o) {
-					if tier == 0 {
-						met++
+		for tier := 0; tier < 4 && !found; tier++ {
+			for seg, l := range [2]int{opp, own} {
+				if found {
+					break
+				}
+				rank := 0
+				for _, v := range lists[l][head[l]:] {
+					if done[v] || v == p {
+						continue
 					}
-					continue
+					r := rank
+					rank++
+					o := pool[v]
+					if !f.compat(picker, o) {
+						if tier == 0 {
+							met++
+						}
+						continue
+					}
+					rc, bc, cc := f.colours(picker, o)
+					t := 0
+					if !last && threeViolation(rc, bc) {
+						t += 2
+					}
+					if floatViolation(picker, o) {
+						t++
+					}
+					if t != tier {
+						continue
+					}
+					if !m.RemovePair(p, v) {
+						blocked++
+						continue
+					}
+					reason := SameList
+					if seg == 0 {
+						reason = Offset
+						if r == 0 {
+							reason = SameRank
+						}
+					}
+					c = cand{v, r, reason}
+					found, red, black, ccase = true, rc, bc, cc
+					break
 				}
-				r, b, cc := f.colours(picker, o)
-				t := 0
-				if !last && threeViolation(r, b) {
-					t += 2
-				}
-				if floatViolation(picker, o) {
-					t++
-				}
-				if t != tier {
-					continue
-				}
-				if !m.RemovePair(p, c.v) {
-					blocked++
-					continue
-				}
-				chosen, red, black, ccase = i, r, b, cc
-				break
 			}
 		}
-		if chosen < 0 {
+		if !found {
 			// Unreachable: m had a perfect matching containing p.
 			panic("swiss: positional walk found no partner")
 		}
-		c := cands[chosen]
 		o := pool[c.v]
 		done[p], done[c.v] = true, true
 		reason := c.reason

@@ -57,7 +57,7 @@ const (
 // RoundRecord is one past round of a player.
 type RoundRecord struct {
 	Side     Side
-	Opponent int  // opponent's pairing number; 0 without a game
+	Opponent int // opponent's pairing number; 0 without a game
 	Float    Float
 	Pending  bool // game unfinished when this round is paired: counts as a draw (P-12)
 }
@@ -107,9 +107,9 @@ type Board struct {
 
 // Round is a paired round.
 type Round struct {
-	Round int
+	Round  int
 	Boards []Board
-	Bye   int // pairing number of the player with the bye; 0 when none
+	Bye    int // pairing number of the player with the bye; 0 when none
 	// ByeWhy says why this player has the bye.
 	ByeWhy string
 }
