@@ -131,7 +131,9 @@ func (g *Game) pgn(now int64, info RecordInfo) (string, error) {
 	tag("Black", orQuestion(info.Black))
 	tag("Result", pgnResult(g.result))
 	if g.result != NoResult {
-		tag("ResultCode", g.result.String())
+		if g.result.String() != pgnResult(g.result) {
+			tag("ResultCode", g.result.String()) // a forfeit: "+-", "-+"
+		}
 		tag("Reason", g.reason.String())
 	}
 	if g.startFEN != "" {

@@ -1,0 +1,217 @@
+package game_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/xiangqi"
+)
+
+func TestRule_O2_OfficialsAndLog(t *testing.T) {
+	type ruling struct {
+		at   int64
+		by   game.Actor
+		r    game.Ruling
+		code string
+		rule string
+	}
+	tests := []struct {
+		name    string
+		moves   []step
+		rulings []ruling
+		want    game.Result
+		why     game.Reason
+		logged  int
+	}{
+		{
+			name: "G2_ThirdFoulLoses",
+			rulings: []ruling{
+				{at: 1, by: arb, r: game.Ruling{Kind: game.RulingFoul, Side: xiangqi.Black, Note: "touched a piece out of turn"}},
+				{at: 2, by: arb, r: game.Ruling{Kind: game.RulingFoul, Side: xiangqi.Black}},
+				{at: 3, by: scribe, r: game.Ruling{Kind: game.RulingFoul, Side: xiangqi.Black}, code: game.CodeForbidden},
+				{at: 4, by: arb, r: game.Ruling{Kind: game.RulingFoul, Side: xiangqi.Black}},
+			},
+			want: game.RedWins, why: game.Fouls, logged: 3,
+		},
+		{
+			name: "O2_WarningThenLoss",
+			rulings: []ruling{
+				{at: 1, by: arb, r: game.Ruling{Kind: game.RulingPenalty, Side: xiangqi.Red, Penalty: game.Warning, Note: "phone"}},
+				{at: 2, by: arb, r: game.Ruling{Kind: game.RulingPenalty, Side: xiangqi.Red, Penalty: game.LossOfGame, Note: "phone again"}},
+				{at: 3, by: arb, r: game.Ruling{Kind: game.RulingPenalty, Side: xiangqi.Red, Penalty: game.Expulsion, Note: "refused to sign"}},
+				{at: 4, by: arb, r: game.Ruling{Kind: game.RulingPenalty, Side: xiangqi.Black, Penalty: game.LossOfGame}, code: game.CodeGameOver},
+			},
+			want: game.BlackWins, why: game.Penalty, logged: 3,
+		},
+		{
+			name: "C5_ClockCorrectionNeedsReason",
+			rulings: []ruling{
+				{at: 1, by: arb, r: game.Ruling{Kind: game.RulingClock, Side: xiangqi.Red, RemainingMs: 30 * mn}, code: game.CodeInvalidRuling, rule: "C-5"},
+				{at: 2, by: arb, r: game.Ruling{Kind: game.RulingClock, Side: xiangqi.Red, RemainingMs: -1, Note: "x"}, code: game.CodeInvalidArgument},
+				{at: 3, by: arb, r: game.Ruling{Kind: game.RulingClock, Side: xiangqi.Red, RemainingMs: 30 * mn, Note: "clock reset itself"}},
+			},
+			logged: 1,
+		},
+		{
+			name: "C5_CorrectionToZeroFlags",
+			rulings: []ruling{
+				{at: 5, by: arb, r: game.Ruling{Kind: game.RulingClock, Side: xiangqi.Black, RemainingMs: 0, Note: "flag fell on the old clock"}},
+			},
+			want: game.RedWins, why: game.Time, logged: 1,
+		},
+		{
+			name: "C6_OneSideLate",
+			rulings: []ruling{
+				{at: 31 * mn, by: arb, r: game.Ruling{Kind: game.RulingLateForfeit, Late: [2]bool{false, true}}},
+			},
+			want: game.RedByForfeit, why: game.Forfeit, logged: 1,
+		},
+		{
+			name: "C6_BothLate",
+			rulings: []ruling{
+				{at: 31 * mn, by: arb, r: game.Ruling{Kind: game.RulingLateForfeit}, code: game.CodeInvalidArgument, rule: "C-6"},
+				{at: 31 * mn, by: arb, r: game.Ruling{Kind: game.RulingLateForfeit, Late: [2]bool{true, true}}},
+			},
+			want: game.DoubleForfeit, why: game.Forfeit, logged: 1,
+		},
+		{
+			name:  "C6_NotAfterMoving",
+			moves: []step{{do: "move+press", by: red, move: "h2e2"}},
+			rulings: []ruling{
+				{at: 31 * mn, by: arb, r: game.Ruling{Kind: game.RulingLateForfeit, Late: [2]bool{true, false}}, code: game.CodeInvalidRuling, rule: "C-6"},
+				{at: 31 * mn, by: arb, r: game.Ruling{Kind: game.RulingLateForfeit, Late: [2]bool{false, true}}},
+			},
+			want: game.RedByForfeit, why: game.Forfeit, logged: 1,
+		},
+		{
+			name: "ResultCorrection",
+			rulings: []ruling{
+				{at: 1, by: arb, r: game.Ruling{Kind: game.RulingPenalty, Side: xiangqi.Red, Penalty: game.LossOfGame}},
+				{at: 2, by: arb, r: game.Ruling{Kind: game.RulingResult, Result: game.Draw}, code: game.CodeInvalidRuling},
+				{at: 3, by: arb, r: game.Ruling{Kind: game.RulingResult, Result: game.Draw, Note: "appeal upheld"}},
+			},
+			want: game.Draw, why: game.ArbiterDecision, logged: 2,
+		},
+		{
+			name: "G6_RepetitionOnlyWhenPending",
+			rulings: []ruling{
+				{at: 1, by: arb, r: game.Ruling{Kind: game.RulingRepetition}, code: game.CodeInvalidRuling, rule: "G-6"},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newGame(t, game.Setup{Control: preset(t, "60/30+10/10")})
+			run(t, g, tt.moves)
+			for i, r := range tt.rulings {
+				err := g.Rule(t0+r.at, r.by, r.r)
+				checkErr(t, i, step{do: "rule " + r.r.Kind.String(), code: r.code, rule: r.rule}, err)
+				roundTrip(t, g, t0+r.at)
+			}
+			wantResult(t, g, tt.want, tt.why)
+			log := g.Log()
+			if len(log) != tt.logged {
+				t.Fatalf("log = %+v, want %d entries", log, tt.logged)
+			}
+			for _, e := range log {
+				if e.By.Role != game.Arbiter || e.At < t0 {
+					t.Errorf("log entry %+v lacks who or when", e)
+				}
+			}
+		})
+	}
+}
+
+func TestRule_C5_CorrectionChangesRemaining(t *testing.T) {
+	g := newGame(t, game.Setup{Control: preset(t, "60/30+10/10")})
+	if err := g.Rule(t0+mn, arb, game.Ruling{Kind: game.RulingClock, Side: xiangqi.Red, RemainingMs: 50 * mn, Note: "display fault"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := g.View(t0 + 2*mn).Clock.Faces[xiangqi.Red].RemainingMs; got != 49*mn {
+		t.Errorf("red remaining = %d, want %d", got, 49*mn)
+	}
+}
+
+func TestRecordResult(t *testing.T) {
+	g := newGame(t, game.Setup{Control: preset(t, "untimed")})
+	if err := g.RecordResult(t0, red, game.RedWins, game.Checkmate); err == nil {
+		t.Error("a player recorded a result")
+	}
+	if err := g.RecordResult(t0, scribe, game.NoResult, game.NoReason); err == nil {
+		t.Error("recorded an empty result")
+	}
+	if err := g.RecordResult(t0+90*mn, scribe, game.BlackWins, game.NoReason); err != nil {
+		t.Fatal(err)
+	}
+	wantResult(t, g, game.BlackWins, game.ArbiterDecision)
+	err := g.RecordResult(t0+91*mn, arb, game.RedWins, game.Resignation)
+	var re *game.RuleError
+	if !errors.As(err, &re) || re.Code != game.CodeGameOver {
+		t.Errorf("second result = %v, want game_over (a correction is a ruling)", err)
+	}
+	if log := g.Log(); len(log) != 1 || log[0].By != scribe || log[0].Ruling.Kind != game.RulingRecord {
+		t.Errorf("log = %+v", log)
+	}
+	roundTrip(t, g, t0+92*mn)
+}
+
+func TestNames_API(t *testing.T) {
+	for _, s := range []string{"1-0", "0-1", "1/2-1/2", "+-", "-+", "0-0"} {
+		if r, ok := game.ParseResult(s); !ok || r.String() != s {
+			t.Errorf("ParseResult(%q) = %v, %v", s, r, ok)
+		}
+	}
+	for _, s := range []string{"checkmate", "stalemate", "resignation", "time", "agreement", "noCapture",
+		"deadPosition", "repetitionRuling", "fouls", "forfeit", "arbiter", "threefold", "perpetualCheck"} {
+		if r, ok := game.ParseReason(s); !ok || r.String() != s {
+			t.Errorf("ParseReason(%q) = %v, %v", s, r, ok)
+		}
+	}
+	for _, s := range []string{"repetition", "foul", "penalty", "clock", "result", "lateForfeit"} {
+		if k, ok := game.ParseRulingKind(s); !ok || k.String() != s {
+			t.Errorf("ParseRulingKind(%q) = %v, %v", s, k, ok)
+		}
+	}
+	for _, s := range []string{"time", "noCapture", "ruling"} {
+		if k, ok := game.ParseClaimKind(s); !ok || k.String() != s {
+			t.Errorf("ParseClaimKind(%q) = %v, %v", s, k, ok)
+		}
+	}
+	for _, s := range []string{"arbiterRuling", "threefoldDraw", "perpetualCheckLoses"} {
+		if k, ok := game.ParseRepetitionRule(s); !ok || k.String() != s {
+			t.Errorf("ParseRepetitionRule(%q) = %v, %v", s, k, ok)
+		}
+	}
+	if _, ok := game.ParseResult(""); ok {
+		t.Error(`ParseResult("") ok`)
+	}
+}
+
+func TestDeadPosition_G4_EventOption(t *testing.T) {
+	// Red's advisor takes black's last chariot: neither side can mate any more.
+	const fen = "3ak4/9/9/9/9/9/9/9/4r4/3K1A3 w - - 0 1"
+	for _, on := range []bool{false, true} {
+		g := newGame(t, game.Setup{FEN: fen, Control: clock.SuddenDeath(mn), Rules: game.Rules{DeadPositionDraws: on}})
+		run(t, g, []step{{do: "move+press", by: red, move: "f0e1"}})
+		if on {
+			wantResult(t, g, game.Draw, game.DeadPosition)
+		} else {
+			wantResult(t, g, game.NoResult, game.NoReason)
+		}
+	}
+}
+
+func TestDecode_Corrupt(t *testing.T) {
+	g := checkmateGame(t)
+	b, _ := g.MarshalBinary()
+	for _, cut := range []int{0, 1, 5, len(b) / 2, len(b) - 1} {
+		if _, err := game.Decode(b[:cut]); !errors.Is(err, game.ErrCorrupt) {
+			t.Errorf("Decode of %d of %d bytes = %v, want ErrCorrupt", cut, len(b), err)
+		}
+	}
+	if _, err := game.Decode(append(b, 0)); !errors.Is(err, game.ErrCorrupt) {
+		t.Errorf("Decode with a trailing byte = %v", err)
+	}
+}
