@@ -1,0 +1,43 @@
+# xqtour — the README's promise: `make run` and `make test` on a fresh machine.
+# Everything else a target needs comes through the Go module proxy
+# (staticcheck and the Lambda Runtime Interface Emulator are go.mod tools).
+
+GO        ?= go
+FUNCTIONS := $(notdir $(wildcard functions/*))
+LAMBDA    := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags=-s
+
+.PHONY: all build run test vet lint smoke bench perft checkpairings fmt clean
+
+all: test
+
+## build: every function's bootstrap for Lambda (linux/arm64) under build/<function>/
+build:
+	@for f in $(FUNCTIONS); do \
+		echo "build/$$f/bootstrap"; \
+		$(LAMBDA) -o build/$$f/bootstrap ./functions/$$f || exit 1; \
+	done
+
+## run: every route on $$ADDR (127.0.0.1:3000) over an embedded DynamoDB; data under $$DATA_DIR (./data)
+run:
+	$(GO) run ./infra/local
+
+## test: vet, staticcheck and the race-enabled test suite (offline, embedded DynamoDB)
+test: vet lint
+	$(GO) test -race -count=1 ./...
+
+vet:
+	$(GO) vet ./...
+
+lint:
+	$(GO) tool staticcheck ./...
+
+## bench: the speed, memory and cost benchmarks
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## fmt: gofmt the tree
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+clean:
+	rm -rf build

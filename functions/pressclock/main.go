@@ -1,0 +1,23 @@
+// Command pressclock is the PressClock Lambda function: it serves the routes
+// that httpapi.Routes assigns to PressClock, behind an HTTP API (payload 2.0).
+package main
+
+import (
+	"context"
+	"log"
+
+	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+
+	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/store"
+)
+
+func main() {
+	st, err := store.Open(context.Background(), store.ConfigFromEnv())
+	if err != nil {
+		log.Fatal(err)
+	}
+	h := httpapi.New(st).FunctionHandler(httpapi.FnPressClock)
+	lambda.Start(httpadapter.NewV2(h).ProxyWithContext)
+}

@@ -1,0 +1,126 @@
+// Command local serves every xqtour route over HTTP on one address, backed by
+// an embedded DynamoDB-compatible server (minidyn, reached over HTTP by the
+// real SDK client) whose table is snapshotted under DATA_DIR, or by the
+// DynamoDB endpoint in DYNAMODB_ENDPOINT when set. It is what `make run` starts.
+//
+// Environment: ADDR (default 127.0.0.1:3000), DATA_DIR (default ./data),
+// TABLE_NAME (default xqtour), DYNAMODB_ENDPOINT (default: embedded).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/store/embedded"
+)
+
+func main() {
+	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, log); err != nil {
+		log.Error("local server stopped", "err", err.Error())
+		os.Exit(1)
+	}
+}
+
+func env(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func run(ctx context.Context, log *slog.Logger) error {
+	addr := env("ADDR", "127.0.0.1:3000")
+	cfg := store.ConfigFromEnv()
+	var db *embedded.Server
+	snapshotPath := filepath.Join(env("DATA_DIR", "./data"), cfg.Table+".json")
+	if cfg.Endpoint == "" {
+		var err error
+		if db, err = embedded.Start("127.0.0.1:0"); err != nil {
+			return err
+		}
+		defer db.Close()
+		cfg.Endpoint = db.URL
+	}
+	st, err := store.Open(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if err := st.CreateTable(ctx); err != nil {
+		return err
+	}
+	if db != nil {
+		n, err := embedded.Load(ctx, st, snapshotPath)
+		if err != nil {
+			return err
+		}
+		log.Info("snapshot loaded", "path", snapshotPath, "items", n)
+		go snapshotLoop(ctx, log, db, st, snapshotPath)
+	}
+	srv := &http.Server{Addr: addr, Handler: httpapi.New(st, httpapi.WithLogger(log)).Handler(), ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	fmt.Fprintf(os.Stderr, "xqtour is listening on http://%s (every route; store: %s)\n", addr, storeName(db, cfg))
+	fmt.Fprintf(os.Stderr, "try: curl -s -X POST http://%s/tournaments -d '{\"name\":\"Saturday Swiss\",\"system\":\"swiss\",\"rounds\":7}'\n", addr)
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(shutdown)
+	if db != nil {
+		if err := embedded.Save(shutdown, st, snapshotPath); err != nil {
+			return fmt.Errorf("final snapshot: %w", err)
+		}
+		log.Info("snapshot saved", "path", snapshotPath)
+	}
+	return nil
+}
+
+func storeName(db *embedded.Server, cfg store.Config) string {
+	if db != nil {
+		return "embedded, snapshots in " + env("DATA_DIR", "./data")
+	}
+	return cfg.Endpoint
+}
+
+// snapshotLoop saves the table within a couple of seconds of any change, so a
+// crash loses at most that much.
+func snapshotLoop(ctx context.Context, log *slog.Logger, db *embedded.Server, st *store.Store, path string) {
+	saved := db.Changes()
+	tick := time.NewTicker(2 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		n := db.Changes()
+		if n == saved {
+			continue
+		}
+		if err := embedded.Save(ctx, st, path); err != nil {
+			log.Error("snapshot failed", "err", err.Error())
+			continue
+		}
+		// Save's own Scan is not a change, so this does not re-trigger itself.
+		saved = n
+	}
+}

@@ -1,0 +1,61 @@
+// Package httpapi is xqtour's HTTP layer: one route table, net/http handlers
+// with Go 1.22 patterns, the error model, bearer-token auth and idempotent
+// retries of API.md. A handler decodes, authorises, calls the core, stores and
+// encodes; Lambda functions serve a slice of the same table through
+// aws-lambda-go-api-proxy, and the local stack serves all of it.
+package httpapi
+
+import (
+	"log/slog"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/xqtour/xqtour/shared/store"
+)
+
+// API holds what the handlers need: the store, the clock and a logger.
+type API struct {
+	store *store.Store
+	now   func() time.Time
+	log   *slog.Logger
+}
+
+// Option configures an API.
+type Option func(*API)
+
+// WithClock makes the API read time from now instead of the system clock (tests).
+func WithClock(now func() time.Time) Option { return func(a *API) { a.now = now } }
+
+// WithLogger sets the request logger (one JSON line per request by default).
+func WithLogger(l *slog.Logger) Option { return func(a *API) { a.log = l } }
+
+// New builds the API over st.
+func New(st *store.Store, opts ...Option) *API {
+	a := &API{store: st, now: time.Now, log: slog.New(slog.NewJSONHandler(os.Stderr, nil))}
+	for _, o := range opts {
+		o(a)
+	}
+	return a
+}
+
+// Handler serves every route: the local stack and tests use it.
+func (a *API) Handler() http.Handler { return a.mux("") }
+
+// FunctionHandler serves only the routes of one Lambda function (its logical
+// id in template.yaml); other paths are 404 as they would be behind API Gateway.
+func (a *API) FunctionHandler(function string) http.Handler { return a.mux(function) }
+
+func (a *API) mux(function string) http.Handler {
+	mux := http.NewServeMux()
+	for _, rt := range Routes {
+		if function != "" && rt.Function != function {
+			continue
+		}
+		mux.Handle(rt.Method+" "+rt.Path, a.wrap(rt))
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, a.log, &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no route " + r.Method + " " + r.URL.Path})
+	})
+	return mux
+}

@@ -1,0 +1,165 @@
+package httpapi
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base32"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/xqtour/xqtour/shared/store"
+)
+
+// Roles (O-1, API.md).
+const (
+	roleOrganiser = "organiser"
+	roleArbiter   = "arbiter"
+	roleScribe    = "scribe"
+	rolePlayer    = "player"
+	roleCaptain   = "captain"
+)
+
+// Principal is who a bearer token speaks for. Tokens read
+// "<scope>.<id>.<secret>": scope is the tournament (or standalone game) the
+// token belongs to and id the principal inside it, so the one item holding the
+// token's hash is found without an index, and a token of another event or game
+// is recognised as such (403) rather than unknown (401).
+type Principal struct {
+	Scope  string
+	ID     string
+	Role   string
+	Tables []int
+}
+
+var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// newID returns a fresh identifier with a one-letter kind prefix (t tournament,
+// p player, o official, m team, g game): 80 random bits, unguessable.
+func newID(kind byte) string {
+	b := make([]byte, 10)
+	_, _ = rand.Read(b)
+	return string(kind) + idEncoding.EncodeToString(b)
+}
+
+// newToken returns a token for (scope, id) and the hash to store; only the hash is kept.
+func newToken(scope, id string) (token, hash string) {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	token = scope + "." + id + "." + idEncoding.EncodeToString(b)
+	return token, hashToken(token)
+}
+
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// tokenMatches compares in constant time, so response timing leaks nothing of the hash.
+func tokenMatches(token, hash string) bool {
+	return subtle.ConstantTimeCompare([]byte(hashToken(token)), []byte(hash)) == 1
+}
+
+var (
+	errNoToken      = &Error{Status: http.StatusUnauthorized, Code: "unauthorized", Message: "this request needs an Authorization: Bearer token"}
+	errUnknownToken = &Error{Status: http.StatusUnauthorized, Code: "unauthorized", Message: "unknown token"}
+)
+
+func forbidden(msg string) *Error {
+	return &Error{Status: http.StatusForbidden, Code: "forbidden", Message: msg}
+}
+
+func bearer(r *http.Request) (token, scope, id string, err error) {
+	h := r.Header.Get("Authorization")
+	token, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok || token == "" {
+		return "", "", "", errNoToken
+	}
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 || parts[0] == "" || parts[1] == "" {
+		return "", "", "", errUnknownToken
+	}
+	return token, parts[0], parts[1], nil
+}
+
+// credential is a principal with the hash its token must match.
+type credential struct {
+	Principal
+	hash string
+}
+
+// authenticate resolves the bearer token. known answers for principals whose
+// hash the handler has already read (the event, the game), saving a read;
+// anything else is looked up in the store.
+func (a *API) authenticate(c *call, known func(scope, id string) (credential, bool)) (Principal, error) {
+	token, scope, id, err := bearer(c.r)
+	if err != nil {
+		return Principal{}, err
+	}
+	cred, ok := credential{}, false
+	if known != nil {
+		cred, ok = known(scope, id)
+	}
+	if !ok {
+		cred, err = a.lookupCredential(c, scope, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return Principal{}, errUnknownToken
+		}
+		if err != nil {
+			return Principal{}, err
+		}
+	}
+	if !tokenMatches(token, cred.hash) {
+		return Principal{}, errUnknownToken
+	}
+	return cred.Principal, nil
+}
+
+func (a *API) lookupCredential(c *call, scope, id string) (credential, error) {
+	switch {
+	case strings.HasPrefix(scope, "t") && id == scope:
+		t, _, err := a.loadTournament(c.ctx(), scope)
+		if err != nil {
+			return credential{}, err
+		}
+		return credential{Principal{Scope: scope, ID: id, Role: roleOrganiser}, t.OrganiserTokenHash}, nil
+	case strings.HasPrefix(scope, "t") && strings.HasPrefix(id, "p"):
+		p, _, err := a.loadPlayer(c.ctx(), scope, id)
+		if err != nil {
+			return credential{}, err
+		}
+		return credential{Principal{Scope: scope, ID: id, Role: rolePlayer}, p.TokenHash}, nil
+	case strings.HasPrefix(scope, "t") && strings.HasPrefix(id, "o"):
+		o, _, err := a.loadOfficial(c.ctx(), scope, id)
+		if err != nil {
+			return credential{}, err
+		}
+		return credential{Principal{Scope: scope, ID: id, Role: o.Role, Tables: o.Tables}, o.TokenHash}, nil
+	case strings.HasPrefix(scope, "t") && strings.HasPrefix(id, "m"):
+		tm, _, err := a.loadTeam(c.ctx(), scope, id)
+		if err != nil {
+			return credential{}, err
+		}
+		return credential{Principal{Scope: scope, ID: id, Role: roleCaptain}, tm.CaptainTokenHash}, nil
+	}
+	return credential{}, store.ErrNotFound
+}
+
+// requireRole authenticates and checks that the principal belongs to scope
+// with one of roles: a valid token of another event or the wrong role is 403.
+func (a *API) requireRole(c *call, scope string, known func(scope, id string) (credential, bool), roles ...string) (Principal, error) {
+	p, err := a.authenticate(c, known)
+	if err != nil {
+		return Principal{}, err
+	}
+	if p.Scope != scope {
+		return Principal{}, forbidden("this token belongs to another event or game")
+	}
+	if !slices.Contains(roles, p.Role) {
+		return Principal{}, forbidden("a " + p.Role + " may not do this; it needs: " + strings.Join(roles, " or "))
+	}
+	return p, nil
+}

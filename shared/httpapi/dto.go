@@ -1,0 +1,184 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+
+	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+// timeControlJSON is API.md's timeControl: a preset name or
+// {"periods": [{"moves", "ms"}], "incrementMs"}.
+type timeControlJSON struct {
+	Name        string       `json:"name,omitempty"`
+	Periods     []periodJSON `json:"periods"`
+	IncrementMs int64        `json:"incrementMs"`
+}
+
+type periodJSON struct {
+	Moves int   `json:"moves"`
+	Ms    int64 `json:"ms"`
+}
+
+// UnmarshalJSON accepts a preset name or an object, refusing unknown fields.
+func (t *timeControlJSON) UnmarshalJSON(b []byte) error {
+	if bytes.HasPrefix(bytes.TrimSpace(b), []byte(`"`)) {
+		return json.Unmarshal(b, &t.Name)
+	}
+	type plain timeControlJSON
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode((*plain)(t))
+}
+
+// control turns the JSON into a validated clock.Control; nil means the event's or untimed.
+func (t *timeControlJSON) control() (clock.Control, error) {
+	if t == nil {
+		c, _ := clock.Preset("untimed")
+		return c, nil
+	}
+	if t.Name != "" && t.Periods == nil {
+		c, ok := clock.Preset(t.Name)
+		if !ok {
+			return clock.Control{}, &tournament.FieldError{Field: "timeControl", Message: "unknown preset " + quote(t.Name) + " (want one of " + join(clock.PresetNames()) + ")", Rule: "C-2"}
+		}
+		return c, nil
+	}
+	periods := make([]clock.Period, len(t.Periods))
+	for i, p := range t.Periods {
+		periods[i] = clock.Period{Moves: p.Moves, Ms: p.Ms}
+	}
+	return clock.NewControl(periods, t.IncrementMs)
+}
+
+func timeControlOut(c clock.Control) timeControlJSON {
+	out := timeControlJSON{Name: c.Name, IncrementMs: c.IncrementMs, Periods: []periodJSON{}}
+	for _, p := range c.Periods {
+		out.Periods = append(out.Periods, periodJSON{Moves: p.Moves, Ms: p.Ms})
+	}
+	return out
+}
+
+type rulesJSON struct {
+	Repetition       string `json:"repetition,omitempty"`
+	IllegalMoves     string `json:"illegalMoves,omitempty"`
+	NoCaptureMoves   int    `json:"noCaptureMoves,omitempty"`
+	DrawOfferLimit   int    `json:"drawOfferLimit,omitempty"`
+	DeadPositionDraw bool   `json:"deadPositionDraw"`
+	LateForfeitMs    int64  `json:"lateForfeitMs,omitempty"`
+}
+
+func (r *rulesJSON) rules() tournament.Rules {
+	if r == nil {
+		return tournament.Rules{}
+	}
+	return tournament.Rules{Repetition: r.Repetition, IllegalMoves: r.IllegalMoves, NoCaptureMoves: r.NoCaptureMoves,
+		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs}
+}
+
+func rulesOut(r tournament.Rules) rulesJSON {
+	return rulesJSON{Repetition: r.Repetition, IllegalMoves: r.IllegalMoves, NoCaptureMoves: r.NoCaptureMoves,
+		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs}
+}
+
+// tournamentIn is POST /tournaments.
+type tournamentIn struct {
+	Name          string           `json:"name"`
+	System        string           `json:"system"`
+	Rounds        int              `json:"rounds"`
+	Teams         bool             `json:"teams"`
+	Boards        int              `json:"boards"`
+	Substitutes   int              `json:"substitutes"`
+	Scoring       string           `json:"scoring"`
+	Tiebreaks     []string         `json:"tiebreaks"`
+	TimeControl   *timeControlJSON `json:"timeControl"`
+	Rules         *rulesJSON       `json:"rules"`
+	FirstRound    string           `json:"firstRound"`
+	AvoidSameClub bool             `json:"avoidSameClub"`
+	GamesPerMatch int              `json:"gamesPerMatch"`
+	Playoff       bool             `json:"playoff"`
+	StartsAt      *time.Time       `json:"startsAt"`
+}
+
+type tournamentOut struct {
+	ID            string          `json:"id"`
+	Name          string          `json:"name"`
+	System        string          `json:"system"`
+	Rounds        int             `json:"rounds"`
+	Teams         bool            `json:"teams"`
+	Boards        int             `json:"boards,omitempty"`
+	Substitutes   int             `json:"substitutes,omitempty"`
+	Scoring       string          `json:"scoring"`
+	Tiebreaks     []string        `json:"tiebreaks"`
+	TimeControl   timeControlJSON `json:"timeControl"`
+	Rules         rulesJSON       `json:"rules"`
+	FirstRound    string          `json:"firstRound"`
+	AvoidSameClub bool            `json:"avoidSameClub"`
+	GamesPerMatch int             `json:"gamesPerMatch"`
+	Playoff       bool            `json:"playoff"`
+	StartsAt      *string         `json:"startsAt,omitempty"`
+	Status        string          `json:"status"`
+	CreatedAt     string          `json:"createdAt"`
+	Players       int             `json:"players"`
+	Round         int             `json:"round"`
+}
+
+func rfc3339(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
+
+func tournamentView(t *tournament.Tournament) tournamentOut {
+	s := t.Settings
+	out := tournamentOut{
+		ID: t.ID, Name: s.Name, System: s.System, Rounds: s.Rounds, Teams: s.Teams, Boards: s.Boards,
+		Substitutes: s.Substitutes, Scoring: s.Scoring, Tiebreaks: s.Tiebreaks, TimeControl: timeControlOut(s.TimeControl),
+		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch,
+		Playoff: s.Playoff, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Players, Round: t.Round,
+	}
+	if s.StartsAt != 0 {
+		v := rfc3339(s.StartsAt)
+		out.StartsAt = &v
+	}
+	return out
+}
+
+type playerIn struct {
+	Name   string `json:"name"`
+	Rating int    `json:"rating"`
+	Club   string `json:"club"`
+	Seeded bool   `json:"seeded"`
+}
+
+type playerOut struct {
+	ID             string `json:"id"`
+	Number         int    `json:"number"`
+	Name           string `json:"name"`
+	Rating         int    `json:"rating,omitempty"`
+	Club           string `json:"club,omitempty"`
+	Seeded         bool   `json:"seeded"`
+	Status         string `json:"status"`
+	JoinedRound    int    `json:"joinedRound"`
+	WithdrawnAfter *int   `json:"withdrawnAfter,omitempty"`
+}
+
+func playerView(p *tournament.Player) playerOut {
+	out := playerOut{ID: p.ID, Number: p.Number, Name: p.Name, Rating: p.Rating, Club: p.Club, Seeded: p.Seeded,
+		Status: string(p.Status), JoinedRound: p.JoinedRound}
+	if p.Status == tournament.Withdrawn {
+		out.WithdrawnAfter = &p.WithdrawnAfter
+	}
+	return out
+}
+
+type officialIn struct {
+	Role   string `json:"role"`
+	Name   string `json:"name"`
+	Tables []int  `json:"tables"`
+}
+
+type officialOut struct {
+	ID     string `json:"id"`
+	Role   string `json:"role"`
+	Name   string `json:"name"`
+	Tables []int  `json:"tables,omitempty"`
+}

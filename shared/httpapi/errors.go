@@ -1,0 +1,104 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+// Error is an API error: a status and the JSON body of API.md. Current, when
+// set, carries the current state with a 409 so the client can resync.
+type Error struct {
+	Status     int
+	Code       string
+	Message    string
+	Rule       string
+	Current    any
+	RetryAfter int
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+type errorBody struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+		Rule    string `json:"rule,omitempty"`
+	} `json:"error"`
+	Current any `json:"current,omitempty"`
+}
+
+func badRequest(code, msg string) *Error {
+	return &Error{Status: http.StatusBadRequest, Code: code, Message: msg}
+}
+
+func notFound(what string) *Error {
+	return &Error{Status: http.StatusNotFound, Code: "not_found", Message: what + " not found"}
+}
+
+// ruleRefusal is how core packages' typed errors read: every core refusal
+// carries a stable code and the SPEC rule that decided it.
+type ruleRefusal interface {
+	error
+	RefusalCode() string
+	RuleID() string
+}
+
+// toError maps any error to the API error model, in this one place.
+func toError(err error) *Error {
+	var e *Error
+	var fe *tournament.FieldError
+	var re *tournament.RuleError
+	var ce *clock.ControlError
+	var rr ruleRefusal
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.As(err, &fe):
+		return &Error{Status: http.StatusBadRequest, Code: "invalid_field", Message: fe.Error(), Rule: fe.Rule}
+	case errors.As(err, &ce):
+		return &Error{Status: http.StatusBadRequest, Code: "invalid_field", Message: "timeControl." + ce.Error(), Rule: ce.Rule}
+	case errors.As(err, &re):
+		return &Error{Status: http.StatusUnprocessableEntity, Code: re.Code, Message: re.Message, Rule: re.Rule}
+	case errors.As(err, &rr):
+		return &Error{Status: http.StatusUnprocessableEntity, Code: rr.RefusalCode(), Message: rr.Error(), Rule: rr.RuleID()}
+	case errors.Is(err, store.ErrNotFound):
+		return notFound("resource")
+	case errors.Is(err, store.ErrConflict):
+		return &Error{Status: http.StatusConflict, Code: "conflict", Message: "the resource changed meanwhile; reload and retry"}
+	case errors.Is(err, store.ErrThrottled):
+		return &Error{Status: http.StatusTooManyRequests, Code: "throttled", Message: "the store is busy; retry shortly", RetryAfter: 1}
+	case errors.Is(err, store.ErrKeyInUse):
+		return &Error{Status: http.StatusConflict, Code: "request_in_progress", Message: "a request with this Idempotency-Key is still being served", RetryAfter: 1}
+	}
+	return &Error{Status: http.StatusInternalServerError, Code: "internal", Message: "internal error"}
+}
+
+func writeError(w http.ResponseWriter, log *slog.Logger, err error) int {
+	e := toError(err)
+	if e.Status >= 500 {
+		log.Error("request failed", "err", err.Error())
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
+	}
+	var body errorBody
+	body.Error.Code, body.Error.Message, body.Error.Rule = e.Code, e.Message, e.Rule
+	body.Current = e.Current
+	writeJSON(w, e.Status, body)
+	return e.Status
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}

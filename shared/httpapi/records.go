@@ -1,0 +1,99 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+// Item keys (see the store's package doc for the whole design).
+func tournamentPK(tid string) string { return "T#" + tid }
+
+const metaSK = "META"
+
+func playerSK(pid string) string   { return "P#" + pid }
+func officialSK(oid string) string { return "O#" + oid }
+func teamSK(mid string) string     { return "M#" + mid }
+func roundSK(n int) string         { return fmt.Sprintf("R#%04d", n) }
+
+// load reads one item and decodes its JSON document into v; a missing item is
+// a 404 naming what was looked for.
+func (a *API) load(ctx context.Context, pk, sk, what string, v any) (*store.Record, error) {
+	rec, err := a.store.Get(ctx, pk, sk)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, notFound(what)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(rec.Doc, v); err != nil {
+		return nil, fmt.Errorf("decode %s %s/%s: %w", rec.Kind, pk, sk, err)
+	}
+	return rec, nil
+}
+
+// encode puts v into rec's document.
+func encode(rec *store.Record, v any) *store.Record {
+	doc, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("encode %s: %v", rec.Kind, err)) // core types always marshal
+	}
+	rec.Doc = doc
+	return rec
+}
+
+func (a *API) loadTournament(ctx context.Context, tid string) (*tournament.Tournament, *store.Record, error) {
+	var t tournament.Tournament
+	rec, err := a.load(ctx, tournamentPK(tid), metaSK, "tournament "+tid, &t)
+	return &t, rec, err
+}
+
+func (a *API) loadPlayer(ctx context.Context, tid, pid string) (*tournament.Player, *store.Record, error) {
+	var p tournament.Player
+	rec, err := a.load(ctx, tournamentPK(tid), playerSK(pid), "player "+pid, &p)
+	return &p, rec, err
+}
+
+func (a *API) loadOfficial(ctx context.Context, tid, oid string) (*tournament.Official, *store.Record, error) {
+	var o tournament.Official
+	rec, err := a.load(ctx, tournamentPK(tid), officialSK(oid), "official "+oid, &o)
+	return &o, rec, err
+}
+
+func (a *API) loadTeam(ctx context.Context, tid, mid string) (*tournament.Team, *store.Record, error) {
+	var t tournament.Team
+	rec, err := a.load(ctx, tournamentPK(tid), teamSK(mid), "team "+mid, &t)
+	return &t, rec, err
+}
+
+// loadPlayers reads every player of an event with a paginated Query, in id order.
+func (a *API) loadPlayers(ctx context.Context, tid string) ([]*tournament.Player, []*store.Record, error) {
+	recs, err := a.store.Query(ctx, tournamentPK(tid), "P#", 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]*tournament.Player, len(recs))
+	for i, rec := range recs {
+		out[i] = new(tournament.Player)
+		if err := json.Unmarshal(rec.Doc, out[i]); err != nil {
+			return nil, nil, fmt.Errorf("decode player %s: %w", rec.SK, err)
+		}
+	}
+	return out, recs, nil
+}
+
+// retryConflicts reruns fn when it loses a race on an internal counter (not a
+// client-visible state), a few times before giving the 409 to the client.
+func retryConflicts(fn func() error) error {
+	var err error
+	for range 5 {
+		if err = fn(); !errors.Is(err, store.ErrConflict) {
+			return err
+		}
+	}
+	return err
+}

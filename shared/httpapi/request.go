@@ -1,0 +1,158 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/xqtour/xqtour/shared/store"
+)
+
+// MaxBody is API.md's request body limit; larger bodies get 413.
+const MaxBody = 64 << 10
+
+// call is one request as a handler sees it: the body already read within the
+// limit, and the time fixed once so every decision in the request agrees.
+type call struct {
+	r    *http.Request
+	body []byte
+	now  time.Time
+}
+
+func (c *call) ctx() context.Context { return c.r.Context() }
+
+func (c *call) nowMs() int64 { return c.now.UnixMilli() }
+
+// decode reads the JSON body into v, refusing unknown fields and trailing data.
+// An empty body decodes as {} so bodiless POSTs (withdraw, resign) work.
+func (c *call) decode(v any) error {
+	body := bytes.TrimSpace(c.body)
+	if len(body) == 0 {
+		body = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return badRequest("malformed_json", fmt.Sprintf("malformed JSON at byte %d: %v", se.Offset, err))
+		case errors.As(err, &te):
+			return badRequest("invalid_field", fmt.Sprintf("%s: want %s, got %s", te.Field, te.Type, te.Value))
+		case strings.HasPrefix(err.Error(), "json: unknown field"):
+			return badRequest("unknown_field", strings.TrimPrefix(err.Error(), "json: "))
+		}
+		return badRequest("malformed_json", "malformed JSON: "+err.Error())
+	}
+	if dec.More() {
+		return badRequest("malformed_json", "unexpected data after the JSON body")
+	}
+	return nil
+}
+
+// raw is a non-JSON response body (CSV, PGN, plain records).
+type raw struct {
+	contentType string
+	data        []byte
+}
+
+// handler serves one route: it returns the status and body, or an error that
+// errors.go maps to the error model.
+type handler func(a *API, c *call) (int, any, error)
+
+// wrap turns a route's handler into an http.Handler with the body limit,
+// idempotent replay, error mapping and one JSON log line per request.
+func (a *API) wrap(rt Route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		status := a.serve(w, r, rt)
+		a.log.Info("request", "method", r.Method, "route", rt.Path, "path", r.URL.Path, "status", status,
+			"latencyMs", float64(time.Since(start).Microseconds())/1000)
+	})
+}
+
+func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+	if err != nil {
+		return writeError(w, a.log, badRequest("malformed_body", "could not read the request body"))
+	}
+	if len(body) > MaxBody {
+		return writeError(w, a.log, &Error{Status: http.StatusRequestEntityTooLarge, Code: "body_too_large", Message: fmt.Sprintf("request bodies are limited to %d bytes", MaxBody)})
+	}
+	c := &call{r: r, body: body, now: a.now().UTC()}
+	key := r.Header.Get("Idempotency-Key")
+	if r.Method != http.MethodPost || key == "" {
+		return a.respond(w, c, rt)
+	}
+	if len(key) > 128 {
+		return writeError(w, a.log, badRequest("invalid_idempotency_key", "Idempotency-Key is limited to 128 characters"))
+	}
+	// The key is scoped to the caller's credentials so two clients never collide;
+	// the hash covers the request itself so a reused key with another body is caught.
+	scope := digest(r.Header.Get("Authorization")) + "#" + key
+	reqHash := digest(r.Method + " " + r.URL.RequestURI() + "\n" + string(body))
+	prev, err := a.store.Reserve(c.ctx(), scope, reqHash, c.now)
+	if err != nil {
+		return writeError(w, a.log, err)
+	}
+	if prev != nil {
+		if prev.RequestHash != reqHash {
+			return writeError(w, a.log, &Error{Status: http.StatusUnprocessableEntity, Code: "idempotency_key_reused", Message: "this Idempotency-Key was used for a different request"})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Idempotent-Replayed", "true")
+		w.WriteHeader(prev.Status)
+		_, _ = w.Write(prev.Body)
+		return prev.Status
+	}
+	rec := &recorder{header: w.Header()}
+	status := a.respond(rec, c, rt)
+	if status >= 500 {
+		_ = a.store.Release(c.ctx(), scope) // let the retry run afresh
+	} else if err := a.store.Complete(c.ctx(), scope, store.Response{RequestHash: reqHash, Status: status, Body: rec.body.Bytes()}, c.now); err != nil {
+		a.log.Error("idempotency record not completed", "err", err.Error())
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(rec.body.Bytes())
+	return status
+}
+
+func (a *API) respond(w http.ResponseWriter, c *call, rt Route) int {
+	status, resp, err := rt.handle(a, c)
+	if err != nil {
+		return writeError(w, a.log, err)
+	}
+	if rb, ok := resp.(raw); ok {
+		w.Header().Set("Content-Type", rb.contentType)
+		w.WriteHeader(status)
+		_, _ = w.Write(rb.data)
+		return status
+	}
+	writeJSON(w, status, resp)
+	return status
+}
+
+// recorder buffers a response so it can be stored for idempotent replay.
+type recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header         { return r.header }
+func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
+func (r *recorder) WriteHeader(status int)      { r.status = status }
+
+func digest(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}

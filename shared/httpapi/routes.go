@@ -1,0 +1,37 @@
+package httpapi
+
+// Route is one entry of the route table: the HTTP method and Go 1.22 pattern,
+// the Lambda function (template.yaml logical id) that serves it, and who may call it.
+type Route struct {
+	Method, Path string
+	Function     string
+	Who          string
+	handle       handler
+}
+
+// Lambda functions, one per job (template.yaml logical ids).
+const (
+	FnTournaments = "Tournaments"
+	FnPairRound   = "PairRound"
+	FnSubmitMove  = "SubmitMove"
+	FnPressClock  = "PressClock"
+	FnDraw        = "Draw"
+	FnRulings     = "Rulings"
+	FnGames       = "Games"
+	FnStandings   = "Standings"
+)
+
+// Functions lists every Lambda function.
+var Functions = []string{FnTournaments, FnPairRound, FnSubmitMove, FnPressClock, FnDraw, FnRulings, FnGames, FnStandings}
+
+// Routes is the one table of every route; template.yaml must list exactly
+// these (a test holds them equal), and the OpenAPI document describes them.
+var Routes = []Route{
+	{"GET", "/openapi.json", FnTournaments, "public", (*API).openAPI},
+	{"POST", "/tournaments", FnTournaments, "anyone", (*API).createTournament},
+	{"GET", "/tournaments/{tid}", FnTournaments, "public", (*API).getTournament},
+	{"POST", "/tournaments/{tid}/players", FnTournaments, "organiser", (*API).registerPlayer},
+	{"GET", "/tournaments/{tid}/players", FnTournaments, "public", (*API).listPlayers},
+	{"POST", "/tournaments/{tid}/players/{pid}/withdraw", FnTournaments, "organiser", (*API).withdrawPlayer},
+	{"POST", "/tournaments/{tid}/officials", FnTournaments, "organiser", (*API).addOfficial},
+}

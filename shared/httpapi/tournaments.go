@@ -1,0 +1,167 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+// organiserKnown lets authenticate check an organiser token against the event
+// the handler already read.
+func organiserKnown(t *tournament.Tournament) func(scope, id string) (credential, bool) {
+	return func(scope, id string) (credential, bool) {
+		if scope == t.ID && id == t.ID {
+			return credential{Principal{Scope: t.ID, ID: t.ID, Role: roleOrganiser}, t.OrganiserTokenHash}, true
+		}
+		return credential{}, false
+	}
+}
+
+// POST /tournaments — anyone; the response's token is the organiser's, shown once.
+func (a *API) createTournament(c *call) (int, any, error) {
+	var in tournamentIn
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	tc, err := in.TimeControl.control()
+	if err != nil {
+		return 0, nil, err
+	}
+	s := tournament.Settings{
+		Name: in.Name, System: in.System, Rounds: in.Rounds, Teams: in.Teams, Boards: in.Boards, Substitutes: in.Substitutes,
+		Scoring: in.Scoring, Tiebreaks: in.Tiebreaks, TimeControl: tc, Rules: in.Rules.rules(), FirstRound: in.FirstRound,
+		AvoidSameClub: in.AvoidSameClub, GamesPerMatch: in.GamesPerMatch, Playoff: in.Playoff,
+	}
+	if in.StartsAt != nil {
+		s.StartsAt = in.StartsAt.UnixMilli()
+	}
+	tid := newID('t')
+	token, hash := newToken(tid, tid)
+	t, err := tournament.New(tid, s, hash, c.nowMs())
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := a.store.Put(c.ctx(), encode(&store.Record{PK: tournamentPK(tid), SK: metaSK, Kind: "tournament"}, t)); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, map[string]any{"id": tid, "token": token, "tournament": tournamentView(t)}, nil
+}
+
+// GET /tournaments/{tid} — public.
+func (a *API) getTournament(c *call) (int, any, error) {
+	t, _, err := a.loadTournament(c.ctx(), c.r.PathValue("tid"))
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, tournamentView(t), nil
+}
+
+// POST /tournaments/{tid}/players — organiser.
+func (a *API) registerPlayer(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	var in playerIn
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	var (
+		token  string
+		player tournament.Player
+	)
+	err := retryConflicts(func() error {
+		t, meta, err := a.loadTournament(c.ctx(), tid)
+		if err != nil {
+			return err
+		}
+		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
+			return err
+		}
+		pid := newID('p')
+		var hash string
+		token, hash = newToken(tid, pid)
+		player, err = t.Register(tournament.Player{ID: pid, Name: in.Name, Rating: in.Rating, Club: in.Club, Seeded: in.Seeded, TokenHash: hash}, c.nowMs())
+		if err != nil {
+			return err
+		}
+		rec := encode(&store.Record{PK: tournamentPK(tid), SK: playerSK(pid), Kind: "player"}, player)
+		return a.store.Transact(c.ctx(), []*store.Record{encode(meta, t), rec})
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, map[string]any{"id": player.ID, "token": token, "player": playerView(&player)}, nil
+}
+
+// GET /tournaments/{tid}/players — public; in registration-number order.
+func (a *API) listPlayers(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	if _, _, err := a.loadTournament(c.ctx(), tid); err != nil {
+		return 0, nil, err
+	}
+	players, _, err := a.loadPlayers(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
+	out := make([]playerOut, len(players))
+	for _, p := range players {
+		if p.Number >= 1 && p.Number <= len(out) {
+			out[p.Number-1] = playerView(p)
+		}
+	}
+	return http.StatusOK, map[string]any{"players": out}, nil
+}
+
+// POST /tournaments/{tid}/players/{pid}/withdraw — organiser (S-6).
+func (a *API) withdrawPlayer(c *call) (int, any, error) {
+	tid, pid := c.r.PathValue("tid"), c.r.PathValue("pid")
+	if err := c.decode(&struct{}{}); err != nil {
+		return 0, nil, err
+	}
+	t, meta, err := a.loadTournament(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
+	if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
+		return 0, nil, err
+	}
+	p, rec, err := a.loadPlayer(c.ctx(), tid, pid)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := t.Withdraw(p); err != nil {
+		return 0, nil, err
+	}
+	// The event item is checked, not written: a round paired meanwhile changes
+	// which round the withdrawal follows, so that race is a 409.
+	if err := a.store.Transact(c.ctx(), []*store.Record{encode(rec, p)}, meta); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, map[string]any{"player": playerView(p)}, nil
+}
+
+// POST /tournaments/{tid}/officials — organiser (O-1).
+func (a *API) addOfficial(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	var in officialIn
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	t, _, err := a.loadTournament(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
+	if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
+		return 0, nil, err
+	}
+	oid := newID('o')
+	token, hash := newToken(tid, oid)
+	o, err := tournament.NewOfficial(oid, in.Role, in.Name, in.Tables, hash)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := a.store.Put(c.ctx(), encode(&store.Record{PK: tournamentPK(tid), SK: officialSK(oid), Kind: "official"}, o)); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, map[string]any{"id": oid, "token": token,
+		"official": officialOut{ID: o.ID, Role: o.Role, Name: o.Name, Tables: o.Tables}}, nil
+}

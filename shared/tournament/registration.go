@@ -1,0 +1,184 @@
+package tournament
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Status is an event's stage.
+type Status string
+
+// Event stages.
+const (
+	// Registration: players may enter; no round is paired yet.
+	Registration Status = "registration"
+	// Running: at least one round is paired.
+	Running Status = "running"
+	// Finished: the last round is complete.
+	Finished Status = "finished"
+)
+
+// Tournament is the event aggregate.
+type Tournament struct {
+	ID       string
+	Settings Settings
+	Status   Status
+	// CreatedAt is Unix ms.
+	CreatedAt int64
+	// OrganiserTokenHash is the SHA-256 of the organiser's token; the token itself is never kept.
+	OrganiserTokenHash string
+	// Players counts registrations; it numbers the next player.
+	Players int
+	// Round is the last paired round (0 before the first).
+	Round int
+}
+
+// New starts an event from validated settings.
+func New(id string, s Settings, organiserTokenHash string, now int64) (*Tournament, error) {
+	if err := s.Normalize(); err != nil {
+		return nil, err
+	}
+	return &Tournament{ID: id, Settings: s, Status: Registration, CreatedAt: now, OrganiserTokenHash: organiserTokenHash}, nil
+}
+
+// PlayerStatus is a player's standing in the event (S-6).
+type PlayerStatus string
+
+// Player states.
+const (
+	Active    PlayerStatus = "active"
+	Withdrawn PlayerStatus = "withdrawn"
+	// Paused players are not paired until they return (organisers' request, S-6).
+	Paused PlayerStatus = "paused"
+)
+
+// Player is one registration.
+type Player struct {
+	ID     string
+	Number int
+	Name   string
+	Rating int
+	Club   string
+	Seeded bool
+	Status PlayerStatus
+	// JoinedRound is the first round the player can be paired in (late entries join later).
+	JoinedRound int
+	// WithdrawnAfter is the last round the player was paired in before withdrawing.
+	WithdrawnAfter int
+	TokenHash      string
+	RegisteredAt   int64
+}
+
+// Sentinel errors of the life cycle; each is wrapped with context.
+var (
+	// ErrRefused: the request is valid but the event's state or rules refuse it.
+	ErrRefused = errors.New("refused")
+)
+
+// RuleError is a refusal that a rule decided.
+type RuleError struct {
+	Code, Message, Rule string
+}
+
+func (e *RuleError) Error() string { return e.Message + " (" + e.Rule + ")" }
+
+// Register adds a player, numbering them in entry order. Round robins and
+// knockouts take entries only before the draw (S-1, S-3); a Swiss takes late
+// entries, who join from the next round (S-2).
+func (t *Tournament) Register(p Player, now int64) (Player, error) {
+	p.Name = strings.TrimSpace(p.Name)
+	if p.Name == "" || len(p.Name) > 120 {
+		return Player{}, &FieldError{Field: "name", Message: "must be 1 to 120 characters"}
+	}
+	if p.Rating < 0 || p.Rating > 4000 {
+		return Player{}, &FieldError{Field: "rating", Message: "must be between 0 and 4000"}
+	}
+	if len(p.Club) > 120 {
+		return Player{}, &FieldError{Field: "club", Message: "must be at most 120 characters"}
+	}
+	if t.Status == Finished {
+		return Player{}, &RuleError{Code: "event_finished", Message: "the event is finished", Rule: "S-6"}
+	}
+	if t.Round > 0 && !isSwiss(t.Settings.System) {
+		return Player{}, &RuleError{Code: "registration_closed", Message: fmt.Sprintf("a %s takes entries only before the first round is paired", t.Settings.System), Rule: "S-1"}
+	}
+	if t.Players >= 20000 {
+		return Player{}, &RuleError{Code: "event_full", Message: "an event holds at most 20000 players", Rule: "S-2"}
+	}
+	t.Players++
+	p.Number = t.Players
+	p.Status = Active
+	p.JoinedRound = t.Round + 1
+	p.RegisteredAt = now
+	return p, nil
+}
+
+// Withdraw takes a player out of the event (S-6): in a Swiss the results stand
+// and the player is no longer paired; in a round robin the standings annul or
+// keep the results depending on how many games were played.
+func (t *Tournament) Withdraw(p *Player) error {
+	if p.Status == Withdrawn {
+		return &RuleError{Code: "already_withdrawn", Message: fmt.Sprintf("player %d has already withdrawn", p.Number), Rule: "S-6"}
+	}
+	p.Status = Withdrawn
+	p.WithdrawnAfter = t.Round
+	return nil
+}
+
+// Roles of officials (O-1).
+const (
+	RoleArbiter = "arbiter"
+	RoleScribe  = "scribe"
+)
+
+// Official is an arbiter or a scribe.
+type Official struct {
+	ID   string
+	Role string
+	Name string
+	// Tables limits a scribe to these tables; empty means every table.
+	Tables    []int
+	TokenHash string
+}
+
+// NewOfficial validates an arbiter or scribe (O-1).
+func NewOfficial(id, role, name string, tables []int, tokenHash string) (Official, error) {
+	name = strings.TrimSpace(name)
+	if role != RoleArbiter && role != RoleScribe {
+		return Official{}, &FieldError{Field: "role", Message: fmt.Sprintf("unknown role %q (want arbiter or scribe)", role), Rule: "O-1"}
+	}
+	if name == "" || len(name) > 120 {
+		return Official{}, &FieldError{Field: "name", Message: "must be 1 to 120 characters"}
+	}
+	if len(tables) > 0 && role != RoleScribe {
+		return Official{}, &FieldError{Field: "tables", Message: "only a scribe is limited to tables", Rule: "O-1"}
+	}
+	for _, n := range tables {
+		if n < 1 || n > 10000 {
+			return Official{}, &FieldError{Field: "tables", Message: fmt.Sprintf("table %d is not a table number", n)}
+		}
+	}
+	tables = slices.Clone(tables)
+	slices.Sort(tables)
+	return Official{ID: id, Role: role, Name: name, Tables: slices.Compact(tables), TokenHash: tokenHash}, nil
+}
+
+// Covers reports whether the official may act on the given table.
+func (o Official) Covers(table int) bool {
+	return o.Role == RoleArbiter || len(o.Tables) == 0 || slices.Contains(o.Tables, table)
+}
+
+// Team is a team entry of a team event (T-*): its roster and captain.
+type Team struct {
+	ID     string
+	Name   string
+	Number int
+	// Members and Substitutes are player ids in board order.
+	Members     []string
+	Substitutes []string
+	Status      PlayerStatus
+	// CaptainTokenHash is the SHA-256 of the captain's token.
+	CaptainTokenHash string
+}

@@ -1,0 +1,243 @@
+// Package tournament is the event aggregate: settings validated up front,
+// registration, officials and the event's life cycle. It is pure: callers pass
+// identifiers and the time, and the store persists what it returns.
+package tournament
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/standings"
+)
+
+// Systems, with API.md's names (S-1…S-5).
+const (
+	Swiss             = "swiss"
+	RoundRobin        = "roundRobin"
+	DoubleRoundRobin  = "doubleRoundRobin"
+	Knockout          = "knockout"
+	DoubleElimination = "doubleElimination"
+	SwissKnockout     = "swissKnockout"
+	SwissElimination  = "swissElimination"
+	SwissNPlusOne     = "swissNPlusOne"
+	Groups            = "groups"
+)
+
+// Systems lists every accepted system name.
+var Systems = []string{Swiss, RoundRobin, DoubleRoundRobin, Knockout, DoubleElimination, SwissKnockout, SwissElimination, SwissNPlusOne, Groups}
+
+// Repetition rule sets (G-6).
+const (
+	// RepetitionRuling is the seeds' way: warn at 5 cycles, a ruling may be
+	// requested from 5, the game waits for three arbiters' votes at 6.
+	RepetitionRuling = "ruling"
+	// RepetitionThreefoldDraw ends the game drawn at the third occurrence.
+	RepetitionThreefoldDraw = "threefoldDraw"
+	// RepetitionPerpetualCheckLoses makes the side that checks every move of the cycle lose.
+	RepetitionPerpetualCheckLoses = "perpetualCheckLoses"
+)
+
+// Illegal-move handling (G-2).
+const (
+	// IllegalReject refuses an illegal move with an error (online events).
+	IllegalReject = "reject"
+	// IllegalFoul records an illegal move as a foul; the third foul loses (G-2).
+	IllegalFoul = "foul"
+)
+
+// First-round methods (P-3).
+const (
+	FirstRoundPositional = "positional"
+	FirstRoundTopBottom  = "topBottom"
+	FirstRoundHalves     = "halves"
+)
+
+// Rules are the per-event game rule options.
+type Rules struct {
+	// Repetition is one of the Repetition* rule sets; default RepetitionRuling.
+	Repetition string
+	// IllegalMoves is IllegalReject (default) or IllegalFoul.
+	IllegalMoves string
+	// NoCaptureMoves is G-3's limit in moves (both sides' moves count as one); default 60.
+	NoCaptureMoves int
+	// DrawOfferLimit caps draw offers per game (D-4); default 3, 0 after defaults means none allowed is never used: -1 is unlimited.
+	DrawOfferLimit int
+	// DeadPositionDraw ends a game drawn when neither side can mate (G-4); off by default.
+	DeadPositionDraw bool
+	// LateForfeitMs is how late a player may arrive before forfeiting (C-6); default 15 minutes.
+	LateForfeitMs int64
+}
+
+// Settings is what the organiser chooses when creating an event.
+type Settings struct {
+	Name   string
+	System string
+	// Rounds is the number of rounds; for round robins it is derived from the field when 0.
+	Rounds int
+	// Teams marks a team event (T-*); Boards and Substitutes then size the rosters.
+	Teams       bool
+	Boards      int
+	Substitutes int
+	// Scoring names a K-1 scoring (standings.ParseScoring).
+	Scoring string
+	// Tiebreaks is the chain of criterion names; empty takes the system's chain (R-1…R-9).
+	Tiebreaks []string
+	// TimeControl for every game of the event (C-2).
+	TimeControl clock.Control
+	Rules       Rules
+	// FirstRound is the Swiss first-round method (P-3).
+	FirstRound string
+	// AvoidSameClub keeps club mates apart where possible (P-5).
+	AvoidSameClub bool
+	// GamesPerMatch is the games per pairing in round robins and knockouts (S-1, S-3); default 1.
+	GamesPerMatch int
+	// Playoff asks for a play-off instead of shared first place.
+	Playoff bool
+	// StartsAt is the first round's start, Unix ms (0: unset); late arrival counts from each round's start (C-6).
+	StartsAt int64
+}
+
+// FieldError says which setting is wrong, why, and which rule decided it.
+type FieldError struct {
+	Field, Message, Rule string
+}
+
+func (e *FieldError) Error() string {
+	if e.Rule != "" {
+		return fmt.Sprintf("%s: %s (%s)", e.Field, e.Message, e.Rule)
+	}
+	return e.Field + ": " + e.Message
+}
+
+// Normalize fills defaults and validates every setting, returning the first
+// problem as a *FieldError naming the field.
+func (s *Settings) Normalize() error {
+	s.Name = strings.TrimSpace(s.Name)
+	if s.Name == "" || len(s.Name) > 200 {
+		return &FieldError{Field: "name", Message: "must be 1 to 200 characters"}
+	}
+	if s.System == "" {
+		s.System = Swiss
+	}
+	if !slices.Contains(Systems, s.System) {
+		return &FieldError{Field: "system", Message: fmt.Sprintf("unknown system %q (want one of %s)", s.System, strings.Join(Systems, ", ")), Rule: "S-1"}
+	}
+	if s.Rounds < 0 || s.Rounds > 99 {
+		return &FieldError{Field: "rounds", Message: "must be between 1 and 99", Rule: "P-2"}
+	}
+	if s.Rounds == 0 && isSwiss(s.System) {
+		return &FieldError{Field: "rounds", Message: "a Swiss needs its number of rounds", Rule: "P-2"}
+	}
+	if s.Teams {
+		if s.Boards == 0 {
+			s.Boards = 4
+		}
+		if s.Boards < 1 || s.Boards > 16 {
+			return &FieldError{Field: "boards", Message: "must be between 1 and 16", Rule: "T-1"}
+		}
+		if s.Substitutes < 0 || s.Substitutes > 8 {
+			return &FieldError{Field: "substitutes", Message: "must be between 0 and 8", Rule: "T-2"}
+		}
+	} else if s.Boards != 0 || s.Substitutes != 0 {
+		return &FieldError{Field: "boards", Message: "boards and substitutes need \"teams\": true", Rule: "T-1"}
+	}
+	sc, err := standings.ParseScoring(s.Scoring)
+	if err != nil {
+		return &FieldError{Field: "scoring", Message: err.Error(), Rule: "K-1"}
+	}
+	s.Scoring = sc.Name
+	if len(s.Tiebreaks) == 0 {
+		var chain standings.Chain
+		if s.Teams {
+			chain, err = standings.DefaultTeamChain(s.System, false)
+		} else {
+			chain, err = standings.DefaultChain(s.System)
+		}
+		if err != nil {
+			return &FieldError{Field: "system", Message: err.Error(), Rule: "R-1"}
+		}
+		s.Tiebreaks = chain.Strings()
+	} else {
+		parse := standings.ParseChain
+		if s.Teams {
+			parse = standings.ParseTeamChain
+		}
+		if _, err := parse(s.Tiebreaks); err != nil {
+			return &FieldError{Field: "tiebreaks", Message: err.Error(), Rule: "R-11"}
+		}
+	}
+	if err := s.TimeControl.Validate(); err != nil {
+		var ce *clock.ControlError
+		if errors.As(err, &ce) {
+			return &FieldError{Field: "timeControl." + ce.Field, Message: ce.Message, Rule: ce.Rule}
+		}
+		return &FieldError{Field: "timeControl", Message: err.Error(), Rule: "C-2"}
+	}
+	if err := s.Rules.normalize(); err != nil {
+		return err
+	}
+	switch s.FirstRound {
+	case "":
+		s.FirstRound = FirstRoundPositional
+	case FirstRoundPositional, FirstRoundTopBottom, FirstRoundHalves:
+	default:
+		return &FieldError{Field: "firstRound", Message: fmt.Sprintf("unknown method %q (want positional, topBottom or halves)", s.FirstRound), Rule: "P-3"}
+	}
+	if s.GamesPerMatch == 0 {
+		s.GamesPerMatch = 1
+	}
+	if s.GamesPerMatch < 1 || s.GamesPerMatch > 12 {
+		return &FieldError{Field: "gamesPerMatch", Message: "must be between 1 and 12", Rule: "S-1"}
+	}
+	if s.StartsAt < 0 {
+		return &FieldError{Field: "startsAt", Message: "must be a time"}
+	}
+	return nil
+}
+
+func (r *Rules) normalize() error {
+	switch r.Repetition {
+	case "":
+		r.Repetition = RepetitionRuling
+	case RepetitionRuling, RepetitionThreefoldDraw, RepetitionPerpetualCheckLoses:
+	default:
+		return &FieldError{Field: "rules.repetition", Message: fmt.Sprintf("unknown rule set %q (want ruling, threefoldDraw or perpetualCheckLoses)", r.Repetition), Rule: "G-6"}
+	}
+	switch r.IllegalMoves {
+	case "":
+		r.IllegalMoves = IllegalReject
+	case IllegalReject, IllegalFoul:
+	default:
+		return &FieldError{Field: "rules.illegalMoves", Message: fmt.Sprintf("unknown handling %q (want reject or foul)", r.IllegalMoves), Rule: "G-2"}
+	}
+	if r.NoCaptureMoves == 0 {
+		r.NoCaptureMoves = 60
+	}
+	if r.NoCaptureMoves < 10 || r.NoCaptureMoves > 200 {
+		return &FieldError{Field: "rules.noCaptureMoves", Message: "must be between 10 and 200 moves", Rule: "G-3"}
+	}
+	if r.DrawOfferLimit == 0 {
+		r.DrawOfferLimit = 3
+	}
+	if r.DrawOfferLimit < -1 || r.DrawOfferLimit > 50 {
+		return &FieldError{Field: "rules.drawOfferLimit", Message: "must be -1 (unlimited) or 1 to 50", Rule: "D-4"}
+	}
+	if r.LateForfeitMs == 0 {
+		r.LateForfeitMs = 15 * 60 * 1000
+	}
+	if r.LateForfeitMs < 0 || r.LateForfeitMs > 24*60*60*1000 {
+		return &FieldError{Field: "rules.lateForfeitMs", Message: "must be between 1 ms and a day", Rule: "C-6"}
+	}
+	return nil
+}
+
+func isSwiss(system string) bool {
+	switch system {
+	case Swiss, SwissKnockout, SwissElimination, SwissNPlusOne:
+		return true
+	}
+	return false
+}
