@@ -34,7 +34,7 @@ func TestTournamentLifecycle(t *testing.T) {
 	if tc["name"] != "rapid-10/40+5/30" || len(tc["periods"].([]any)) != 2 {
 		t.Fatalf("time control preset (C-2): %v", tc)
 	}
-	got := s.Get("/tournaments/" + ev.ID).Want(t, http.StatusOK).JSON()
+	got := s.Get("/tournaments/"+ev.ID).Want(t, http.StatusOK).JSON()
 	if got["name"] != "Saturday Swiss" || got["rounds"] != 7.0 {
 		t.Fatalf("GET tournament: %v", got)
 	}
