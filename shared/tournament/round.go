@@ -1,0 +1,64 @@
+package tournament
+
+// Round is a paired round: who plays whom on which table, the bye, and the
+// organiser's changes. It is stored once, when paired (P-*, S-*).
+type Round struct {
+	Number   int
+	PairedAt int64
+	// StartsAt is when the round's clocks start (late arrival counts from it, C-6).
+	StartsAt int64
+	Pairings []Pairing
+	// Byes are the players (or teams) with a bye this round (S-7).
+	Byes []string
+	// Explanations, parallel to Pairings, say why each pair and its colours.
+	Explanations []Explanation
+	// Audit is every manual change made before the round started.
+	Audit []AuditEntry
+	// UnfinishedAsDraws lists games still open when this round was paired,
+	// counted as draws for the pairing (P-12).
+	UnfinishedAsDraws []string
+}
+
+// Pairing is one board: red and black player (or team) ids and the game.
+type Pairing struct {
+	Table  int
+	Red    string
+	Black  string
+	GameID string
+	// Match groups the games of one multi-game match or team match.
+	Match string
+	Board int
+}
+
+// Explanation says why a pair was made and why its colours (P-9…P-11).
+type Explanation struct {
+	ScoreGroup     int
+	Opponent       string
+	OpponentReason string
+	ColourReason   string
+}
+
+// AuditEntry is one manual change before a round starts.
+type AuditEntry struct {
+	At     int64
+	By     string
+	Action string
+	Detail string
+}
+
+// Result is the outcome of one pairing's game, written exactly once when the
+// game ends (a conditional create), and overwritten only by an arbiter's
+// result correction. Standings and the next pairing read these.
+type Result struct {
+	Round  int
+	Table  int
+	GameID string
+	Red    string
+	Black  string
+	// Result is API.md's result string: 1-0, 0-1, 1/2-1/2, +-, -+, 0-0.
+	Result string
+	Reason string
+	// Fouls per side in the game (R-1's fouls criterion).
+	RedFouls, BlackFouls int
+	EndedAt              int64
+}
