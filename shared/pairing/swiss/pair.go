@@ -318,11 +318,12 @@ func (f *field) firstRound(method FirstRound) ([]made, int, string, error) {
 				cands = append(cands, j)
 			}
 		}
-		met, blocked := 0, 0
-		for rank, j := range cands {
+		met, blocked, rank := 0, 0, -1
+		for _, j := range cands {
 			if done[j] {
 				continue
 			}
+			rank++
 			if !f.compat(order[i], order[j]) {
 				met++
 				continue
@@ -393,26 +394,14 @@ func (f *field) laterRound() ([]made, int, string, error) {
 		rest := sorted[j:]
 		i = j
 		f.prioritize(pool)
-		var m *matching.Matcher
-		var floaters []*entrant
-		if len(rest) == 0 {
-			m = matching.New(graph{f, pool})
-			if 2*m.Size() != len(pool) {
-				// Cannot happen: chooseBye proved a complete pairing exists
-				// and every stage keeps one for everyone below it.
-				return nil, 0, "", fmt.Errorf("%w: last group of %d players", ErrNoPairing, len(pool))
-			}
-		} else {
-			var ok bool
-			m, floaters, ok = f.split(pool, rest, groupScore)
-			if !ok {
-				// Too big for the exact check: treat this group and the
-				// next as one (appendix 3 §5(2)).
-				carry = pool
-				continue
-			}
+		made, floaters, ok := f.stage(pool, rest, groupScore, len(pairs))
+		if !ok {
+			// Too big for the exact check: treat this group and the
+			// next as one (appendix 3 §5(2)).
+			carry = pool
+			continue
 		}
-		pairs = append(pairs, f.positional(pool, m, groupScore, len(pairs))...)
+		pairs = append(pairs, made...)
 		carry = floaters
 	}
 	return pairs, byeNum, byeWhy, nil
@@ -479,22 +468,69 @@ func floatOrder(pool []*entrant, groupScore int) []int {
 	return idx
 }
 
-// split decides who floats down from a stage: the fewest players possible
-// (P-7: the group is paired as completely as possible) such that those
-// who float and everyone below can still all be paired (P-8), preferring
-// floaters by floatOrder. It returns a matcher holding a perfect matching
-// of the players who stay, with the floaters removed. ok is false only
-// when the exact check would be too big.
-func (f *field) split(pool, rest []*entrant, groupScore int) (*matching.Matcher, []*entrant, bool) {
+// stage pairs one score group together with the players carried down
+// into it (P-4) and returns the players it floats down. The group is
+// paired as completely as possible (P-7) such that those who float and
+// everyone below can still all be paired (P-8). The hand walk (positional)
+// decides first; its leftover stands when it is as good as the best
+// possible choice of floaters — as few floaters from above floating again
+// (P-4) and as few third down-floats (P-6) — and lets the rest complete.
+// Otherwise the best floaters are fixed first and the walk pairs the others.
+// ok is false only when the exact check would be too big.
+func (f *field) stage(pool, rest []*entrant, groupScore, seq int) ([]made, []*entrant, bool) {
 	m := matching.New(graph{f, pool})
-	k := m.Size()
-	want := len(pool) - 2*k
-	order := floatOrder(pool, groupScore)
+	if len(rest) == 0 {
+		if 2*m.Size() != len(pool) {
+			// Cannot happen: chooseBye proved a complete pairing exists
+			// and every stage keeps one for everyone below it.
+			panic("swiss: last score group cannot be paired")
+		}
+		made, _ := f.positional(pool, m, groupScore, seq)
+		return made, nil, true
+	}
+	trial := m.Clone()
+	made, left := f.positional(pool, trial, groupScore, seq)
+	best := f.bestFloaters(pool, m, groupScore)
+	if floatCost(left, groupScore) == floatCost(best, groupScore) && f.completes(left, rest) {
+		return made, left, true
+	}
+	if f.completes(best, rest) {
+		made, _ = f.positional(pool, m, groupScore, seq)
+		return made, best, true
+	}
+	if len(pool)+len(rest) > exactLimit {
+		return nil, nil, false
+	}
+	m, best = f.splitExact(pool, rest, floatOrder(pool, groupScore), groupScore)
+	made, _ = f.positional(pool, m, groupScore, seq)
+	return made, best, true
+}
+
+// floatCost counts floaters from above and players at their down-float
+// limit among those floating down, the two things floatOrder minimises.
+func floatCost(fl []*entrant, groupScore int) [2]int {
+	var c [2]int
+	for _, e := range fl {
+		if e.score > groupScore {
+			c[0]++
+		}
+		if e.downs >= 2 {
+			c[1]++
+		}
+	}
+	return c
+}
+
+// bestFloaters removes from m (a maximum matching of the stage) the best
+// set of players to float down in floatOrder and returns them; m is then a
+// perfect matching of the others.
+func (f *field) bestFloaters(pool []*entrant, m *matching.Matcher, groupScore int) []*entrant {
+	want := len(pool) - 2*m.Size()
 	var floaters []*entrant
 	// Greedy over a matroid: the sets that may be left out of a maximum
 	// matching are the independent sets of the dual of the matching
 	// matroid, so taking candidates in preference order is optimal.
-	for _, v := range order {
+	for _, v := range floatOrder(pool, groupScore) {
 		if len(floaters) == want {
 			break
 		}
@@ -502,13 +538,7 @@ func (f *field) split(pool, rest []*entrant, groupScore int) (*matching.Matcher,
 			floaters = append(floaters, pool[v])
 		}
 	}
-	if f.completes(floaters, rest) {
-		return m, floaters, true
-	}
-	if len(pool)+len(rest) > exactLimit {
-		return nil, nil, false
-	}
-	return f.splitExact(pool, rest, order, groupScore)
+	return floaters
 }
 
 // completes reports whether the floaters and everyone below can all be
@@ -525,7 +555,7 @@ func (f *field) completes(floaters, rest []*entrant) bool {
 // for players early in floatOrder. A perfect matching of maximum weight
 // therefore has the fewest edges leaving the stage, and among those the
 // preferred floaters.
-func (f *field) splitExact(pool, rest []*entrant, order []int, groupScore int) (*matching.Matcher, []*entrant, bool) {
+func (f *field) splitExact(pool, rest []*entrant, order []int, groupScore int) (*matching.Matcher, []*entrant) {
 	np := len(pool)
 	all := append(append([]*entrant(nil), pool...), rest...)
 	// The bonus ranks floaters lexicographically like floatOrder: group
@@ -570,5 +600,5 @@ func (f *field) splitExact(pool, rest []*entrant, order []int, groupScore int) (
 			m.Remove(u)
 		}
 	}
-	return m, floaters, true
+	return m, floaters
 }

@@ -3,11 +3,13 @@ package swiss
 import "github.com/xqtour/xqtour/shared/pairing/matching"
 
 // positional pairs the active players of a stage by the hand method of
-// appendix 3 §2–3. m holds a perfect matching of them; every proposed pair
-// is committed only when a perfect matching of the others survives
-// (RemovePair), which is exactly the 拆对 the hand method does by trial
-// and error, so the walk can never get stuck (P-8).
-func (f *field) positional(pool []*entrant, m *matching.Matcher, groupScore, seq int) []made {
+// appendix 3 §2–3. m holds a maximum matching of them; every proposed pair
+// is committed only when a maximum matching of the others one edge smaller
+// survives (RemovePair), which is exactly the 拆对 the hand method does by
+// trial and error, so the walk never loses a board (P-8). A picker no
+// maximum matching covers is left over and floats down (下调); it returns
+// those players.
+func (f *field) positional(pool []*entrant, m *matching.Matcher, groupScore, seq int) ([]made, []*entrant) {
 	// pool is already in P-9 order (prioritize).
 	var lists [2][]int // 0: red-due (要先), 1: black-due (要后)
 	list := make([]int, len(pool))
@@ -47,6 +49,7 @@ func (f *field) positional(pool []*entrant, m *matching.Matcher, groupScore, seq
 	}
 	var head [2]int
 	var out []made
+	var left []*entrant
 	last := f.rounds > 0 && f.round >= f.rounds
 	for p := range pool {
 		if done[p] {
@@ -116,8 +119,9 @@ func (f *field) positional(pool []*entrant, m *matching.Matcher, groupScore, seq
 			}
 		}
 		if !found {
-			// Unreachable: m had a perfect matching containing p.
-			panic("swiss: positional walk found no partner")
+			done[p] = true
+			left = append(left, picker)
+			continue
 		}
 		o := pool[c.v]
 		done[p], done[c.v] = true, true
@@ -133,7 +137,7 @@ func (f *field) positional(pool []*entrant, m *matching.Matcher, groupScore, seq
 			Reason: reason, Rank: c.rank, Met: met, Blocked: blocked, Colour: ccase,
 		}})
 	}
-	return out
+	return out, left
 }
 
 // pickReason names the P-9 criterion that put the picker ahead of the
