@@ -81,6 +81,20 @@ func New(g Graph) *Matcher {
 	return m
 }
 
+// Clone returns an independent copy (sharing the graph).
+func (m *Matcher) Clone() *Matcher {
+	c := *m
+	c.mate = append([]int(nil), m.mate...)
+	c.active = append([]bool(nil), m.active...)
+	c.base = make([]int, m.n)
+	c.parent = make([]int, m.n)
+	c.even = make([]bool, m.n)
+	c.blossom = make([]bool, m.n)
+	c.mark = make([]bool, m.n)
+	c.queue, c.saved = nil, nil
+	return &c
+}
+
 // Size is the number of edges in the current maximum matching.
 func (m *Matcher) Size() int { return m.size }
 
@@ -226,6 +240,11 @@ func (m *Matcher) RemovePair(u, v int) bool {
 		size--
 	}
 	m.size = size
+	if size == want {
+		// Already one edge smaller, and G-u-v never has a matching as big
+		// as G's (else adding u–v would beat a maximum matching).
+		return true
+	}
 	if pu != -1 && pv != -1 && m.shortPath(pu, pv) {
 		m.size++
 	} else {
