@@ -60,17 +60,14 @@ type Crosstable struct {
 // CrossTable builds the crosstable after round n (n ≤ 0: the last round),
 // with the same S-6 and S-7 treatment as Standings.
 func CrossTable(ev Event, n int) (Crosstable, error) {
-	idx, err := ev.index()
+	pe, err := parseEvent(&ev)
 	if err != nil {
 		return Crosstable{}, err
 	}
 	if n <= 0 {
 		n = ev.lastRound()
 	}
-	p, err := prepare(&ev, idx, n)
-	if err != nil {
-		return Crosstable{}, err
-	}
+	p := pe.prepare(n)
 	ct := Crosstable{Round: n}
 	for i, pl := range ev.Players {
 		row := CrossRow{PlayerID: pl.ID, Name: pl.Name, Number: pl.Number}

@@ -132,12 +132,73 @@ func (ev *Event) scoring() Scoring {
 	return ev.Scoring
 }
 
+// item is one game or bye, checked and parsed once per call.
+type item struct {
+	round      int
+	red        int // the player, for a bye
+	black      int // -1 for a bye
+	o          outcome
+	result     string
+	redFouls   int
+	blackFouls int
+}
+
+// parsedEvent is an event whose ids and results have been checked, its
+// games and byes in round order, so that the table after any round reads a
+// prefix of them.
+type parsedEvent struct {
+	ev    *Event
+	idx   map[string]int
+	items []item
+	wd    []int // by player: AfterRound of a withdrawal, -1 for none
+}
+
+func parseEvent(ev *Event) (*parsedEvent, error) {
+	idx, err := ev.index()
+	if err != nil {
+		return nil, err
+	}
+	pe := &parsedEvent{ev: ev, idx: idx, items: make([]item, 0, len(ev.Games)+len(ev.Byes)), wd: make([]int, len(ev.Players))}
+	for i := range pe.wd {
+		pe.wd[i] = -1
+	}
+	for _, w := range ev.Withdrawals {
+		i, ok := idx[w.Player]
+		if !ok {
+			return nil, fmt.Errorf("withdrawal: %w: %q", ErrUnknownPlayer, w.Player)
+		}
+		pe.wd[i] = max(w.AfterRound, 0)
+	}
+	for _, g := range ev.Games {
+		r, okr := idx[g.Red]
+		b, okb := idx[g.Black]
+		if !okr || !okb {
+			return nil, fmt.Errorf("round %d game %s-%s: %w", g.Round, g.Red, g.Black, ErrUnknownPlayer)
+		}
+		o, err := parseResult(g.Result)
+		if err != nil {
+			return nil, fmt.Errorf("round %d game %s-%s: %w", g.Round, g.Red, g.Black, err)
+		}
+		pe.items = append(pe.items, item{round: g.Round, red: r, black: b, o: o, result: g.Result, redFouls: g.RedFouls, blackFouls: g.BlackFouls})
+	}
+	for _, by := range ev.Byes {
+		i, ok := idx[by.Player]
+		if !ok {
+			return nil, fmt.Errorf("round %d bye: %w: %q", by.Round, ErrUnknownPlayer, by.Player)
+		}
+		pe.items = append(pe.items, item{round: by.Round, red: i, black: -1})
+	}
+	slices.SortStableFunc(pe.items, func(a, b item) int { return cmp.Compare(a.round, b.round) })
+	return pe, nil
+}
+
 // prepare scores every game and bye of rounds 1…n and applies the
 // withdrawals made before round n was played (S-6; seed 000 ch.2 §2).
-func prepare(ev *Event, idx map[string]int, n int) (*prepared, error) {
+func (pe *parsedEvent) prepare(n int) *prepared {
+	ev := pe.ev
 	np := len(ev.Players)
 	p := &prepared{
-		ev: ev, n: n, scoring: ev.scoring(), idx: idx,
+		ev: ev, n: n, scoring: ev.scoring(), idx: pe.idx,
 		entries:   make([][]entry, np),
 		annulled:  make([]bool, np),
 		withdrawn: make([]bool, np),
@@ -151,29 +212,45 @@ func prepare(ev *Event, idx map[string]int, n int) (*prepared, error) {
 		}
 		p.cycleEnd = rounds / 2
 	}
-	for _, w := range ev.Withdrawals {
-		i, ok := idx[w.Player]
-		if !ok {
-			return nil, fmt.Errorf("withdrawal: %w: %q", ErrUnknownPlayer, w.Player)
-		}
-		if w.AfterRound < n {
-			p.withdrawn[i] = true
+	for i, a := range pe.wd {
+		p.withdrawn[i] = a >= 0 && a < n
+	}
+	// One backing array for every player's entries: a table is built once
+	// per round by the previous-round recursion, so allocations count.
+	lo, hi := 0, len(pe.items)
+	for lo < hi && pe.items[lo].round < 1 {
+		lo++
+	}
+	for hi > lo && pe.items[hi-1].round > n {
+		hi--
+	}
+	items := pe.items[lo:hi]
+	counts := make([]int, np)
+	for k := range items {
+		counts[items[k].red]++
+		if items[k].black >= 0 {
+			counts[items[k].black]++
 		}
 	}
-	for _, g := range ev.Games {
-		if g.Round > n || g.Round < 1 {
+	backing := make([]entry, 0, 2*len(items))
+	for i, c := range counts {
+		p.entries[i] = backing[len(backing):len(backing):len(backing)+c]
+		backing = backing[:len(backing)+c]
+	}
+	swiss := swissLike(ev.System)
+	for k := range items {
+		it := &items[k]
+		if it.black < 0 {
+			e := entry{round: it.round, opp: -1}
+			if swiss {
+				e.bye, e.res, e.pts = true, 1, p.scoring.Win // S-7: scores as a win
+			} else {
+				e.rest = true // S-7: a round-robin bye is a rest
+			}
+			p.entries[it.red] = append(p.entries[it.red], e)
 			continue
 		}
-		r, okr := idx[g.Red]
-		b, okb := idx[g.Black]
-		if !okr || !okb {
-			return nil, fmt.Errorf("round %d game %s-%s: %w", g.Round, g.Red, g.Black, ErrUnknownPlayer)
-		}
-		o, err := parseResult(g.Result)
-		if err != nil {
-			return nil, fmt.Errorf("round %d game %s-%s: %w", g.Round, g.Red, g.Black, err)
-		}
-		result := g.Result
+		r, b, o, result := it.red, it.black, it.o, it.result
 		// S-6 (seed 000 ch.2 §2.2–2.3): a withdrawn player's games not
 		// finished count as forfeits he lost, whatever the system.
 		if o.pending && (p.withdrawn[r] || p.withdrawn[b]) {
@@ -187,8 +264,8 @@ func prepare(ev *Event, idx map[string]int, n int) (*prepared, error) {
 			}
 			o, _ = parseResult(result)
 		}
-		re := entry{round: g.Round, opp: b, res: o.red, fouls: g.RedFouls, forfeit: o.forfeit, pending: o.pending, result: result}
-		be := entry{round: g.Round, opp: r, black: true, res: o.black, fouls: g.BlackFouls, forfeit: o.forfeit, pending: o.pending, result: result}
+		re := entry{round: it.round, opp: b, res: o.red, fouls: it.redFouls, forfeit: o.forfeit, pending: o.pending, result: result}
+		be := entry{round: it.round, opp: r, black: true, res: o.black, fouls: it.blackFouls, forfeit: o.forfeit, pending: o.pending, result: result}
 		if !o.pending {
 			re.pts = p.scoring.points(o.red, false)
 			be.pts = p.scoring.points(o.black, true)
@@ -197,30 +274,45 @@ func prepare(ev *Event, idx map[string]int, n int) (*prepared, error) {
 		p.entries[r] = append(p.entries[r], re)
 		p.entries[b] = append(p.entries[b], be)
 	}
-	swiss := swissLike(ev.System)
-	for _, by := range ev.Byes {
-		if by.Round > n || by.Round < 1 {
-			continue
-		}
-		i, ok := idx[by.Player]
-		if !ok {
-			return nil, fmt.Errorf("round %d bye: %w: %q", by.Round, ErrUnknownPlayer, by.Player)
-		}
-		e := entry{round: by.Round, opp: -1}
-		if swiss {
-			e.bye, e.res, e.pts = true, 1, p.scoring.Win // S-7: scores as a win
-		} else {
-			e.rest = true // S-7: a round-robin bye is a rest
-		}
-		p.entries[i] = append(p.entries[i], e)
-	}
-	for i := range p.entries {
-		slices.SortStableFunc(p.entries[i], func(a, b entry) int { return cmp.Compare(a.round, b.round) })
-	}
 	if roundRobinLike(ev.System) {
 		p.annulWithdrawals(np)
 	}
-	return p, nil
+	return p
+}
+
+// view is the table after an earlier round r of the same withdrawal
+// state: each player's entries cut to rounds 1…r. It equals prepare(r)
+// whenever no withdrawal takes effect between r and p.n (see
+// withdrawalSegments), since a withdrawn player plays no game over the
+// board after leaving, so what S-6 counts does not change.
+func (p *prepared) view(r int) *prepared {
+	if r == p.n {
+		return p
+	}
+	v := *p
+	v.n = r
+	v.entries = make([][]entry, len(p.entries))
+	for i, es := range p.entries {
+		k := len(es)
+		for k > 0 && es[k-1].round > r {
+			k--
+		}
+		v.entries[i] = es[:k:k]
+	}
+	return &v
+}
+
+// segmentEnd is the last round, from r up to n, at which the same
+// withdrawals are in effect as at r: a withdrawal after round a takes
+// effect from round a+1.
+func (pe *parsedEvent) segmentEnd(r, n int) int {
+	end := n
+	for _, a := range pe.wd {
+		if a >= r && a < end {
+			end = a
+		}
+	}
+	return end
 }
 
 // annulWithdrawals applies S-6 in a round robin (seed 000 ch.2 §2.2): a

@@ -62,7 +62,7 @@ func Standings(ev Event, n int) (Table, error) {
 	} else if _, err := ParseChain(chain.Strings()); err != nil {
 		return Table{}, err
 	}
-	idx, err := ev.index()
+	pe, err := parseEvent(&ev)
 	if err != nil {
 		return Table{}, err
 	}
@@ -78,12 +78,12 @@ func Standings(ev Event, n int) (Table, error) {
 	}
 	var prevRank []int
 	var t *tableCalc
+	var p *prepared
 	for r := start; r <= n; r++ {
-		p, err := prepare(&ev, idx, r)
-		if err != nil {
-			return Table{}, err
+		if p == nil || r > p.n {
+			p = pe.prepare(pe.segmentEnd(r, n))
 		}
-		t = newTableCalc(p, chain, prevRank)
+		t = newTableCalc(p.view(r), chain, prevRank)
 		t.run()
 		prevRank = t.rk.rank
 	}
