@@ -8,17 +8,19 @@ package xiangqi
 // Each of the 32 pieces owns a fixed slot: red slots are 16…31, black 32…47.
 // Board cells hold the slot number (0 = empty, off = padding), so the colour of
 // a cell is cell>>4 (1 red, 2 black) and a piece's square is sqOf[slot].
+const off uint8 = 64
+
+// Slot offsets within a side, in B-2 order.
 const (
-	off        uint8 = 64
-	slotGen          = 0  // 1 general
-	slotAdv          = 1  // 2 advisors
-	slotEle          = 3  // 2 elephants
-	slotHorse        = 5  // 2 horses
-	slotRook         = 7  // 2 chariots
-	slotCannon       = 9  // 2 cannons
-	slotPawn         = 11 // 5 soldiers
-	slotEnd          = 16
-	maxMoves         = 128 // more than the 119 pseudo-legal moves any side can have
+	slotGen    = 0  // 1 general
+	slotAdv    = 1  // 2 advisors
+	slotEle    = 3  // 2 elephants
+	slotHorse  = 5  // 2 horses
+	slotRook   = 7  // 2 chariots
+	slotCannon = 9  // 2 cannons
+	slotPawn   = 11 // 5 soldiers
+	slotEnd    = 16
+	maxMoves   = 128 // more than the 119 pseudo-legal moves any side can have
 )
 
 // kindSlots gives each kind's first slot and how many a side has (B-2).

@@ -104,3 +104,11 @@ func TestIsLegalDoesNotAllocate(t *testing.T) {
 		t.Errorf("IsLegal: %v allocations per run, want 0", allocs)
 	}
 }
+
+// The zero Position is not a position, but querying it must not hang.
+func TestZeroPosition(t *testing.T) {
+	var p xiangqi.Position
+	if len(p.LegalMoves()) != 0 || p.InCheck() || p.IsLegal(mv(t, "e0e1")) || p.Perft(2) != 0 {
+		t.Error("zero Position reports moves or check")
+	}
+}

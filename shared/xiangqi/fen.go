@@ -162,6 +162,9 @@ func (p *Position) place(grid *[90]Piece) error {
 		case k == Soldier && c == Red && sq.Rank() < 3,
 			k == Soldier && c == Black && sq.Rank() > 6:
 			return fenErr("B-9", "%s soldier on %s is behind its starting rank", c, sq)
+		case k == Soldier && ownHalf[c][cl] && sq.File()%2 == 1:
+			// Sideways steps come only after the river and there is no way back.
+			return fenErr("B-9", "%s soldier on %s cannot have left its file before crossing the river", c, sq)
 		}
 		slot := uint8(16)<<c + uint8(kindSlots[k].first+used[c][k])
 		used[c][k]++

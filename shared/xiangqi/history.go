@@ -40,6 +40,15 @@ func (h *History) Position() *Position { return h.pos.Clone() }
 // Len returns the number of moves played.
 func (h *History) Len() int { return len(h.entries) }
 
+// Moves returns the moves played, in order.
+func (h *History) Moves() []Move {
+	out := make([]Move, len(h.entries))
+	for i, e := range h.entries {
+		out[i] = e.Move
+	}
+	return out
+}
+
 // Entry returns the i-th move (0-based) with its facts.
 func (h *History) Entry(i int) Entry { return h.entries[i] }
 

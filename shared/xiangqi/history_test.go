@@ -87,6 +87,9 @@ func TestRepetition_G6_PerpetualChase(t *testing.T) {
 	if got := h.Entry(1).Attacked; len(got) != 0 {
 		t.Errorf("g7h5 Attacked = %v, want none", got)
 	}
+	if got := h.Moves(); len(got) != 9 || got[1] != mv(t, "g7h5") {
+		t.Errorf("Moves() = %v", got)
+	}
 	r := h.Repetition()
 	if r.Cycles != 2 || r.CycleLength != 4 || r.Since != 0 {
 		t.Fatalf("Cycles %d CycleLength %d Since %d, want 2 4 0", r.Cycles, r.CycleLength, r.Since)

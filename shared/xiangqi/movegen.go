@@ -50,6 +50,9 @@ func (p *Position) attacked(k uint8, them Color) bool {
 // move cannot change what attacks the general.
 func (p *Position) genLegal(ml *moveList) {
 	ml.n = 0
+	if p.board[0] != off {
+		return // the zero Position has no board; scanning it would never stop
+	}
 	us := p.side
 	them := us ^ 1
 	base := uint8(16) << us
@@ -323,6 +326,9 @@ func (p *Position) AppendLegalMoves(dst []Move) []Move {
 
 // InCheck reports whether the side to move's general is attacked.
 func (p *Position) InCheck() bool {
+	if p.board[0] != off {
+		return false // the zero Position
+	}
 	return p.attacked(p.sqOf[16<<p.side+slotGen], p.side^1)
 }
 

@@ -127,6 +127,8 @@ var fenRejectCases = []struct {
 	{"B5_ElephantAcrossRiver", "4k4/9/9/2B6/9/9/9/9/9/3K5 w", "B-5", "red elephant on c6"},
 	{"B9_RedSoldierBehindStart", "4k4/9/9/9/9/9/9/4P4/9/3K5 w", "B-9", "red soldier on e2"},
 	{"B9_BlackSoldierBehindStart", "4k4/9/4p4/9/9/9/9/9/9/3K5 w", "B-9", "black soldier on e7"},
+	{"B9_RedSoldierOffFileBeforeRiver", "4k4/9/9/9/9/3P5/9/9/9/3K5 w", "B-9", "red soldier on d4 cannot have left its file"},
+	{"B9_BlackSoldierOffFileBeforeRiver", "4k4/9/9/1p7/9/9/9/9/9/3K5 w", "B-9", "black soldier on b6 cannot have left its file"},
 	{"B2_ThreeChariots", "4k4/9/9/9/9/9/9/9/9/RRRK5 w", "B-2", "red has more than 2 chariots"},
 	{"B2_SixSoldiers", "4k4/9/9/9/9/pppppp3/9/9/9/3K5 w", "B-2", "black has more than 5 soldiers"},
 	{"B10_SideNotToMoveInCheck", "4k4/9/9/9/9/4R4/9/9/9/3K5 w", "B-10", "black is in check but it is red's turn"},
