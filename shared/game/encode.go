@@ -328,7 +328,10 @@ func (r *reader) small(limit uint64) uint64 {
 }
 
 func (r *reader) string() string {
-	n := r.small(uint64(len(r.b)))
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.fail("string length")
+	}
 	if r.err != nil {
 		return ""
 	}

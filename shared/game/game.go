@@ -151,6 +151,10 @@ func (g *Game) Position() *xiangqi.Position { return g.pos.Clone() }
 // Moves returns a copy of the moves played.
 func (g *Game) Moves() []xiangqi.Move { return append([]xiangqi.Move(nil), g.moves...) }
 
+// MoveTimes returns when each move was played (Unix ms), for records that
+// show the time per move.
+func (g *Game) MoveTimes() []int64 { return append([]int64(nil), g.times...) }
+
 // Log returns a copy of the rulings log.
 func (g *Game) Log() []LogEntry { return append([]LogEntry(nil), g.log...) }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // The worked games of the issue; the records test writes each in every format.
-var worked = map[string]func(t *testing.T) *game.Game{
+var worked = map[string]func(t testing.TB) *game.Game{
 	"checkmate":  checkmateGame,
 	"time":       timeGame,
 	"agreement":  agreementGame,
@@ -20,7 +20,7 @@ var worked = map[string]func(t *testing.T) *game.Game{
 
 // checkmateGame: a five-ply mate from the start, the moves written in five
 // different notations (N-4), each pressed in the same request.
-func checkmateGame(t *testing.T) *game.Game {
+func checkmateGame(t testing.TB) *game.Game {
 	g := newGame(t, game.Setup{Control: preset(t, "rapid-10/40+5/30")})
 	run(t, g, []step{
 		{at: 3 * sec, do: "move+press", by: red, move: "b2c2"},
@@ -59,7 +59,7 @@ func TestGame_G1_Checkmate(t *testing.T) {
 
 // timeGame: a two-period control (2 moves in 1 min, then 1 in 30 s); red
 // makes its third move in time but presses after the deadline (C-3).
-func timeGame(t *testing.T) *game.Game {
+func timeGame(t testing.TB) *game.Game {
 	c, err := clock.NewControl([]clock.Period{{Moves: 2, Ms: mn}, {Moves: 1, Ms: 30 * sec}}, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +108,7 @@ func TestGame_C3_FlagMovedButNotPressed(t *testing.T) {
 
 // agreementGame: red offers after its move and black declines; black offers
 // after its move and red accepts (D-1…D-3).
-func agreementGame(t *testing.T) *game.Game {
+func agreementGame(t testing.TB) *game.Game {
 	g := newGame(t, game.Setup{Control: preset(t, "60/30+10/10")})
 	run(t, g, []step{
 		{at: 10 * sec, do: "move", by: red, move: "炮二平五"},
@@ -132,7 +132,7 @@ func TestGame_D3_AgreementAfterDecline(t *testing.T) {
 }
 
 // noCaptureGame: an event that counts 3 rounds for 自然限着 (G-3 "根据等级酌减").
-func noCaptureGame(t *testing.T) *game.Game {
+func noCaptureGame(t testing.TB) *game.Game {
 	g := newGame(t, game.Setup{Control: preset(t, "untimed"), Rules: game.Rules{NoCaptureMoves: 3}})
 	run(t, g, []step{
 		{at: 1 * sec, do: "move+press", by: red, move: "h2e2"},
@@ -180,7 +180,7 @@ func cycles(n int) []step {
 
 // repetitionGame: the same cycle six times; the clocks stop; two arbiters of
 // three hold red mainly responsible (G-6).
-func repetitionGame(t *testing.T) *game.Game {
+func repetitionGame(t testing.TB) *game.Game {
 	g := newGame(t, game.Setup{Control: preset(t, "90/40+15/10")})
 	run(t, g, cycles(5))
 	v := g.View(t0)

@@ -57,7 +57,7 @@ type step struct {
 
 // run plays the steps; every step's error must match its code (and rule, when
 // given). After each step the game must survive an encode/decode round trip.
-func run(t *testing.T, g *game.Game, steps []step) {
+func run(t testing.TB, g *game.Game, steps []step) {
 	t.Helper()
 	for i, s := range steps {
 		now := t0 + s.at
@@ -91,7 +91,7 @@ func run(t *testing.T, g *game.Game, steps []step) {
 	}
 }
 
-func checkErr(t *testing.T, i int, s step, err error) {
+func checkErr(t testing.TB, i int, s step, err error) {
 	t.Helper()
 	var re *game.RuleError
 	switch {
@@ -105,7 +105,7 @@ func checkErr(t *testing.T, i int, s step, err error) {
 }
 
 // roundTrip checks that the packed game reads back to the same view.
-func roundTrip(t *testing.T, g *game.Game, now int64) {
+func roundTrip(t testing.TB, g *game.Game, now int64) {
 	t.Helper()
 	b, err := g.MarshalBinary()
 	if err != nil {
@@ -127,7 +127,7 @@ func roundTrip(t *testing.T, g *game.Game, now int64) {
 	}
 }
 
-func wantResult(t *testing.T, g *game.Game, r game.Result, why game.Reason) {
+func wantResult(t testing.TB, g *game.Game, r game.Result, why game.Reason) {
 	t.Helper()
 	if gr, gw := g.Result(); gr != r || gw != why {
 		t.Fatalf("result = %v (%v), want %v (%v)", gr, gw, r, why)
