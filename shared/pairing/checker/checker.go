@@ -238,6 +238,8 @@ func threeViolation(red, black *player) bool {
 		black.diff-1 <= -3 || black.last == swiss.Black && black.streak >= 2
 }
 
+func plusThree(red, black *player) bool { return red.diff+1 >= 3 || black.diff-1 <= -3 }
+
 // checkColours: no avoidable +3 or three in a row (P-8) and, where no such
 // swap or the third-last-round rule applies, the fewer-reds rule §4(1)
 // (P-11). In round 1, odd tables give red to the smaller number (P-3).
@@ -253,11 +255,15 @@ func (c *checker) checkColours() {
 			}
 			continue
 		}
-		bad, swapBad := threeViolation(r, k), threeViolation(k, r)
-		if !last && bad && !swapBad {
+		viol := threeViolation
+		if last {
+			viol = plusThree // §4(10): three in a row stands in the last round
+		}
+		bad, swapBad := viol(r, k), viol(k, r)
+		if bad && !swapBad {
 			c.fail("P-8", "table %d: %d-%d gives +3 or three in a row; swapping avoids it", b.Table, r.num, k.num)
 		}
-		if swapBad && !bad && !last {
+		if swapBad && !bad {
 			continue // colours chosen to avoid +3 / three in a row
 		}
 		if late && r.score != k.score {

@@ -50,7 +50,6 @@ func (f *field) positional(pool []*entrant, m *matching.Matcher, groupScore, seq
 	var head [2]int
 	var out []made
 	var left []*entrant
-	last := f.rounds > 0 && f.round >= f.rounds
 	for p := range pool {
 		if done[p] {
 			continue
@@ -64,8 +63,8 @@ func (f *field) positional(pool []*entrant, m *matching.Matcher, groupScore, seq
 		}
 		// Try candidates in the positional order — the opposite list from
 		// its head (同位, then 错位), then the own list (通行) — first
-		// those whose colours avoid +3 and three in a row (P-8, except in
-		// the last round, §4(10)) and who float no one a third time (P-6).
+		// those whose colours avoid +3 and three in a row (P-8, see
+		// colourViolation) and who float no one a third time (P-6).
 		met, blocked := 0, 0
 		var c cand
 		found := false
@@ -92,7 +91,7 @@ func (f *field) positional(pool []*entrant, m *matching.Matcher, groupScore, seq
 					}
 					rc, bc, cc := f.colours(picker, o)
 					t := 0
-					if !last && threeViolation(rc, bc) {
+					if f.colourViolation(rc, bc) {
 						t += 2
 					}
 					if floatViolation(picker, o) {
@@ -184,14 +183,27 @@ func threeViolation(red, black *entrant) bool {
 		black.diff-1 <= -3 || black.last == Black && black.streak >= 2
 }
 
-// colours decides who is red (P-11, appendix 3 §4).
+// plusThree reports whether the colours give +3 of one colour.
+func plusThree(red, black *entrant) bool {
+	return red.diff+1 >= 3 || black.diff-1 <= -3
+}
+
+// colourViolation is the colour outcome the walk avoids where it can
+// (appendix 3 §1.11(3)): +3 or three in a row. In the last round §4(10)
+// accepts three in a row, but +3 is still avoided because §1.11(4) wants
+// colours at most one apart when the event ends.
+func (f *field) colourViolation(red, black *entrant) bool {
+	if f.rounds > 0 && f.round >= f.rounds {
+		return plusThree(red, black)
+	}
+	return threeViolation(red, black)
+}
+
+// colours decides who is red (P-11, appendix 3 §4), swapping the rule's
+// answer when only the swap avoids +3 or three in a row (P-8).
 func (f *field) colours(a, b *entrant) (red, black *entrant, why ColourCase) {
 	red, black, why = f.colourRule(a, b)
-	if f.rounds > 0 && f.round >= f.rounds {
-		// §4(10): in the last round such pairs are not broken up.
-		return red, black, why
-	}
-	if threeViolation(red, black) && !threeViolation(black, red) {
+	if f.colourViolation(red, black) && !f.colourViolation(black, red) {
 		return black, red, ColourAvoidThree
 	}
 	return red, black, why
