@@ -150,8 +150,6 @@ var teamCriteria = map[Criterion]bool{
 	OpponentScore: true, PreviousRound: true,
 }
 
-var placeCriteria = map[Criterion]bool{PlaceSum: true, BestPlace: true, SecondBestPlace: true, Fouls: true}
-
 func parseChain(names []string, known map[Criterion]bool, cuts bool) (Chain, error) {
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%w: empty chain", ErrUnknownCriterion)

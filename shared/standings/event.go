@@ -94,7 +94,6 @@ type prepared struct {
 	ev        *Event
 	n         int // the table is after round n
 	scoring   Scoring
-	idx       map[string]int
 	entries   [][]entry // by player, by round
 	annulled  []bool    // S-6: player's results annulled
 	withdrawn []bool
@@ -148,7 +147,6 @@ type item struct {
 // prefix of them.
 type parsedEvent struct {
 	ev    *Event
-	idx   map[string]int
 	items []item
 	wd    []int // by player: AfterRound of a withdrawal, -1 for none
 }
@@ -158,7 +156,7 @@ func parseEvent(ev *Event) (*parsedEvent, error) {
 	if err != nil {
 		return nil, err
 	}
-	pe := &parsedEvent{ev: ev, idx: idx, items: make([]item, 0, len(ev.Games)+len(ev.Byes)), wd: make([]int, len(ev.Players))}
+	pe := &parsedEvent{ev: ev, items: make([]item, 0, len(ev.Games)+len(ev.Byes)), wd: make([]int, len(ev.Players))}
 	for i := range pe.wd {
 		pe.wd[i] = -1
 	}
@@ -198,7 +196,7 @@ func (pe *parsedEvent) prepare(n int) *prepared {
 	ev := pe.ev
 	np := len(ev.Players)
 	p := &prepared{
-		ev: ev, n: n, scoring: ev.scoring(), idx: pe.idx,
+		ev: ev, n: n, scoring: ev.scoring(),
 		entries:   make([][]entry, np),
 		annulled:  make([]bool, np),
 		withdrawn: make([]bool, np),
@@ -234,7 +232,7 @@ func (pe *parsedEvent) prepare(n int) *prepared {
 	}
 	backing := make([]entry, 0, 2*len(items))
 	for i, c := range counts {
-		p.entries[i] = backing[len(backing):len(backing):len(backing)+c]
+		p.entries[i] = backing[len(backing) : len(backing) : len(backing)+c]
 		backing = backing[:len(backing)+c]
 	}
 	swiss := swissLike(ev.System)

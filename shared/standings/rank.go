@@ -21,15 +21,8 @@ func (t Tiebreak) Float64() float64 { return float64(t.Num) / float64(t.Denom) }
 func (t Tiebreak) String() string { return fraction(t.Num, t.Denom) }
 
 func fraction(num, denom int) string {
-	if denom <= 1 || num%denom == 0 {
-		return strconv.Itoa(num / max(denom, 1))
-	}
-	// Only halves occur (Denom 2).
-	s := strconv.Itoa(num / 2)
-	if num < 0 && num/2 == 0 {
-		s = "-0"
-	}
-	return s + ".5"
+	// Only whole numbers and halves occur, both exact in a float64.
+	return strconv.FormatFloat(float64(num)/float64(max(denom, 1)), 'f', -1, 64)
 }
 
 // critEval is one criterion ready to be applied to the entities of one

@@ -11,7 +11,7 @@ import (
 
 func TestParseScoring_K1(t *testing.T) {
 	tests := []struct {
-		name                         string
+		name                          string
 		win, loss, drawRed, drawBlack int
 	}{
 		{"", 2, 0, 1, 1},      // K-1 default
@@ -102,9 +102,9 @@ func TestDefaultChain_SpecOrder(t *testing.T) {
 		want   string
 	}{
 		{"roundRobin", false, "matchPoints boardPoints matchWins boardWins directEncounter fouls blackGames blackWins"},
-		{"doubleRoundRobin", false, "matchPoints boardPoints matchWins boardWins directEncounter fouls"},
-		{"swiss", false, "matchPoints opponentScore boardPoints matchWins boardWins fouls previousRound"},
-		{"swiss", true, "boardPoints matchPoints opponentScore matchWins boardWins fouls previousRound"},
+		{"doubleRoundRobin", false, "matchPoints boardPoints matchWins boardWins directEncounter fouls"},
+		{"swiss", false, "matchPoints opponentScore boardPoints matchWins boardWins fouls previousRound"},
+		{"swiss", true, "boardPoints matchPoints opponentScore matchWins boardWins fouls previousRound"},
 	}
 	for _, tt := range team {
 		c, err := standings.DefaultTeamChain(tt.system, tt.board)
