@@ -306,3 +306,52 @@ func TestTeamStandings_R6PlayoffAndR8(t *testing.T) {
 		t.Errorf("R-8: %+v", tab)
 	}
 }
+
+// TestStandings_S6SwissWithdrawalByRound: d withdraws after round 1 of a
+// Swiss; its round-2 game, paired but never played, becomes a forfeit won
+// by b (seed 000 ch.2 §2.3: 未赛对局均作负). The table after round 1 is as it
+// stood then: d not yet withdrawn.
+// After R2: a 2+1 = 3, c 2+1 = 3, b 0+2 = 2, d 0; 对手分 a = b 2 + c 3 = 5,
+// c = d 0 + a 3 = 3 → a, c, b, d.
+func TestStandings_S6SwissWithdrawalByRound(t *testing.T) {
+	ev := standings.Event{
+		System: standings.SystemSwiss, Rounds: 3,
+		Players:     []standings.Player{{ID: "a", Number: 1}, {ID: "b", Number: 2}, {ID: "c", Number: 3}, {ID: "d", Number: 4}},
+		Withdrawals: []standings.Withdrawal{{Player: "d", AfterRound: 1}},
+		Games: []standings.Game{
+			{Round: 1, Red: "a", Black: "b", Result: "1-0"},
+			{Round: 1, Red: "c", Black: "d", Result: "1-0"},
+			{Round: 2, Red: "a", Black: "c", Result: "1/2-1/2"},
+			{Round: 2, Red: "d", Black: "b", Result: ""},
+		},
+	}
+	r1, err := standings.Standings(ev, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range r1.Rows {
+		if r.Withdrawn || r.Forfeits != 0 {
+			t.Errorf("after R1: %+v", r)
+		}
+	}
+	r2, err := standings.Standings(ev, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids(r2) != "a c b d" {
+		t.Fatalf("after R2: order %s", ids(r2))
+	}
+	if b, d := r2.Rows[2], r2.Rows[3]; b.Points != 2 || b.Forfeits != 1 || b.Wins != 1 || !d.Withdrawn || d.Losses != 2 {
+		t.Errorf("after R2: b %+v d %+v", b, d)
+	}
+	if tb := r2.Rows[0].Tiebreaks[0]; tb.String() != "5" {
+		t.Errorf("a's 对手分 %s, want 5", tb)
+	}
+	ct, err := standings.CrossTable(ev, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := ct.Rows[1].Cells[1]; c.Result != "-+" || c.Mark != standings.MarkForfeit || c.Points != 2 || c.OpponentID != "d" {
+		t.Errorf("b's round-2 cell %+v", c)
+	}
+}
