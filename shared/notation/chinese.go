@@ -127,9 +127,6 @@ func (n Chinese) Parse(p *xiangqi.Position, s string) (xiangqi.Move, error) {
 	}
 	toks, bad := tokenizeChinese(s)
 	if bad != "" {
-		if len(toks) == 0 && strings.ContainsAny(s, "abcdefghiABCDEFGHIKAEHRCPNBGS+-=.") {
-			return fail(false, "%s; not a Chinese move", bad)
-		}
 		return fail(false, "%s; want a move such as 炮二平五 or 馬8進7", bad)
 	}
 	if len(toks) < 4 || len(toks) > 5 {
@@ -179,12 +176,15 @@ func (n Chinese) Parse(p *xiangqi.Position, s string) (xiangqi.Move, error) {
 		if len(files) == 0 {
 			return fail(true, "%s marks one of several %s on one file, and no two stand together", describe(head[0].r), kindPlural(kind))
 		}
+		var why string
 		for _, f := range files {
-			if sq, why := pick(b.onFile(kind, f), head[0].place, 0); why == "" {
+			var sq xiangqi.Square
+			if sq, why = pick(b.onFile(kind, f), head[0].place, 0); why == "" {
 				pieces = append(pieces, sq)
-			} else if len(files) == 1 {
-				return fail(true, "%s", why)
 			}
+		}
+		if len(pieces) == 0 {
+			return fail(true, "%s", why)
 		}
 		which = fmt.Sprintf("%c%c", head[0].r, head[1].r)
 	case len(head) == 2 && head[0].num != 0 && head[1].kind != 0:
