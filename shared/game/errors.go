@@ -20,6 +20,7 @@ const (
 	CodeInvalidRuling   = "invalid_ruling"    // a ruling that does not fit the game
 	CodeInvalidArgument = "invalid_argument"  // an unknown kind or an out-of-range value
 	CodeIllegalMoveFoul = "illegal_move_foul" // G-2: refused and recorded as a foul
+	CodeIllegalMoveLoss = "illegal_move_loss" // G-2: the event counts it as a loss; the game is over
 )
 
 // RuleError is an operation the game refuses, with a stable Code, the SPEC

@@ -215,7 +215,7 @@ func (g *Game) checkOpen(now int64, allowPending bool) *RuleError {
 //
 // An illegal move is refused with its rule and changes nothing, unless the
 // event counts illegal moves as fouls (code illegal_move_foul: the foul is
-// recorded, the third loses) or as losses (G-2).
+// recorded, the third loses) or as losses (code illegal_move_loss) (G-2).
 func (g *Game) Move(now int64, by Actor, text string, ply int, press bool) error {
 	if err := g.checkOpen(now, false); err != nil {
 		return err
@@ -257,6 +257,7 @@ func (g *Game) refuseMove(now int64, by Actor, mover xiangqi.Color, text string,
 		re.Code = CodeIllegalMoveFoul
 		g.foul(now, by, mover, fmt.Sprintf("illegal move %s: %s (%s)", text, ime.Reason, ime.Rule))
 	case IllegalLoses:
+		re.Code = CodeIllegalMoveLoss
 		g.logRuling(now, by, Ruling{Kind: RulingFoul, Side: mover,
 			Note: fmt.Sprintf("illegal move %s: %s (%s)", text, ime.Reason, ime.Rule)})
 		g.end(now, winFor(mover.Opponent()), IllegalMove)

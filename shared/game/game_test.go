@@ -323,7 +323,7 @@ func TestMove_G2_IllegalMovesAsFouls(t *testing.T) {
 	}
 
 	g = newGame(t, game.Setup{Control: preset(t, "world"), Rules: game.Rules{IllegalMoves: game.IllegalLoses}})
-	run(t, g, []step{{do: "move", by: red, move: "e0e2", code: game.CodeIllegalMove, rule: "B-3"}})
+	run(t, g, []step{{do: "move", by: red, move: "e0e2", code: game.CodeIllegalMoveLoss, rule: "B-3"}})
 	wantResult(t, g, game.BlackWins, game.IllegalMove)
 }
 
