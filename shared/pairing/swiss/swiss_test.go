@@ -1,0 +1,241 @@
+package swiss_test
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/xqtour/xqtour/shared/pairing/checker"
+	"github.com/xqtour/xqtour/shared/pairing/swiss"
+)
+
+// pairText pairs an input written in the testdata format and runs the
+// checker on the result.
+func pairText(t *testing.T, text string) swiss.Round {
+	t.Helper()
+	in, err := parseInput(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := swiss.Pair(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range checker.Check(in, out) {
+		t.Errorf("checker: %v", v)
+	}
+	return out
+}
+
+// fillers declares withdrawn opponents 3…n with the given history length.
+func fillers(from, to, rounds int) string {
+	var b strings.Builder
+	for i := from; i <= to; i++ {
+		fmt.Fprintf(&b, "p %d status withdrawn :%s\n", i, strings.Repeat(" -", rounds))
+	}
+	return b.String()
+}
+
+func TestColour_P11(t *testing.T) {
+	tests := []struct {
+		name       string
+		round      int
+		one, two   string // histories of players 1 and 2 (opponents 3…)
+		wantRed    int
+		wantColour swiss.ColourCase
+	}{
+		{"FewerRedsGetsRed_4_1", 3, "B3 B4", "R5 B6", 1, swiss.ColourFewerReds},
+		{"FewerRedsGetsRed_4_1_Reverse", 3, "R3 B4", "B5 B6", 2, swiss.ColourFewerReds},
+		{"EqualCountsBlackLast_4_2", 3, "R3 B4", "B5 R6", 1, swiss.ColourAlternate},
+		{"UpperBlackVsRedRun_4_7", 5, "R3 B4 - -", "B5 B6 R7 R8", 1, swiss.ColourAlternate},
+		{"BlackRunLongerGetsRed_4_5", 5, "R3 B4 - -", "R5 R6 B7 B8", 2, swiss.ColourLongerBlacks},
+		{"BlackRunsLongerGetsRed_4_3", 7, "R3 R4 B5 R6 B7 B8", "R9 B10 R11 B12 - -", 1, swiss.ColourLongerBlacks},
+		{"RedRunShorterGetsRed_4_6", 5, "B3 R4 - -", "B5 B6 R7 R8", 1, swiss.ColourShorterReds},
+		{"RedRunsShorterGetsRed_4_4", 7, "B3 B4 R5 R6 - -", "B8 R9 B10 R11 - -", 2, swiss.ColourShorterReds},
+		{"NumberSumOddSmallerRed_4_8", 3, "R3 B4", "R5 B6", 1, swiss.ColourNumberSum},
+		{"NoColourYetTakesTheOther_4_2", 3, "bye -", "B5 R6", 1, swiss.ColourAlternate},
+		{"NoColourYetBlackLastGetsRed_4_2", 3, "bye -", "R5 B6", 2, swiss.ColourAlternate},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := tc.round - 1
+			text := fmt.Sprintf("rounds 11\nround %d\np 1 score 2 : %s\np 2 score 2 : %s\n%s",
+				tc.round, tc.one, tc.two, fillers(3, 13, r))
+			out := pairText(t, text)
+			if len(out.Boards) != 1 {
+				t.Fatalf("got %d boards, want 1", len(out.Boards))
+			}
+			b := out.Boards[0]
+			if b.Red != tc.wantRed || b.Why.Colour != tc.wantColour {
+				t.Errorf("got red %d (%s), want red %d (%s)", b.Red, b.Why.Colour, tc.wantRed, tc.wantColour)
+			}
+		})
+	}
+}
+
+// TestColour_P11_NumberSumEven: §4(8) with an even sum gives the larger
+// number red.
+func TestColour_P11_NumberSumEven(t *testing.T) {
+	out := pairText(t, "rounds 11\nround 3\np 1 score 2 : R4 B5\np 3 score 2 : R6 B7\np 2 status withdrawn : - -\n"+fillers(4, 7, 2))
+	if b := out.Boards[0]; b.Red != 3 || b.Why.Colour != swiss.ColourNumberSum {
+		t.Errorf("got red %d (%s), want 3 (numberSum)", b.Red, b.Why.Colour)
+	}
+}
+
+func TestPicker_P9(t *testing.T) {
+	tests := []struct {
+		name  string
+		round int
+		one   string
+		two   string
+		want  int
+		why   swiss.PickReason
+	}{
+		{"OddRoundSmallerFirst", 3, "R3 B4", "R5 B6", 1, swiss.PickNumber},
+		{"EvenRoundLargerFirst", 4, "R3 B4 -", "R5 B6 -", 2, swiss.PickNumber},
+		{"LargerImbalanceFirst", 3, "R3 B4", "B5 B6", 2, swiss.PickImbalance},
+		{"LongerRunFirst", 5, "R3 B4 - -", "R5 R6 B7 B8", 2, swiss.PickStreak},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			text := fmt.Sprintf("rounds 11\nround %d\np 1 score 2 : %s\np 2 score 2 : %s\n%s",
+				tc.round, tc.one, tc.two, fillers(3, 13, tc.round-1))
+			b := pairText(t, text).Boards[0]
+			if b.Why.Picker != tc.want || b.Why.PickedBy != tc.why {
+				t.Errorf("picker %d (%s), want %d (%s)", b.Why.Picker, b.Why.PickedBy, tc.want, tc.why)
+			}
+		})
+	}
+}
+
+// TestStatus_S6: withdrawn, paused and not-yet-joined players are not
+// paired; a player back from a pause is.
+func TestStatus_S6(t *testing.T) {
+	out := pairText(t, `rounds 7
+round 3
+p 1 score 4 : R2 B3
+p 2 score 0 status withdrawn : B1 -
+p 3 score 0 status paused : R1 -
+p 4 score 2 : B5 -
+p 5 score 2 : R4 B6
+p 6 score 2 : bye R5
+p 7 score 0 status notjoined : - -
+`)
+	seen := map[int]bool{}
+	for _, b := range out.Boards {
+		seen[b.Red], seen[b.Black] = true, true
+	}
+	seen[out.Bye] = true
+	for _, n := range []int{1, 4, 5, 6} {
+		if !seen[n] {
+			t.Errorf("active player %d not paired", n)
+		}
+	}
+	for _, n := range []int{2, 3, 7} {
+		if seen[n] {
+			t.Errorf("inactive player %d paired", n)
+		}
+	}
+}
+
+// TestBye_S7_NobodyTwice: the lowest player already had a bye, so the
+// next lowest gets it.
+func TestBye_S7_NobodyTwice(t *testing.T) {
+	out := pairText(t, `rounds 7
+round 3
+p 1 score 4 : R2 B3
+p 2 score 2 : B1 bye
+p 3 score 0 : R4 B1
+p 4 score 2 : B3 R5
+p 5 score 2 : bye B4
+`)
+	if out.Bye != 3 {
+		t.Errorf("bye %d, want 3 (the lowest, no bye yet)", out.Bye)
+	}
+	out = pairText(t, `rounds 7
+round 3
+p 1 score 4 : R2 B3
+p 2 score 2 : B1 R4
+p 3 score 2 : bye R1
+p 4 score 0 : R5 B2
+p 5 score 2 : B4 bye
+`)
+	if out.Bye == 3 || out.Bye == 5 {
+		t.Errorf("bye %d has had one", out.Bye)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want error
+	}{
+		{"DuplicateNumber", "round 1\np 1 :\np 1 :\n", swiss.ErrInput},
+		{"ShortHistory", "round 2\np 1 :\np 2 : -\n", swiss.ErrInput},
+		{"UnknownOpponent", "round 2\np 1 : R9\np 2 : -\n", swiss.ErrInput},
+		// Three players who have all met and all had a bye (P-8, S-7).
+		{"NoCompletePairing", "round 4\np 1 : R2 B3 bye\np 2 : B1 bye R3\np 3 : bye R1 B2\n", swiss.ErrNoPairing},
+		{"NoCompletePairingEven", "round 2\np 1 : R2\np 2 : B1\n", swiss.ErrNoPairing},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in, err := parseInput(tc.text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = swiss.Pair(in)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("got %v, want %v", err, tc.want)
+			}
+			if tc.want == swiss.ErrNoPairing {
+				for _, v := range checker.CheckImpossible(in) {
+					t.Errorf("checker disagrees: %v", v)
+				}
+			}
+		})
+	}
+}
+
+// TestDeterministic: the same input always gives the same round.
+func TestDeterministic(t *testing.T) {
+	rep, err := checker.Simulate(checker.Event{Players: 61, Rounds: 6, Seed: 5, Churn: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := swiss.Input{Players: rep.Players, Rounds: 7, Round: 7, DrawPoints: 1}
+	a, err := swiss.Pair(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		b, _ := swiss.Pair(in)
+		if !reflect.DeepEqual(a, b) {
+			t.Fatal("two pairings of the same input differ")
+		}
+	}
+}
+
+// TestLabels: every code has a stable string and a Chinese label.
+func TestLabels(t *testing.T) {
+	for r := swiss.FirstRoundPair; r <= swiss.FloatDown; r++ {
+		if r.String() == "" || r.Label() == "" {
+			t.Errorf("reason %d unnamed", r)
+		}
+	}
+	for c := swiss.ColourFirstRound; c <= swiss.ColourAvoidThree; c++ {
+		if c.String() == "" || c.Label() == "" {
+			t.Errorf("colour case %d unnamed", c)
+		}
+	}
+	for p := swiss.PickFirstRound; p <= swiss.PickNumber; p++ {
+		if p.String() == "" || p.Label() == "" {
+			t.Errorf("pick reason %d unnamed", p)
+		}
+	}
+	if got := swiss.ColourNumberSum.Section(); got != 8 {
+		t.Errorf("numberSum section %d, want 8", got)
+	}
+}
