@@ -102,6 +102,17 @@ func newChecker(in swiss.Input) *checker {
 	return c
 }
 
+// floatOf is the float of a player with score a meeting score b (P-6).
+func floatOf(a, b int) swiss.Float {
+	switch {
+	case a > b:
+		return swiss.Down
+	case a < b:
+		return swiss.Up
+	}
+	return swiss.NoFloat
+}
+
 func key(a, b int) [2]int {
 	if a > b {
 		a, b = b, a
@@ -177,6 +188,9 @@ func (c *checker) checkCover() bool {
 			continue
 		}
 		r.red, k.black = true, true
+		if want := floatOf(r.score, k.score); b.RedFloat != want || b.BlackFloat != floatOf(k.score, r.score) {
+			c.fail("P-6", "table %d: floats %d/%d do not match scores %d/%d", b.Table, b.RedFloat, b.BlackFloat, r.score, k.score)
+		}
 		r.opponentNumber, k.opponentNumber = k.num, r.num
 		if r == k {
 			c.fail("P-5", "player %d paired with self", r.num)

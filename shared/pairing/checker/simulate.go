@@ -38,6 +38,9 @@ type Report struct {
 	// FinalOver1 counts players who ended with colours more than one apart
 	// although they played every round of an odd-round event.
 	FinalOver1 int
+	// ThirdFloats counts floats that took a player the same way a third
+	// time or more (P-6 allows them only when unavoidable).
+	ThirdFloats int
 	// Players is the final state, ready to pair one more round.
 	Players []swiss.Player
 }
@@ -130,6 +133,14 @@ func Simulate(ev Event) (Report, error) {
 		rec := make(map[int]swiss.RoundRecord, n)
 		for _, b := range out.Boards {
 			red, black := idx(b.Red), idx(b.Black)
+			for _, pf := range []struct {
+				p *swiss.Player
+				f swiss.Float
+			}{{red, b.RedFloat}, {black, b.BlackFloat}} {
+				if pf.f != swiss.NoFloat && floats(pf.p, pf.f) >= 2 {
+					rep.ThirdFloats++
+				}
+			}
 			if threeIn(red, swiss.Red) || threeIn(black, swiss.Black) {
 				rep.ThreeInRow++
 			}
@@ -202,6 +213,16 @@ func clonePlayers(ps []swiss.Player) []swiss.Player {
 		out[i].History = append([]swiss.RoundRecord(nil), p.History...)
 	}
 	return out
+}
+
+func floats(p *swiss.Player, f swiss.Float) int {
+	n := 0
+	for _, h := range p.History {
+		if h.Float == f {
+			n++
+		}
+	}
+	return n
 }
 
 func diff(p *swiss.Player) int {
