@@ -29,6 +29,11 @@ func (g *Game) AppendBinary(b []byte) ([]byte, error) {
 	w.uvarint(g.version)
 	w.string(g.startFEN)
 	w.varint(g.startMs)
+	w.uvarint(uint64(g.lateLimitMs))
+	for c := range g.arrived {
+		w.bool(g.arrived[c])
+		w.varint(g.arrivedAt[c] - g.startMs)
+	}
 
 	w.byte(byte(g.rules.Repetition))
 	w.byte(byte(g.rules.IllegalMoves))
@@ -126,6 +131,11 @@ func decode(data []byte) (*Game, error) {
 	g.version = r.uvarint()
 	g.startFEN = r.string()
 	g.startMs = r.varint()
+	g.lateLimitMs = int64(r.small(clock.MaxPeriodMs))
+	for c := range g.arrived {
+		g.arrived[c] = r.bool()
+		g.arrivedAt[c] = r.varint() + g.startMs
+	}
 
 	g.rules.Repetition = RepetitionRule(r.byte())
 	g.rules.IllegalMoves = IllegalMoveRule(r.byte())

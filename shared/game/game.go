@@ -28,6 +28,10 @@ type Game struct {
 	clk      clock.State
 	startMs  int64 // when the first clock started: the round's start (C-6)
 
+	lateLimitMs int64    // C-6 迟到判负时限; 0: forfeits only by ruling
+	arrived     [2]bool  // arrivals recorded with Arrive, by colour
+	arrivedAt   [2]int64 // Unix ms
+
 	moves []xiangqi.Move
 	times []int64 // times[i]: Unix ms when moves[i] was played
 
@@ -69,6 +73,13 @@ type Setup struct {
 	// an event game, so a late player's time runs from it (C-6); the creation
 	// time for a standalone game.
 	StartMs int64
+	// LateLimitMs is the event's late-arrival limit (C-6 迟到判负时限): a side
+	// whose arrival has not been recorded (Arrive) by StartMs+LateLimitMs and
+	// that has not moved forfeits, both sides a double forfeit. 0 leaves
+	// forfeits to the arbiter's lateForfeit ruling; set it only where
+	// arrivals are recorded (scribes), or a present player who never called
+	// Arrive would forfeit.
+	LateLimitMs int64
 }
 
 // New starts a game. Errors are *RuleError with code invalid_argument.
@@ -83,7 +94,10 @@ func New(s Setup) (*Game, error) {
 	if fen == xiangqi.StartFEN {
 		fen = ""
 	}
-	g := &Game{startFEN: fen, rules: s.Rules, startMs: s.StartMs, rulingAskedBy: -1}
+	if s.LateLimitMs < 0 || s.LateLimitMs > clock.MaxPeriodMs {
+		return nil, refuse(CodeInvalidArgument, "C-6", "the late-arrival limit must be 0…%d ms", int64(clock.MaxPeriodMs))
+	}
+	g := &Game{startFEN: fen, rules: s.Rules, startMs: s.StartMs, lateLimitMs: s.LateLimitMs, rulingAskedBy: -1}
 	g.offer.last = -1
 	if err := g.replay(); err != nil {
 		var fe *xiangqi.FENError
@@ -173,11 +187,83 @@ func (g *Game) Settle(now int64) bool {
 		return false
 	}
 	side, at, flagged := g.clk.Flagged(now)
+	if r, lateAt, late := g.lateForfeit(now); late && (!flagged || lateAt <= at) {
+		g.end(lateAt, r, Forfeit)
+		return true
+	}
 	if !flagged {
 		return false
 	}
 	g.end(at, winFor(xiangqi.Color(side).Opponent()), Time)
 	return true
+}
+
+// lateForfeit returns the C-6 forfeit that has fallen by now, if any.
+func (g *Game) lateForfeit(now int64) (Result, int64, bool) {
+	at := g.startMs + g.lateLimitMs
+	if g.lateLimitMs == 0 || now < at {
+		return NoResult, 0, false
+	}
+	var late [2]bool
+	for c := xiangqi.Red; c <= xiangqi.Black; c++ {
+		late[c] = !(g.arrived[c] && g.arrivedAt[c] <= at) && g.movesBy(c) == 0
+	}
+	switch {
+	case late[xiangqi.Red] && late[xiangqi.Black]:
+		return DoubleForfeit, at, true
+	case late[xiangqi.Red]:
+		return BlackByForfeit, at, true
+	case late[xiangqi.Black]:
+		return RedByForfeit, at, true
+	}
+	return NoResult, 0, false
+}
+
+// Arrive records that by.Side's player has taken its seat (a player for
+// itself, a scribe or an arbiter for by.Side). The side to move's clock has
+// been running since the round's start; the other side's starts when it is
+// its turn (000 ch.2 §3 第1条). When both players arrive late, both late times
+// are deducted (第2条): the second side's lateness, less what its clock ran
+// before it arrived, comes off its clock when the second arrival is recorded,
+// logged as a clock ruling. Recording an arrival twice changes nothing.
+func (g *Game) Arrive(now int64, by Actor) error {
+	if by.Role == Organiser {
+		return refuse(CodeForbidden, "O-1", "an organiser does not record arrivals")
+	}
+	if err := g.checkOpen(now, true); err != nil {
+		return err
+	}
+	side := by.Side
+	if g.arrived[side] {
+		return nil
+	}
+	g.arrived[side], g.arrivedAt[side] = true, now
+	g.version++
+	first := g.startSide()
+	second := first.Opponent()
+	if !g.arrived[first] || !g.arrived[second] || g.arrivedAt[first] <= g.startMs || g.arrivedAt[second] <= g.startMs {
+		return nil
+	}
+	f := g.clk.Face(clock.Side(second), now)
+	deduct := g.arrivedAt[second] - g.startMs - f.UsedMs
+	if deduct <= 0 || g.clk.Control.Untimed() {
+		return nil
+	}
+	r := Ruling{Kind: RulingClock, Side: second, RemainingMs: f.RemainingMs - deduct,
+		Note: fmt.Sprintf("both players late: %d ms of %s's late arrival deducted (C-6)", deduct, second)}
+	g.clk = g.clk.Correct(now, clock.Side(second), r.RemainingMs)
+	g.logRuling(now, by, r)
+	g.Settle(now)
+	return nil
+}
+
+// startSide returns the side that moved first in this game.
+func (g *Game) startSide() xiangqi.Color {
+	c := g.pos.SideToMove()
+	if len(g.moves)%2 == 1 {
+		c = c.Opponent()
+	}
+	return c
 }
 
 // end records the result at now and stops the clocks.

@@ -267,14 +267,7 @@ func (g *Game) ruleLate(now int64, by Actor, r Ruling) error {
 // movesBy counts the moves c has played in this game.
 func (g *Game) movesBy(c xiangqi.Color) int {
 	n := len(g.moves)
-	first := xiangqi.Red
-	if g.startFEN != "" {
-		first = g.pos.SideToMove()
-		if n%2 == 1 {
-			first = first.Opponent()
-		}
-	}
-	if c == first {
+	if c == g.startSide() {
 		return (n + 1) / 2
 	}
 	return n / 2

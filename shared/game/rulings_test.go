@@ -215,3 +215,78 @@ func TestDecode_Corrupt(t *testing.T) {
 		t.Errorf("Decode with a trailing byte = %v", err)
 	}
 }
+
+func TestArrive_C6(t *testing.T) {
+	setup := game.Setup{Control: preset(t, "60/30+10/10"), LateLimitMs: 15 * mn}
+	t.Run("OneSideNeverComes", func(t *testing.T) {
+		g := newGame(t, setup)
+		if err := g.Arrive(t0+5*mn, red); err != nil {
+			t.Fatal(err)
+		}
+		run(t, g, []step{{at: 6 * mn, do: "move+press", by: red, move: "h2e2"}})
+		if v := g.View(t0 + 15*mn - 1); v.Result != game.NoResult {
+			t.Fatalf("forfeit before the limit: %v", v.Result)
+		}
+		g.Settle(t0 + 20*mn)
+		wantResult(t, g, game.RedByForfeit, game.Forfeit)
+		if v := g.View(t0 + 20*mn); v.EndedAt != t0+15*mn || v.ArrivedAt != [2]int64{t0 + 5*mn, 0} {
+			t.Errorf("ended %d, arrivals %v", v.EndedAt, v.ArrivedAt)
+		}
+	})
+	t.Run("NeitherComes", func(t *testing.T) {
+		g := newGame(t, setup)
+		err := g.Arrive(t0+16*mn, black)
+		var re *game.RuleError
+		if !errors.As(err, &re) || re.Code != game.CodeGameOver {
+			t.Fatalf("arrival after the limit = %v, want game_over", err)
+		}
+		wantResult(t, g, game.DoubleForfeit, game.Forfeit)
+	})
+	t.Run("BothLate_SecondArrivesAfterFirstMove", func(t *testing.T) {
+		g := newGame(t, setup)
+		if err := g.Arrive(t0+5*mn, red); err != nil {
+			t.Fatal(err)
+		}
+		run(t, g, []step{{at: 6 * mn, do: "move+press", by: red, move: "h2e2"}})
+		if err := g.Arrive(t0+8*mn, game.Actor{Role: game.Scribe, Side: xiangqi.Black}); err != nil {
+			t.Fatal(err)
+		}
+		// Black's clock ran 2 of its 8 late minutes; the other 6 are deducted.
+		if got := g.View(t0 + 8*mn).Clock.Faces[xiangqi.Black].RemainingMs; got != 52*mn {
+			t.Errorf("black remaining = %d, want %d", got, 52*mn)
+		}
+		if log := g.Log(); len(log) != 1 || log[0].Ruling.Kind != game.RulingClock || log[0].Ruling.Side != xiangqi.Black {
+			t.Errorf("log = %+v, want black's deduction", log)
+		}
+		roundTrip(t, g, t0+9*mn)
+	})
+	t.Run("BothLate_SecondMoverFirst", func(t *testing.T) {
+		g := newGame(t, setup)
+		if err := g.Arrive(t0+3*mn, black); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Arrive(t0+10*mn, red); err != nil {
+			t.Fatal(err)
+		}
+		v := g.View(t0 + 10*mn)
+		if r, b := v.Clock.Faces[xiangqi.Red].RemainingMs, v.Clock.Faces[xiangqi.Black].RemainingMs; r != 50*mn || b != 57*mn {
+			t.Errorf("remaining red %d, black %d; want %d and %d", r, b, 50*mn, 57*mn)
+		}
+	})
+	t.Run("OnlySecondLate_NoDeduction", func(t *testing.T) {
+		g := newGame(t, setup)
+		if err := g.Arrive(t0, red); err != nil {
+			t.Fatal(err)
+		}
+		run(t, g, []step{{at: mn, do: "move+press", by: red, move: "h2e2"}})
+		if err := g.Arrive(t0+8*mn, black); err != nil {
+			t.Fatal(err)
+		}
+		if got := g.View(t0 + 8*mn).Clock.Faces[xiangqi.Black].RemainingMs; got != 53*mn {
+			t.Errorf("black remaining = %d, want %d (its clock ran from red's press)", got, 53*mn)
+		}
+		if len(g.Log()) != 0 {
+			t.Errorf("log = %+v", g.Log())
+		}
+	})
+}

@@ -26,6 +26,9 @@ type View struct {
 	NoCaptureMoves int
 	NoCaptureLimit int
 
+	// ArrivedAt is when each side's arrival was recorded (C-6), 0 when not.
+	ArrivedAt [2]int64
+
 	Status  Status
 	Result  Result
 	Reason  Reason
@@ -74,6 +77,7 @@ func (g *Game) View(now int64) View {
 		Clock:         s.clk.Read(now),
 		AwaitingPress: s.awaitingPress,
 		Fouls:         s.fouls,
+		ArrivedAt:     s.arrivedAt,
 		Status:        s.status,
 		Result:        s.result,
 		Reason:        s.reason,
@@ -82,6 +86,11 @@ func (g *Game) View(now int64) View {
 
 		NoCaptureMoves: s.pos.NoCaptureCount() / 2,
 		NoCaptureLimit: s.rules.noCapturePlies() / 2,
+	}
+	for c, ok := range s.arrived {
+		if !ok {
+			v.ArrivedAt[c] = 0
+		}
 	}
 	if v.StartFEN == "" {
 		v.StartFEN = xiangqi.StartFEN
