@@ -191,3 +191,24 @@ func TestMaxWeight(t *testing.T) {
 		}
 	}
 }
+
+func benchMaxWeight(b *testing.B, n int) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var edges []matching.Edge
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if r.Float64() < 0.95 {
+				edges = append(edges, matching.Edge{U: i, V: j, Weight: int64(1000 + r.IntN(n))})
+			}
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		matching.MaxWeight(n, edges, true)
+	}
+}
+
+// BenchmarkMaxWeight300/600 size the weighted fallback of package swiss
+// (a stage plus everyone below it, at most 300 players).
+func BenchmarkMaxWeight300(b *testing.B) { benchMaxWeight(b, 300) }
+func BenchmarkMaxWeight600(b *testing.B) { benchMaxWeight(b, 600) }
