@@ -17,8 +17,9 @@ type Row struct {
 	Name     string
 	Number   int
 	Points   int
-	// Tiebreaks are the chain's criteria after a leading Points, in chain
-	// order. Criteria that depend on who is tied (directEncounter,
+	// Tiebreaks are the chain's criteria in chain order, less a leading
+	// Points (R-3's leading matchPoints is listed: Points holds the game
+	// points). Criteria that depend on who is tied (directEncounter,
 	// blackInMutualGame) hold the value computed among the players still tied
 	// with this one when the criterion was reached, 0 when it never was.
 	Tiebreaks []Tiebreak
@@ -45,7 +46,7 @@ type Table struct {
 	// Annulled lists the players whose results S-6 annulled; they have no row.
 	Annulled []string
 	// ByeValue is what a Swiss bye counts for 对手分 in this table (S-7),
-	// named OpponentScore and kept doubled like it.
+	// named OpponentScore and kept doubled like it; 0 outside a Swiss.
 	ByeValue Tiebreak
 }
 
