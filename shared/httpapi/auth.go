@@ -144,6 +144,8 @@ func (a *API) lookupCredential(c *call, scope, id string) (credential, error) {
 			return credential{}, err
 		}
 		return credential{Principal{Scope: scope, ID: id, Role: roleCaptain}, tm.CaptainTokenHash}, nil
+	case strings.HasPrefix(scope, "g"):
+		return a.gameSeatCredential(c, scope, id)
 	}
 	return credential{}, store.ErrNotFound
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -42,6 +43,15 @@ func notFound(what string) *Error {
 	return &Error{Status: http.StatusNotFound, Code: "not_found", Message: what + " not found"}
 }
 
+// gameStatus maps the game's refusal codes to statuses; every other code
+// (illegal_move, not_your_turn, game_over, …) is a valid request the rules
+// refuse: 422.
+var gameStatus = map[string]int{
+	game.CodeForbidden:       http.StatusForbidden,
+	game.CodeStalePly:        http.StatusConflict,
+	game.CodeInvalidArgument: http.StatusBadRequest,
+}
+
 // ruleRefusal is how core packages' typed errors read: every core refusal
 // carries a stable code and the SPEC rule that decided it.
 type ruleRefusal interface {
@@ -57,9 +67,16 @@ func toError(err error) *Error {
 	var re *tournament.RuleError
 	var ce *clock.ControlError
 	var rr ruleRefusal
+	var ge *game.RuleError
 	switch {
 	case errors.As(err, &e):
 		return e
+	case errors.As(err, &ge):
+		status := gameStatus[ge.Code]
+		if status == 0 {
+			status = http.StatusUnprocessableEntity
+		}
+		return &Error{Status: status, Code: ge.Code, Message: ge.Message, Rule: ge.Rule}
 	case errors.As(err, &fe):
 		return &Error{Status: http.StatusBadRequest, Code: "invalid_field", Message: fe.Error(), Rule: fe.Rule}
 	case errors.As(err, &ce):

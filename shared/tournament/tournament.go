@@ -46,6 +46,8 @@ const (
 	IllegalReject = "reject"
 	// IllegalFoul records an illegal move as a foul; the third foul loses (G-2).
 	IllegalFoul = "foul"
+	// IllegalLose ends the game at once, as 000 ch.2 §4 treats a move into check (B-10).
+	IllegalLose = "lose"
 )
 
 // First-round methods (P-3).
@@ -59,11 +61,11 @@ const (
 type Rules struct {
 	// Repetition is one of the Repetition* rule sets; default RepetitionRuling.
 	Repetition string
-	// IllegalMoves is IllegalReject (default) or IllegalFoul.
+	// IllegalMoves is IllegalReject (default), IllegalFoul or IllegalLose.
 	IllegalMoves string
 	// NoCaptureMoves is G-3's limit in moves (both sides' moves count as one); default 60.
 	NoCaptureMoves int
-	// DrawOfferLimit caps draw offers per game (D-4); default 3, 0 after defaults means none allowed is never used: -1 is unlimited.
+	// DrawOfferLimit caps draw offers per game (D-4); default 3, -1 is unlimited.
 	DrawOfferLimit int
 	// DeadPositionDraw ends a game drawn when neither side can mate (G-4); off by default.
 	DeadPositionDraw bool
@@ -209,9 +211,9 @@ func (r *Rules) normalize() error {
 	switch r.IllegalMoves {
 	case "":
 		r.IllegalMoves = IllegalReject
-	case IllegalReject, IllegalFoul:
+	case IllegalReject, IllegalFoul, IllegalLose:
 	default:
-		return &FieldError{Field: "rules.illegalMoves", Message: fmt.Sprintf("unknown handling %q (want reject or foul)", r.IllegalMoves), Rule: "G-2"}
+		return &FieldError{Field: "rules.illegalMoves", Message: fmt.Sprintf("unknown handling %q (want reject, foul or lose)", r.IllegalMoves), Rule: "G-2"}
 	}
 	if r.NoCaptureMoves == 0 {
 		r.NoCaptureMoves = 60

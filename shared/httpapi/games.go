@@ -1,0 +1,641 @@
+package httpapi
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
+	"github.com/xqtour/xqtour/shared/xiangqi"
+)
+
+func gamePK(gid string) string { return "G#" + gid }
+
+const gameSK = "GAME"
+
+func resultSK(round, table int) string { return fmt.Sprintf("X#%04d#%04d", round, table) }
+
+// gameLink is what the game item knows beyond the game itself: where it is
+// played and whose tokens may move. Players' token hashes are copied in when
+// the game is created, so a player's move costs one read.
+type gameLink struct {
+	Tournament string `json:"t,omitempty"`
+	Round      int    `json:"r,omitempty"`
+	Table      int    `json:"n,omitempty"`
+	// Red and Black are player ids ("red"/"black" seats for a standalone game).
+	Red       string `json:"rp"`
+	Black     string `json:"bp"`
+	RedHash   string `json:"rh"`
+	BlackHash string `json:"bh"`
+	// Reported is set once the result item exists (the tournament link).
+	Reported bool `json:"x,omitempty"`
+}
+
+// storedGame is a game item decoded: the link and the game.
+type storedGame struct {
+	ID   string
+	Link gameLink
+	Game *game.Game
+	rec  *store.Record
+}
+
+// encodeGame packs the item's document: uvarint length, the link as JSON, then
+// the game's compact binary form (moves two bytes each).
+func encodeGame(rec *store.Record, link gameLink, g *game.Game) (*store.Record, error) {
+	lj, err := json.Marshal(link)
+	if err != nil {
+		return nil, err
+	}
+	doc := binary.AppendUvarint(nil, uint64(len(lj)))
+	doc = append(doc, lj...)
+	if doc, err = g.AppendBinary(doc); err != nil {
+		return nil, err
+	}
+	rec.Doc = doc
+	return rec, nil
+}
+
+func decodeGame(gid string, rec *store.Record) (*storedGame, error) {
+	n, k := binary.Uvarint(rec.Doc)
+	if k <= 0 || uint64(len(rec.Doc)-k) < n {
+		return nil, fmt.Errorf("game %s: corrupt item", gid)
+	}
+	sg := &storedGame{ID: gid, rec: rec}
+	if err := json.Unmarshal(rec.Doc[k:k+int(n)], &sg.Link); err != nil {
+		return nil, fmt.Errorf("game %s: %w", gid, err)
+	}
+	g, err := game.Decode(rec.Doc[k+int(n):])
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", gid, err)
+	}
+	sg.Game = g
+	return sg, nil
+}
+
+func (a *API) loadGame(c *call, gid string) (*storedGame, error) {
+	rec, err := a.store.Get(c.ctx(), gamePK(gid), gameSK)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, notFound("game " + gid)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return decodeGame(gid, rec)
+}
+
+// gameRules turns the event's rule options into the game's.
+func gameRules(r tournament.Rules) game.Rules {
+	rep := game.ArbiterRuling
+	switch r.Repetition {
+	case tournament.RepetitionThreefoldDraw:
+		rep = game.ThreefoldDraw
+	case tournament.RepetitionPerpetualCheckLoses:
+		rep = game.PerpetualCheckLoses
+	}
+	ill, _ := game.ParseIllegalMoveRule(r.IllegalMoves)
+	return game.Rules{Repetition: rep, IllegalMoves: ill, DrawOffers: r.DrawOfferLimit,
+		NoCaptureMoves: r.NoCaptureMoves, DeadPositionDraws: r.DeadPositionDraw}
+}
+
+// GameID is the deterministic id of a pairing's game, so that a retried
+// pairing recreates nothing: "g" and 16 base32 characters of a hash.
+func GameID(tid string, round, table, number int) string {
+	sum := sha256.Sum256([]byte(tid + "/" + strconv.Itoa(round) + "/" + strconv.Itoa(table) + "/" + strconv.Itoa(number)))
+	return "g" + idEncoding.EncodeToString(sum[:10])
+}
+
+// eventGame builds the record of a pairing's game (Version 0: to be created),
+// with the event's time control and rules; its clocks start at the round's
+// start (C-6), or at pairing time when the round has none.
+func (a *API) eventGame(t *tournament.Tournament, r *tournament.Round, p tournament.Pairing, red, black *tournament.Player) (*store.Record, error) {
+	start := r.StartsAt
+	if start == 0 {
+		start = r.PairedAt
+	}
+	g, err := game.New(game.Setup{Control: t.Settings.TimeControl, Rules: gameRules(t.Settings.Rules), StartMs: start})
+	if err != nil {
+		return nil, err
+	}
+	link := gameLink{Tournament: t.ID, Round: r.Number, Table: p.Table, Red: red.ID, Black: black.ID, RedHash: red.TokenHash, BlackHash: black.TokenHash}
+	return encodeGame(&store.Record{PK: gamePK(p.GameID), SK: gameSK, Kind: "game"}, link, g)
+}
+
+// gameActor authenticates the caller of a game route and says whom it acts
+// as. Players are checked against the hashes in the game item (no extra
+// read); officials and the organiser are looked up in their event.
+func (a *API) gameActor(c *call, sg *storedGame) (game.Actor, Principal, error) {
+	scope := sg.Link.Tournament
+	if scope == "" {
+		scope = sg.ID
+	}
+	known := func(s, id string) (credential, bool) {
+		if s != scope {
+			return credential{}, false
+		}
+		switch id {
+		case sg.Link.Red:
+			return credential{Principal{Scope: s, ID: id, Role: rolePlayer}, sg.Link.RedHash}, true
+		case sg.Link.Black:
+			return credential{Principal{Scope: s, ID: id, Role: rolePlayer}, sg.Link.BlackHash}, true
+		}
+		return credential{}, false
+	}
+	p, err := a.authenticate(c, known)
+	if err != nil {
+		return game.Actor{}, Principal{}, err
+	}
+	if p.Scope != scope {
+		return game.Actor{}, p, forbidden("this token belongs to another event or game")
+	}
+	switch {
+	case p.Role == rolePlayer && p.ID == sg.Link.Red:
+		return game.PlayerOf(xiangqi.Red), p, nil
+	case p.Role == rolePlayer && p.ID == sg.Link.Black:
+		return game.PlayerOf(xiangqi.Black), p, nil
+	case p.Role == roleScribe:
+		if !slicesContainsOrEmpty(p.Tables, sg.Link.Table) {
+			return game.Actor{}, p, forbidden(fmt.Sprintf("this scribe does not keep table %d", sg.Link.Table))
+		}
+		return game.Actor{Role: game.Scribe}, p, nil
+	case p.Role == roleArbiter:
+		return game.Actor{Role: game.Arbiter}, p, nil
+	case p.Role == roleOrganiser:
+		return game.Actor{Role: game.Organiser}, p, nil
+	}
+	return game.Actor{}, p, forbidden("a " + p.Role + " of another game may not act on this one")
+}
+
+func slicesContainsOrEmpty(tables []int, n int) bool {
+	if len(tables) == 0 {
+		return true
+	}
+	for _, t := range tables {
+		if t == n {
+			return true
+		}
+	}
+	return false
+}
+
+// gameSeatCredential answers for the seat tokens of a standalone game.
+func (a *API) gameSeatCredential(c *call, gid, id string) (credential, error) {
+	sg, err := a.loadGame(c, gid)
+	if err != nil {
+		return credential{}, err
+	}
+	switch id {
+	case sg.Link.Red:
+		return credential{Principal{Scope: gid, ID: id, Role: rolePlayer}, sg.Link.RedHash}, nil
+	case sg.Link.Black:
+		return credential{Principal{Scope: gid, ID: id, Role: rolePlayer}, sg.Link.BlackHash}, nil
+	}
+	return credential{}, store.ErrNotFound
+}
+
+// mutateGame is every game write: one strongly consistent read, the
+// operation, and one conditional write when the game changed — with the
+// result item created in the same transaction the moment an event game ends,
+// so the result reaches the event exactly once. A refusal that still changed
+// the game (a flag that fell first, an illegal move counted as a foul) is
+// stored before it is returned. A lost race is 409 with the current state.
+func (a *API) mutateGame(c *call, op func(sg *storedGame, by game.Actor) error) (int, any, error) {
+	gid := c.r.PathValue("gid")
+	sg, err := a.loadGame(c, gid)
+	if err != nil {
+		return 0, nil, err
+	}
+	by, _, err := a.gameActor(c, sg)
+	if err != nil {
+		return 0, nil, err
+	}
+	before := sg.Game.Version()
+	res, why := sg.Game.Result()
+	opErr := op(sg, by)
+	if sg.Game.Version() != before {
+		res2, why2 := sg.Game.Result()
+		corrected := sg.Link.Reported && (res2 != res || why2 != why)
+		if err := a.saveGame(c, sg, corrected); err != nil {
+			if errors.Is(err, store.ErrConflict) {
+				return 0, nil, a.gameConflict(c, gid, "the game changed meanwhile")
+			}
+			return 0, nil, err
+		}
+	}
+	if opErr != nil {
+		var re *game.RuleError
+		if errors.As(opErr, &re) && re.Code == game.CodeStalePly {
+			return 0, nil, a.gameConflict(c, gid, re.Message)
+		}
+		return 0, nil, opErr
+	}
+	return http.StatusOK, gameView(sg, c.nowMs(), 0), nil
+}
+
+// saveGame writes the game under its version; an event game that has just
+// ended also gets its result item, in the same transaction, and a corrected
+// result rewrites the result item with the game.
+func (a *API) saveGame(c *call, sg *storedGame, corrected bool) error {
+	if corrected {
+		return a.correctResult(c, sg)
+	}
+	report := sg.Link.Tournament != "" && !sg.Link.Reported && sg.Game.Status() == game.Over
+	if report {
+		sg.Link.Reported = true
+	}
+	rec, err := encodeGame(sg.rec, sg.Link, sg.Game)
+	if err != nil {
+		return err
+	}
+	if !report {
+		return a.store.Put(c.ctx(), rec)
+	}
+	res, why := sg.Game.Result()
+	v := sg.Game.View(c.nowMs())
+	result := tournament.Result{Round: sg.Link.Round, Table: sg.Link.Table, GameID: sg.ID, Red: sg.Link.Red, Black: sg.Link.Black,
+		Result: res.String(), Reason: why.String(), RedFouls: v.Fouls[xiangqi.Red], BlackFouls: v.Fouls[xiangqi.Black], EndedAt: v.EndedAt}
+	x := encode(&store.Record{PK: tournamentPK(sg.Link.Tournament), SK: resultSK(sg.Link.Round, sg.Link.Table), Kind: "result"}, result)
+	return a.store.Transact(c.ctx(), []*store.Record{rec, x})
+}
+
+// correctResult rewrites the result item of an event game whose result an
+// arbiter corrected after it had been reported.
+func (a *API) correctResult(c *call, sg *storedGame) error {
+	var old tournament.Result
+	rec, err := a.load(c.ctx(), tournamentPK(sg.Link.Tournament), resultSK(sg.Link.Round, sg.Link.Table), "result", &old)
+	if err != nil {
+		return err
+	}
+	res, why := sg.Game.Result()
+	old.Result, old.Reason = res.String(), why.String()
+	g, err := encodeGame(sg.rec, sg.Link, sg.Game)
+	if err != nil {
+		return err
+	}
+	return a.store.Transact(c.ctx(), []*store.Record{g, encode(rec, old)})
+}
+
+func (a *API) gameConflict(c *call, gid, msg string) error {
+	e := &Error{Status: http.StatusConflict, Code: "conflict", Message: msg + "; the current state is attached"}
+	if sg, err := a.loadGame(c, gid); err == nil {
+		e.Current = gameView(sg, c.nowMs(), 0)
+	}
+	return e
+}
+
+// settleOnRead stores a flag that fell before a read: the game ends when
+// anyone looks after the deadline, with no background job (C-3, C-4).
+func (a *API) settleOnRead(c *call, sg *storedGame) {
+	if sg.Game.Status() != game.Playing || !sg.Game.Settle(c.nowMs()) {
+		return
+	}
+	if err := a.saveGame(c, sg, false); err != nil && !errors.Is(err, store.ErrConflict) {
+		a.log.Error("store settled game", "game", sg.ID, "err", err.Error())
+	}
+}
+
+// POST /games — anyone: a standalone game; returns both seats' tokens once.
+func (a *API) createGame(c *call) (int, any, error) {
+	var in struct {
+		FEN         string           `json:"fen"`
+		TimeControl *timeControlJSON `json:"timeControl"`
+		Rules       *rulesJSON       `json:"rules"`
+	}
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	tc, err := in.TimeControl.control()
+	if err != nil {
+		return 0, nil, err
+	}
+	rules := in.Rules.rules()
+	settings := tournament.Settings{Name: "game", Rounds: 1, TimeControl: tc, Rules: rules}
+	if err := settings.Normalize(); err != nil {
+		return 0, nil, err
+	}
+	g, err := game.New(game.Setup{FEN: in.FEN, Control: tc, Rules: gameRules(settings.Rules), StartMs: c.nowMs()})
+	if err != nil {
+		var re *game.RuleError
+		if errors.As(err, &re) && re.Code == game.CodeInvalidArgument {
+			return 0, nil, &Error{Status: http.StatusBadRequest, Code: "invalid_field", Message: "fen: " + re.Message, Rule: re.Rule}
+		}
+		return 0, nil, err
+	}
+	gid := newID('g')
+	redToken, redHash := newToken(gid, "red")
+	blackToken, blackHash := newToken(gid, "black")
+	link := gameLink{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash}
+	rec, err := encodeGame(&store.Record{PK: gamePK(gid), SK: gameSK, Kind: "game"}, link, g)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := a.store.Put(c.ctx(), rec); err != nil {
+		return 0, nil, err
+	}
+	sg := &storedGame{ID: gid, Link: link, Game: g, rec: rec}
+	return http.StatusCreated, map[string]any{"id": gid, "redToken": redToken, "blackToken": blackToken, "game": gameView(sg, c.nowMs(), 0)}, nil
+}
+
+// GET /games/{gid} — public; ?since=ply returns only the moves after ply.
+func (a *API) getGame(c *call) (int, any, error) {
+	since := 0
+	if s := c.r.URL.Query().Get("since"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return 0, nil, badRequest("invalid_query", "since: want a ply number ≥ 0")
+		}
+		since = n
+	}
+	sg, err := a.loadGame(c, c.r.PathValue("gid"))
+	if err != nil {
+		return 0, nil, err
+	}
+	a.settleOnRead(c, sg)
+	return http.StatusOK, gameView(sg, c.nowMs(), since), nil
+}
+
+type moveIn struct {
+	Move  string `json:"move"`
+	Ply   *int   `json:"ply"`
+	Press bool   `json:"press"`
+}
+
+// POST /games/{gid}/moves — the player to move, or a scribe of that table.
+func (a *API) submitMove(c *call) (int, any, error) {
+	var in moveIn
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	if in.Move == "" || in.Ply == nil {
+		return 0, nil, badRequest("invalid_field", "move and ply are required (ply: the moves already played as the client saw them)")
+	}
+	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+		if by.Role == game.Scribe {
+			by.Side = sg.Game.Position().SideToMove()
+		}
+		return sg.Game.Move(c.nowMs(), by, in.Move, *in.Ply, in.Press)
+	})
+}
+
+// POST /games/{gid}/clock — press the clock (C-1).
+func (a *API) pressClock(c *call) (int, any, error) {
+	if err := c.decode(&struct{}{}); err != nil {
+		return 0, nil, err
+	}
+	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+		return sg.Game.Press(c.nowMs(), by)
+	})
+}
+
+// sideIn lets a scribe say which player it acts for; players act for their own side.
+type sideIn struct {
+	Side string `json:"side"`
+}
+
+func (s sideIn) apply(by *game.Actor) error {
+	if by.Role != game.Scribe {
+		if s.Side != "" && s.Side != by.Side.String() {
+			return forbidden("a player acts only for its own side")
+		}
+		return nil
+	}
+	switch s.Side {
+	case "red":
+		by.Side = xiangqi.Red
+	case "black":
+		by.Side = xiangqi.Black
+	default:
+		return badRequest("invalid_field", `side: a scribe names the player it acts for ("red" or "black")`)
+	}
+	return nil
+}
+
+// POST /games/{gid}/draw — {action: offer|accept|decline} (D-1…D-5, G-4, G-5).
+func (a *API) draw(c *call) (int, any, error) {
+	var in struct {
+		Action string `json:"action"`
+		Side   string `json:"side"`
+	}
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	var do func(*game.Game, int64, game.Actor) error
+	switch in.Action {
+	case "offer":
+		do = (*game.Game).OfferDraw
+	case "accept":
+		do = (*game.Game).AcceptDraw
+	case "decline":
+		do = (*game.Game).DeclineDraw
+	default:
+		return 0, nil, badRequest("invalid_field", `action: want "offer", "accept" or "decline"`)
+	}
+	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+		if err := (sideIn{Side: in.Side}).apply(&by); err != nil {
+			return err
+		}
+		return do(sg.Game, c.nowMs(), by)
+	})
+}
+
+// POST /games/{gid}/resign — the player resigns (G-2).
+func (a *API) resign(c *call) (int, any, error) {
+	var in sideIn
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+		if by.Role != game.Player {
+			return forbidden("only a player resigns")
+		}
+		if err := in.apply(&by); err != nil {
+			return err
+		}
+		return sg.Game.Resign(c.nowMs(), by)
+	})
+}
+
+// POST /games/{gid}/claims — {kind: time|noCapture|ruling} (C-3, G-3, G-6).
+func (a *API) claim(c *call) (int, any, error) {
+	var in struct {
+		Kind string `json:"kind"`
+		Side string `json:"side"`
+	}
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	kind, ok := game.ParseClaimKind(in.Kind)
+	if !ok {
+		return 0, nil, badRequest("invalid_field", `kind: want "time", "noCapture" or "ruling"`)
+	}
+	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+		if err := (sideIn{Side: in.Side}).apply(&by); err != nil {
+			return err
+		}
+		return sg.Game.Claim(c.nowMs(), by, kind)
+	})
+}
+
+// POST /games/{gid}/result — an arbiter or the board's scribe records an
+// over-the-board result without moves.
+func (a *API) recordResult(c *call) (int, any, error) {
+	var in struct {
+		Result string `json:"result"`
+		Reason string `json:"reason"`
+	}
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	res, ok := game.ParseResult(in.Result)
+	if !ok {
+		return 0, nil, badRequest("invalid_field", `result: want "1-0", "0-1", "1/2-1/2", "+-", "-+" or "0-0"`)
+	}
+	why := game.NoReason
+	if in.Reason != "" {
+		if why, ok = game.ParseReason(in.Reason); !ok {
+			return 0, nil, badRequest("invalid_field", "reason: unknown reason "+quote(in.Reason))
+		}
+	}
+	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+		return sg.Game.RecordResult(c.nowMs(), by, res, why)
+	})
+}
+
+type rulingIn struct {
+	Kind        string   `json:"kind"`
+	Side        string   `json:"side"`
+	Votes       []string `json:"votes"`
+	Late        []string `json:"late"`
+	Penalty     string   `json:"penalty"`
+	RemainingMs *int64   `json:"remainingMs"`
+	Result      string   `json:"result"`
+	Reason      string   `json:"reason"`
+	Note        string   `json:"note"`
+}
+
+func parseColor(field, s string) (xiangqi.Color, error) {
+	switch s {
+	case "red":
+		return xiangqi.Red, nil
+	case "black":
+		return xiangqi.Black, nil
+	}
+	return 0, badRequest("invalid_field", field+`: want "red" or "black"`)
+}
+
+func (in rulingIn) ruling() (game.Ruling, error) {
+	kind, ok := game.ParseRulingKind(in.Kind)
+	if !ok {
+		return game.Ruling{}, badRequest("invalid_field", `kind: want "repetition", "foul", "penalty", "clock", "result" or "lateForfeit"`)
+	}
+	r := game.Ruling{Kind: kind, Note: in.Note}
+	var err error
+	if in.Side != "" {
+		if r.Side, err = parseColor("side", in.Side); err != nil {
+			return r, err
+		}
+	}
+	switch kind {
+	case game.RulingRepetition:
+		if len(in.Votes) != 3 {
+			return r, badRequest("invalid_field", "votes: three arbiters each name the side mainly responsible (G-6)")
+		}
+		for i, v := range in.Votes {
+			if r.Votes[i], err = parseColor(fmt.Sprintf("votes[%d]", i), v); err != nil {
+				return r, err
+			}
+		}
+	case game.RulingPenalty:
+		if r.Penalty, ok = game.ParsePenaltyKind(in.Penalty); !ok {
+			return r, badRequest("invalid_field", `penalty: want "warning", "loss" or "expulsion" (O-2)`)
+		}
+	case game.RulingClock:
+		if in.RemainingMs == nil {
+			return r, badRequest("invalid_field", "remainingMs: a clock correction sets the remaining time (C-5)")
+		}
+		r.RemainingMs = *in.RemainingMs
+	case game.RulingResult:
+		if r.Result, ok = game.ParseResult(in.Result); !ok {
+			return r, badRequest("invalid_field", `result: want "1-0", "0-1", "1/2-1/2", "+-", "-+" or "0-0"`)
+		}
+		if in.Reason != "" {
+			if r.Reason, ok = game.ParseReason(in.Reason); !ok {
+				return r, badRequest("invalid_field", "reason: unknown reason "+quote(in.Reason))
+			}
+		}
+	case game.RulingLateForfeit:
+		if len(in.Late) == 0 {
+			return r, badRequest("invalid_field", `late: the late sides, e.g. ["black"] (C-6)`)
+		}
+		for i, s := range in.Late {
+			col, err := parseColor(fmt.Sprintf("late[%d]", i), s)
+			if err != nil {
+				return r, err
+			}
+			r.Late[col] = true
+		}
+	}
+	return r, nil
+}
+
+// POST /games/{gid}/rulings — an arbiter's ruling, kept in the game's log.
+func (a *API) rule(c *call) (int, any, error) {
+	var in rulingIn
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	r, err := in.ruling()
+	if err != nil {
+		return 0, nil, err
+	}
+	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+		return sg.Game.Rule(c.nowMs(), by, r)
+	})
+}
+
+// GET /games/{gid}/record?format=pgn|fen|iccs|wxf|chinese|yz3|yz4 — public.
+func (a *API) gameRecord(c *call) (int, any, error) {
+	format := c.r.URL.Query().Get("format")
+	if format == "" {
+		format = "pgn"
+	}
+	sg, err := a.loadGame(c, c.r.PathValue("gid"))
+	if err != nil {
+		return 0, nil, err
+	}
+	a.settleOnRead(c, sg)
+	info := game.RecordInfo{Red: "Red", Black: "Black"}
+	if t := sg.Link.Tournament; t != "" {
+		got, err := a.store.GetMany(c.ctx(), store.Key{PK: tournamentPK(t), SK: metaSK},
+			store.Key{PK: tournamentPK(t), SK: playerSK(sg.Link.Red)}, store.Key{PK: tournamentPK(t), SK: playerSK(sg.Link.Black)})
+		if err != nil {
+			return 0, nil, err
+		}
+		var ev tournament.Tournament
+		var red, black tournament.Player
+		if r := got[store.Key{PK: tournamentPK(t), SK: metaSK}]; r != nil && json.Unmarshal(r.Doc, &ev) == nil {
+			info.Event = ev.Settings.Name
+		}
+		if r := got[store.Key{PK: tournamentPK(t), SK: playerSK(sg.Link.Red)}]; r != nil && json.Unmarshal(r.Doc, &red) == nil {
+			info.Red = red.Name
+		}
+		if r := got[store.Key{PK: tournamentPK(t), SK: playerSK(sg.Link.Black)}]; r != nil && json.Unmarshal(r.Doc, &black) == nil {
+			info.Black = black.Name
+		}
+		info.Round = strconv.Itoa(sg.Link.Round)
+	}
+	text, err := sg.Game.Record(c.nowMs(), format, info)
+	if err != nil {
+		return 0, nil, badRequest("invalid_query", "format: want one of "+join(game.RecordFormats))
+	}
+	ct := "text/plain; charset=utf-8"
+	if format == "pgn" {
+		ct = "application/x-chess-pgn; charset=utf-8"
+	}
+	return http.StatusOK, raw{contentType: ct, data: []byte(text)}, nil
+}
