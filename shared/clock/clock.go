@@ -67,6 +67,7 @@ type FlagError struct {
 	At   int64
 }
 
+// Error says whose flag fell and when.
 func (e *FlagError) Error() string {
 	return fmt.Sprintf("clock: %s's time ran out at %d (C-3)", e.Side, e.At)
 }

@@ -89,6 +89,7 @@ type ControlError struct {
 	Message string
 }
 
+// Error returns "<field>: <message> (<rule>)".
 func (e *ControlError) Error() string { return e.Field + ": " + e.Message + " (" + e.Rule + ")" }
 
 // NewControl validates periods and an increment and returns the custom control.

@@ -32,6 +32,7 @@ type RuleError struct {
 	Err     error // the engine's or notation's error behind it, if any
 }
 
+// Error returns "<code>: <message> (<rule>)".
 func (e *RuleError) Error() string {
 	if e.Rule == "" {
 		return e.Code + ": " + e.Message
