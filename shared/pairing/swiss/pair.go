@@ -500,6 +500,18 @@ func (f *field) stage(pool, rest []*entrant, groupScore, seq int) ([]made, []*en
 		made, _ = f.positional(pool, m, groupScore, seq)
 		return made, best, true
 	}
+	if len(best) == 1 {
+		// One floater: try each player who may be left out, in
+		// floatOrder, until the rest can be paired — exact and cheap.
+		for _, v := range floatOrder(pool, groupScore) {
+			one := matching.New(graph{f, pool})
+			if pool[v] == best[0] || !one.RemoveIfKeeps(v) || !f.completes(pool[v:v+1], rest) {
+				continue
+			}
+			made, _ = f.positional(pool, one, groupScore, seq)
+			return made, []*entrant{pool[v]}, true
+		}
+	}
 	if len(pool)+len(rest) > exactLimit {
 		return nil, nil, false
 	}
