@@ -9,7 +9,8 @@ import (
 
 // board is what every notation needs to know about a position: where the
 // pieces stand and which moves are legal. It reads the engine only through
-// ParseFEN-built positions' PieceAt, SideToMove, LegalMoves and Play.
+// PieceAt, SideToMove and LegalMoves, and Clone/Play for the engine's reason
+// why a move is illegal.
 type board struct {
 	pos   *xiangqi.Position
 	side  xiangqi.Color
@@ -169,8 +170,8 @@ const (
 
 // relTarget is the common rule of WXF and the Chinese notation: from a piece
 // of kind k on from, direction dir and number n (points for straight moves,
-// else the mover's file number) name the destination. ok is false with a
-// reason when no such point exists.
+// else the mover's file number) name the destination. When no such point
+// exists it returns NoSquare and the reason.
 func relTarget(c xiangqi.Color, k xiangqi.Kind, from xiangqi.Square, dir byte, n int) (xiangqi.Square, string) {
 	f, r := from.File(), from.Rank()
 	step := 1
