@@ -20,7 +20,7 @@ func main() {
 	verbose := flag.Bool("v", false, "print every event")
 	flag.Parse()
 
-	var events, rounds, stopped, violations, three, plus3, over1, float3 int
+	var events, rounds, stopped, violations, three, plus3, over1, float3, alone3 int
 	for i := 0; i < *count; i++ {
 		s := *seed + uint64(i)
 		ev := checker.Event{
@@ -46,6 +46,7 @@ func main() {
 		plus3 += rep.PlusThree
 		over1 += rep.FinalOver1
 		float3 += rep.ThirdFloats
+		alone3 += rep.ThirdFloatsAlone
 		if rep.Stopped {
 			stopped++
 		}
@@ -59,7 +60,7 @@ func main() {
 	}
 	fmt.Printf("%d events, %d rounds paired and checked, %d stopped with no complete pairing (confirmed), %d violations\n", events, rounds, stopped, violations)
 	fmt.Printf("colour: %d pairs gave three in a row, %d gave +3 (unavoidable or last round); %d players ended more than one apart in odd-round events\n", three, plus3, over1)
-	fmt.Printf("floats: %d times a player floated the same way a third time (P-6: only when no complete pairing avoids it)\n", float3)
+	fmt.Printf("floats: %d times a player floated the same way a third time, %d of them alone in the score group (P-6)\n", float3, alone3)
 	if violations > 0 {
 		os.Exit(1)
 	}

@@ -41,6 +41,9 @@ type Report struct {
 	// ThirdFloats counts floats that took a player the same way a third
 	// time or more (P-6 allows them only when unavoidable).
 	ThirdFloats int
+	// ThirdFloatsAlone counts those of them where the player was alone in
+	// the score group (appendix 3 §1.9 leaves such forced floats out).
+	ThirdFloatsAlone int
 	// Players is the final state, ready to pair one more round.
 	Players []swiss.Player
 }
@@ -129,6 +132,22 @@ func Simulate(ev Event) (Report, error) {
 			}
 		}
 		pending = pending[:0]
+		// Score-group sizes as the pairing saw them (P-12 included).
+		pscore := map[int]int{}
+		groupSize := map[int]int{}
+		for _, p := range in.Players {
+			if p.Status != swiss.Active || p.Number == out.Bye {
+				continue
+			}
+			sc := p.Score
+			for _, h := range p.History {
+				if h.Pending {
+					sc += draw
+				}
+			}
+			pscore[p.Number] = sc
+			groupSize[sc]++
+		}
 		// Record the round.
 		rec := make(map[int]swiss.RoundRecord, n)
 		for _, b := range out.Boards {
@@ -139,6 +158,9 @@ func Simulate(ev Event) (Report, error) {
 			}{{red, b.RedFloat}, {black, b.BlackFloat}} {
 				if pf.f != swiss.NoFloat && floats(pf.p, pf.f) >= 2 {
 					rep.ThirdFloats++
+					if groupSize[pscore[pf.p.Number]] == 1 {
+						rep.ThirdFloatsAlone++
+					}
 				}
 			}
 			if threeIn(red, swiss.Red) || threeIn(black, swiss.Black) {
