@@ -298,30 +298,42 @@ func (f *field) firstRound(method FirstRound) ([]made, int, string, error) {
 	done := make([]bool, n)
 	var pairs []made
 	table := 0
+	hi := n - 1 // largest number not yet paired, for TopBottom
 	for i := 0; i < n; i++ {
 		if done[i] {
 			continue
 		}
-		var cands []int
-		switch method {
-		case TopBottom:
-			for j := n - 1; j > i; j-- {
-				cands = append(cands, j)
+		for hi > i && done[hi] {
+			hi--
+		}
+		// cand yields the method's k-th preferred partner index, or -1.
+		cand := func(k int) int {
+			var j int
+			switch method {
+			case TopBottom:
+				j = hi - k
+			case Halves:
+				// i+n/2 … n-1 first, then i+1 … i+n/2-1.
+				first := max(0, n-i-n/2)
+				if k < first {
+					j = i + n/2 + k
+				} else if j = i + 1 + k - first; j >= i+n/2 {
+					return -1
+				}
+			default:
+				j = i + 1 + k
 			}
-		case Halves:
-			for j := i + n/2; j < n; j++ {
-				cands = append(cands, j)
+			if j <= i || j >= n {
+				return -1
 			}
-			for j := i + 1; j < i+n/2 && j < n; j++ {
-				cands = append(cands, j)
-			}
-		default:
-			for j := i + 1; j < n; j++ {
-				cands = append(cands, j)
-			}
+			return j
 		}
 		met, blocked, rank := 0, 0, -1
-		for _, j := range cands {
+		for k := 0; ; k++ {
+			j := cand(k)
+			if j < 0 {
+				break
+			}
 			if done[j] {
 				continue
 			}
