@@ -169,7 +169,7 @@ func (g *Game) Claim(now int64, by Actor, kind ClaimKind) error {
 			return refuse(CodeClaimRefused, "G-6", "this event's rule set %v has no repetition ruling", g.rules.Repetition)
 		}
 		if g.status == Playing {
-			if rep := g.repetition(); rep.Cycles < RulingRequestCycles {
+			if rep := g.repetition(false); rep.Cycles < RulingRequestCycles {
 				return refuse(CodeClaimRefused, "G-6", "a ruling may be asked for from %d cycles; the position has repeated %d", RulingRequestCycles, rep.Cycles)
 			}
 			g.pend(now)

@@ -390,14 +390,14 @@ func (g *Game) play(now int64, m xiangqi.Move) {
 func (g *Game) applyRepetition(now int64) {
 	switch g.rules.Repetition {
 	case ArbiterRuling:
-		if rep := g.repetition(); rep.Cycles >= PendingRulingCycles {
+		if rep := g.repetition(false); rep.Cycles >= PendingRulingCycles {
 			g.pend(now)
 		}
 	case ThreefoldDraw, PerpetualCheckLoses:
 		if g.occurrences() < 3 {
 			return
 		}
-		rep := g.repetition()
+		rep := g.repetition(false)
 		if g.rules.Repetition == PerpetualCheckLoses && rep.PerpetualCheck[0] != rep.PerpetualCheck[1] {
 			loser := xiangqi.Red
 			if rep.PerpetualCheck[xiangqi.Black] {
@@ -430,27 +430,67 @@ func (g *Game) occurrences() int {
 	return c
 }
 
-// repetition returns the engine's repetition facts for the current position
-// (G-6). The engine's History is replayed only over the moves since the last
-// capture and only when the position has occurred before, so the common move
-// costs nothing here.
-func (g *Game) repetition() xiangqi.Repetition {
-	if g.occurrences() < 2 {
-		return xiangqi.Repetition{}
+// repetition returns the repetition facts for the current position (G-6),
+// by the definition of xiangqi.Repetition: cycle length, complete cycles, where
+// the repeated stretch begins, and who checked with every move of it. Cycles
+// and checks come from the stored hashes and a MakeMove replay, so a move
+// costs a few microseconds even in a repetition; the chase facts need the
+// engine's History (a full legality check per move) and are computed only
+// when chase is set — for the arbiters' view.
+func (g *Game) repetition(chase bool) xiangqi.Repetition {
+	var r xiangqi.Repetition
+	n := len(g.moves)
+	cur, prev := g.hashes[n], -1
+	for i := n - 4; i >= g.base; i-- { // a position cannot recur in fewer than 4 plies
+		if g.hashes[i] == cur {
+			prev = i
+			break
+		}
 	}
-	start, err := g.positionAt(g.base)
+	if prev < 0 {
+		return r
+	}
+	L := n - prev
+	start := prev
+	for start > g.base && g.hashes[start-1] == g.hashes[start-1+L] {
+		start--
+	}
+	r.CycleLength, r.Cycles, r.Since = L, (n-start)/L, start
+	p, err := g.positionAt(start)
 	if err != nil {
 		return xiangqi.Repetition{}
+	}
+	moved, checked := [2]bool{}, [2]bool{true, true}
+	for _, m := range g.moves[start:] {
+		c := p.SideToMove()
+		p.MakeMove(m)
+		moved[c] = true
+		checked[c] = checked[c] && p.InCheck()
+	}
+	for c := range moved {
+		r.PerpetualCheck[c] = moved[c] && checked[c]
+	}
+	if chase {
+		r.PerpetualChase, r.Chased = g.chaseFacts()
+	}
+	return r
+}
+
+// chaseFacts replays the moves since the last capture through the engine's
+// History for its perpetual-chase facts.
+func (g *Game) chaseFacts() (chase [2]bool, chased [2][]xiangqi.Square) {
+	start, err := g.positionAt(g.base)
+	if err != nil {
+		return chase, chased
 	}
 	h := xiangqi.NewHistory(start)
 	for _, m := range g.moves[g.base:] {
 		if h.Play(m) != nil {
-			return xiangqi.Repetition{}
+			return chase, chased
 		}
 	}
 	r := h.Repetition()
-	r.Since += g.base
-	return r
+	return r.PerpetualChase, r.Chased
 }
 
 // positionAt returns the position after k moves.

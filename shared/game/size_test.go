@@ -121,3 +121,28 @@ func benchMove(b *testing.B, text func(xiangqi.Move, *xiangqi.Position) string) 
 }
 
 var chinese, _ = notation.ByName("chinese")
+
+// BenchmarkMovePathRepeating is the dearest move: the position has occurred
+// before, so the engine's History is replayed since the last capture for the
+// G-6 cycle facts (a 4-ply cycle repeated 4 times, then a fifth begins).
+func BenchmarkMovePathRepeating(b *testing.B) {
+	g := newGame(b, game.Setup{Control: preset(b, "untimed")})
+	run(b, g, cycles(4))
+	stored, err := g.MarshalBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		d, err := game.Decode(stored)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := d.Move(t0, red, "h0g2", 16, true); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := d.MarshalBinary(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -56,7 +56,8 @@ type RepetitionView struct {
 	Requested   bool
 	RequestedBy xiangqi.Color // who asked for the ruling, when Requested
 	// PerpetualCheck and PerpetualChase are the engine's facts for the
-	// repeated stretch, by colour: what the arbiters weigh.
+	// repeated stretch, by colour: what the arbiters weigh. The chase facts
+	// are filled from 5 cycles (Warning) on.
 	PerpetualCheck [2]bool
 	PerpetualChase [2]bool
 }
@@ -110,7 +111,11 @@ func (g *Game) View(now int64) View {
 	if limit >= 0 {
 		v.Draw.Left = max(0, limit-s.offer.made)
 	}
-	rep := s.repetition()
+	// The chase facts are dear; the arbiters need them once a ruling is near.
+	rep := s.repetition(false)
+	if rep.Cycles >= RulingRequestCycles || s.status == PendingRuling {
+		rep = s.repetition(true)
+	}
 	v.Repetition = RepetitionView{
 		Rule:           s.rules.Repetition,
 		Cycles:         rep.Cycles,
