@@ -91,6 +91,39 @@ func Standings(ev Event, n int) (Table, error) {
 	return t.table(), nil
 }
 
+// byeOpponentScore is what a Swiss bye counts for 对手分, doubled (S-7,
+// seed 001 §14.4): the lowest non-zero score among the ranked entities, half
+// of it when the event has fewer than 7 rounds or fewer than 16 entrants
+// (players or teams). Outside a Swiss a bye is a rest and counts nothing.
+func byeOpponentScore(scores, ranked []int, rounds, entrants int, swiss bool) int {
+	if !swiss {
+		return 0
+	}
+	low := 0
+	for _, i := range ranked {
+		if v := scores[i]; v > 0 && (low == 0 || v < low) {
+			low = v
+		}
+	}
+	if rounds < 7 || entrants < 16 {
+		return low
+	}
+	return 2 * low
+}
+
+// previousPlaces is the previousRound criterion's value: each entity's
+// place after the round before (R-4a, R-7); before round 1 everyone is first.
+func previousPlaces(prev []int, n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = 1
+		if prev != nil {
+			out[i] = prev[i]
+		}
+	}
+	return out
+}
+
 // tableCalc ranks one prepared table.
 type tableCalc struct {
 	p        *prepared
@@ -166,26 +199,11 @@ func newTableCalc(p *prepared, chain Chain, prevRank []int) *tableCalc {
 			}
 		}
 	}
-	// S-7 (seed 001 §14.4): a bye counts for 对手分 as the lowest non-zero
-	// score among the players, half of it when the event has fewer than 7
-	// rounds or fewer than 16 players. Doubled to stay whole.
-	low := 0
-	for _, i := range t.ents {
-		if v := s.points[i]; v > 0 && (low == 0 || v < low) {
-			low = v
-		}
-	}
 	rounds := p.ev.Rounds
 	if rounds == 0 {
 		rounds = p.ev.lastRound()
 	}
-	t.byeNum = 2 * low
-	if rounds < 7 || np < 16 {
-		t.byeNum = low
-	}
-	if !swissLike(p.ev.System) {
-		t.byeNum = 0 // a round-robin bye is a rest and counts for nothing
-	}
+	t.byeNum = byeOpponentScore(s.points, t.ents, rounds, np, swissLike(p.ev.System))
 	return t
 }
 
@@ -271,14 +289,7 @@ func (t *tableCalc) eval(c Criterion) critEval {
 	case Cumulative:
 		ce.global = t.cumulative(0)
 	case PreviousRound:
-		ce.lower = true
-		ce.global = make([]int, len(t.p.entries))
-		for i := range ce.global {
-			ce.global[i] = 1
-			if t.prevRank != nil {
-				ce.global[i] = t.prevRank[i]
-			}
-		}
+		ce.lower, ce.global = true, previousPlaces(t.prevRank, len(t.p.entries))
 	default:
 		k, _ := cutOf(c) // ParseChain let nothing else through
 		ce.global = t.cumulative(k)

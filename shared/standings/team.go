@@ -243,25 +243,12 @@ func newTeamCalc(ev *TeamEvent, idx map[string]int, n int, prev []int) (*teamCal
 			tc.bp[t] += m.bp
 		}
 	}
-	// S-7 for teams: a bye's 对手分 is the lowest non-zero match points, half
-	// of it with fewer than 7 rounds or fewer than 16 teams; doubled.
-	low := 0
-	for _, v := range tc.mp {
-		if v > 0 && (low == 0 || v < low) {
-			low = v
-		}
-	}
 	rounds := ev.Rounds
 	if rounds == 0 {
 		rounds = n
 	}
-	tc.byeNum = 2 * low
-	if rounds < 7 || nt < 16 {
-		tc.byeNum = low
-	}
-	if !swissLike(ev.System) {
-		tc.byeNum = 0
-	}
+	// S-7 for teams: the bye's 对手分 from the lowest non-zero match points.
+	tc.byeNum = byeOpponentScore(tc.mp, teamOrder(ev.Teams), rounds, nt, swissLike(ev.System))
 	return tc, nil
 }
 
@@ -341,14 +328,7 @@ func (tc *teamCalc) eval(c Criterion) critEval {
 			}
 		}
 	case PreviousRound:
-		ce.lower = true
-		ce.global = make([]int, len(tc.matches))
-		for i := range ce.global {
-			ce.global[i] = 1
-			if tc.prevRank != nil {
-				ce.global[i] = tc.prevRank[i]
-			}
-		}
+		ce.lower, ce.global = true, previousPlaces(tc.prevRank, len(tc.matches))
 	}
 	return ce
 }
