@@ -26,6 +26,11 @@ import (
 	"github.com/xqtour/xqtour/shared/store/storetest"
 )
 
+func init() {
+	// Records are served as PGN text; validate them as plain text.
+	openapi3filter.RegisterBodyDecoder("application/x-chess-pgn", openapi3filter.PlainBodyDecoder)
+}
+
 // Clock is a settable time source shared by the server and the test.
 type Clock struct {
 	mu  sync.Mutex
