@@ -355,3 +355,22 @@ func TestStandings_S6SwissWithdrawalByRound(t *testing.T) {
 		t.Errorf("b's round-2 cell %+v", c)
 	}
 }
+
+// TestBoardGames_T6: the first-listed team is red on board 1 and black on
+// board 2 (T-6), so board 2's game has the second team's player as red and
+// the fouls follow the players.
+func TestBoardGames_T6(t *testing.T) {
+	ev := standings.TeamEvent{Matches: []standings.Match{{Round: 2, First: "x", Second: "y", Boards: []standings.BoardResult{
+		{Result: "1-0", FirstPlayer: "x1", SecondPlayer: "y1"},
+		{Result: "0-1", FirstPlayer: "x2", SecondPlayer: "y2", FirstFouls: 1},
+		{Result: "1/2-1/2"},
+	}}}}
+	got := standings.BoardGames(ev)
+	want := []standings.Game{
+		{Round: 2, Red: "x1", Black: "y1", Result: "1-0"},
+		{Round: 2, Red: "y2", Black: "x2", Result: "0-1", BlackFouls: 1},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}

@@ -24,6 +24,10 @@ type BoardResult struct {
 	FirstColor  xiangqi.Color
 	FirstFouls  int
 	SecondFouls int
+	// FirstPlayer and SecondPlayer are the players' ids, optional: only
+	// BoardGames reads them.
+	FirstPlayer  string
+	SecondPlayer string
 }
 
 // Match is a team match: one game per board.
@@ -192,6 +196,7 @@ func newTeamCalc(ev *TeamEvent, idx map[string]int, n int, prev []int) (*teamCal
 		b := teamMatch{round: m.Round, opp: f}
 		pending := false
 		for i, bd := range m.Boards {
+			firstColor := m.firstColor(i)
 			o, err := parseResult(bd.Result)
 			if err != nil {
 				return nil, fmt.Errorf("round %d match %s-%s board %d: %w", m.Round, m.First, m.Second, i+1, err)
@@ -199,14 +204,6 @@ func newTeamCalc(ev *TeamEvent, idx map[string]int, n int, prev []int) (*teamCal
 			if o.pending {
 				pending = true
 				break
-			}
-			firstColor := bd.FirstColor
-			if !m.ExplicitColours {
-				// T-6 (seed 001 §12.2–12.3): first team red on odd boards.
-				firstColor = xiangqi.Red
-				if (i+1)%2 == 0 {
-					firstColor = xiangqi.Black
-				}
 			}
 			fo, so := o.red, o.black
 			if firstColor == xiangqi.Black {
@@ -250,6 +247,41 @@ func newTeamCalc(ev *TeamEvent, idx map[string]int, n int, prev []int) (*teamCal
 	// S-7 for teams: the bye's 对手分 from the lowest non-zero match points.
 	tc.byeNum = byeOpponentScore(tc.mp, teamOrder(ev.Teams), rounds, nt, swissLike(ev.System))
 	return tc, nil
+}
+
+// firstColor is the first-listed team's colour on board i (0-based): T-6
+// (seed 001 §12.2–12.3), red on odd boards, unless the match says otherwise.
+func (m *Match) firstColor(i int) xiangqi.Color {
+	if m.ExplicitColours {
+		return m.Boards[i].FirstColor
+	}
+	if (i+1)%2 == 0 {
+		return xiangqi.Black
+	}
+	return xiangqi.Red
+}
+
+// BoardGames lists the board games of a team event as individual games,
+// colours per T-6, for a players' table over a team event (the `boards`
+// view: Standings on an Event built from them). Boards without both
+// player ids are left out.
+func BoardGames(ev TeamEvent) []Game {
+	var out []Game
+	for i := range ev.Matches {
+		m := &ev.Matches[i]
+		for b, bd := range m.Boards {
+			if bd.FirstPlayer == "" || bd.SecondPlayer == "" {
+				continue
+			}
+			g := Game{Round: m.Round, Red: bd.FirstPlayer, Black: bd.SecondPlayer, Result: bd.Result,
+				RedFouls: bd.FirstFouls, BlackFouls: bd.SecondFouls}
+			if m.firstColor(b) == xiangqi.Black {
+				g.Red, g.Black, g.RedFouls, g.BlackFouls = g.Black, g.Red, g.BlackFouls, g.RedFouls
+			}
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 func (m *teamMatch) addBoard(sc Scoring, o int8, black bool, fouls int) {
