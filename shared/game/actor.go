@@ -44,19 +44,13 @@ type Actor struct {
 // PlayerOf returns the actor for the player of side c.
 func PlayerOf(c xiangqi.Color) Actor { return Actor{Role: Player, Side: c} }
 
-// actsFor reports whether a acts for side c as a player would: the player of
-// c, or a scribe recording for the board (O-1: 书记员 records moves and presses).
-func (a Actor) actsFor(c xiangqi.Color) bool {
-	return a.Role == Scribe || a.Role == Player && a.Side == c
-}
-
-// checkActsFor refuses officials other than the scribe, and players of the
-// other side.
+// checkActsFor refuses officials other than the scribe (O-1: 书记员 records
+// moves and presses for the board), and players of the side not concerned.
 func checkActsFor(a Actor, c xiangqi.Color, what string) *RuleError {
-	switch {
-	case a.Role != Player && a.Role != Scribe:
-		return refuse(CodeForbidden, "O-1", "a %s may not %s", a.Role, what)
-	case !a.actsFor(c):
+	if _, err := playerSide(a, what); err != nil {
+		return err
+	}
+	if a.Role == Player && a.Side != c {
 		return refuse(CodeNotYourTurn, "C-1", "only %s may %s now", c, what)
 	}
 	return nil

@@ -2,9 +2,10 @@ package game
 
 import "github.com/xqtour/xqtour/shared/xiangqi"
 
-// drawSide returns the side a draw action is for: a player's own, or the side
-// a scribe names.
-func drawSide(by Actor, what string) (xiangqi.Color, *RuleError) {
+// playerSide returns the side a player's action is for: a player's own, or
+// the side a scribe records it for. Officials other than the scribe may not
+// act for a player (O-1).
+func playerSide(by Actor, what string) (xiangqi.Color, *RuleError) {
 	if by.Role != Player && by.Role != Scribe {
 		return 0, refuse(CodeForbidden, "O-1", "a %s may not %s", by.Role, what)
 	}
@@ -28,7 +29,7 @@ func (g *Game) OfferDraw(now int64, by Actor) error {
 	if err := g.checkOpen(now, true); err != nil {
 		return err
 	}
-	side, err := drawSide(by, "offer a draw")
+	side, err := playerSide(by, "offer a draw")
 	if err != nil {
 		return err
 	}
@@ -71,7 +72,7 @@ func (g *Game) answer(now int64, by Actor, what string) *RuleError {
 	if err := g.checkOpen(now, true); err != nil {
 		return err
 	}
-	side, err := drawSide(by, what)
+	side, err := playerSide(by, what)
 	if err != nil {
 		return err
 	}
@@ -141,8 +142,8 @@ func ParseClaimKind(s string) (ClaimKind, bool) {
 //     arbiters' ruling (G-6 请裁); the clocks stop and the game is pending.
 //     At 6 cycles the game is pending without a request.
 func (g *Game) Claim(now int64, by Actor, kind ClaimKind) error {
-	if by.Role != Player && by.Role != Scribe {
-		return refuse(CodeForbidden, "O-1", "a %s may not claim for a player", by.Role)
+	if _, err := playerSide(by, "claim for a player"); err != nil {
+		return err
 	}
 	if kind == ClaimTime {
 		g.Settle(now)

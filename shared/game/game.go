@@ -121,9 +121,7 @@ func New(s Setup) (*Game, error) {
 // replay rebuilds the position and the hashes from the start and the moves.
 func (g *Game) replay() error {
 	var err error
-	if g.startFEN == "" {
-		g.pos = xiangqi.NewPosition()
-	} else if g.pos, err = xiangqi.ParseFEN(g.startFEN); err != nil {
+	if g.pos, err = g.positionAt(0); err != nil {
 		return err
 	}
 	g.hashes = make([]uint64, 1, len(g.moves)+16)
@@ -266,6 +264,15 @@ func (g *Game) startSide() xiangqi.Color {
 	return c
 }
 
+// settled returns a copy of g settled at now, for reads that show a fallen
+// flag without changing the game. Settle touches only scalar fields and the
+// clock value, so the copy may share the slices.
+func (g *Game) settled(now int64) *Game {
+	s := *g
+	s.Settle(now)
+	return &s
+}
+
 // end records the result at now and stops the clocks.
 func (g *Game) end(now int64, r Result, why Reason) {
 	g.clk = g.clk.Stop(now)
@@ -307,8 +314,8 @@ func (g *Game) Move(now int64, by Actor, text string, ply int, press bool) error
 		return err
 	}
 	mover := g.pos.SideToMove()
-	if by.Role != Player && by.Role != Scribe {
-		return refuse(CodeForbidden, "O-1", "a %s may not move", by.Role)
+	if _, err := playerSide(by, "move"); err != nil {
+		return err
 	}
 	if ply != len(g.moves) {
 		return refuse(CodeStalePly, "", "the game is at ply %d, not %d", len(g.moves), ply)
@@ -495,10 +502,8 @@ func (g *Game) chaseFacts() (chase [2]bool, chased [2][]xiangqi.Square) {
 
 // positionAt returns the position after k moves.
 func (g *Game) positionAt(k int) (*xiangqi.Position, error) {
-	var p *xiangqi.Position
-	if g.startFEN == "" {
-		p = xiangqi.NewPosition()
-	} else {
+	p := xiangqi.NewPosition()
+	if g.startFEN != "" {
 		var err error
 		if p, err = xiangqi.ParseFEN(g.startFEN); err != nil {
 			return nil, err
@@ -548,9 +553,10 @@ func (g *Game) Resign(now int64, by Actor) error {
 	if err := g.checkOpen(now, true); err != nil {
 		return err
 	}
-	if by.Role != Player && by.Role != Scribe {
-		return refuse(CodeForbidden, "O-1", "a %s may not resign for a player", by.Role)
+	side, err := playerSide(by, "resign for a player")
+	if err != nil {
+		return err
 	}
-	g.end(now, winFor(by.Side.Opponent()), Resignation)
+	g.end(now, winFor(side.Opponent()), Resignation)
 	return nil
 }

@@ -33,8 +33,7 @@ var RecordFormats = []string{"pgn", "fen", "iccs", "wxf", "chinese", "yz3", "yz4
 //   - iccs, wxf, chinese, yz3, yz4: numbered rounds in that notation, then
 //     the result line.
 func (g *Game) Record(now int64, format string, info RecordInfo) (string, error) {
-	s := *g // Settle on a copy, as View does
-	s.Settle(now)
+	s := g.settled(now)
 	switch format {
 	case "pgn":
 		return s.pgn(now, info)

@@ -66,8 +66,7 @@ type RepetitionView struct {
 // the result (C-3) although the game itself is not changed: the caller that
 // wants to store it calls Settle.
 func (g *Game) View(now int64) View {
-	s := *g // Settle touches only scalar fields and the clock value
-	s.Settle(now)
+	s := g.settled(now)
 	v := View{
 		FEN:           s.pos.FEN(),
 		SideToMove:    s.pos.SideToMove(),
