@@ -239,3 +239,23 @@ func TestLabels(t *testing.T) {
 		t.Errorf("numberSum section %d, want 8", got)
 	}
 }
+
+func TestSeedNumbers_P3(t *testing.T) {
+	tests := []struct {
+		seeds, others int
+		wantSeeds     []int
+		wantOthers    []int
+	}{
+		{4, 4, []int{1, 3, 5, 7}, []int{2, 4, 6, 8}},
+		{4, 3, []int{1, 3, 5, 7}, []int{2, 4, 6}},
+		{2, 5, []int{1, 3}, []int{2, 4, 5, 6, 7}},
+		{5, 2, []int{1, 3, 5, 6, 7}, []int{2, 4}},
+		{0, 3, []int{}, []int{1, 2, 3}},
+	}
+	for _, tc := range tests {
+		s, o := swiss.SeedNumbers(tc.seeds, tc.others)
+		if fmt.Sprint(s) != fmt.Sprint(tc.wantSeeds) || fmt.Sprint(o) != fmt.Sprint(tc.wantOthers) {
+			t.Errorf("SeedNumbers(%d, %d) = %v, %v; want %v, %v", tc.seeds, tc.others, s, o, tc.wantSeeds, tc.wantOthers)
+		}
+	}
+}

@@ -113,3 +113,38 @@ type Round struct {
 	// ByeWhy says why this player has the bye.
 	ByeWhy string
 }
+
+// SeedNumbers assigns pairing numbers for round 1 (P-3, appendix 3 §2.1):
+// seeds, in the order they drew, take the odd numbers 1, 3, 5 …; the other
+// players, in the order they drew, take the even numbers 2, 4, 6 …. When
+// one side is larger, its extra players take the numbers the other side
+// leaves, so every number 1…seeds+others is used once, each side in
+// ascending order.
+func SeedNumbers(seeds, others int) (seedNumbers, otherNumbers []int) {
+	n := seeds + others
+	var odd, even []int
+	for k := 1; k <= n; k++ {
+		if k%2 == 1 {
+			odd = append(odd, k)
+		} else {
+			even = append(even, k)
+		}
+	}
+	if seeds <= len(odd) {
+		return odd[:seeds], merge(even, odd[seeds:])
+	}
+	return merge(odd, even[others:]), even[:others]
+}
+
+// merge returns the ascending union of two ascending lists.
+func merge(a, b []int) []int {
+	out := make([]int, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		if len(b) == 0 || len(a) > 0 && a[0] < b[0] {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return out
+}
