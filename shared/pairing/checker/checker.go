@@ -35,11 +35,9 @@ type player struct {
 	diff           int
 	last           swiss.Side
 	streak         int
-	downs, ups     int
+	downs          int
 	hadBye         bool
 	met            map[int]bool
-	red, black     bool
-	board          int // index into boards, -1 for the bye
 	placed         int // times seen in the output
 	opponentNumber int
 }
@@ -63,7 +61,7 @@ func newChecker(in swiss.Input) *checker {
 		c.forbidden[key(fp[0], fp[1])] = true
 	}
 	for _, p := range in.Players {
-		q := &player{num: p.Number, score: p.Score, club: p.Club, met: map[int]bool{}, board: -2}
+		q := &player{num: p.Number, score: p.Score, club: p.Club, met: map[int]bool{}}
 		for _, r := range p.History {
 			if r.Pending {
 				q.score += in.DrawPoints
@@ -89,8 +87,6 @@ func newChecker(in swiss.Input) *checker {
 			switch r.Float {
 			case swiss.Down:
 				q.downs++
-			case swiss.Up:
-				q.ups++
 			}
 		}
 		c.ps[p.Number] = q
@@ -168,7 +164,7 @@ func CheckImpossible(in swiss.Input) []Violation {
 // else appears, no rematch or forbidden pair (P-5, S-6).
 func (c *checker) checkCover() bool {
 	ok := true
-	see := func(num, board int) *player {
+	see := func(num int) *player {
 		p := c.ps[num]
 		if p == nil {
 			c.fail("S-6", "unknown player %d", num)
@@ -176,18 +172,16 @@ func (c *checker) checkCover() bool {
 			return nil
 		}
 		p.placed++
-		p.board = board
 		return p
 	}
 	for i, b := range c.out.Boards {
 		if b.Table != i+1 {
 			c.fail("P-4", "board %d has table %d", i+1, b.Table)
 		}
-		r, k := see(b.Red, i), see(b.Black, i)
+		r, k := see(b.Red), see(b.Black)
 		if r == nil || k == nil {
 			continue
 		}
-		r.red, k.black = true, true
 		if want := floatOf(r.score, k.score); b.RedFloat != want || b.BlackFloat != floatOf(k.score, r.score) {
 			c.fail("P-6", "table %d: floats %d/%d do not match scores %d/%d", b.Table, b.RedFloat, b.BlackFloat, r.score, k.score)
 		}
@@ -200,7 +194,7 @@ func (c *checker) checkCover() bool {
 		}
 	}
 	if c.out.Bye != 0 {
-		see(c.out.Bye, -1)
+		see(c.out.Bye)
 	}
 	act := map[int]bool{}
 	for _, p := range c.active {

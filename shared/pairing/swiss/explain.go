@@ -89,9 +89,10 @@ type Explanation struct {
 	PickedBy PickReason // why that player chose first
 	Reason   Reason     // why this opponent (P-10)
 	// Rank is the opponent's position in the list the picker chose from
-	// (0 = head). Met counts better-placed candidates skipped because they
-	// had already met the picker or may not meet (P-5); Blocked counts
-	// those skipped because taking them would prevent a complete pairing.
+	// (0 = head, counting only players still unpaired). Met counts
+	// candidates passed over because they had already met the picker or
+	// may not meet (P-5); Blocked counts those passed over because taking
+	// them would prevent the most complete pairing (拆对, P-8).
 	Rank, Met, Blocked int
 	Colour             ColourCase // why these colours (P-11)
 }
