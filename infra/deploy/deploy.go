@@ -1,0 +1,170 @@
+// Package deploy derives the function resources of the SAM template
+// (template.yaml) from the route table httpapi.Routes, so the deployed API
+// serves exactly the routes the code knows. The hand-written rest of the template
+// (globals, HTTP API, table, outputs) is left as it is; only the block between
+// BeginMarker and EndMarker is generated (`make template` rewrites it).
+package deploy
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/xqtour/xqtour/shared/httpapi"
+)
+
+// Markers delimit the generated function resources inside template.yaml.
+const (
+	BeginMarker = "  # BEGIN functions generated from httpapi.Routes by `make template`; do not edit by hand"
+	EndMarker   = "  # END functions generated from httpapi.Routes"
+)
+
+// ApiID and TableID are the logical ids of the HTTP API and the table that the
+// generated functions refer to.
+const (
+	ApiID   = "Api"
+	TableID = "Table"
+)
+
+// Dir is the source directory of a function's main package: its logical id in
+// lower case under functions/ (SAM's `make build-<LogicalId>` maps it the same way).
+func Dir(function string) string { return "functions/" + strings.ToLower(function) }
+
+// RoutesOf returns the routes a function serves, in route-table order.
+func RoutesOf(function string) []httpapi.Route {
+	var out []httpapi.Route
+	for _, rt := range httpapi.Routes {
+		if rt.Function == function {
+			out = append(out, rt)
+		}
+	}
+	return out
+}
+
+// ReadOnly reports whether every route of the function only reads (GET or
+// HEAD), so the function gets DynamoDBReadPolicy. Any other method may write
+// (idempotency records are written by every POST, and TransactWriteItems needs
+// the CRUD policy), so such a function gets DynamoDBCrudPolicy. A function with
+// no routes yet serves nothing and so reads at most.
+func ReadOnly(function string) bool {
+	for _, rt := range RoutesOf(function) {
+		if rt.Method != "GET" && rt.Method != "HEAD" {
+			return false
+		}
+	}
+	return true
+}
+
+// Method is the API Gateway method of a route: Go patterns without a method
+// match every method, which API Gateway calls ANY.
+func Method(rt httpapi.Route) string {
+	if rt.Method == "" {
+		return "ANY"
+	}
+	return strings.ToUpper(rt.Method)
+}
+
+// Path turns a Go 1.22 ServeMux pattern path into API Gateway's route syntax:
+// {name} is the same, a trailing {name...} is the greedy {name+}, and {$}
+// (exact match) has no counterpart because API Gateway matches exactly anyway.
+func Path(pattern string) string {
+	p := strings.TrimSuffix(pattern, "{$}")
+	if len(p) > 1 {
+		p = strings.TrimSuffix(p, "/")
+	}
+	if i := strings.LastIndex(p, "...}"); i >= 0 && i == len(p)-4 {
+		p = p[:i] + "+}"
+	}
+	return p
+}
+
+// EventName is the SAM event name of a route: method and path segments in
+// CamelCase, letters and digits only (CloudFormation logical-id rules).
+func EventName(rt httpapi.Route) string {
+	var b strings.Builder
+	b.WriteString(camel(strings.ToLower(Method(rt))))
+	for _, seg := range strings.FieldsFunc(Path(rt.Path), func(r rune) bool {
+		return !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)))
+	}) {
+		b.WriteString(camel(seg))
+	}
+	return b.String()
+}
+
+func camel(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// FunctionsYAML renders the generated block: one AWS::Serverless::Function per
+// entry of httpapi.Functions with its policy and one HttpApi event per route.
+// It fails when two routes share an API Gateway route key or an event name, or
+// when a route names a function that httpapi.Functions does not list.
+func FunctionsYAML() ([]byte, error) {
+	seenKey := map[string]string{}
+	for _, rt := range httpapi.Routes {
+		if !slices.Contains(httpapi.Functions, rt.Function) {
+			return nil, fmt.Errorf("route %s %s names function %q, which httpapi.Functions does not list", rt.Method, rt.Path, rt.Function)
+		}
+		key := Method(rt) + " " + Path(rt.Path)
+		if fn, dup := seenKey[key]; dup {
+			return nil, fmt.Errorf("route key %q is served by both %s and %s", key, fn, rt.Function)
+		}
+		seenKey[key] = rt.Function
+	}
+	var b bytes.Buffer
+	b.WriteString(BeginMarker + "\n")
+	for _, fn := range httpapi.Functions {
+		policy := "DynamoDBCrudPolicy"
+		if ReadOnly(fn) {
+			policy = "DynamoDBReadPolicy"
+		}
+		fmt.Fprintf(&b, "  %s:\n", fn)
+		fmt.Fprintf(&b, "    Type: AWS::Serverless::Function\n")
+		fmt.Fprintf(&b, "    Metadata:\n      BuildMethod: makefile\n")
+		fmt.Fprintf(&b, "    Properties:\n")
+		fmt.Fprintf(&b, "      CodeUri: .\n")
+		fmt.Fprintf(&b, "      Description: xqtour %s (%s)\n", fn, Dir(fn))
+		fmt.Fprintf(&b, "      Policies:\n        - %s:\n            TableName: !Ref %s\n", policy, TableID)
+		routes := RoutesOf(fn)
+		if len(routes) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "      Events:\n")
+		names := map[string]bool{}
+		for _, rt := range routes {
+			name := EventName(rt)
+			if names[name] {
+				return nil, fmt.Errorf("function %s: two routes map to event name %s", fn, name)
+			}
+			names[name] = true
+			fmt.Fprintf(&b, "        %s:\n", name)
+			fmt.Fprintf(&b, "          Type: HttpApi\n")
+			fmt.Fprintf(&b, "          Properties:\n")
+			fmt.Fprintf(&b, "            ApiId: !Ref %s\n", ApiID)
+			fmt.Fprintf(&b, "            Method: %s\n", Method(rt))
+			fmt.Fprintf(&b, "            Path: %s\n", Path(rt.Path))
+		}
+	}
+	b.WriteString(EndMarker + "\n")
+	return b.Bytes(), nil
+}
+
+// Sync returns template with its generated block replaced by FunctionsYAML.
+func Sync(template []byte) ([]byte, error) {
+	begin := bytes.Index(template, []byte(BeginMarker+"\n"))
+	end := bytes.Index(template, []byte(EndMarker+"\n"))
+	if begin < 0 || end < begin {
+		return nil, fmt.Errorf("template: the generated block's markers are missing or out of order")
+	}
+	block, err := FunctionsYAML()
+	if err != nil {
+		return nil, err
+	}
+	out := slices.Concat(template[:begin], block, template[end+len(EndMarker)+1:])
+	return out, nil
+}
