@@ -6,7 +6,7 @@ GO        ?= go
 FUNCTIONS := $(notdir $(wildcard functions/*))
 LAMBDA    := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags=-s
 
-.PHONY: all build run test vet lint smoke bench perft checkpairings fmt clean
+.PHONY: all build run test vet lint smoke template bench perft checkpairings fmt clean
 
 all: test
 
@@ -16,6 +16,12 @@ build:
 		echo "build/$$f/bootstrap"; \
 		$(LAMBDA) -o build/$$f/bootstrap ./functions/$$f || exit 1; \
 	done
+
+## build-<LogicalId>: what `sam build` runs for each function (BuildMethod: makefile,
+## CodeUri: .), with ARTIFACTS_DIR set; the source is functions/<logical id in lower case>.
+build-%:
+	$(if $(ARTIFACTS_DIR),,$(error build-$*: ARTIFACTS_DIR is not set (sam build sets it)))
+	$(LAMBDA) -o $(ARTIFACTS_DIR)/bootstrap ./functions/$(shell echo '$*' | tr '[:upper:]' '[:lower:]')
 
 ## run: every route on $$ADDR (127.0.0.1:3000) over an embedded DynamoDB; data under $$DATA_DIR (./data)
 run:
@@ -30,6 +36,14 @@ vet:
 
 lint:
 	$(GO) tool staticcheck ./...
+
+## smoke: every function's bootstrap under the AWS Lambda Runtime Interface Emulator, over an embedded DynamoDB
+smoke:
+	$(GO) run ./infra/smoke
+
+## template: regenerate template.yaml's functions and HttpApi events from httpapi.Routes
+template:
+	$(GO) test ./infra/deploy -run TestTemplateInSync -count=1 -update
 
 ## bench: the speed, memory and cost benchmarks
 bench:
