@@ -44,4 +44,9 @@ var Routes = []Route{
 	{"POST", "/games/{gid}/claims", FnDraw, "player, scribe", (*API).claim},
 	{"POST", "/games/{gid}/result", FnRulings, "arbiter, scribe", (*API).recordResult},
 	{"POST", "/games/{gid}/rulings", FnRulings, "arbiter", (*API).rule},
+	{"POST", "/tournaments/{tid}/rounds", FnPairRound, "organiser", (*API).pairRound},
+	{"GET", "/tournaments/{tid}/rounds/{n}", FnPairRound, "public", (*API).getRound},
+	{"POST", "/tournaments/{tid}/rounds/{n}/changes", FnPairRound, "organiser", (*API).changeRound},
+	{"GET", "/tournaments/{tid}/standings", FnStandings, "public", (*API).getStandings},
+	{"GET", "/tournaments/{tid}/crosstable", FnStandings, "public", (*API).getCrosstable},
 }

@@ -1,0 +1,419 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+// event is a whole event as one paginated Query on its partition returns it:
+// the META item, players, rounds and result items (officials and teams are
+// skipped). Pairing and standings are computed from it; nothing is scanned.
+type event struct {
+	t      *tournament.Tournament
+	meta   *store.Record
+	h      *tournament.History
+	rounds map[int]*store.Record
+}
+
+func (a *API) loadEvent(ctx context.Context, tid string) (*event, error) {
+	recs, err := a.store.Query(ctx, tournamentPK(tid), "", 0)
+	if err != nil {
+		return nil, err
+	}
+	ev := &event{rounds: map[int]*store.Record{}}
+	var (
+		players []*tournament.Player
+		rounds  []*tournament.Round
+		results []tournament.Result
+	)
+	for _, rec := range recs {
+		var err error
+		switch {
+		case rec.SK == metaSK:
+			ev.t, ev.meta = new(tournament.Tournament), rec
+			err = json.Unmarshal(rec.Doc, ev.t)
+		case strings.HasPrefix(rec.SK, "P#"):
+			p := new(tournament.Player)
+			err = json.Unmarshal(rec.Doc, p)
+			players = append(players, p)
+		case strings.HasPrefix(rec.SK, "R#"):
+			r := new(tournament.Round)
+			err = json.Unmarshal(rec.Doc, r)
+			rounds = append(rounds, r)
+			ev.rounds[r.Number] = rec
+		case strings.HasPrefix(rec.SK, "X#"):
+			var x tournament.Result
+			err = json.Unmarshal(rec.Doc, &x)
+			results = append(results, x)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("decode %s %s: %w", rec.Kind, rec.SK, err)
+		}
+	}
+	if ev.t == nil {
+		return nil, notFound("tournament " + tid)
+	}
+	ev.h = tournament.NewHistory(players, rounds, results)
+	return ev, nil
+}
+
+func (ev *event) round(n int) *tournament.Round {
+	for _, r := range ev.h.Rounds {
+		if r.Number == n {
+			return r
+		}
+	}
+	return nil
+}
+
+// pairIn is POST /tournaments/{tid}/rounds.
+type pairIn struct {
+	// Round, when given, names the round the organiser means to pair: a
+	// retry of a round already paired returns it instead of pairing the next.
+	Round             *int        `json:"round"`
+	UnfinishedAsDraws bool        `json:"unfinishedAsDraws"`
+	ForbiddenPairs    [][2]string `json:"forbiddenPairs"`
+	StartsAt          *time.Time  `json:"startsAt"`
+}
+
+// POST /tournaments/{tid}/rounds — organiser: pair the next round (S-*, P-*).
+// The round item and the event's round counter are written in one
+// transaction, the round item only if it does not exist, so round n is paired
+// exactly once; a request that loses the race, or names a round already
+// paired, gets the stored round with 200. The games are created afterwards
+// under deterministic ids, so a retry (or GET of the round) repairs a crash
+// between the two steps and recreates nothing.
+func (a *API) pairRound(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	var in pairIn
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	if in.Round != nil && *in.Round < 1 {
+		return 0, nil, badRequest("invalid_field", "round: want a round number ≥ 1")
+	}
+	var (
+		ev     *event
+		r      *tournament.Round
+		status int
+	)
+	err := retryConflicts(func() error {
+		var err error
+		if ev, err = a.loadEvent(c.ctx(), tid); err != nil {
+			return err
+		}
+		if _, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser); err != nil {
+			return err
+		}
+		if in.Round != nil && *in.Round <= ev.t.Round {
+			r, status = ev.round(*in.Round), http.StatusOK
+			return nil
+		}
+		n := ev.t.Round + 1
+		if in.Round != nil && *in.Round != n {
+			return &tournament.RuleError{Code: "round_out_of_order", Message: fmt.Sprintf("round %d is the next to pair, not %d", n, *in.Round), Rule: "S-2"}
+		}
+		opts := tournament.PairOptions{UnfinishedAsDraws: in.UnfinishedAsDraws, Forbidden: in.ForbiddenPairs, Now: c.nowMs()}
+		if r, err = tournament.PairNext(ev.t, ev.h, opts, func(round, table, g int) string { return GameID(tid, round, table, g) }); err != nil {
+			return err
+		}
+		if in.StartsAt != nil {
+			r.StartsAt = in.StartsAt.UnixMilli()
+		}
+		t := *ev.t
+		t.Round, t.Status = n, tournament.Running
+		rec := encode(&store.Record{PK: tournamentPK(tid), SK: roundSK(n), Kind: "round"}, r)
+		err = a.store.Transact(c.ctx(), []*store.Record{rec, encode(ev.meta, &t)})
+		if errors.Is(err, store.ErrConflict) {
+			var stored tournament.Round
+			if _, lerr := a.load(c.ctx(), tournamentPK(tid), roundSK(n), "round", &stored); lerr == nil {
+				r, status = &stored, http.StatusOK // another request paired it: the same round
+				return nil
+			}
+			return err // the event changed for another reason: pair afresh
+		}
+		if err != nil {
+			return err
+		}
+		ev.t, status = &t, http.StatusCreated
+		return nil
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := a.ensureGames(c, ev.t, r, ev.h); err != nil {
+		return 0, nil, err
+	}
+	return status, roundView(r, ev.h, false), nil
+}
+
+// GET /tournaments/{tid}/rounds/{n} — public; ?explain=true adds why each pair.
+func (a *API) getRound(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	n, err := strconv.Atoi(c.r.PathValue("n"))
+	if err != nil || n < 1 {
+		return 0, nil, badRequest("invalid_path", "n: want a round number ≥ 1")
+	}
+	explain, err := boolQuery(c, "explain")
+	if err != nil {
+		return 0, nil, err
+	}
+	ev, err := a.loadEvent(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
+	r := ev.round(n)
+	if r == nil {
+		return 0, nil, notFound(fmt.Sprintf("round %d of %s", n, tid))
+	}
+	if err := a.ensureGames(c, ev.t, r, ev.h); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, roundView(r, ev.h, explain), nil
+}
+
+func boolQuery(c *call, name string) (bool, error) {
+	switch c.r.URL.Query().Get(name) {
+	case "", "false":
+		return false, nil
+	case "true":
+		return true, nil
+	}
+	return false, badRequest("invalid_query", name+`: want "true" or "false"`)
+}
+
+// changeIn is POST /tournaments/{tid}/rounds/{n}/changes.
+type changeIn struct {
+	Action string `json:"action"`
+	Table  int    `json:"table"`
+	Red    string `json:"red"`
+	Black  string `json:"black"`
+	Player string `json:"player"`
+	Note   string `json:"note"`
+}
+
+// POST /tournaments/{tid}/rounds/{n}/changes — organiser: swap colours, force
+// a pair or move the bye before the round starts; kept in the round's audit
+// log. The changed tables keep their game ids: each game, not yet started, is
+// rewritten with its new players.
+func (a *API) changeRound(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	n, err := strconv.Atoi(c.r.PathValue("n"))
+	if err != nil || n < 1 {
+		return 0, nil, badRequest("invalid_path", "n: want a round number ≥ 1")
+	}
+	var in changeIn
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	if len(in.Note) > 500 {
+		return 0, nil, badRequest("invalid_field", "note: at most 500 characters")
+	}
+	ev, err := a.loadEvent(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
+	who, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser)
+	if err != nil {
+		return 0, nil, err
+	}
+	r := ev.round(n)
+	if r == nil {
+		return 0, nil, notFound(fmt.Sprintf("round %d of %s", n, tid))
+	}
+	if n != ev.t.Round {
+		return 0, nil, &tournament.RuleError{Code: "round_closed", Message: fmt.Sprintf("round %d is followed by round %d; only the latest round may change", n, ev.t.Round), Rule: "O-1"}
+	}
+	if r.StartsAt != 0 && c.nowMs() >= r.StartsAt {
+		return 0, nil, roundStarted(n, "its start time has passed")
+	}
+	for _, p := range r.Pairings {
+		if _, ok := ev.h.Result(n, p); ok {
+			return 0, nil, roundStarted(n, fmt.Sprintf("table %d has a result", p.Table))
+		}
+	}
+	games, err := a.roundGames(c, r)
+	if err != nil {
+		return 0, nil, err
+	}
+	for _, p := range r.Pairings {
+		if sg := games[p.GameID]; sg != nil && started(sg) {
+			return 0, nil, roundStarted(n, fmt.Sprintf("the game of table %d has begun", p.Table))
+		}
+	}
+	for _, id := range []string{in.Red, in.Black, in.Player} {
+		if id != "" && ev.h.Player(id) == nil {
+			return 0, nil, notFound("player " + id)
+		}
+	}
+	changed := *r
+	if _, err := changed.Apply(tournament.Change{Action: in.Action, Table: in.Table, Red: in.Red, Black: in.Black, Player: in.Player, Note: in.Note}, who.ID, c.nowMs()); err != nil {
+		return 0, nil, err
+	}
+	if err := a.store.Put(c.ctx(), encode(ev.rounds[n], &changed)); err != nil {
+		return 0, nil, err
+	}
+	if err := a.ensureGames(c, ev.t, &changed, ev.h); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, roundView(&changed, ev.h, true), nil
+}
+
+func roundStarted(n int, why string) error {
+	return &tournament.RuleError{Code: "round_started", Message: fmt.Sprintf("round %d has started (%s); manual changes are made before a round starts", n, why), Rule: "O-1"}
+}
+
+// started reports whether anything has happened in a game since it was created.
+func started(sg *storedGame) bool {
+	return sg.Game.Ply() > 0 || sg.Game.Status() != game.Playing || len(sg.Game.Log()) > 0
+}
+
+// roundGames reads the round's games in batches; missing games are absent.
+func (a *API) roundGames(c *call, r *tournament.Round) (map[string]*storedGame, error) {
+	keys := make([]store.Key, len(r.Pairings))
+	for i, p := range r.Pairings {
+		keys[i] = store.Key{PK: gamePK(p.GameID), SK: gameSK}
+	}
+	recs, err := a.store.GetMany(c.ctx(), keys...)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*storedGame, len(recs))
+	for k, rec := range recs {
+		gid := strings.TrimPrefix(k.PK, "G#")
+		sg, err := decodeGame(gid, rec)
+		if err != nil {
+			return nil, err
+		}
+		out[gid] = sg
+	}
+	return out, nil
+}
+
+// ensureGames makes every game of the round exist with the round's players:
+// a missing game is created (a lost race with another request creating it is
+// fine), and a game whose players an organiser's change replaced is rewritten
+// while it has not started.
+func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History) error {
+	games, err := a.roundGames(c, r)
+	if err != nil {
+		return err
+	}
+	for _, p := range r.Pairings {
+		sg := games[p.GameID]
+		if sg != nil && sg.Link.Red == p.Red && sg.Link.Black == p.Black {
+			continue
+		}
+		if sg != nil && started(sg) {
+			a.log.Error("a started game no longer matches its pairing", "game", p.GameID, "round", r.Number, "table", p.Table)
+			continue
+		}
+		red, black := h.Player(p.Red), h.Player(p.Black)
+		if red == nil || black == nil {
+			return fmt.Errorf("round %d table %d: unknown player", r.Number, p.Table)
+		}
+		rec, err := a.eventGame(t, r, p, red, black)
+		if err != nil {
+			return err
+		}
+		if sg != nil {
+			rec.Version = sg.rec.Version
+		}
+		if err := a.store.Put(c.ctx(), rec); err != nil && !errors.Is(err, store.ErrConflict) {
+			return err
+		}
+	}
+	return nil
+}
+
+// Round views.
+type pairingOut struct {
+	Table       int             `json:"table"`
+	Red         string          `json:"red"`
+	Black       string          `json:"black"`
+	RedName     string          `json:"redName"`
+	BlackName   string          `json:"blackName"`
+	GameID      string          `json:"gameId"`
+	Match       string          `json:"match,omitempty"`
+	Board       int             `json:"board,omitempty"`
+	Result      *string         `json:"result"`
+	Reason      string          `json:"reason,omitempty"`
+	Explanation *explanationOut `json:"explanation,omitempty"`
+}
+
+type explanationOut struct {
+	ScoreGroup     int    `json:"scoreGroup"`
+	Opponent       string `json:"opponent"`
+	OpponentReason string `json:"opponentReason"`
+	ColourReason   string `json:"colourReason"`
+}
+
+type auditOut struct {
+	At     string `json:"at"`
+	By     string `json:"by"`
+	Action string `json:"action"`
+	Detail string `json:"detail"`
+}
+
+type roundOut struct {
+	Round             int             `json:"round"`
+	PairedAt          string          `json:"pairedAt"`
+	StartsAt          *string         `json:"startsAt,omitempty"`
+	Pairings          []pairingOut    `json:"pairings"`
+	Bye               *string         `json:"bye"`
+	Byes              []string        `json:"byes"`
+	ByeExplanation    *explanationOut `json:"byeExplanation,omitempty"`
+	UnfinishedAsDraws []string        `json:"unfinishedAsDraws"`
+	Audit             []auditOut      `json:"audit"`
+}
+
+func explanationView(e tournament.Explanation) *explanationOut {
+	return &explanationOut{ScoreGroup: e.ScoreGroup, Opponent: e.Opponent, OpponentReason: e.OpponentReason, ColourReason: e.ColourReason}
+}
+
+func roundView(r *tournament.Round, h *tournament.History, explain bool) roundOut {
+	out := roundOut{Round: r.Number, PairedAt: rfc3339(r.PairedAt), Pairings: []pairingOut{}, Byes: []string{},
+		UnfinishedAsDraws: []string{}, Audit: []auditOut{}}
+	if r.StartsAt != 0 {
+		s := rfc3339(r.StartsAt)
+		out.StartsAt = &s
+	}
+	name := func(id string) string {
+		if p := h.Player(id); p != nil {
+			return p.Name
+		}
+		return ""
+	}
+	for i, p := range r.Pairings {
+		po := pairingOut{Table: p.Table, Red: p.Red, Black: p.Black, RedName: name(p.Red), BlackName: name(p.Black), GameID: p.GameID, Match: p.Match, Board: p.Board}
+		if res, ok := h.Result(r.Number, p); ok {
+			po.Result, po.Reason = &res.Result, res.Reason
+		}
+		if explain && i < len(r.Explanations) {
+			po.Explanation = explanationView(r.Explanations[i])
+		}
+		out.Pairings = append(out.Pairings, po)
+	}
+	out.Byes = append(out.Byes, r.Byes...)
+	if len(r.Byes) > 0 {
+		out.Bye = &r.Byes[0]
+		if explain && len(r.Explanations) == len(r.Pairings)+1 {
+			out.ByeExplanation = explanationView(r.Explanations[len(r.Pairings)])
+		}
+	}
+	out.UnfinishedAsDraws = append(out.UnfinishedAsDraws, r.UnfinishedAsDraws...)
+	for _, e := range r.Audit {
+		out.Audit = append(out.Audit, auditOut{At: rfc3339(e.At), By: e.By, Action: e.Action, Detail: e.Detail})
+	}
+	return out
+}

@@ -1,0 +1,514 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/xqtour/xqtour/shared/httpapi/apitest"
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+type roundJSON struct {
+	Round    int `json:"round"`
+	Pairings []struct {
+		Table       int     `json:"table"`
+		Red         string  `json:"red"`
+		Black       string  `json:"black"`
+		GameID      string  `json:"gameId"`
+		Result      *string `json:"result"`
+		Explanation *struct {
+			ScoreGroup     int    `json:"scoreGroup"`
+			Opponent       string `json:"opponent"`
+			OpponentReason string `json:"opponentReason"`
+			ColourReason   string `json:"colourReason"`
+		} `json:"explanation"`
+	} `json:"pairings"`
+	Bye               *string                               `json:"bye"`
+	Byes              []string                              `json:"byes"`
+	ByeExplanation    *struct{ Opponent string }            `json:"byeExplanation"`
+	UnfinishedAsDraws []string                              `json:"unfinishedAsDraws"`
+	Audit             []struct{ Action, Detail, By string } `json:"audit"`
+}
+
+type field struct {
+	ev      created
+	players []created // in registration order
+	byID    map[string]created
+}
+
+func newField(t *testing.T, s *apitest.Server, settings string, n int) field {
+	t.Helper()
+	f := field{ev: newEvent(t, s, settings), byID: map[string]created{}}
+	for i := range n {
+		var p created
+		s.Post("/tournaments/"+f.ev.ID+"/players", f.ev.Token, map[string]any{"name": fmt.Sprintf("Player %d", i+1), "rating": 2400 - 10*i}).
+			Want(t, http.StatusCreated).Decode(t, &p)
+		f.players = append(f.players, p)
+		f.byID[p.ID] = p
+	}
+	return f
+}
+
+func (f field) pair(t *testing.T, s *apitest.Server, body any, status int) roundJSON {
+	t.Helper()
+	var r roundJSON
+	s.Post("/tournaments/"+f.ev.ID+"/rounds", f.ev.Token, body).Want(t, status).Decode(t, &r)
+	return r
+}
+
+// finish writes the result item of a pairing as the game handlers do when a
+// game ends: T#<tid> / X#<round>#<table>, created once.
+func finish(t *testing.T, s *apitest.Server, tid string, round, table int, gid, red, black, result string) {
+	t.Helper()
+	doc, _ := json.Marshal(tournament.Result{Round: round, Table: table, GameID: gid, Red: red, Black: black, Result: result, Reason: "arbiter"})
+	rec := &store.Record{PK: "T#" + tid, SK: fmt.Sprintf("X#%04d#%04d", round, table), Kind: "result", Doc: doc}
+	if err := s.Store.Put(t.Context(), rec); err != nil {
+		t.Fatalf("write result %d/%d: %v", round, table, err)
+	}
+}
+
+// results decide every table by a fixed rule so the test is reproducible:
+// the lower registration number wins, every third table is drawn.
+func (f field) finishRound(t *testing.T, s *apitest.Server, r roundJSON, skip map[int]bool) {
+	t.Helper()
+	for _, p := range r.Pairings {
+		if skip[p.Table] || p.Result != nil {
+			continue
+		}
+		res := "1-0"
+		if indexOf(f.players, p.Black) < indexOf(f.players, p.Red) {
+			res = "0-1"
+		}
+		if p.Table%3 == 0 {
+			res = "1/2-1/2"
+		}
+		finish(t, s, f.ev.ID, r.Round, p.Table, p.GameID, p.Red, p.Black, res)
+	}
+}
+
+func indexOf(ps []created, id string) int {
+	for i, p := range ps {
+		if p.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// checkRound holds the basic S-7/P-5 properties: everybody active is paired
+// exactly once or has the bye, no rematch, nobody has a second bye, and
+// every game exists with the pairing's players.
+func checkRound(t *testing.T, s *apitest.Server, f field, r roundJSON, met map[[2]string]bool, byes map[string]bool) {
+	t.Helper()
+	seen := map[string]int{}
+	for _, p := range r.Pairings {
+		seen[p.Red]++
+		seen[p.Black]++
+		k := [2]string{min(p.Red, p.Black), max(p.Red, p.Black)}
+		if met[k] {
+			t.Errorf("round %d: rematch %s-%s (P-5)", r.Round, p.Red, p.Black)
+		}
+		met[k] = true
+		g := s.Get("/games/"+p.GameID).Want(t, http.StatusOK).JSON()
+		link := g["tournament"].(map[string]any)
+		if link["red"] != p.Red || link["black"] != p.Black || link["round"] != float64(r.Round) || link["table"] != float64(p.Table) {
+			t.Errorf("game %s links %v, want round %d table %d %s-%s", p.GameID, link, r.Round, p.Table, p.Red, p.Black)
+		}
+	}
+	for _, b := range r.Byes {
+		seen[b]++
+		if byes[b] {
+			t.Errorf("round %d: %s has a second bye (S-7)", r.Round, b)
+		}
+		byes[b] = true
+	}
+	for _, p := range f.players {
+		if seen[p.ID] != 1 {
+			t.Errorf("round %d: player %s appears %d times", r.Round, p.ID, seen[p.ID])
+		}
+	}
+}
+
+func countItems(t *testing.T, s *apitest.Server, prefix string) int {
+	t.Helper()
+	recs, err := s.Store.Export(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range recs {
+		if strings.HasPrefix(r.SK, prefix) || strings.HasPrefix(r.PK, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+// A 7-player Swiss over 3 rounds: byes, P-12 refusal and acceptance, a safe
+// retry, explanations, one game finished through the game API, standings.
+func TestSwissSevenPlayers(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Club Swiss","system":"swiss","rounds":3}`, 7)
+	met, byes := map[[2]string]bool{}, map[string]bool{}
+
+	r1 := f.pair(t, s, nil, http.StatusCreated)
+	if r1.Round != 1 || len(r1.Pairings) != 3 || r1.Bye == nil {
+		t.Fatalf("round 1: %+v", r1)
+	}
+	// P-3 near-number pairing: 1-2, 4-3, 5-6; the bye to number 7 (S-7).
+	want := [][2]int{{0, 1}, {3, 2}, {4, 5}}
+	for i, p := range r1.Pairings {
+		if got := [2]int{indexOf(f.players, p.Red), indexOf(f.players, p.Black)}; got != want[i] {
+			t.Errorf("round 1 table %d: numbers %v, want %v (P-3)", p.Table, got, want[i])
+		}
+	}
+	if *r1.Bye != f.players[6].ID {
+		t.Errorf("round 1 bye %s, want number 7", *r1.Bye)
+	}
+	checkRound(t, s, f, r1, met, byes)
+
+	// A retry naming round 1 returns the same pairing and creates nothing.
+	games := countItems(t, s, "G#")
+	again := f.pair(t, s, map[string]any{"round": 1}, http.StatusOK)
+	if fmt.Sprint(again.Pairings) != fmt.Sprint(r1.Pairings) || countItems(t, s, "G#") != games {
+		t.Fatalf("retry differs or created games:\n%+v\n%+v", r1, again)
+	}
+
+	// P-12: one game open — refused, then paired with the organiser's word.
+	f.finishRound(t, s, r1, map[int]bool{2: true})
+	refused := s.Post("/tournaments/"+f.ev.ID+"/rounds", f.ev.Token, nil).Want(t, http.StatusUnprocessableEntity)
+	if refused.ErrorCode() != tournament.CodeUnfinishedGames || refused.JSON()["error"].(map[string]any)["rule"] != "P-12" {
+		t.Fatalf("P-12 refusal: %s", refused.Body)
+	}
+	if s.Get("/tournaments/" + f.ev.ID).JSON()["round"] != 1.0 {
+		t.Fatal("a refused pairing moved the event on")
+	}
+	r2 := f.pair(t, s, map[string]any{"unfinishedAsDraws": true}, http.StatusCreated)
+	if len(r2.UnfinishedAsDraws) != 1 || r2.UnfinishedAsDraws[0] != r1.Pairings[1].GameID {
+		t.Fatalf("round 2 lists unfinished %v, want [%s] (P-12)", r2.UnfinishedAsDraws, r1.Pairings[1].GameID)
+	}
+	checkRound(t, s, f, r2, met, byes)
+
+	// Explanations: score group, opponent reason and colour reason per pair.
+	var ex roundJSON
+	s.Get("/tournaments/"+f.ev.ID+"/rounds/2?explain=true").Want(t, http.StatusOK).Decode(t, &ex)
+	for _, p := range ex.Pairings {
+		if p.Explanation == nil || p.Explanation.OpponentReason == "" || p.Explanation.ColourReason == "" || !strings.Contains(p.Explanation.Opponent, "chose first") {
+			t.Errorf("table %d explanation: %+v", p.Table, p.Explanation)
+		}
+	}
+	if ex.ByeExplanation == nil || !strings.Contains(ex.ByeExplanation.Opponent, "S-7") {
+		t.Errorf("bye explanation: %+v", ex.ByeExplanation)
+	}
+	var plain roundJSON
+	s.Get("/tournaments/"+f.ev.ID+"/rounds/2").Want(t, http.StatusOK).Decode(t, &plain)
+	if plain.Pairings[0].Explanation != nil {
+		t.Error("explanations shown without ?explain=true")
+	}
+
+	// Finish round 1's open game, and one game of round 2 through the game API.
+	p := r1.Pairings[1]
+	finish(t, s, f.ev.ID, 1, p.Table, p.GameID, p.Red, p.Black, "0-1")
+	g := r2.Pairings[0]
+	s.Post("/games/"+g.GameID+"/resign", f.byID[g.Black].Token, nil).Want(t, http.StatusOK)
+	var r2now roundJSON
+	s.Get("/tournaments/"+f.ev.ID+"/rounds/2").Want(t, http.StatusOK).Decode(t, &r2now)
+	if r2now.Pairings[0].Result == nil || *r2now.Pairings[0].Result != "1-0" {
+		t.Fatalf("a resignation through the game API did not reach the round: %+v", r2now.Pairings[0])
+	}
+	f.finishRound(t, s, r2now, nil)
+	r3 := f.pair(t, s, nil, http.StatusCreated)
+	checkRound(t, s, f, r3, met, byes)
+	f.finishRound(t, s, r3, nil)
+	if r := s.Post("/tournaments/"+f.ev.ID+"/rounds", f.ev.Token, nil).Want(t, http.StatusUnprocessableEntity); r.ErrorCode() != tournament.CodeEventComplete {
+		t.Fatalf("round 4 of 3: %s", r.Body)
+	}
+
+	checkSwissStandings(t, s, f)
+}
+
+func checkSwissStandings(t *testing.T, s *apitest.Server, f field) {
+	t.Helper()
+	var st struct {
+		Round int
+		Chain []string
+		Rows  []struct {
+			Rank                int
+			PlayerID            string
+			Points, Games, Byes int
+			Wins, Draws, Losses int
+			Tiebreaks           []struct{ Name string }
+		}
+	}
+	base := "/tournaments/" + f.ev.ID
+	s.Get(base+"/standings").Want(t, http.StatusOK).Decode(t, &st)
+	total, games := 0, 0
+	for i, r := range st.Rows {
+		total += r.Points
+		games += r.Games
+		if i > 0 && r.Rank < st.Rows[i-1].Rank {
+			t.Errorf("ranks out of order: %+v", st.Rows)
+		}
+		if len(r.Tiebreaks) == 0 || r.Tiebreaks[0].Name != st.Chain[1] {
+			t.Errorf("row %d tiebreaks %+v, chain %v", i, r.Tiebreaks, st.Chain)
+		}
+		if r.Wins+r.Draws+r.Losses != r.Games {
+			t.Errorf("row %d: %+v", i, r)
+		}
+	}
+	// 3 rounds × (3 games worth 2 points + a bye scoring a win, S-7).
+	if st.Round != 3 || len(st.Rows) != 7 || total != 3*8 || games != 3*3*2 {
+		t.Fatalf("standings after 3 rounds: round %d, %d rows, %d points, %d games", st.Round, len(st.Rows), total, games)
+	}
+	var st1 struct {
+		Round int
+		Rows  []struct{ Points int }
+	}
+	s.Get(base+"/standings?round=1").Want(t, http.StatusOK).Decode(t, &st1)
+	total = 0
+	for _, r := range st1.Rows {
+		total += r.Points
+	}
+	if st1.Round != 1 || total != 8 {
+		t.Fatalf("standings after round 1: round %d, %d points", st1.Round, total)
+	}
+	csv := s.Get(base+"/standings?format=csv").Want(t, http.StatusOK)
+	lines := strings.Split(strings.TrimSpace(string(csv.Body)), "\n")
+	if !strings.HasPrefix(csv.Header.Get("Content-Type"), "text/csv") || len(lines) != 8 ||
+		!strings.HasPrefix(lines[0], "rank,number,playerId,name,points,opponentScore") {
+		t.Fatalf("CSV: %s", csv.Body)
+	}
+	var ct struct {
+		Rows []struct {
+			PlayerID string
+			Cells    []struct {
+				Round    int
+				Opponent *string
+				Colour   string
+				Mark     string
+			}
+		}
+	}
+	s.Get(base+"/crosstable").Want(t, http.StatusOK).Decode(t, &ct)
+	byes := 0
+	for _, r := range ct.Rows {
+		if len(r.Cells) != 3 {
+			t.Errorf("crosstable %s: %d cells", r.PlayerID, len(r.Cells))
+		}
+		for _, c := range r.Cells {
+			if c.Mark == "bye" {
+				byes++
+				if c.Opponent != nil {
+					t.Errorf("a bye has opponent %v", *c.Opponent)
+				}
+			} else if c.Opponent == nil || (c.Colour != "red" && c.Colour != "black") {
+				t.Errorf("crosstable %s round %d: %+v", r.PlayerID, c.Round, c)
+			}
+		}
+	}
+	if len(ct.Rows) != 7 || byes != 3 {
+		t.Fatalf("crosstable: %d rows, %d byes", len(ct.Rows), byes)
+	}
+	s.Get(base+"/standings?round=4").Want(t, http.StatusNotFound)
+	s.Do(apitest.Req{Method: "GET", Path: base + "/standings?round=x", Invalid: true}).Want(t, http.StatusBadRequest)
+	s.Get(base+"/standings?view=teams").Want(t, http.StatusUnprocessableEntity)
+}
+
+// Sixteen organisers' requests for round 1 at once pair it exactly once: one
+// 201, every other answer is the same round with 200, one round item, one game
+// per table. (A request that names no round and arrives after round 1 was
+// stored asks for round 2, which P-12 refuses while round 1 is open.)
+func TestConcurrentPairingPairsOnce(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Rush","system":"swiss","rounds":5}`, 8)
+	const n = 16
+	var wg sync.WaitGroup
+	resps := make([]*apitest.Resp, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resps[i] = s.Post("/tournaments/"+f.ev.ID+"/rounds", f.ev.Token, map[string]any{"round": 1})
+		}()
+	}
+	wg.Wait()
+	created := 0
+	var first string
+	for _, r := range resps {
+		switch r.Status {
+		case http.StatusCreated:
+			created++
+		case http.StatusOK:
+		default:
+			t.Fatalf("status %d: %s", r.Status, r.Body)
+		}
+		var rj roundJSON
+		r.Decode(t, &rj)
+		if first == "" {
+			first = fmt.Sprint(rj.Pairings)
+		} else if fmt.Sprint(rj.Pairings) != first {
+			t.Fatalf("two different pairings answered:\n%s\n%v", first, rj.Pairings)
+		}
+	}
+	if created != 1 || countItems(t, s, "R#") != 1 || countItems(t, s, "G#") != 4 {
+		t.Fatalf("%d created, %d round items, %d games", created, countItems(t, s, "R#"), countItems(t, s, "G#"))
+	}
+	if got := s.Get("/tournaments/" + f.ev.ID).JSON(); got["round"] != 1.0 || got["status"] != "running" {
+		t.Fatalf("event after pairing: %v", got)
+	}
+}
+
+// A 4-player round robin plays the Berger table (S-1): 1-4 2-3, 4-3 1-2,
+// 2-4 3-1; every pair meets once; a fourth round is refused.
+func TestRoundRobinFourPlayers(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Quad","system":"roundRobin"}`, 4)
+	want := [][][2]int{{{1, 4}, {2, 3}}, {{4, 3}, {1, 2}}, {{2, 4}, {3, 1}}}
+	met, byes := map[[2]string]bool{}, map[string]bool{}
+	for n := 1; n <= 3; n++ {
+		r := f.pair(t, s, nil, http.StatusCreated)
+		var got [][2]int
+		for _, p := range r.Pairings {
+			got = append(got, [2]int{indexOf(f.players, p.Red) + 1, indexOf(f.players, p.Black) + 1})
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want[n-1]) {
+			t.Errorf("round %d: %v, want %v (S-1 Berger table)", n, got, want[n-1])
+		}
+		checkRound(t, s, f, r, met, byes)
+		f.finishRound(t, s, r, nil)
+	}
+	if r := s.Post("/tournaments/"+f.ev.ID+"/rounds", f.ev.Token, nil).Want(t, http.StatusUnprocessableEntity); r.ErrorCode() != tournament.CodeEventComplete {
+		t.Fatalf("round 4: %s", r.Body)
+	}
+	var st struct {
+		Chain []string
+		Rows  []struct {
+			PlayerID string
+			Points   int
+			Games    int
+		}
+	}
+	s.Get("/tournaments/"+f.ev.ID+"/standings").Want(t, http.StatusOK).Decode(t, &st)
+	// Lower number wins, table 3 never exists: player 1 wins all three.
+	if st.Chain[1] != "smallPoints" || st.Rows[0].PlayerID != f.players[0].ID || st.Rows[0].Points != 6 || st.Rows[3].Points != 0 {
+		t.Fatalf("round-robin standings (R-1): %+v", st)
+	}
+}
+
+// Manual changes before the round starts are applied, rewrite the games and
+// are kept in the audit log; after a result they are refused.
+func TestRoundChanges(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Fix","system":"swiss","rounds":5}`, 5)
+	r := f.pair(t, s, nil, http.StatusCreated)
+	path := "/tournaments/" + f.ev.ID + "/rounds/1/changes"
+	var sw roundJSON
+	s.Post(path, f.ev.Token, map[string]any{"action": "swapColours", "table": 1, "note": "late arrival"}).Want(t, http.StatusOK).Decode(t, &sw)
+	if sw.Pairings[0].Red != r.Pairings[0].Black || len(sw.Audit) != 1 || sw.Audit[0].By != f.ev.ID || !strings.Contains(sw.Audit[0].Detail, "late arrival") {
+		t.Fatalf("swap: %+v", sw)
+	}
+	g := s.Get("/games/" + sw.Pairings[0].GameID).JSON()["tournament"].(map[string]any)
+	if g["red"] != sw.Pairings[0].Red {
+		t.Fatalf("the game was not rewritten with the swapped colours: %v", g)
+	}
+	// Move the bye to table 2's red player; the old bye holder takes the seat.
+	old := *r.Bye
+	target := sw.Pairings[1].Red
+	var by roundJSON
+	s.Post(path, f.ev.Token, map[string]any{"action": "bye", "player": target}).Want(t, http.StatusOK).Decode(t, &by)
+	if *by.Bye != target || by.Pairings[1].Red != old || len(by.Audit) != 2 {
+		t.Fatalf("bye move: %+v", by)
+	}
+	// Force table 1's red to meet table 2's black.
+	a, b := by.Pairings[0].Red, by.Pairings[1].Black
+	var fp roundJSON
+	s.Post(path, f.ev.Token, map[string]any{"action": "pair", "red": a, "black": b}).Want(t, http.StatusOK).Decode(t, &fp)
+	if fp.Pairings[0].Red != a || fp.Pairings[0].Black != b || len(fp.Audit) != 3 {
+		t.Fatalf("forced pair: %+v", fp)
+	}
+	met := map[[2]string]bool{}
+	checkRound(t, s, f, fp, met, map[string]bool{})
+
+	for _, bad := range []struct {
+		body   string
+		status int
+	}{
+		{`{"action":"swapColours","table":9}`, http.StatusUnprocessableEntity},
+		{`{"action":"pair","red":"` + a + `","black":"` + a + `"}`, http.StatusUnprocessableEntity},
+		{`{"action":"bye","player":"pnobody"}`, http.StatusNotFound},
+		{`{"action":"shuffle"}`, http.StatusBadRequest},
+	} {
+		if r := s.Do(apitest.Req{Method: "POST", Path: path, Token: f.ev.Token, Body: bad.body, Invalid: true}); r.Status != bad.status {
+			t.Errorf("%s: %d %s", bad.body, r.Status, r.Body)
+		}
+	}
+	p := fp.Pairings[0]
+	finish(t, s, f.ev.ID, 1, p.Table, p.GameID, p.Red, p.Black, "1-0")
+	if r := s.Post(path, f.ev.Token, map[string]any{"action": "swapColours", "table": 2}).Want(t, http.StatusUnprocessableEntity); r.ErrorCode() != "round_started" {
+		t.Fatalf("change after a result: %s", r.Body)
+	}
+}
+
+// Refused requests change nothing: no token, wrong role, another event's
+// organiser, unknown event or round, malformed body, P-12.
+func TestRoundsRefuseBadRequests(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Open","system":"swiss","rounds":5}`, 4)
+	other := newEvent(t, s, `{"name":"Other","rounds":5}`)
+	f.pair(t, s, nil, http.StatusCreated)
+	before, _ := s.Store.Export(t.Context())
+	rounds := "/tournaments/" + f.ev.ID + "/rounds"
+	changes := rounds + "/1/changes"
+	swap := `{"action":"swapColours","table":1}`
+	cases := []struct {
+		name, path, token, body string
+		status                  int
+	}{
+		{"no token", rounds, "", `{}`, http.StatusUnauthorized},
+		{"forged token", rounds, f.ev.ID + "." + f.ev.ID + ".forged", `{}`, http.StatusUnauthorized},
+		{"player token", rounds, f.players[0].Token, `{}`, http.StatusForbidden},
+		{"other organiser", rounds, other.Token, `{}`, http.StatusForbidden},
+		{"unknown event", "/tournaments/tnope/rounds", f.ev.Token, `{}`, http.StatusNotFound},
+		{"unknown field", rounds, f.ev.Token, `{"colour":"red"}`, http.StatusBadRequest},
+		{"malformed", rounds, f.ev.Token, `{"round":`, http.StatusBadRequest},
+		{"round zero", rounds, f.ev.Token, `{"round":0}`, http.StatusBadRequest},
+		{"round out of order", rounds, f.ev.Token, `{"round":3,"unfinishedAsDraws":true}`, http.StatusUnprocessableEntity},
+		{"P-12", rounds, f.ev.Token, `{}`, http.StatusUnprocessableEntity},
+		{"change without token", changes, "", swap, http.StatusUnauthorized},
+		{"change by a player", changes, f.players[0].Token, swap, http.StatusForbidden},
+		{"change of an unknown round", rounds + "/7/changes", f.ev.Token, swap, http.StatusNotFound},
+		{"change of a bad round", rounds + "/x/changes", f.ev.Token, swap, http.StatusBadRequest},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := s.Do(apitest.Req{Method: "POST", Path: tc.path, Token: tc.token, Body: tc.body, Invalid: true})
+			if got.Status != tc.status {
+				t.Fatalf("%d, want %d: %s", got.Status, tc.status, got.Body)
+			}
+		})
+	}
+	s.Get(rounds+"/2").Want(t, http.StatusNotFound)
+	s.Do(apitest.Req{Method: "GET", Path: rounds + "/0", Invalid: true}).Want(t, http.StatusBadRequest)
+	s.Do(apitest.Req{Method: "GET", Path: rounds + "/1?explain=maybe", Invalid: true}).Want(t, http.StatusBadRequest)
+	s.Get("/tournaments/tnope/rounds/1").Want(t, http.StatusNotFound)
+	s.Get("/tournaments/tnope/standings").Want(t, http.StatusNotFound)
+	s.Get(rounds+"/1").Want(t, http.StatusOK)
+	after, _ := s.Store.Export(t.Context())
+	if len(after) != len(before) {
+		t.Fatalf("refused requests changed the table: %d items before, %d after", len(before), len(after))
+	}
+	versions := map[string]int64{}
+	for _, rec := range before {
+		versions[rec.PK+"/"+rec.SK] = rec.Version
+	}
+	for _, rec := range after {
+		if v, ok := versions[rec.PK+"/"+rec.SK]; !ok || v != rec.Version {
+			t.Fatalf("item %s/%s changed", rec.PK, rec.SK)
+		}
+	}
+}

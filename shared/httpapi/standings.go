@@ -1,0 +1,195 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/xqtour/xqtour/shared/standings"
+	"github.com/xqtour/xqtour/shared/tournament"
+	"github.com/xqtour/xqtour/shared/xiangqi"
+)
+
+type tiebreakOut struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+}
+
+type standingRowOut struct {
+	Rank       int           `json:"rank"`
+	PlayerID   string        `json:"playerId"`
+	Name       string        `json:"name"`
+	Number     int           `json:"number"`
+	Points     int           `json:"points"`
+	Tiebreaks  []tiebreakOut `json:"tiebreaks"`
+	Games      int           `json:"games"`
+	Wins       int           `json:"wins"`
+	Draws      int           `json:"draws"`
+	Losses     int           `json:"losses"`
+	BlackGames int           `json:"blackGames"`
+	BlackWins  int           `json:"blackWins"`
+	Fouls      int           `json:"fouls"`
+	Byes       int           `json:"byes"`
+	Forfeits   int           `json:"forfeits"`
+	Withdrawn  bool          `json:"withdrawn,omitempty"`
+	Shared     bool          `json:"shared,omitempty"`
+	Playoff    bool          `json:"playoff,omitempty"`
+}
+
+type standingsOut struct {
+	Round    int              `json:"round"`
+	Scoring  string           `json:"scoring"`
+	Chain    []string         `json:"chain"`
+	Rows     []standingRowOut `json:"rows"`
+	Annulled []string         `json:"annulled"`
+}
+
+// standingsRound reads ?round=n: a paired round (default: the last one).
+func standingsRound(c *call, t *tournament.Tournament) (int, error) {
+	s := c.r.URL.Query().Get("round")
+	if s == "" {
+		return t.Round, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, badRequest("invalid_query", "round: want a round number ≥ 1")
+	}
+	if n > t.Round {
+		return 0, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", n, t.ID, t.Round))
+	}
+	return n, nil
+}
+
+// standingsEvent loads the event with one paginated Query and turns it into
+// the standings' input, for the round asked for.
+func (a *API) standingsEvent(c *call) (standings.Event, int, error) {
+	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
+	if err != nil {
+		return standings.Event{}, 0, err
+	}
+	n, err := standingsRound(c, ev.t)
+	if err != nil {
+		return standings.Event{}, 0, err
+	}
+	in, err := tournament.StandingsEvent(ev.t, ev.h)
+	return in, n, err
+}
+
+// GET /tournaments/{tid}/standings — public (K-1, R-1…R-4, R-10, S-6, S-7);
+// ?round=n is the table after round n, ?format=csv a spreadsheet, ?view= is
+// reserved for team tables.
+func (a *API) getStandings(c *call) (int, any, error) {
+	q := c.r.URL.Query()
+	switch q.Get("view") {
+	case "", "players":
+	case "teams":
+		return 0, nil, &tournament.RuleError{Code: "team_standings_unavailable", Message: "team tables (T-7, R-5…R-9) are not served by this endpoint yet", Rule: "R-5"}
+	default:
+		return 0, nil, badRequest("invalid_query", `view: want "players" (or "teams", reserved for team events)`)
+	}
+	format := q.Get("format")
+	if format != "" && format != "json" && format != "csv" {
+		return 0, nil, badRequest("invalid_query", `format: want "json" or "csv"`)
+	}
+	in, n, err := a.standingsEvent(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	table, err := standings.Standings(in, n)
+	if err != nil {
+		return 0, nil, err
+	}
+	out := standingsOut{Round: n, Scoring: table.Scoring.Name, Chain: table.Chain.Strings(), Rows: []standingRowOut{}, Annulled: []string{}}
+	out.Annulled = append(out.Annulled, table.Annulled...)
+	for _, r := range table.Rows {
+		row := standingRowOut{Rank: r.Rank, PlayerID: r.PlayerID, Name: r.Name, Number: r.Number, Points: r.Points, Tiebreaks: []tiebreakOut{},
+			Games: r.Games, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, BlackGames: r.BlackGames, BlackWins: r.BlackWins,
+			Fouls: r.Fouls, Byes: r.Byes, Forfeits: r.Forfeits, Withdrawn: r.Withdrawn, Shared: r.Shared, Playoff: r.Playoff}
+		for _, tb := range r.Tiebreaks {
+			row.Tiebreaks = append(row.Tiebreaks, tiebreakOut{Name: string(tb.Name), Value: tb.Float64()})
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	if format == "csv" {
+		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: standingsCSV(out)}, nil
+	}
+	return http.StatusOK, out, nil
+}
+
+// standingsCSV writes the table with a header row; tie-break columns are
+// named after the chain's criteria.
+func standingsCSV(t standingsOut) []byte {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	header := []string{"rank", "number", "playerId", "name", "points"}
+	if len(t.Rows) > 0 {
+		for _, tb := range t.Rows[0].Tiebreaks {
+			header = append(header, tb.Name)
+		}
+	}
+	header = append(header, "games", "wins", "draws", "losses", "blackGames", "blackWins", "fouls", "byes", "forfeits", "withdrawn", "shared", "playoff")
+	_ = w.Write(header)
+	itoa, btoa := strconv.Itoa, strconv.FormatBool
+	for _, r := range t.Rows {
+		rec := []string{itoa(r.Rank), itoa(r.Number), r.PlayerID, r.Name, itoa(r.Points)}
+		for _, tb := range r.Tiebreaks {
+			rec = append(rec, strconv.FormatFloat(tb.Value, 'f', -1, 64))
+		}
+		rec = append(rec, itoa(r.Games), itoa(r.Wins), itoa(r.Draws), itoa(r.Losses), itoa(r.BlackGames), itoa(r.BlackWins),
+			itoa(r.Fouls), itoa(r.Byes), itoa(r.Forfeits), btoa(r.Withdrawn), btoa(r.Shared), btoa(r.Playoff))
+		_ = w.Write(rec)
+	}
+	w.Flush()
+	return buf.Bytes()
+}
+
+type crossCellOut struct {
+	Round          int     `json:"round"`
+	Opponent       *string `json:"opponent"`
+	OpponentNumber int     `json:"opponentNumber,omitempty"`
+	Colour         string  `json:"colour,omitempty"`
+	Result         string  `json:"result,omitempty"`
+	Points         int     `json:"points"`
+	Mark           string  `json:"mark,omitempty"`
+}
+
+type crossRowOut struct {
+	PlayerID string         `json:"playerId"`
+	Name     string         `json:"name"`
+	Number   int            `json:"number"`
+	Points   int            `json:"points"`
+	Cells    []crossCellOut `json:"cells"`
+}
+
+// GET /tournaments/{tid}/crosstable — public: per player per round the
+// opponent, colour, result and forfeit/bye/rest marks; ?round=n as for standings.
+func (a *API) getCrosstable(c *call) (int, any, error) {
+	in, n, err := a.standingsEvent(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	ct, err := standings.CrossTable(in, n)
+	if err != nil {
+		return 0, nil, err
+	}
+	rows := []crossRowOut{}
+	for _, r := range ct.Rows {
+		row := crossRowOut{PlayerID: r.PlayerID, Name: r.Name, Number: r.Number, Points: r.Points, Cells: []crossCellOut{}}
+		for _, cell := range r.Cells {
+			co := crossCellOut{Round: cell.Round, Result: cell.Result, Points: cell.Points, Mark: string(cell.Mark)}
+			if cell.OpponentID != "" {
+				id := cell.OpponentID
+				co.Opponent, co.OpponentNumber = &id, cell.OpponentNumber
+				co.Colour = "red"
+				if cell.Color == xiangqi.Black {
+					co.Colour = "black"
+				}
+			}
+			row.Cells = append(row.Cells, co)
+		}
+		rows = append(rows, row)
+	}
+	return http.StatusOK, map[string]any{"round": n, "rows": rows}, nil
+}

@@ -1,0 +1,804 @@
+package tournament
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/xqtour/xqtour/shared/pairing/knockout"
+	"github.com/xqtour/xqtour/shared/pairing/roundrobin"
+	"github.com/xqtour/xqtour/shared/pairing/swiss"
+	"github.com/xqtour/xqtour/shared/standings"
+)
+
+// History is what an event has stored beyond its settings: its players, the
+// rounds paired so far and the results reported. The pairing of the next
+// round and the standings are both computed from it.
+type History struct {
+	Players []*Player
+	// Rounds holds rounds 1…k in order.
+	Rounds  []*Round
+	results map[[2]int]Result
+	byID    map[string]*Player
+}
+
+// NewHistory indexes what the store returned. Rounds may come in any order;
+// results are keyed by round and table.
+func NewHistory(players []*Player, rounds []*Round, results []Result) *History {
+	h := &History{Players: slices.Clone(players), Rounds: slices.Clone(rounds), results: map[[2]int]Result{}, byID: map[string]*Player{}}
+	sort.Slice(h.Players, func(i, j int) bool { return h.Players[i].Number < h.Players[j].Number })
+	sort.Slice(h.Rounds, func(i, j int) bool { return h.Rounds[i].Number < h.Rounds[j].Number })
+	for _, p := range h.Players {
+		h.byID[p.ID] = p
+	}
+	for _, r := range results {
+		h.results[[2]int{r.Round, r.Table}] = r
+	}
+	return h
+}
+
+// Player returns the player with the id, nil when unknown.
+func (h *History) Player(id string) *Player { return h.byID[id] }
+
+// Result returns the result of a pairing's game. A result item written for
+// another game on that table (one replaced by an organiser's change before the
+// round started) does not count.
+func (h *History) Result(round int, p Pairing) (Result, bool) {
+	r, ok := h.results[[2]int{round, p.Table}]
+	if !ok || (p.GameID != "" && r.GameID != "" && r.GameID != p.GameID) {
+		return Result{}, false
+	}
+	return r, true
+}
+
+// Unfinished lists the games of paired rounds that have no result yet, in
+// round and table order (P-12).
+func (h *History) Unfinished() []string {
+	var out []string
+	for _, r := range h.Rounds {
+		for _, p := range r.Pairings {
+			if _, ok := h.Result(r.Number, p); !ok {
+				out = append(out, p.GameID)
+			}
+		}
+	}
+	return out
+}
+
+// PairOptions are the organiser's choices when asking for the next round.
+type PairOptions struct {
+	// UnfinishedAsDraws confirms that games still being played count as
+	// draws for this pairing (P-12); without it such games refuse the pairing.
+	UnfinishedAsDraws bool
+	// Forbidden pairs of player ids never meet (P-5).
+	Forbidden [][2]string
+	// Now is the pairing time, Unix ms.
+	Now int64
+}
+
+// GameIDFunc names the game of one table of a round: game is the game's
+// number inside its match (1 for single games). It must be deterministic so
+// a retried pairing names the same games.
+type GameIDFunc func(round, table, game int) string
+
+// Pairing refusal codes; each comes as a *RuleError naming its rule.
+const (
+	CodeUnfinishedGames    = "unfinished_games"
+	CodeEventComplete      = "event_complete"
+	CodeTooFewPlayers      = "too_few_players"
+	CodeNoPairing          = "no_pairing"
+	CodeMatchUndecided     = "match_undecided"
+	CodeRoundUnfinished    = "round_unfinished"
+	CodeSystemNotSupported = "system_not_supported"
+)
+
+// PairNext pairs round t.Round+1 from the history. It is deterministic: the
+// same event and history give the same round, so a retry recreates nothing.
+// Refusals are *RuleError values.
+func PairNext(t *Tournament, h *History, o PairOptions, gameID GameIDFunc) (*Round, error) {
+	n := t.Round + 1
+	if len(h.Rounds) != t.Round {
+		return nil, fmt.Errorf("pair round %d: history holds %d rounds, the event says %d", n, len(h.Rounds), t.Round)
+	}
+	var (
+		r   *Round
+		err error
+	)
+	switch t.Settings.System {
+	case Swiss:
+		r, err = pairSwiss(t, h, n, o, gameID)
+	case RoundRobin, DoubleRoundRobin:
+		r, err = pairRoundRobin(t, h, n, o, gameID)
+	case Knockout, DoubleElimination:
+		r, err = pairKnockout(t, h, n, gameID)
+	default:
+		return nil, &RuleError{Code: CodeSystemNotSupported, Message: fmt.Sprintf("rounds of a %s event are not paired by this service yet", t.Settings.System), Rule: "S-4"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.Number, r.PairedAt = n, o.Now
+	if t.Settings.StartsAt > o.Now && n == 1 {
+		r.StartsAt = t.Settings.StartsAt
+	}
+	return r, nil
+}
+
+// scoring returns the event's K-1 scoring.
+func scoring(t *Tournament) standings.Scoring {
+	sc, err := standings.ParseScoring(t.Settings.Scoring)
+	if err != nil {
+		return standings.DefaultScoring
+	}
+	return sc
+}
+
+// points is what red and black score for a result (K-1); forfeits score as
+// wins and losses, a double forfeit nothing.
+func points(sc standings.Scoring, result string) (red, black int) {
+	switch result {
+	case "1-0", "+-":
+		return sc.Win, sc.Loss
+	case "0-1", "-+":
+		return sc.Loss, sc.Win
+	case "1/2-1/2":
+		return sc.DrawRed, sc.DrawBlack
+	}
+	return sc.Loss, sc.Loss
+}
+
+// PairingNumbers gives every player a Swiss pairing number (P-3): players
+// of the first round's field who are seeded take the odd numbers 1, 3, 5 …
+// by rating, the others the even numbers in registration order (the
+// registration order stands for the draw); whoever is left when one list
+// runs out takes the next numbers; late entries follow in registration order.
+// Without seeds the pairing numbers are the registration numbers.
+func PairingNumbers(players []*Player) map[string]int {
+	var seeds, others, late []*Player
+	for _, p := range players {
+		switch {
+		case p.JoinedRound > 1:
+			late = append(late, p)
+		case p.Seeded:
+			seeds = append(seeds, p)
+		default:
+			others = append(others, p)
+		}
+	}
+	byNumber := func(s []*Player) {
+		sort.Slice(s, func(i, j int) bool { return s[i].Number < s[j].Number })
+	}
+	byNumber(others)
+	byNumber(late)
+	sort.SliceStable(seeds, func(i, j int) bool {
+		if seeds[i].Rating != seeds[j].Rating {
+			return seeds[i].Rating > seeds[j].Rating
+		}
+		return seeds[i].Number < seeds[j].Number
+	})
+	out := make(map[string]int, len(players))
+	next := 1
+	for len(seeds) > 0 || len(others) > 0 {
+		list := &others
+		if next%2 == 1 && len(seeds) > 0 || len(others) == 0 {
+			list = &seeds
+		}
+		out[(*list)[0].ID] = next
+		*list = (*list)[1:]
+		next++
+	}
+	for _, p := range late {
+		out[p.ID] = next
+		next++
+	}
+	return out
+}
+
+// swissState is each player's record as the Swiss pairing reads it.
+type swissState struct {
+	num   map[string]int
+	byNum map[int]*Player
+	hist  map[string][]swiss.RoundRecord
+	score map[string]int
+}
+
+// swissHistory rebuilds every player's past rounds for pairing round n:
+// sides, opponents, floats (from the scores both had when that round was
+// paired, P-6) and the unfinished games (P-12, counted as draws).
+func swissHistory(t *Tournament, h *History, n int) *swissState {
+	sc := scoring(t)
+	st := &swissState{num: PairingNumbers(h.Players), byNum: map[int]*Player{}, hist: map[string][]swiss.RoundRecord{}, score: map[string]int{}}
+	for _, p := range h.Players {
+		st.byNum[st.num[p.ID]] = p
+		st.hist[p.ID] = make([]swiss.RoundRecord, n-1)
+	}
+	// gained[k][id] is what a player scored in round k+1 as it stands now
+	// (unfinished games as draws); drawn[k][id] the same with every
+	// unfinished-as-draw game that round k+2 listed counted as a draw.
+	type game struct {
+		round      int
+		red, black string
+		result     string
+	}
+	games := map[string]game{}
+	gained := make([]map[string]int, n-1)
+	for k, r := range h.Rounds[:n-1] {
+		gained[k] = map[string]int{}
+		for _, p := range r.Pairings {
+			res, ok := h.Result(r.Number, p)
+			rp, bp := sc.DrawRed, sc.DrawBlack
+			if ok {
+				rp, bp = points(sc, res.Result)
+			}
+			gained[k][p.Red] += rp
+			gained[k][p.Black] += bp
+			games[p.GameID] = game{r.Number, p.Red, p.Black, res.Result}
+			red, black := st.num[p.Red], st.num[p.Black]
+			st.hist[p.Red][k] = swiss.RoundRecord{Side: swiss.Red, Opponent: black, Pending: !ok}
+			st.hist[p.Black][k] = swiss.RoundRecord{Side: swiss.Black, Opponent: red, Pending: !ok}
+		}
+		for _, id := range r.Byes {
+			gained[k][id] += sc.Win // S-7: a Swiss bye scores a win
+			if _, ok := st.hist[id]; ok {
+				st.hist[id][k] = swiss.RoundRecord{Side: swiss.Bye}
+			}
+		}
+	}
+	// Floats: compare the scores both players had when round k+1 was paired.
+	before := map[string]int{}
+	for k, r := range h.Rounds[:n-1] {
+		seen := maps.Clone(before)
+		for _, gid := range r.UnfinishedAsDraws {
+			g, ok := games[gid]
+			if !ok || g.result == "" {
+				continue // still unfinished: already counted as a draw
+			}
+			rp, bp := points(sc, g.result)
+			seen[g.red] += sc.DrawRed - rp
+			seen[g.black] += sc.DrawBlack - bp
+		}
+		for _, p := range r.Pairings {
+			rs, bs := seen[p.Red], seen[p.Black]
+			switch {
+			case rs > bs:
+				st.hist[p.Red][k].Float, st.hist[p.Black][k].Float = swiss.Down, swiss.Up
+			case rs < bs:
+				st.hist[p.Red][k].Float, st.hist[p.Black][k].Float = swiss.Up, swiss.Down
+			}
+		}
+		for id, v := range gained[k] {
+			before[id] += v
+		}
+	}
+	st.score = before
+	return st
+}
+
+func pairSwiss(t *Tournament, h *History, n int, o PairOptions, gameID GameIDFunc) (*Round, error) {
+	if t.Settings.Rounds > 0 && n > t.Settings.Rounds {
+		return nil, &RuleError{Code: CodeEventComplete, Message: fmt.Sprintf("all %d rounds are paired", t.Settings.Rounds), Rule: "P-2"}
+	}
+	unfinished, err := checkUnfinished(h, o)
+	if err != nil {
+		return nil, err
+	}
+	st := swissHistory(t, h, n)
+	in := swiss.Input{Rounds: t.Settings.Rounds, Round: n, AvoidSameClub: t.Settings.AvoidSameClub}
+	switch t.Settings.FirstRound {
+	case FirstRoundTopBottom:
+		in.First = swiss.TopBottom
+	case FirstRoundHalves:
+		in.First = swiss.Halves
+	}
+	active := 0
+	for _, p := range h.Players {
+		sp := swiss.Player{Number: st.num[p.ID], Rating: p.Rating, Club: p.Club, Score: st.score[p.ID], History: st.hist[p.ID]}
+		switch {
+		case p.Status == Withdrawn:
+			sp.Status = swiss.Withdrawn
+		case p.Status == Paused:
+			sp.Status = swiss.Paused
+		case p.JoinedRound > n:
+			sp.Status = swiss.NotJoined
+		default:
+			active++
+		}
+		in.Players = append(in.Players, sp)
+	}
+	if active < 2 {
+		return nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d active player(s); a round needs at least 2", active), Rule: "S-2"}
+	}
+	for _, f := range o.Forbidden {
+		a, b := st.num[f[0]], st.num[f[1]]
+		if a == 0 || b == 0 {
+			return nil, &FieldError{Field: "forbiddenPairs", Message: fmt.Sprintf("unknown player in pair %s-%s", f[0], f[1]), Rule: "P-5"}
+		}
+		in.Forbidden = append(in.Forbidden, [2]int{a, b})
+	}
+	sr, err := swiss.Pair(in)
+	if errors.Is(err, swiss.ErrNoPairing) {
+		return nil, &RuleError{Code: CodeNoPairing, Message: err.Error(), Rule: "P-8"}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("pair round %d: %w", n, err)
+	}
+	r := &Round{UnfinishedAsDraws: unfinished}
+	for _, b := range sr.Boards {
+		red, black := st.byNum[b.Red], st.byNum[b.Black]
+		r.Pairings = append(r.Pairings, Pairing{Table: b.Table, Red: red.ID, Black: black.ID, GameID: gameID(n, b.Table, 1)})
+		r.Explanations = append(r.Explanations, Explanation{
+			ScoreGroup:     b.Why.Group,
+			OpponentReason: b.Why.Reason.String(),
+			ColourReason:   b.Why.Colour.String(),
+			Opponent:       explainSwiss(b.Why),
+		})
+	}
+	if sr.Bye != 0 {
+		r.Byes = []string{st.byNum[sr.Bye].ID}
+		r.Explanations = append(r.Explanations, Explanation{ScoreGroup: st.score[r.Byes[0]], Opponent: sr.ByeWhy, OpponentReason: ReasonBye, ColourReason: ReasonBye})
+	}
+	return r, nil
+}
+
+// checkUnfinished refuses a pairing while earlier games are open unless the
+// organiser said they count as draws (P-12); it returns those games.
+func checkUnfinished(h *History, o PairOptions) ([]string, error) {
+	unfinished := h.Unfinished()
+	if len(unfinished) > 0 && !o.UnfinishedAsDraws {
+		return nil, &RuleError{Code: CodeUnfinishedGames, Rule: "P-12", Message: fmt.Sprintf(
+			"%d game(s) of earlier rounds are unfinished (%s); pair anyway with \"unfinishedAsDraws\": true to count them as draws for this pairing",
+			len(unfinished), strings.Join(unfinished[:min(len(unfinished), 5)], ", "))}
+	}
+	return unfinished, nil
+}
+
+// ReasonBye marks the explanation of a bye: Explanations then holds one
+// entry more than Pairings, the last one for the bye (S-7).
+const ReasonBye = "bye"
+
+// explainSwiss writes a Swiss explanation as an arbiter reads it (P-9…P-11).
+func explainSwiss(w swiss.Explanation) string {
+	s := fmt.Sprintf("no. %d chose first (%s, %s); %s (%s)", w.Picker, w.PickedBy, w.PickedBy.Label(), w.Reason.Label(), w.Reason)
+	if w.Rank > 0 || w.Met > 0 || w.Blocked > 0 {
+		s += fmt.Sprintf(": position %d in the list, %d passed over as already met or forbidden, %d as blocking a complete pairing", w.Rank+1, w.Met, w.Blocked)
+	}
+	s += fmt.Sprintf("; colours: %s (%s", w.Colour.Label(), w.Colour)
+	if sec := w.Colour.Section(); sec > 0 {
+		s += fmt.Sprintf(", appendix 3 §4(%d)", sec)
+	}
+	return s + ")"
+}
+
+// schedule is the round-robin programme of the event: numbers are the
+// registration numbers (S-1: numbers by draw, registration order standing
+// for it).
+func schedule(t *Tournament, players int) (roundrobin.Schedule, error) {
+	cycles := 1
+	if t.Settings.System == DoubleRoundRobin {
+		cycles = 2
+	}
+	return roundrobin.NewSchedule(players, roundrobin.Options{Cycles: cycles, GamesPerPairing: t.Settings.GamesPerMatch})
+}
+
+func pairRoundRobin(t *Tournament, h *History, n int, o PairOptions, gameID GameIDFunc) (*Round, error) {
+	if len(h.Players) < 2 {
+		return nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d player(s); a round robin needs at least 2", len(h.Players)), Rule: "S-1"}
+	}
+	s, err := schedule(t, len(h.Players))
+	if err != nil {
+		return nil, fmt.Errorf("pair round %d: %w", n, err)
+	}
+	if n > len(s.Rounds) {
+		return nil, &RuleError{Code: CodeEventComplete, Message: fmt.Sprintf("all %d rounds of the round-robin table are paired", len(s.Rounds)), Rule: "S-1"}
+	}
+	// A round robin's table is fixed, so an open game changes no pairing; the
+	// organiser still confirms it and the round lists it, as P-12 asks of a Swiss.
+	unfinished, err := checkUnfinished(h, o)
+	if err != nil {
+		return nil, err
+	}
+	r := roundRobinRound(h, s, n, gameID)
+	r.UnfinishedAsDraws = unfinished
+	return r, nil
+}
+
+// roundRobinRound lays out round n of the schedule: one pairing per game,
+// tables numbered match by match. Pairings with a withdrawn player are not
+// played (S-6: the standings annul them or score them as forfeits); the odd
+// field's rest is the round's bye (S-7: no score, no game, no colour).
+func roundRobinRound(h *History, s roundrobin.Schedule, n int, gameID GameIDFunc) *Round {
+	sr := s.Rounds[n-1]
+	g := max(s.GamesPerPairing, 1)
+	r := &Round{}
+	colour := "roundRobinTable"
+	if sr.Cycle%2 == 0 {
+		colour = "secondCycleSwapped"
+	}
+	for _, pp := range sr.Pairings {
+		red, black := h.Players[pp.Red-1], h.Players[pp.Black-1]
+		if red.Status == Withdrawn || black.Status == Withdrawn {
+			continue
+		}
+		for i, game := range pp.Games {
+			table := (pp.Table-1)*g + i + 1
+			p := Pairing{Table: table, Red: h.Players[game.Red-1].ID, Black: h.Players[game.Black-1].ID, GameID: gameID(n, table, i+1)}
+			if g > 1 {
+				p.Match, p.Board = fmt.Sprintf("M%d", pp.Table), i+1
+			}
+			cr := colour
+			if i > 0 {
+				cr = "alternate"
+			}
+			r.Pairings = append(r.Pairings, p)
+			r.Explanations = append(r.Explanations, Explanation{
+				Opponent:       fmt.Sprintf("round-robin table, round %d: no. %d v no. %d (S-1, first listed has red)", n, pp.Red, pp.Black),
+				OpponentReason: "roundRobinTable", ColourReason: cr})
+		}
+	}
+	if sr.Rest != 0 && sr.Rest <= len(h.Players) {
+		r.Byes = []string{h.Players[sr.Rest-1].ID}
+	}
+	return r
+}
+
+// knockoutEntrants lists the bracket's entrants best seed first: seeded
+// players, then by rating, then by number. Only players who withdrew before
+// the first round are left out, so the bracket rebuilds the same every time.
+func knockoutEntrants(h *History) []string {
+	var ps []*Player
+	for _, p := range h.Players {
+		if p.Status == Withdrawn && p.WithdrawnAfter == 0 {
+			continue
+		}
+		ps = append(ps, p)
+	}
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i], ps[j]
+		if a.Seeded != b.Seeded {
+			return a.Seeded
+		}
+		if a.Rating != b.Rating {
+			return a.Rating > b.Rating
+		}
+		return a.Number < b.Number
+	})
+	ids := make([]string, len(ps))
+	for i, p := range ps {
+		ids[i] = p.ID
+	}
+	return ids
+}
+
+// lot is the seeded generator of one match's colour lot (S-3): the same
+// event, round and match always draw the same.
+func lot(tid string, round int, match string) *rand.Rand {
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s/%d/%s", tid, round, match)))
+	return rand.New(rand.NewPCG(binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:16])))
+}
+
+func outcome(result string) knockout.Outcome {
+	switch result {
+	case "1-0", "+-":
+		return knockout.RedWins
+	case "0-1", "-+":
+		return knockout.BlackWins
+	}
+	return knockout.Draw
+}
+
+func pairKnockout(t *Tournament, h *History, n int, gameID GameIDFunc) (*Round, error) {
+	entrants := knockoutEntrants(h)
+	if len(entrants) < 2 {
+		return nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d entrant(s); a knockout needs at least 2", len(entrants)), Rule: "S-3"}
+	}
+	var (
+		b   *knockout.Bracket
+		err error
+	)
+	if t.Settings.System == DoubleElimination {
+		b, err = knockout.NewDouble(entrants, true)
+	} else {
+		b, err = knockout.NewSingle(entrants, false)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("pair round %d: %w", n, err)
+	}
+	format := knockout.Format{Games: t.Settings.GamesPerMatch}
+	matches, err := b.NextRound(nil)
+	if err != nil {
+		return nil, fmt.Errorf("pair round %d: %w", n, err)
+	}
+	for _, r := range h.Rounds[:n-1] {
+		var results []knockout.Result
+		for _, m := range matches {
+			w, err := matchWinner(h, r, m, format)
+			if err != nil {
+				return nil, err
+			}
+			results = append(results, knockout.Result{Match: m.ID, Winner: w})
+		}
+		if matches, err = b.NextRound(results); err != nil {
+			return nil, fmt.Errorf("pair round %d: replay round %d: %w", n, r.Number, err)
+		}
+	}
+	if len(matches) == 0 {
+		return nil, &RuleError{Code: CodeEventComplete, Message: "the bracket is finished", Rule: "S-3"}
+	}
+	games := max(t.Settings.GamesPerMatch, 1)
+	r := &Round{Byes: b.Byes()}
+	for i, m := range matches {
+		aRed := knockout.DrawFirstRed(lot(t.ID, n, m.ID))
+		for g := 1; g <= games; g++ {
+			table := i*games + g
+			red, black := m.A, m.B
+			if aRed != (g%2 == 1) { // S-3: colours by lot, then alternating
+				red, black = black, red
+			}
+			r.Pairings = append(r.Pairings, Pairing{Table: table, Red: red, Black: black, GameID: gameID(n, table, g), Match: m.ID, Board: g})
+			cr := "lot"
+			if g > 1 {
+				cr = "alternate"
+			}
+			r.Explanations = append(r.Explanations, Explanation{
+				Opponent:       fmt.Sprintf("bracket match %s: upper slot v lower slot (S-3)", m.ID),
+				OpponentReason: "bracket", ColourReason: cr})
+		}
+	}
+	return r, nil
+}
+
+// matchWinner decides a stored match from its games' results (S-3). A level
+// match needs additional games; this service does not create them, so the
+// organiser settles it by a result correction before the next round.
+func matchWinner(h *History, r *Round, m knockout.Match, f knockout.Format) (string, error) {
+	var ps []Pairing
+	for _, p := range r.Pairings {
+		if p.Match == m.ID {
+			ps = append(ps, p)
+		}
+	}
+	sort.Slice(ps, func(i, j int) bool { return ps[i].Board < ps[j].Board })
+	if len(ps) == 0 {
+		return "", fmt.Errorf("round %d has no game of match %s", r.Number, m.ID)
+	}
+	var outs []knockout.Outcome
+	missing := false
+	for _, p := range ps {
+		res, ok := h.Result(r.Number, p)
+		if !ok {
+			missing = true
+			break
+		}
+		outs = append(outs, outcome(res.Result))
+	}
+	d, err := f.Decide(m.A, m.B, ps[0].Red == m.A, outs)
+	if err != nil {
+		return "", fmt.Errorf("round %d match %s: %w", r.Number, m.ID, err)
+	}
+	switch {
+	case d.Done:
+		return d.Winner, nil
+	case missing:
+		return "", &RuleError{Code: CodeRoundUnfinished, Message: fmt.Sprintf("match %s of round %d is still being played", m.ID, r.Number), Rule: "S-3"}
+	}
+	return "", &RuleError{Code: CodeMatchUndecided, Message: fmt.Sprintf("match %s of round %d is level and needs additional rapid games; record the tie-break's outcome as a result correction", m.ID, r.Number), Rule: "S-3"}
+}
+
+// StandingsEvent turns the history into the standings' input: every paired
+// game with its result ("" while playing), the byes, the withdrawals, and for
+// a round robin with a withdrawal the rest of the schedule so that S-6 can
+// annul or forfeit the games not played.
+func StandingsEvent(t *Tournament, h *History) (standings.Event, error) {
+	ev := standings.Event{System: t.Settings.System, Rounds: t.Settings.Rounds, Scoring: scoring(t), PlayoffPlaces: standings.NoPlayoff}
+	if t.Settings.Playoff {
+		ev.PlayoffPlaces = 0 // the title goes to a play-off
+	}
+	chain, err := standings.ParseChain(t.Settings.Tiebreaks)
+	if err != nil {
+		return ev, fmt.Errorf("standings: %w", err)
+	}
+	ev.Chain = chain
+	for _, p := range h.Players {
+		ev.Players = append(ev.Players, standings.Player{ID: p.ID, Name: p.Name, Number: p.Number})
+		if p.Status == Withdrawn {
+			ev.Withdrawals = append(ev.Withdrawals, standings.Withdrawal{Player: p.ID, AfterRound: p.WithdrawnAfter})
+		}
+	}
+	played := map[[3]int]bool{}
+	for _, r := range h.Rounds {
+		for _, p := range r.Pairings {
+			g := standings.Game{Round: r.Number, Red: p.Red, Black: p.Black}
+			if res, ok := h.Result(r.Number, p); ok {
+				g.Result, g.RedFouls, g.BlackFouls = res.Result, res.RedFouls, res.BlackFouls
+			}
+			ev.Games = append(ev.Games, g)
+			played[[3]int{r.Number, h.byID[p.Red].Number, h.byID[p.Black].Number}] = true
+		}
+		for _, id := range r.Byes {
+			ev.Byes = append(ev.Byes, standings.Bye{Round: r.Number, Player: id})
+		}
+	}
+	if t.Settings.System != RoundRobin && t.Settings.System != DoubleRoundRobin {
+		return ev, nil
+	}
+	s, err := schedule(t, len(h.Players))
+	if err != nil {
+		return ev, nil // fewer than two players: nothing scheduled
+	}
+	if ev.Rounds == 0 {
+		ev.Rounds = len(s.Rounds)
+	}
+	if len(ev.Withdrawals) == 0 {
+		return ev, nil
+	}
+	for _, sr := range s.Rounds {
+		for _, pp := range sr.Pairings {
+			for _, g := range pp.Games {
+				if !played[[3]int{sr.Number, g.Red, g.Black}] {
+					ev.Games = append(ev.Games, standings.Game{Round: sr.Number, Red: h.Players[g.Red-1].ID, Black: h.Players[g.Black-1].ID})
+				}
+			}
+		}
+	}
+	return ev, nil
+}
+
+// Manual changes an organiser may make to a round before it starts.
+const (
+	ChangeSwapColours = "swapColours"
+	ChangePair        = "pair"
+	ChangeBye         = "bye"
+)
+
+// CodeInvalidChange refuses a manual change that does not fit the round.
+const CodeInvalidChange = "invalid_change"
+
+// Change is one manual change to a paired round: swap the colours of a
+// table, force Red to meet Black (their former opponents meet each other, or
+// take the bye), or give the bye to Player (the former bye holder takes
+// their place).
+type Change struct {
+	Action     string
+	Table      int
+	Red, Black string
+	Player     string
+	Note       string
+}
+
+func changeError(format string, args ...any) error {
+	return &RuleError{Code: CodeInvalidChange, Message: fmt.Sprintf(format, args...), Rule: "O-1"}
+}
+
+// Apply makes the change to the round and records it in the audit log; it
+// returns the tables whose players or colours changed. The round is left
+// untouched when the change is refused.
+func (r *Round) Apply(ch Change, by string, now int64) ([]int, error) {
+	find := func(id string) (int, bool) { // index of the player's pairing, or bye
+		for i, p := range r.Pairings {
+			if p.Red == id || p.Black == id {
+				return i, false
+			}
+		}
+		return -1, slices.Contains(r.Byes, id)
+	}
+	single := func(i int) error {
+		if r.Pairings[i].Match != "" {
+			return changeError("table %d is part of match %s; the games of a multi-game match change together only by a new pairing", r.Pairings[i].Table, r.Pairings[i].Match)
+		}
+		return nil
+	}
+	ps := slices.Clone(r.Pairings)
+	byes := slices.Clone(r.Byes)
+	var touched []int
+	var detail string
+	switch ch.Action {
+	case ChangeSwapColours:
+		i := slices.IndexFunc(ps, func(p Pairing) bool { return p.Table == ch.Table })
+		if i < 0 {
+			return nil, changeError("round %d has no table %d", r.Number, ch.Table)
+		}
+		ps[i].Red, ps[i].Black = ps[i].Black, ps[i].Red
+		touched = []int{i}
+		detail = fmt.Sprintf("table %d: colours swapped, %s now red", ch.Table, ps[i].Red)
+	case ChangePair:
+		if ch.Red == "" || ch.Black == "" || ch.Red == ch.Black {
+			return nil, changeError("a forced pair names two different players, red and black")
+		}
+		ia, byeA := find(ch.Red)
+		ib, byeB := find(ch.Black)
+		if ia < 0 && !byeA || ib < 0 && !byeB {
+			return nil, changeError("both players must be in round %d (paired or with the bye)", r.Number)
+		}
+		switch {
+		case ia >= 0 && ia == ib:
+			ps[ia].Red, ps[ia].Black = ch.Red, ch.Black
+			touched = []int{ia}
+		case ia >= 0 && ib >= 0:
+			if err := errors.Join(single(ia), single(ib)); err != nil {
+				return nil, err
+			}
+			x, y := opponent(ps[ia], ch.Red), opponent(ps[ib], ch.Black)
+			xRed := ps[ia].Red == x || ps[ib].Red != y
+			ps[ia].Red, ps[ia].Black = ch.Red, ch.Black
+			if xRed {
+				ps[ib].Red, ps[ib].Black = x, y
+			} else {
+				ps[ib].Red, ps[ib].Black = y, x
+			}
+			touched = []int{ia, ib}
+		case ia >= 0: // Black had the bye: Red's opponent takes it
+			if err := single(ia); err != nil {
+				return nil, err
+			}
+			x := opponent(ps[ia], ch.Red)
+			ps[ia].Red, ps[ia].Black = ch.Red, ch.Black
+			byes[slices.Index(byes, ch.Black)] = x
+			touched = []int{ia}
+		case ib >= 0:
+			if err := single(ib); err != nil {
+				return nil, err
+			}
+			y := opponent(ps[ib], ch.Black)
+			ps[ib].Red, ps[ib].Black = ch.Red, ch.Black
+			byes[slices.Index(byes, ch.Red)] = y
+			touched = []int{ib}
+		default:
+			return nil, changeError("both players have a bye; a pair needs a table")
+		}
+		detail = fmt.Sprintf("forced pair %s (red) v %s (black)", ch.Red, ch.Black)
+	case ChangeBye:
+		ip, bye := find(ch.Player)
+		if bye {
+			return nil, changeError("%s already has the bye", ch.Player)
+		}
+		if ip < 0 {
+			return nil, changeError("%s is not paired in round %d", ch.Player, r.Number)
+		}
+		if len(byes) != 1 {
+			return nil, changeError("round %d has %d byes; moving the bye needs exactly one", r.Number, len(byes))
+		}
+		if err := single(ip); err != nil {
+			return nil, err
+		}
+		z := byes[0]
+		if ps[ip].Red == ch.Player {
+			ps[ip].Red = z
+		} else {
+			ps[ip].Black = z
+		}
+		byes[0] = ch.Player
+		touched = []int{ip}
+		detail = fmt.Sprintf("bye moved from %s to %s, who takes table %d", z, ch.Player, ps[ip].Table)
+	default:
+		return nil, &FieldError{Field: "action", Message: fmt.Sprintf("unknown change %q (want swapColours, pair or bye)", ch.Action)}
+	}
+	if ch.Note != "" {
+		detail += "; " + ch.Note
+	}
+	tables := make([]int, len(touched))
+	for k, i := range touched {
+		tables[k] = ps[i].Table
+		if i < len(r.Explanations) {
+			r.Explanations[i] = Explanation{Opponent: "changed by the organiser: " + detail, OpponentReason: "manual", ColourReason: "manual"}
+		}
+	}
+	if len(byes) > 0 && len(r.Explanations) == len(r.Pairings)+1 && !slices.Equal(byes, r.Byes) {
+		r.Explanations[len(r.Pairings)] = Explanation{Opponent: "changed by the organiser: " + detail, OpponentReason: ReasonBye, ColourReason: ReasonBye}
+	}
+	r.Pairings, r.Byes = ps, byes
+	r.Audit = append(r.Audit, AuditEntry{At: now, By: by, Action: ch.Action, Detail: detail})
+	return tables, nil
+}
+
+func opponent(p Pairing, id string) string {
+	if p.Red == id {
+		return p.Black
+	}
+	return p.Red
+}
