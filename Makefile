@@ -49,6 +49,14 @@ template:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
+## perft: every row of the perft reference table (make test runs the rows within a node budget)
+perft:
+	XQ_PERFT_ALL=1 $(GO) test -count=1 -run Perft -timeout 60m -v ./shared/xiangqi/ | grep -E '^(---|ok|FAIL|PASS)|perft'
+
+## checkpairings: simulate whole Swiss events and check every round (COUNT events, default 500)
+checkpairings:
+	$(GO) run ./cmd/checkpairings -count $(or $(COUNT),500)
+
 ## fmt: gofmt the tree
 fmt:
 	gofmt -w $$(git ls-files '*.go')
