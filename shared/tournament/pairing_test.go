@@ -1,0 +1,268 @@
+package tournament_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+func event(t *testing.T, s tournament.Settings, n int) (*tournament.Tournament, []*tournament.Player) {
+	t.Helper()
+	ev, err := tournament.New("t1", s, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []*tournament.Player
+	for i := range n {
+		p, err := ev.Register(tournament.Player{ID: fmt.Sprintf("p%d", i+1), Name: fmt.Sprintf("P%d", i+1), Rating: 2000 - i}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, &p)
+	}
+	return ev, ps
+}
+
+func gid(round, table, game int) string { return fmt.Sprintf("g%d.%d.%d", round, table, game) }
+
+// play pairs the next round and stores it; results holds what the test adds.
+func play(t *testing.T, ev *tournament.Tournament, ps []*tournament.Player, rounds *[]*tournament.Round, results *[]tournament.Result, o tournament.PairOptions, decide func(p tournament.Pairing) string) *tournament.Round {
+	t.Helper()
+	r, err := tournament.PairNext(ev, tournament.NewHistory(ps, *rounds, *results), o, gid)
+	if err != nil {
+		t.Fatalf("round %d: %v", ev.Round+1, err)
+	}
+	ev.Round = r.Number
+	*rounds = append(*rounds, r)
+	for _, p := range r.Pairings {
+		if res := decide(p); res != "" {
+			*results = append(*results, tournament.Result{Round: r.Number, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: res})
+		}
+	}
+	return r
+}
+
+func redWins(tournament.Pairing) string { return "1-0" }
+
+func TestPairingNumbers_P3_SeedsTakeOddNumbers(t *testing.T) {
+	ps := []*tournament.Player{
+		{ID: "a", Number: 1, JoinedRound: 1},
+		{ID: "b", Number: 2, Seeded: true, Rating: 2100, JoinedRound: 1},
+		{ID: "c", Number: 3, JoinedRound: 1},
+		{ID: "d", Number: 4, Seeded: true, Rating: 2300, JoinedRound: 1},
+		{ID: "e", Number: 5, JoinedRound: 1},
+		{ID: "f", Number: 6, JoinedRound: 1},
+		{ID: "late", Number: 7, JoinedRound: 3},
+	}
+	got := tournament.PairingNumbers(ps)
+	want := map[string]int{"d": 1, "a": 2, "b": 3, "c": 4, "e": 5, "f": 6, "late": 7}
+	for id, n := range want {
+		if got[id] != n {
+			t.Errorf("%s: number %d, want %d (all: %v)", id, got[id], n, got)
+		}
+	}
+}
+
+// P-12: an open game refuses the next round unless the organiser confirms;
+// then it is listed and counts as a draw for the pairing.
+func TestPairNext_P12_UnfinishedGames(t *testing.T) {
+	ev, ps := event(t, tournament.Settings{Name: "x", System: tournament.Swiss, Rounds: 5}, 6)
+	var rounds []*tournament.Round
+	var results []tournament.Result
+	r1 := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, func(p tournament.Pairing) string {
+		if p.Table == 2 {
+			return ""
+		}
+		return "1-0"
+	})
+	h := tournament.NewHistory(ps, rounds, results)
+	_, err := tournament.PairNext(ev, h, tournament.PairOptions{}, gid)
+	var re *tournament.RuleError
+	if !errors.As(err, &re) || re.Rule != "P-12" || re.Code != tournament.CodeUnfinishedGames {
+		t.Fatalf("got %v, want a P-12 refusal", err)
+	}
+	r2, err := tournament.PairNext(ev, h, tournament.PairOptions{UnfinishedAsDraws: true}, gid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r2.UnfinishedAsDraws, []string{r1.Pairings[1].GameID}) {
+		t.Fatalf("unfinished %v", r2.UnfinishedAsDraws)
+	}
+	// Table 2's players (1 point each as a draw) form the middle group, between
+	// the winners (2) and the losers (0); neither meets their round-1 opponent.
+	for _, p := range r2.Pairings {
+		for _, q := range r1.Pairings {
+			if p.Red == q.Red && p.Black == q.Black || p.Red == q.Black && p.Black == q.Red {
+				t.Errorf("rematch %v (P-5)", p)
+			}
+		}
+	}
+	if len(r2.Explanations) != len(r2.Pairings) {
+		t.Fatalf("%d explanations for %d pairings", len(r2.Explanations), len(r2.Pairings))
+	}
+}
+
+// Withdrawn and paused players are not paired; late entries join from their round (S-6).
+func TestPairNext_S6_WithdrawnPausedLate(t *testing.T) {
+	ev, ps := event(t, tournament.Settings{Name: "x", System: tournament.Swiss, Rounds: 5}, 6)
+	var rounds []*tournament.Round
+	var results []tournament.Result
+	play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, redWins)
+	if err := ev.Withdraw(ps[0]); err != nil {
+		t.Fatal(err)
+	}
+	ps[1].Status = tournament.Paused
+	late, err := ev.Register(tournament.Player{ID: "late", Name: "Late"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps = append(ps, &late)
+	r2 := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, redWins)
+	in := map[string]bool{}
+	for _, p := range r2.Pairings {
+		in[p.Red], in[p.Black] = true, true
+	}
+	for _, id := range r2.Byes {
+		in[id] = true
+	}
+	// Four players left and the late entry: two tables and a bye (S-7).
+	if in["p1"] || in["p2"] || !in["late"] || len(r2.Pairings) != 2 || len(r2.Byes) != 1 {
+		t.Fatalf("round 2: %+v", r2)
+	}
+}
+
+func TestPairNext_RoundRobinOddFieldRests_S7(t *testing.T) {
+	ev, ps := event(t, tournament.Settings{Name: "x", System: tournament.DoubleRoundRobin}, 3)
+	var rounds []*tournament.Round
+	var results []tournament.Result
+	rests := map[string]int{}
+	for range 6 {
+		r := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, redWins)
+		if len(r.Pairings) != 1 || len(r.Byes) != 1 {
+			t.Fatalf("round %d: %+v", r.Number, r)
+		}
+		rests[r.Byes[0]]++
+	}
+	for _, p := range ps {
+		if rests[p.ID] != 2 {
+			t.Errorf("%s rests %d times in a double round robin of 3, want 2", p.ID, rests[p.ID])
+		}
+	}
+	_, err := tournament.PairNext(ev, tournament.NewHistory(ps, rounds, results), tournament.PairOptions{}, gid)
+	var re *tournament.RuleError
+	if !errors.As(err, &re) || re.Code != tournament.CodeEventComplete {
+		t.Fatalf("seventh round: %v", err)
+	}
+	sev, err := tournament.StandingsEvent(ev, tournament.NewHistory(ps, rounds, results))
+	if err != nil || len(sev.Games) != 6 || len(sev.Byes) != 6 || sev.Rounds != 6 {
+		t.Fatalf("standings input: %v %+v", err, sev)
+	}
+}
+
+// S-3: a two-game knockout match alternates colours; a level match refuses
+// the next round; a decided bracket ends.
+func TestPairNext_KnockoutTwoGameMatches(t *testing.T) {
+	ev, ps := event(t, tournament.Settings{Name: "x", System: tournament.Knockout, GamesPerMatch: 2}, 4)
+	var rounds []*tournament.Round
+	var results []tournament.Result
+	// Every game is won by the better seed (lower number), except that
+	// the first match's second game is drawn: 1½-½ still decides it.
+	better := func(p tournament.Pairing) string {
+		if p.Table == 2 {
+			return "1/2-1/2"
+		}
+		if p.Red < p.Black {
+			return "1-0"
+		}
+		return "0-1"
+	}
+	r1 := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, better)
+	if len(r1.Pairings) != 4 || r1.Pairings[0].Match == "" || r1.Pairings[0].Match != r1.Pairings[1].Match {
+		t.Fatalf("round 1: %+v", r1.Pairings)
+	}
+	if r1.Pairings[0].Red != r1.Pairings[1].Black {
+		t.Errorf("colours do not alternate inside a match (S-3): %+v", r1.Pairings[:2])
+	}
+	r2 := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, func(tournament.Pairing) string { return "1/2-1/2" })
+	final := []string{r2.Pairings[0].Red, r2.Pairings[0].Black}
+	slices.Sort(final)
+	if !slices.Equal(final, []string{"p1", "p2"}) {
+		t.Fatalf("final %v, want the top two seeds", final)
+	}
+	_, err := tournament.PairNext(ev, tournament.NewHistory(ps, rounds, results), tournament.PairOptions{}, gid)
+	var re *tournament.RuleError
+	if !errors.As(err, &re) || re.Code != tournament.CodeMatchUndecided || re.Rule != "S-3" {
+		t.Fatalf("level final: %v", err)
+	}
+	// The tie-break's outcome recorded as a correction decides it.
+	results[len(results)-1].Result = "1-0"
+	_, err = tournament.PairNext(ev, tournament.NewHistory(ps, rounds, results), tournament.PairOptions{}, gid)
+	if !errors.As(err, &re) || re.Code != tournament.CodeEventComplete {
+		t.Fatalf("after the final: %v", err)
+	}
+}
+
+func swissRound() *tournament.Round {
+	return &tournament.Round{Number: 1,
+		Pairings: []tournament.Pairing{{Table: 1, Red: "a", Black: "b"}, {Table: 2, Red: "c", Black: "d"}},
+		Byes:     []string{"e"},
+		Explanations: []tournament.Explanation{{OpponentReason: "firstRound"}, {OpponentReason: "firstRound"},
+			{OpponentReason: tournament.ReasonBye}},
+	}
+}
+
+func TestRoundApply(t *testing.T) {
+	cases := []struct {
+		name    string
+		ch      tournament.Change
+		pairs   [][2]string
+		bye     string
+		touched []int
+	}{
+		{"swap", tournament.Change{Action: tournament.ChangeSwapColours, Table: 2}, [][2]string{{"a", "b"}, {"d", "c"}}, "e", []int{2}},
+		{"pair across tables", tournament.Change{Action: tournament.ChangePair, Red: "a", Black: "d"}, [][2]string{{"a", "d"}, {"c", "b"}}, "e", []int{1, 2}},
+		{"pair with the bye", tournament.Change{Action: tournament.ChangePair, Red: "e", Black: "b"}, [][2]string{{"e", "b"}, {"c", "d"}}, "a", []int{1}},
+		{"same table recoloured", tournament.Change{Action: tournament.ChangePair, Red: "b", Black: "a"}, [][2]string{{"b", "a"}, {"c", "d"}}, "e", []int{1}},
+		{"move the bye", tournament.Change{Action: tournament.ChangeBye, Player: "d"}, [][2]string{{"a", "b"}, {"c", "e"}}, "d", []int{2}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := swissRound()
+			touched, err := r.Apply(tc.ch, "org", 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got [][2]string
+			for _, p := range r.Pairings {
+				got = append(got, [2]string{p.Red, p.Black})
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.pairs) || r.Byes[0] != tc.bye || !slices.Equal(touched, tc.touched) {
+				t.Fatalf("got %v bye %s touched %v, want %v bye %s touched %v", got, r.Byes[0], touched, tc.pairs, tc.bye, tc.touched)
+			}
+			if len(r.Audit) != 1 || r.Audit[0].By != "org" || r.Audit[0].At != 5 || r.Audit[0].Action != tc.ch.Action {
+				t.Fatalf("audit %+v", r.Audit)
+			}
+			if r.Explanations[touched[0]-1].OpponentReason != "manual" {
+				t.Fatalf("explanation of a changed table: %+v", r.Explanations)
+			}
+		})
+	}
+	for _, ch := range []tournament.Change{
+		{Action: tournament.ChangeSwapColours, Table: 9},
+		{Action: tournament.ChangePair, Red: "a", Black: "a"},
+		{Action: tournament.ChangePair, Red: "a", Black: "zz"},
+		{Action: tournament.ChangeBye, Player: "e"},
+		{Action: "shuffle"},
+	} {
+		r := swissRound()
+		if _, err := r.Apply(ch, "org", 5); err == nil {
+			t.Errorf("%+v accepted", ch)
+		}
+		if len(r.Audit) != 0 || r.Pairings[0].Red != "a" {
+			t.Errorf("%+v: a refused change altered the round", ch)
+		}
+	}
+}
