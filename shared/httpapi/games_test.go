@@ -54,7 +54,7 @@ func (tb *table) post(side, what string, body any) *apitest.Resp {
 
 func (tb *table) state() map[string]any {
 	tb.t.Helper()
-	return tb.s.Get("/games/" + tb.g.ID).Want(tb.t, http.StatusOK).JSON()
+	return tb.s.Get("/games/"+tb.g.ID).Want(tb.t, http.StatusOK).JSON()
 }
 
 func wantOver(t *testing.T, st map[string]any, result, reason string) {
@@ -71,7 +71,7 @@ var recordFormats = []string{"pgn", "fen", "iccs", "wxf", "chinese", "yz3", "yz4
 func wantRecords(t *testing.T, s *apitest.Server, gid, result string, contains map[string]string) {
 	t.Helper()
 	for _, f := range recordFormats {
-		r := s.Get("/games/" + gid + "/record?format=" + f).Want(t, http.StatusOK)
+		r := s.Get("/games/"+gid+"/record?format="+f).Want(t, http.StatusOK)
 		body := string(r.Body)
 		if f != "fen" && !strings.Contains(body, result) {
 			t.Errorf("%s record lacks the result %s:\n%s", f, result, body)
@@ -360,7 +360,7 @@ func TestGameSincePolling(t *testing.T) {
 	for _, m := range []struct{ side, move string }{{"red", "h2e2"}, {"black", "h9g7"}, {"red", "h0g2"}} {
 		tb.move(m.side, m.move, true)
 	}
-	st := s.Get("/games/" + tb.g.ID + "?since=2").Want(t, http.StatusOK).JSON()
+	st := s.Get("/games/"+tb.g.ID+"?since=2").Want(t, http.StatusOK).JSON()
 	if fmt.Sprint(st["moves"]) != "[h0g2]" || st["ply"] != 3.0 || st["since"] != 2.0 {
 		t.Fatalf("since=2: moves %v ply %v", st["moves"], st["ply"])
 	}
