@@ -124,7 +124,7 @@ func TestStandingsBeforeTheFirstRound(t *testing.T) {
 			t.Fatalf("%+v", r)
 		}
 	}
-	csv := s.Get("/tournaments/" + f.ev.ID + "/standings?format=csv").Want(t, http.StatusOK)
+	csv := s.Get("/tournaments/"+f.ev.ID+"/standings?format=csv").Want(t, http.StatusOK)
 	if n := strings.Count(string(csv.Body), "\n"); n != 4 {
 		t.Fatalf("CSV has %d lines: %s", n, csv.Body)
 	}
