@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/xqtour/xqtour/shared/game"
@@ -303,12 +304,14 @@ func (a *API) roundGames(c *call, r *tournament.Round) (map[string]*storedGame, 
 // ensureGames makes every game of the round exist with the round's players:
 // a missing game is created (a lost race with another request creating it is
 // fine), and a game whose players an organiser's change replaced is rewritten
-// while it has not started.
+// while it has not started. Writes go out a few at a time, so a large round's
+// games cost a fraction of one write per game in latency.
 func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History) error {
 	games, err := a.roundGames(c, r)
 	if err != nil {
 		return err
 	}
+	var recs []*store.Record
 	for _, p := range r.Pairings {
 		sg := games[p.GameID]
 		if sg != nil && sg.Link.Red == p.Red && sg.Link.Black == p.Black {
@@ -329,11 +332,24 @@ func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round
 		if sg != nil {
 			rec.Version = sg.rec.Version
 		}
-		if err := a.store.Put(c.ctx(), rec); err != nil && !errors.Is(err, store.ErrConflict) {
-			return err
-		}
+		recs = append(recs, rec)
 	}
-	return nil
+	const writers = 8
+	errs := make([]error, len(recs))
+	sem := make(chan struct{}, writers)
+	var wg sync.WaitGroup
+	for i, rec := range recs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := a.store.Put(c.ctx(), rec); err != nil && !errors.Is(err, store.ErrConflict) {
+				errs[i] = err
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // Round views.
