@@ -512,3 +512,39 @@ func TestRoundsRefuseBadRequests(t *testing.T) {
 		}
 	}
 }
+
+// P-5: forbidden pairs given with the request are kept apart, and an unknown
+// player in one is a 400 naming the field.
+func TestForbiddenPairs_P5(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Clubs","system":"swiss","rounds":5}`, 4)
+	a, b := f.players[0].ID, f.players[1].ID
+	bad := s.Post("/tournaments/"+f.ev.ID+"/rounds", f.ev.Token, map[string]any{"forbiddenPairs": [][]string{{a, "pnobody"}}}).Want(t, http.StatusBadRequest)
+	if !strings.HasPrefix(bad.JSON()["error"].(map[string]any)["message"].(string), "forbiddenPairs") {
+		t.Fatalf("unknown player in a forbidden pair: %s", bad.Body)
+	}
+	r := f.pair(t, s, map[string]any{"forbiddenPairs": [][]string{{a, b}}}, http.StatusCreated)
+	for _, p := range r.Pairings {
+		if p.Red == a && p.Black == b || p.Red == b && p.Black == a {
+			t.Fatalf("numbers 1 and 2 paired although forbidden: %+v", r.Pairings)
+		}
+	}
+}
+
+// A crash between storing the round and creating its games is repaired by
+// the next read of the round: the missing game is created under its id.
+func TestGetRoundRepairsMissingGames(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Repair","system":"swiss","rounds":3}`, 4)
+	r := f.pair(t, s, nil, http.StatusCreated)
+	gid := r.Pairings[1].GameID
+	if err := s.Store.Delete(t.Context(), "G#"+gid, "GAME"); err != nil {
+		t.Fatal(err)
+	}
+	s.Get("/games/" + gid).Want(t, http.StatusNotFound)
+	s.Get("/tournaments/"+f.ev.ID+"/rounds/1").Want(t, http.StatusOK)
+	g := s.Get("/games/"+gid).Want(t, http.StatusOK).JSON()["tournament"].(map[string]any)
+	if g["red"] != r.Pairings[1].Red || g["table"] != 2.0 {
+		t.Fatalf("recreated game links %v", g)
+	}
+}
