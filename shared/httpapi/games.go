@@ -198,8 +198,9 @@ func (a *API) gameSeatCredential(c *call, gid, id string) (credential, error) {
 	return credential{}, store.ErrNotFound
 }
 
-// mutateGame is every game write: one strongly consistent read, the
-// operation, and one conditional write when the game changed — with the
+// mutateGame is every game write: one strongly consistent read, the caller
+// authenticated, then the operation (which validates its own fields, after
+// auth, so an unauthenticated client learns nothing), and one conditional write when the game changed — with the
 // result item created in the same transaction the moment an event game ends,
 // so the result reaches the event exactly once. A refusal that still changed
 // the game (a flag that fell first, an illegal move counted as a foul) is
@@ -371,10 +372,10 @@ func (a *API) submitMove(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	if in.Move == "" || in.Ply == nil {
-		return 0, nil, badRequest("invalid_field", "move and ply are required (ply: the moves already played as the client saw them)")
-	}
 	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+		if in.Move == "" || in.Ply == nil {
+			return badRequest("invalid_field", "move and ply are required (ply: the moves already played as the client saw them)")
+		}
 		if by.Role == game.Scribe {
 			by.Side = sg.Game.Position().SideToMove()
 		}
@@ -424,18 +425,18 @@ func (a *API) draw(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	var do func(*game.Game, int64, game.Actor) error
-	switch in.Action {
-	case "offer":
-		do = (*game.Game).OfferDraw
-	case "accept":
-		do = (*game.Game).AcceptDraw
-	case "decline":
-		do = (*game.Game).DeclineDraw
-	default:
-		return 0, nil, badRequest("invalid_field", `action: want "offer", "accept" or "decline"`)
-	}
 	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+		var do func(*game.Game, int64, game.Actor) error
+		switch in.Action {
+		case "offer":
+			do = (*game.Game).OfferDraw
+		case "accept":
+			do = (*game.Game).AcceptDraw
+		case "decline":
+			do = (*game.Game).DeclineDraw
+		default:
+			return badRequest("invalid_field", `action: want "offer", "accept" or "decline"`)
+		}
 		if err := (sideIn{Side: in.Side}).apply(&by); err != nil {
 			return err
 		}
@@ -469,11 +470,11 @@ func (a *API) claim(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	kind, ok := game.ParseClaimKind(in.Kind)
-	if !ok {
-		return 0, nil, badRequest("invalid_field", `kind: want "time", "noCapture" or "ruling"`)
-	}
 	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+		kind, ok := game.ParseClaimKind(in.Kind)
+		if !ok {
+			return badRequest("invalid_field", `kind: want "time", "noCapture" or "ruling"`)
+		}
 		if err := (sideIn{Side: in.Side}).apply(&by); err != nil {
 			return err
 		}
@@ -491,17 +492,20 @@ func (a *API) recordResult(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	res, ok := game.ParseResult(in.Result)
-	if !ok {
-		return 0, nil, badRequest("invalid_field", `result: want "1-0", "0-1", "1/2-1/2", "+-", "-+" or "0-0"`)
-	}
-	why := game.NoReason
-	if in.Reason != "" {
-		if why, ok = game.ParseReason(in.Reason); !ok {
-			return 0, nil, badRequest("invalid_field", "reason: unknown reason "+quote(in.Reason))
-		}
-	}
 	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+		if by.Role != game.Arbiter && by.Role != game.Scribe {
+			return forbidden("only an arbiter or the table's scribe records a result (O-1)")
+		}
+		res, ok := game.ParseResult(in.Result)
+		if !ok {
+			return badRequest("invalid_field", `result: want "1-0", "0-1", "1/2-1/2", "+-", "-+" or "0-0"`)
+		}
+		why := game.NoReason
+		if in.Reason != "" {
+			if why, ok = game.ParseReason(in.Reason); !ok {
+				return badRequest("invalid_field", "reason: unknown reason "+quote(in.Reason))
+			}
+		}
 		return sg.Game.RecordResult(c.nowMs(), by, res, why)
 	})
 }
@@ -589,11 +593,14 @@ func (a *API) rule(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	r, err := in.ruling()
-	if err != nil {
-		return 0, nil, err
-	}
 	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+		if by.Role != game.Arbiter {
+			return forbidden("only an arbiter rules (O-1)")
+		}
+		r, err := in.ruling()
+		if err != nil {
+			return err
+		}
 		return sg.Game.Rule(c.nowMs(), by, r)
 	})
 }

@@ -1,0 +1,142 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/httpapi/apitest"
+	"github.com/xqtour/xqtour/shared/store"
+)
+
+// fixture is one event with a paired round, so every route has real ids.
+type fixture struct {
+	tid, org, arb, scribe, pid, ptoken, gid string
+	tokens                                  map[string]string // player id → token
+}
+
+func newFixture(t *testing.T, s *apitest.Server) fixture {
+	t.Helper()
+	ev := newEvent(t, s, `{"name":"Matrix Open","rounds":3}`)
+	f := fixture{tid: ev.ID, org: ev.Token, tokens: map[string]string{}}
+	for _, name := range []string{"A", "B", "C", "D"} {
+		var p created
+		s.Post("/tournaments/"+f.tid+"/players", f.org, map[string]any{"name": name}).Want(t, http.StatusCreated).Decode(t, &p)
+		f.tokens[p.ID] = p.Token
+	}
+	f.arb = s.Post("/tournaments/"+f.tid+"/officials", f.org, `{"role":"arbiter","name":"Arb"}`).Want(t, http.StatusCreated).JSON()["token"].(string)
+	f.scribe = s.Post("/tournaments/"+f.tid+"/officials", f.org, `{"role":"scribe","name":"Scribe","tables":[2]}`).Want(t, http.StatusCreated).JSON()["token"].(string)
+	var round struct {
+		Pairings []struct {
+			Table      int
+			Red, Black string
+			GameID     string `json:"gameId"`
+		}
+	}
+	s.Post("/tournaments/"+f.tid+"/rounds", f.org, `{}`).Want(t, http.StatusCreated).Decode(t, &round)
+	for _, p := range round.Pairings {
+		if p.Table == 1 {
+			f.gid, f.pid, f.ptoken = p.GameID, p.Red, f.tokens[p.Red]
+		}
+	}
+	return f
+}
+
+func (f fixture) path(p string) string {
+	return strings.NewReplacer("{tid}", f.tid, "{pid}", f.pid, "{gid}", f.gid, "{n}", "1").Replace(p)
+}
+
+// token returns a token of the role a route asks for first.
+func (f fixture) token(who string) string {
+	switch {
+	case strings.HasPrefix(who, "organiser"):
+		return f.org
+	case strings.HasPrefix(who, "arbiter"):
+		return f.arb
+	case strings.HasPrefix(who, "player"):
+		return f.ptoken
+	}
+	return ""
+}
+
+func tableItems(t *testing.T, st *store.Store) int {
+	t.Helper()
+	recs, err := st.Export(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range recs {
+		if r.Kind != "idempotency" {
+			n++
+		}
+	}
+	return n
+}
+
+// Every mutating route of the route table refuses malformed JSON (400), an
+// oversize body (413) and a missing or garbage token (401), and a player
+// token where an official or the organiser is needed (403) — and none of
+// these changes anything.
+func TestEveryMutatingRouteRefusesBadRequests(t *testing.T) {
+	s := apitest.New(t)
+	f := newFixture(t, s)
+	before := tableItems(t, s.Store)
+	for _, rt := range httpapi.Routes {
+		if rt.Method != http.MethodPost || strings.Contains(rt.Who, "captain") {
+			continue
+		}
+		t.Run(rt.Path, func(t *testing.T) {
+			path, token := f.path(rt.Path), f.token(rt.Who)
+			send := func(token, body string) *apitest.Resp {
+				return s.Do(apitest.Req{Method: "POST", Path: path, Token: token, Body: body, Invalid: true})
+			}
+			if r := send(token, `{"x":`); r.Status != http.StatusBadRequest {
+				t.Errorf("malformed JSON: %d %s", r.Status, r.Body)
+			}
+			if r := send(token, `{"`+strings.Repeat("y", httpapi.MaxBody)+`":1}`); r.Status != http.StatusRequestEntityTooLarge {
+				t.Errorf("oversize body: %d %s", r.Status, r.Body)
+			}
+			if rt.Who == "anyone" {
+				return
+			}
+			if r := send("", `{}`); r.Status != http.StatusUnauthorized {
+				t.Errorf("no token: %d %s", r.Status, r.Body)
+			}
+			if r := send("not-a-token", `{}`); r.Status != http.StatusUnauthorized {
+				t.Errorf("garbage token: %d %s", r.Status, r.Body)
+			}
+			if !strings.Contains(rt.Who, "player") {
+				if r := send(f.ptoken, `{}`); r.Status != http.StatusForbidden {
+					t.Errorf("a player's token on a %s route: %d %s", rt.Who, r.Status, r.Body)
+				}
+			}
+		})
+	}
+	if after := tableItems(t, s.Store); after != before {
+		t.Fatalf("refused requests changed the table: %d items before, %d after", before, after)
+	}
+}
+
+// A scribe keeps only its own tables: on another table's game it is 403.
+func TestScribeOfAnotherTableIsForbidden(t *testing.T) {
+	s := apitest.New(t)
+	f := newFixture(t, s) // the scribe keeps table 2; f.gid is table 1
+	r := s.Post("/games/"+f.gid+"/moves", f.scribe, map[string]any{"move": "h2e2", "ply": 0})
+	if r.Status != http.StatusForbidden {
+		t.Fatalf("scribe of table 2 on table 1: %d %s", r.Status, r.Body)
+	}
+	var round struct {
+		Pairings []struct {
+			Table  int
+			GameID string `json:"gameId"`
+		}
+	}
+	s.Get("/tournaments/"+f.tid+"/rounds/1").Want(t, http.StatusOK).Decode(t, &round)
+	for _, p := range round.Pairings {
+		if p.Table == 2 {
+			s.Post("/games/"+p.GameID+"/moves", f.scribe, map[string]any{"move": "h2e2", "ply": 0, "press": true}).Want(t, http.StatusOK)
+		}
+	}
+}
