@@ -541,7 +541,7 @@ func TestGetRoundRepairsMissingGames(t *testing.T) {
 	if err := s.Store.Delete(t.Context(), "G#"+gid, "GAME"); err != nil {
 		t.Fatal(err)
 	}
-	s.Get("/games/" + gid).Want(t, http.StatusNotFound)
+	s.Get("/games/"+gid).Want(t, http.StatusNotFound)
 	s.Get("/tournaments/"+f.ev.ID+"/rounds/1").Want(t, http.StatusOK)
 	g := s.Get("/games/"+gid).Want(t, http.StatusOK).JSON()["tournament"].(map[string]any)
 	if g["red"] != r.Pairings[1].Red || g["table"] != 2.0 {
