@@ -9,14 +9,14 @@ import (
 // gameOut is GET /games/{gid}: API.md's fields first, then the details a
 // client or arbiter needs (clock periods, repetition facts, fouls, the link).
 type gameOut struct {
-	ID         string   `json:"id"`
-	FEN        string   `json:"fen"`
-	StartFEN   string   `json:"startFen"`
-	SideToMove string   `json:"sideToMove"`
-	Ply        int      `json:"ply"`
-	Since      int      `json:"since"`
-	Moves      []string `json:"moves"`
-	LegalMoves []string `json:"legalMoves"`
+	ID         string        `json:"id"`
+	FEN        string        `json:"fen"`
+	StartFEN   string        `json:"startFen"`
+	SideToMove string        `json:"sideToMove"`
+	Ply        int           `json:"ply"`
+	Since      int           `json:"since"`
+	Moves      []string      `json:"moves"`
+	LegalMoves []string      `json:"legalMoves"`
 	Clocks     clocksOut     `json:"clocks"`
 	DrawOffer  drawOut       `json:"drawOffer"`
 	Repetition repetitionOut `json:"repetition"`
@@ -40,13 +40,13 @@ type colourInts struct {
 }
 
 type clocksOut struct {
-	RedMs         int64     `json:"redMs"`
-	BlackMs       int64     `json:"blackMs"`
-	Running       *string   `json:"running"`
-	Untimed       bool      `json:"untimed"`
-	AwaitingPress bool      `json:"awaitingPress"`
-	Red           faceOut   `json:"red"`
-	Black         faceOut   `json:"black"`
+	RedMs         int64   `json:"redMs"`
+	BlackMs       int64   `json:"blackMs"`
+	Running       *string `json:"running"`
+	Untimed       bool    `json:"untimed"`
+	AwaitingPress bool    `json:"awaitingPress"`
+	Red           faceOut `json:"red"`
+	Black         faceOut `json:"black"`
 }
 
 type faceOut struct {
