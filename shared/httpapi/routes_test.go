@@ -140,3 +140,15 @@ func TestScribeOfAnotherTableIsForbidden(t *testing.T) {
 		}
 	}
 }
+
+// When DynamoDB throttles, the API answers 429 with Retry-After (API.md).
+func TestThrottledStoreIs429(t *testing.T) {
+	s := apitest.New(t)
+	ev := newEvent(t, s, `{"name":"Busy","rounds":3}`)
+	s.DB.Throttle(true)
+	r := s.Get("/tournaments/" + ev.ID)
+	s.DB.Throttle(false)
+	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" || r.ErrorCode() != "throttled" {
+		t.Fatalf("throttled read: %d %q %s", r.Status, r.Header.Get("Retry-After"), r.Body)
+	}
+}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/store/embedded"
 	"github.com/xqtour/xqtour/shared/store/storetest"
 )
 
@@ -48,6 +49,8 @@ type Server struct {
 	URL   string
 	Clock *Clock
 	Store *store.Store
+	// DB is the embedded DynamoDB server behind Store.
+	DB    *embedded.Server
 	t     testing.TB
 	doc   *openapi3.T
 	route routers.Router
@@ -56,7 +59,7 @@ type Server struct {
 // New starts the API for t; everything stops when the test ends.
 func New(t testing.TB) *Server {
 	t.Helper()
-	st, _ := storetest.New(t)
+	st, _, db := storetest.Start(t)
 	clk := &Clock{now: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)}
 	doc, err := httpapi.OpenAPI()
 	if err != nil {
@@ -70,7 +73,7 @@ func New(t testing.TB) *Server {
 	api := httpapi.New(st, httpapi.WithClock(clk.Now))
 	srv := httptest.NewServer(api.Handler())
 	t.Cleanup(srv.Close)
-	return &Server{URL: srv.URL, Clock: clk, Store: st, t: t, doc: doc, route: router}
+	return &Server{URL: srv.URL, Clock: clk, Store: st, DB: db, t: t, doc: doc, route: router}
 }
 
 // Req is one request. Body is JSON-encoded unless it is a string (sent as is).

@@ -26,9 +26,14 @@ import (
 type Server struct {
 	// URL is the endpoint to give the SDK (DYNAMODB_ENDPOINT).
 	URL     string
-	http    *http.Server
-	changes atomic.Int64
+	http     *http.Server
+	changes  atomic.Int64
+	throttle atomic.Bool
 }
+
+// Throttle makes every request fail as DynamoDB does when it throttles
+// (ThrottlingException), until called with false: tests of the 429 path.
+func (s *Server) Throttle(on bool) { s.throttle.Store(on) }
 
 // Start listens on addr ("127.0.0.1:0" picks a free port) and serves the DynamoDB JSON API.
 func Start(addr string) (*Server, error) {
@@ -40,6 +45,12 @@ func Start(addr string) (*Server, error) {
 	ddb := server.NewServer()
 	s.http = &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if s.throttle.Load() {
+				w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+				w.WriteHeader(http.StatusBadRequest)
+				_, _ = w.Write([]byte(`{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}`))
+				return
+			}
 			if mutates(r.Header.Get("X-Amz-Target")) {
 				s.changes.Add(1)
 			}

@@ -18,6 +18,13 @@ var tables atomic.Int64
 // a store on it; both go away when the test ends.
 func New(t testing.TB) (*store.Store, store.Config) {
 	t.Helper()
+	st, cfg, _ := Start(t)
+	return st, cfg
+}
+
+// Start is New that also returns the server, for tests that make it misbehave.
+func Start(t testing.TB) (*store.Store, store.Config, *embedded.Server) {
+	t.Helper()
 	srv, err := embedded.Start("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -31,5 +38,5 @@ func New(t testing.TB) (*store.Store, store.Config) {
 	if err := st.CreateTable(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	return st, cfg
+	return st, cfg, srv
 }
