@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -116,6 +117,9 @@ func (a *API) pairRound(c *call) (int, any, error) {
 		if _, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser); err != nil {
 			return err
 		}
+		if err := a.extendRound(c, ev); err != nil {
+			return err
+		}
 		if in.Round != nil && *in.Round <= ev.t.Round {
 			r, status = ev.round(*in.Round), http.StatusOK
 			return nil
@@ -173,6 +177,11 @@ func (a *API) getRound(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	if n == ev.t.Round {
+		if err := a.extendRound(c, ev); err != nil {
+			return 0, nil, err
+		}
+	}
 	r := ev.round(n)
 	if r == nil {
 		return 0, nil, notFound(fmt.Sprintf("round %d of %s", n, tid))
@@ -181,6 +190,40 @@ func (a *API) getRound(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	return http.StatusOK, roundView(r, ev.h, explain), nil
+}
+
+// extendRound adds to the latest round of a knockout the games its matches
+// need now (the next game of a multi-game match, additional rapid games while
+// level; S-3), so they appear as soon as anyone reads the round or asks for
+// the next one. The games' ids and tables are deterministic, so two requests
+// doing this at once write the same round; the loser rereads it.
+func (a *API) extendRound(c *call, ev *event) error {
+	add, ex, err := tournament.NextGames(ev.t, ev.h, func(round, table, g int) string { return GameID(ev.t.ID, round, table, g) })
+	var re *tournament.RuleError
+	if errors.As(err, &re) {
+		return nil // an earlier round is undecided: the pairing reports it
+	}
+	if err != nil || len(add) == 0 {
+		return err
+	}
+	r := ev.round(ev.t.Round)
+	changed := *r
+	changed.Pairings = append(slices.Clone(r.Pairings), add...)
+	changed.Explanations = append(slices.Clone(r.Explanations), ex...)
+	err = a.store.Put(c.ctx(), encode(ev.rounds[r.Number], &changed))
+	if errors.Is(err, store.ErrConflict) {
+		fresh, err := a.loadEvent(c.ctx(), ev.t.ID)
+		if err != nil {
+			return err
+		}
+		*ev = *fresh
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	*r = changed // the history holds this round: pairing and views see the new games
+	return nil
 }
 
 func boolQuery(c *call, name string) (bool, error) {
@@ -325,7 +368,9 @@ func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round
 		if red == nil || black == nil {
 			return fmt.Errorf("round %d table %d: unknown player", r.Number, p.Table)
 		}
-		rec, err := a.eventGame(t, r, p, red, black)
+		tt := *t
+		tt.Settings.TimeControl = tournament.GameControl(t, p) // additional rapid games have their own (S-3)
+		rec, err := a.eventGame(&tt, r, p, red, black)
 		if err != nil {
 			return err
 		}

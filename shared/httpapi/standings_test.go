@@ -82,10 +82,11 @@ func TestStandingsRoundRobinWithdrawal_S6(t *testing.T) {
 }
 
 // S-3 over HTTP: four players, single games; seeds 1 and 2 reach the final;
-// a drawn final refuses another round until a correction decides it.
+// a drawn final gets additional rapid games (their own time control) until
+// decided, and only then is the bracket finished.
 func TestKnockoutRounds(t *testing.T) {
 	s := apitest.New(t)
-	f := newField(t, s, `{"name":"Cup","system":"knockout"}`, 4)
+	f := newField(t, s, `{"name":"Cup","system":"knockout","timeControl":"60/30+10/10"}`, 4)
 	r1 := f.pair(t, s, nil, http.StatusCreated)
 	if len(r1.Pairings) != 2 {
 		t.Fatalf("semi-finals: %+v", r1)
@@ -99,9 +100,31 @@ func TestKnockoutRounds(t *testing.T) {
 	}
 	p := r2.Pairings[0]
 	finish(t, s, f.ev.ID, 2, p.Table, p.GameID, p.Red, p.Black, "1/2-1/2")
+	// Asking for round 3 adds the first rapid game and says the match goes on.
 	r := s.Post("/tournaments/"+f.ev.ID+"/rounds", f.ev.Token, nil).Want(t, http.StatusUnprocessableEntity)
-	if r.ErrorCode() != tournament.CodeMatchUndecided {
+	if r.ErrorCode() != tournament.CodeRoundUnfinished {
 		t.Fatalf("drawn final: %s", r.Body)
+	}
+	var now roundJSON
+	s.Get("/tournaments/"+f.ev.ID+"/rounds/2?explain=true").Want(t, http.StatusOK).Decode(t, &now)
+	if len(now.Pairings) != 2 || now.Pairings[1].Red != p.Black || !strings.Contains(now.Pairings[1].Explanation.Opponent, "rapid") {
+		t.Fatalf("rapid game 1: %+v", now.Pairings)
+	}
+	rapid := now.Pairings[1]
+	tc := s.Get("/games/"+rapid.GameID).Want(t, http.StatusOK).JSON()["timeControl"].(map[string]any)
+	if tc["name"] != "rapid-10/40+5/30" {
+		t.Fatalf("rapid game plays at %v", tc)
+	}
+	finish(t, s, f.ev.ID, 2, rapid.Table, rapid.GameID, rapid.Red, rapid.Black, "1-0")
+	s.Get("/tournaments/"+f.ev.ID+"/rounds/2").Want(t, http.StatusOK).Decode(t, &now)
+	if len(now.Pairings) != 3 {
+		t.Fatalf("rapid game 2 (a two-game mini-match): %+v", now.Pairings)
+	}
+	g := now.Pairings[2]
+	finish(t, s, f.ev.ID, 2, g.Table, g.GameID, g.Red, g.Black, "1/2-1/2")
+	r = s.Post("/tournaments/"+f.ev.ID+"/rounds", f.ev.Token, nil).Want(t, http.StatusUnprocessableEntity)
+	if r.ErrorCode() != tournament.CodeEventComplete {
+		t.Fatalf("after the decided final: %s", r.Body)
 	}
 	var st standingsJSON
 	s.Get("/tournaments/"+f.ev.ID+"/standings").Want(t, http.StatusOK).Decode(t, &st)

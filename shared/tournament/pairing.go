@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/pairing/knockout"
 	"github.com/xqtour/xqtour/shared/pairing/roundrobin"
 	"github.com/xqtour/xqtour/shared/pairing/swiss"
@@ -492,10 +493,13 @@ func outcome(result string) knockout.Outcome {
 	return knockout.Draw
 }
 
-func pairKnockout(t *Tournament, h *History, n int, gameID GameIDFunc) (*Round, error) {
+// bracket rebuilds the event's bracket and replays rounds 1…upto with their
+// results; it returns the matches of round upto+1. A stateless service pairs
+// a knockout this way (S-3): the bracket is never stored.
+func bracket(t *Tournament, h *History, upto int) (*knockout.Bracket, []knockout.Match, error) {
 	entrants := knockoutEntrants(h)
 	if len(entrants) < 2 {
-		return nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d entrant(s); a knockout needs at least 2", len(entrants)), Rule: "S-3"}
+		return nil, nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d entrant(s); a knockout needs at least 2", len(entrants)), Rule: "S-3"}
 	}
 	var (
 		b   *knockout.Bracket
@@ -507,57 +511,51 @@ func pairKnockout(t *Tournament, h *History, n int, gameID GameIDFunc) (*Round, 
 		b, err = knockout.NewSingle(entrants, false)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("pair round %d: %w", n, err)
+		return nil, nil, err
 	}
-	format := knockout.Format{Games: t.Settings.GamesPerMatch}
 	matches, err := b.NextRound(nil)
 	if err != nil {
-		return nil, fmt.Errorf("pair round %d: %w", n, err)
+		return nil, nil, err
 	}
-	for _, r := range h.Rounds[:n-1] {
+	format := knockoutFormat(t)
+	for _, r := range h.Rounds[:upto] {
 		var results []knockout.Result
 		for _, m := range matches {
-			w, err := matchWinner(h, r, m, format)
+			d, games, err := decideMatch(h, r, m, format)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			results = append(results, knockout.Result{Match: m.ID, Winner: w})
+			if !d.Done {
+				return nil, nil, matchPending(r, m, d, len(games))
+			}
+			results = append(results, knockout.Result{Match: m.ID, Winner: d.Winner})
 		}
 		if matches, err = b.NextRound(results); err != nil {
-			return nil, fmt.Errorf("pair round %d: replay round %d: %w", n, r.Number, err)
+			return nil, nil, fmt.Errorf("replay round %d: %w", r.Number, err)
 		}
 	}
-	if len(matches) == 0 {
-		return nil, &RuleError{Code: CodeEventComplete, Message: "the bracket is finished", Rule: "S-3"}
-	}
-	games := max(t.Settings.GamesPerMatch, 1)
-	r := &Round{Byes: b.Byes()}
-	for i, m := range matches {
-		aRed := knockout.DrawFirstRed(lot(t.ID, n, m.ID))
-		for g := 1; g <= games; g++ {
-			table := i*games + g
-			red, black := m.A, m.B
-			if aRed != (g%2 == 1) { // S-3: colours by lot, then alternating
-				red, black = black, red
-			}
-			r.Pairings = append(r.Pairings, Pairing{Table: table, Red: red, Black: black, GameID: gameID(n, table, g), Match: m.ID, Board: g})
-			cr := "lot"
-			if g > 1 {
-				cr = "alternate"
-			}
-			r.Explanations = append(r.Explanations, Explanation{
-				Opponent:       fmt.Sprintf("bracket match %s: upper slot v lower slot (S-3)", m.ID),
-				OpponentReason: "bracket", ColourReason: cr})
-		}
-	}
-	return r, nil
+	return b, matches, nil
 }
 
-// matchWinner decides a stored match from its games' results (S-3). A level
-// match needs additional games; this service does not create them, so the
-// organiser settles it by a result correction before the next round.
-func matchWinner(h *History, r *Round, m knockout.Match, f knockout.Format) (string, error) {
-	var ps []Pairing
+// knockoutFormat is the event's match format (S-3): GamesPerMatch regular
+// games, then two-game mini-matches of additional rapid games while level.
+func knockoutFormat(t *Tournament) knockout.Format {
+	return knockout.Format{Games: max(t.Settings.GamesPerMatch, 1)}
+}
+
+// matchPending says why a match holds up the next round: a game still being
+// played, or additional games that do not exist yet.
+func matchPending(r *Round, m knockout.Match, d knockout.Decision, games int) error {
+	if d.NeedsTieBreak && d.Next.Number > games {
+		return &RuleError{Code: CodeMatchUndecided, Rule: "S-3", Message: fmt.Sprintf(
+			"match %s of round %d is level after %d game(s) and needs additional rapid games; reading the round creates game %d", m.ID, r.Number, d.Next.Number-1, d.Next.Number)}
+	}
+	return &RuleError{Code: CodeRoundUnfinished, Message: fmt.Sprintf("match %s of round %d is still being played", m.ID, r.Number), Rule: "S-3"}
+}
+
+// decideMatch reads a stored match game by game (S-3) until it is decided or
+// a game has no result yet; played says how many games it read.
+func decideMatch(h *History, r *Round, m knockout.Match, f knockout.Format) (d knockout.Decision, ps []Pairing, err error) {
 	for _, p := range r.Pairings {
 		if p.Match == m.ID {
 			ps = append(ps, p)
@@ -565,29 +563,111 @@ func matchWinner(h *History, r *Round, m knockout.Match, f knockout.Format) (str
 	}
 	sort.Slice(ps, func(i, j int) bool { return ps[i].Board < ps[j].Board })
 	if len(ps) == 0 {
-		return "", fmt.Errorf("round %d has no game of match %s", r.Number, m.ID)
+		return d, nil, fmt.Errorf("round %d has no game of match %s", r.Number, m.ID)
 	}
+	aRed := ps[0].Red == m.A
 	var outs []knockout.Outcome
-	missing := false
+	if d, err = f.Decide(m.A, m.B, aRed, nil); err != nil {
+		return d, ps, err
+	}
 	for _, p := range ps {
+		if d.Done {
+			break
+		}
 		res, ok := h.Result(r.Number, p)
 		if !ok {
-			missing = true
 			break
 		}
 		outs = append(outs, outcome(res.Result))
+		if d, err = f.Decide(m.A, m.B, aRed, outs); err != nil {
+			return d, ps, fmt.Errorf("round %d match %s: %w", r.Number, m.ID, err)
+		}
 	}
-	d, err := f.Decide(m.A, m.B, ps[0].Red == m.A, outs)
+	return d, ps, nil
+}
+
+// pairKnockout pairs the next round of the bracket: the first game of each
+// match, colours by lot (S-3). Further games — the rest of a multi-game match
+// and additional rapid games while level — are added one at a time by
+// NextGames as results come in, with colours alternating.
+func pairKnockout(t *Tournament, h *History, n int, gameID GameIDFunc) (*Round, error) {
+	b, matches, err := bracket(t, h, n-1)
 	if err != nil {
-		return "", fmt.Errorf("round %d match %s: %w", r.Number, m.ID, err)
+		var re *RuleError
+		if errors.As(err, &re) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("pair round %d: %w", n, err)
 	}
-	switch {
-	case d.Done:
-		return d.Winner, nil
-	case missing:
-		return "", &RuleError{Code: CodeRoundUnfinished, Message: fmt.Sprintf("match %s of round %d is still being played", m.ID, r.Number), Rule: "S-3"}
+	if len(matches) == 0 {
+		return nil, &RuleError{Code: CodeEventComplete, Message: "the bracket is finished", Rule: "S-3"}
 	}
-	return "", &RuleError{Code: CodeMatchUndecided, Message: fmt.Sprintf("match %s of round %d is level and needs additional rapid games; record the tie-break's outcome as a result correction", m.ID, r.Number), Rule: "S-3"}
+	f := knockoutFormat(t)
+	r := &Round{Byes: b.Byes()}
+	for i, m := range matches {
+		d, err := f.Decide(m.A, m.B, knockout.DrawFirstRed(lot(t.ID, n, m.ID)), nil)
+		if err != nil {
+			return nil, fmt.Errorf("pair round %d: %w", n, err)
+		}
+		table := i + 1
+		r.Pairings = append(r.Pairings, Pairing{Table: table, Red: d.Next.Red, Black: d.Next.Black, GameID: gameID(n, table, 1), Match: m.ID, Board: 1})
+		r.Explanations = append(r.Explanations, Explanation{
+			Opponent:       fmt.Sprintf("bracket match %s: upper slot v lower slot (S-3)", m.ID),
+			OpponentReason: "bracket", ColourReason: "lot"})
+	}
+	return r, nil
+}
+
+// NextGames returns the games the latest round of a knockout needs now, with
+// their explanations: for every match whose games so far all have results
+// but which is not decided, the next game — the next regular game of a
+// multi-game match or an additional rapid game (附加快棋) while level (S-3) —
+// on a new table. It returns nothing for other systems.
+func NextGames(t *Tournament, h *History, gameID GameIDFunc) ([]Pairing, []Explanation, error) {
+	n := t.Round
+	if n < 1 || (t.Settings.System != Knockout && t.Settings.System != DoubleElimination) || len(h.Rounds) != n {
+		return nil, nil, nil
+	}
+	_, matches, err := bracket(t, h, n-1)
+	if err != nil {
+		return nil, nil, err
+	}
+	r := h.Rounds[n-1]
+	table := 0
+	for _, p := range r.Pairings {
+		table = max(table, p.Table)
+	}
+	f := knockoutFormat(t)
+	var ps []Pairing
+	var ex []Explanation
+	for _, m := range matches {
+		d, games, err := decideMatch(h, r, m, f)
+		if err != nil {
+			return nil, nil, err
+		}
+		if d.Done || d.Next.Number != len(games)+1 {
+			continue // decided, or a game is still being played
+		}
+		table++
+		ps = append(ps, Pairing{Table: table, Red: d.Next.Red, Black: d.Next.Black, GameID: gameID(n, table, d.Next.Number), Match: m.ID, Board: d.Next.Number})
+		why := fmt.Sprintf("match %s, game %d of the regular %d (S-3)", m.ID, d.Next.Number, f.Games)
+		if d.NeedsTieBreak {
+			why = fmt.Sprintf("match %s level after %d game(s): additional rapid game %d at %s (附加快棋, S-3)", m.ID, d.Next.Number-1, d.Next.Number, d.Next.TimeControl)
+		}
+		ex = append(ex, Explanation{Opponent: why, OpponentReason: "bracket", ColourReason: "alternate"})
+	}
+	return ps, ex, nil
+}
+
+// GameControl is the time control of a pairing's game: the event's, except
+// for a knockout's additional rapid games, which have their own (S-3, C-2).
+func GameControl(t *Tournament, p Pairing) clock.Control {
+	if (t.Settings.System == Knockout || t.Settings.System == DoubleElimination) && p.Board > max(t.Settings.GamesPerMatch, 1) {
+		if c, ok := clock.Preset(knockout.DefaultTieBreakTimeControl); ok {
+			return c
+		}
+	}
+	return t.Settings.TimeControl
 }
 
 // StandingsEvent turns the history into the standings' input: every paired

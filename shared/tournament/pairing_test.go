@@ -162,46 +162,76 @@ func TestPairNext_RoundRobinOddFieldRests_S7(t *testing.T) {
 	}
 }
 
-// S-3: a two-game knockout match alternates colours; a level match refuses
-// the next round; a decided bracket ends.
+// S-3: a two-game knockout match: the first game's colours by lot, the
+// second game appears once the first has a result, with colours swapped; a
+// level match gets additional rapid games until decided; then the final.
 func TestPairNext_KnockoutTwoGameMatches(t *testing.T) {
 	ev, ps := event(t, tournament.Settings{Name: "x", System: tournament.Knockout, GamesPerMatch: 2}, 4)
 	var rounds []*tournament.Round
 	var results []tournament.Result
-	// Every game is won by the better seed (lower number), except that
-	// the first match's second game is drawn: 1½-½ still decides it.
-	better := func(p tournament.Pairing) string {
-		if p.Table == 2 {
-			return "1/2-1/2"
+	next := func(round *tournament.Round, decide func(p tournament.Pairing) string) []tournament.Pairing {
+		t.Helper()
+		add, ex, err := tournament.NextGames(ev, tournament.NewHistory(ps, rounds, results), gid)
+		if err != nil || len(add) != len(ex) {
+			t.Fatalf("next games: %v (%d games, %d explanations)", err, len(add), len(ex))
 		}
-		if p.Red < p.Black {
+		round.Pairings = append(round.Pairings, add...)
+		round.Explanations = append(round.Explanations, ex...)
+		for _, p := range add {
+			results = append(results, tournament.Result{Round: round.Number, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: decide(p)})
+		}
+		return add
+	}
+	// The better seed (smaller id) wins every game, except that the match
+	// of p2 and p3 has both regular games drawn and p3 wins the first rapid game.
+	decide := func(p tournament.Pairing) string {
+		level := p.Match == "R1-2"
+		switch {
+		case level && p.Board <= 2:
+			return "1/2-1/2"
+		case level && p.Red == "p3" || !level && p.Red < p.Black:
 			return "1-0"
 		}
 		return "0-1"
 	}
-	r1 := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, better)
-	if len(r1.Pairings) != 4 || r1.Pairings[0].Match == "" || r1.Pairings[0].Match != r1.Pairings[1].Match {
-		t.Fatalf("round 1: %+v", r1.Pairings)
+	r1 := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, decide)
+	if len(r1.Pairings) != 2 || r1.Pairings[0].Match == r1.Pairings[1].Match || r1.Pairings[0].Board != 1 {
+		t.Fatalf("round 1 opens with one game per match: %+v", r1.Pairings)
 	}
-	if r1.Pairings[0].Red != r1.Pairings[1].Black {
-		t.Errorf("colours do not alternate inside a match (S-3): %+v", r1.Pairings[:2])
+	h := func() *tournament.History { return tournament.NewHistory(ps, rounds, results) }
+	_, err := tournament.PairNext(ev, h(), tournament.PairOptions{}, gid)
+	var re *tournament.RuleError
+	if !errors.As(err, &re) || re.Code != tournament.CodeRoundUnfinished {
+		t.Fatalf("pairing before the second games: %v", err)
 	}
-	r2 := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, func(tournament.Pairing) string { return "1/2-1/2" })
+	second := next(r1, decide)
+	if len(second) != 2 || second[0].Board != 2 || second[0].Red != r1.Pairings[0].Black || second[0].Table != 3 {
+		t.Fatalf("second games (colours alternate): %+v", second)
+	}
+	if c := tournament.GameControl(ev, second[0]); c.Name != ev.Settings.TimeControl.Name {
+		t.Errorf("a regular game plays at %q", c.Name)
+	}
+	_, err = tournament.PairNext(ev, h(), tournament.PairOptions{}, gid)
+	if !errors.As(err, &re) || re.Code != tournament.CodeMatchUndecided {
+		t.Fatalf("level match: %v", err)
+	}
+	rapid := next(r1, decide)
+	if len(rapid) != 1 || rapid[0].Match != "R1-2" || rapid[0].Board != 3 || tournament.GameControl(ev, rapid[0]).Name != "rapid-10/40+5/30" {
+		t.Fatalf("additional rapid game: %+v", rapid)
+	}
+	// p3 won rapid game 3; game 4 of the two-game mini-match still decides nothing yet.
+	rapid2 := next(r1, func(tournament.Pairing) string { return "1/2-1/2" })
+	if len(rapid2) != 1 || rapid2[0].Board != 4 {
+		t.Fatalf("second rapid game: %+v", rapid2)
+	}
+	if more := next(r1, decide); len(more) != 0 {
+		t.Fatalf("games after the decision: %+v", more)
+	}
+	r2 := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, func(tournament.Pairing) string { return "" })
 	final := []string{r2.Pairings[0].Red, r2.Pairings[0].Black}
 	slices.Sort(final)
-	if !slices.Equal(final, []string{"p1", "p2"}) {
-		t.Fatalf("final %v, want the top two seeds", final)
-	}
-	_, err := tournament.PairNext(ev, tournament.NewHistory(ps, rounds, results), tournament.PairOptions{}, gid)
-	var re *tournament.RuleError
-	if !errors.As(err, &re) || re.Code != tournament.CodeMatchUndecided || re.Rule != "S-3" {
-		t.Fatalf("level final: %v", err)
-	}
-	// The tie-break's outcome recorded as a correction decides it.
-	results[len(results)-1].Result = "1-0"
-	_, err = tournament.PairNext(ev, tournament.NewHistory(ps, rounds, results), tournament.PairOptions{}, gid)
-	if !errors.As(err, &re) || re.Code != tournament.CodeEventComplete {
-		t.Fatalf("after the final: %v", err)
+	if !slices.Equal(final, []string{"p1", "p3"}) {
+		t.Fatalf("final %v, want p1 and p3", final)
 	}
 }
 
