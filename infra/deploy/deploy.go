@@ -168,3 +168,27 @@ func Sync(template []byte) ([]byte, error) {
 	out := slices.Concat(template[:begin], block, template[end+len(EndMarker)+1:])
 	return out, nil
 }
+
+// LocalTable and LocalEndpoint are what `sam local start-api` functions use:
+// a table on DynamoDB Local (or any DynamoDB-compatible server) on the host's
+// port 8000, reached from inside the function containers.
+const (
+	LocalTable    = "xqtour"
+	LocalEndpoint = "http://host.docker.internal:8000"
+)
+
+// EnvLocalJSON renders infra/sam/env.local.json, the --env-vars file of
+// `sam local start-api`: TABLE_NAME and DYNAMODB_ENDPOINT for every function.
+func EnvLocalJSON() []byte {
+	var b bytes.Buffer
+	b.WriteString("{\n")
+	for i, fn := range httpapi.Functions {
+		fmt.Fprintf(&b, "  %q: {\n    \"TABLE_NAME\": %q,\n    \"DYNAMODB_ENDPOINT\": %q\n  }", fn, LocalTable, LocalEndpoint)
+		if i < len(httpapi.Functions)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("}\n")
+	return b.Bytes()
+}

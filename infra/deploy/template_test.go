@@ -54,6 +54,29 @@ func TestTemplateInSync(t *testing.T) {
 		"(go test ./infra/deploy -run TestTemplateInSync -update)")
 }
 
+// TestSAMEnvLocalInSync holds infra/sam/env.local.json (sam local start-api
+// --env-vars) to one entry per function; -update rewrites it.
+func TestSAMEnvLocalInSync(t *testing.T) {
+	path := filepath.Join(root, "infra", "sam", "env.local.json")
+	want := deploy.EnvLocalJSON()
+	var parsed map[string]map[string]string
+	if err := json.Unmarshal(want, &parsed); err != nil || len(parsed) != len(httpapi.Functions) {
+		t.Fatalf("EnvLocalJSON is not one JSON object per function: %v", err)
+	}
+	got, err := os.ReadFile(path)
+	if err == nil && bytes.Equal(got, want) {
+		return
+	}
+	if *update {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Log("infra/sam/env.local.json rewritten from httpapi.Functions")
+		return
+	}
+	t.Errorf("infra/sam/env.local.json is stale against httpapi.Functions (%v); run `make template`", err)
+}
+
 // typed parses template.yaml with goformation, which resolves intrinsic
 // functions as far as it can offline (a Ref to a resource becomes null).
 func typed(t *testing.T) *cloudformation.Template {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/pairing/combined"
 	"github.com/xqtour/xqtour/shared/pairing/knockout"
 	"github.com/xqtour/xqtour/shared/pairing/roundrobin"
 	"github.com/xqtour/xqtour/shared/pairing/swiss"
@@ -118,6 +119,18 @@ func PairNext(t *Tournament, h *History, o PairOptions, gameID GameIDFunc) (*Rou
 		r, err = pairRoundRobin(t, h, n, o, gameID)
 	case Knockout, DoubleElimination:
 		r, err = pairKnockout(t, h, n, gameID)
+	case SwissKnockout:
+		if n <= t.Settings.Rounds {
+			r, err = pairSwiss(t, h, n, o, gameID)
+		} else {
+			r, err = pairKnockout(t, h, n, gameID)
+		}
+	case SwissNPlusOne:
+		if n < t.Settings.Rounds {
+			r, err = pairSwiss(t, h, n, o, gameID)
+		} else {
+			r, err = pairNPlusOne(t, h, n, o, gameID)
+		}
 	default:
 		return nil, &RuleError{Code: CodeSystemNotSupported, Message: fmt.Sprintf("rounds of a %s event are not paired by this service yet", t.Settings.System), Rule: "S-4"}
 	}
@@ -497,18 +510,24 @@ func outcome(result string) knockout.Outcome {
 // results; it returns the matches of round upto+1. A stateless service pairs
 // a knockout this way (S-3): the bracket is never stored.
 func bracket(t *Tournament, h *History, upto int) (*knockout.Bracket, []knockout.Match, error) {
-	entrants := knockoutEntrants(h)
-	if len(entrants) < 2 {
-		return nil, nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d entrant(s); a knockout needs at least 2", len(entrants)), Rule: "S-3"}
-	}
 	var (
-		b   *knockout.Bracket
-		err error
+		b     *knockout.Bracket
+		err   error
+		first = knockoutStart(t) // the bracket's first round
 	)
-	if t.Settings.System == DoubleElimination {
-		b, err = knockout.NewDouble(entrants, true)
-	} else {
-		b, err = knockout.NewSingle(entrants, false)
+	switch {
+	case t.Settings.System == SwissKnockout:
+		var ranked []string
+		if ranked, err = rankAfter(t, h, first-1); err != nil {
+			return nil, nil, err
+		}
+		b, err = combined.SwissKnockout(ranked, combined.TopTwo)
+	case len(knockoutEntrants(h)) < 2:
+		return nil, nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d entrant(s); a knockout needs at least 2", len(knockoutEntrants(h))), Rule: "S-3"}
+	case t.Settings.System == DoubleElimination:
+		b, err = knockout.NewDouble(knockoutEntrants(h), true)
+	default:
+		b, err = knockout.NewSingle(knockoutEntrants(h), false)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -518,7 +537,7 @@ func bracket(t *Tournament, h *History, upto int) (*knockout.Bracket, []knockout
 		return nil, nil, err
 	}
 	format := knockoutFormat(t)
-	for _, r := range h.Rounds[:upto] {
+	for _, r := range h.Rounds[first-1 : upto] {
 		var results []knockout.Result
 		for _, m := range matches {
 			d, games, err := decideMatch(h, r, m, format)
@@ -535,6 +554,120 @@ func bracket(t *Tournament, h *History, upto int) (*knockout.Bracket, []knockout
 		}
 	}
 	return b, matches, nil
+}
+
+// knockoutStart is the first round of the event's knockout stage: 1 for a
+// knockout, the round after the Swiss for a Swiss followed by a knockout (S-4).
+func knockoutStart(t *Tournament) int {
+	if t.Settings.System == SwissKnockout {
+		return t.Settings.Rounds + 1
+	}
+	return 1
+}
+
+// knockoutRound reports whether round n is played as knockout matches.
+func knockoutRound(t *Tournament, n int) bool {
+	switch t.Settings.System {
+	case Knockout, DoubleElimination:
+		return true
+	case SwissKnockout:
+		return n > t.Settings.Rounds
+	}
+	return false
+}
+
+// rankAfter is the event's ranking after round n (R-4a by default), best
+// first, without players who withdrew. Every game up to round n must be
+// finished: a stage built on standings cannot count an open game as a draw.
+func rankAfter(t *Tournament, h *History, n int) ([]string, error) {
+	for _, r := range h.Rounds[:n] {
+		for _, p := range r.Pairings {
+			if _, ok := h.Result(r.Number, p); !ok {
+				return nil, &RuleError{Code: CodeRoundUnfinished, Message: fmt.Sprintf("table %d of round %d is unfinished; the next stage is drawn from the standings after round %d", p.Table, r.Number, n), Rule: "S-4"}
+			}
+		}
+	}
+	ev, err := StandingsEvent(t, h)
+	if err != nil {
+		return nil, err
+	}
+	table, err := standings.Standings(ev, n)
+	if err != nil {
+		return nil, fmt.Errorf("standings after round %d: %w", n, err)
+	}
+	var ranked []string
+	for _, row := range table.Rows {
+		if !row.Withdrawn && h.Player(row.PlayerID).Status != Withdrawn {
+			ranked = append(ranked, row.PlayerID)
+		}
+	}
+	return ranked, nil
+}
+
+// pairNPlusOne pairs round N+1 of the N+1 system (S-4, 001 §10.4.3): the top
+// two after N rounds play the final on table 1 whether or not they have met,
+// with colours balancing their earlier colours (the higher-ranked gets red
+// when they cannot decide; the organiser may swap them before the round
+// starts); everyone else is paired by the Swiss for places 3 on.
+func pairNPlusOne(t *Tournament, h *History, n int, o PairOptions, gameID GameIDFunc) (*Round, error) {
+	if n > t.Settings.Rounds {
+		return nil, &RuleError{Code: CodeEventComplete, Message: fmt.Sprintf("all %d rounds are paired", t.Settings.Rounds), Rule: "S-4"}
+	}
+	ranked, err := rankAfter(t, h, n-1)
+	if err != nil {
+		return nil, err
+	}
+	finalists, _, err := combined.NPlusOneSplit(ranked)
+	if err != nil {
+		return nil, &RuleError{Code: CodeTooFewPlayers, Message: err.Error(), Rule: "S-4"}
+	}
+	counts := map[string]combined.ColourCount{}
+	for _, r := range h.Rounds[:n-1] {
+		for _, p := range r.Pairings {
+			c := counts[p.Red]
+			c.Red++
+			counts[p.Red] = c
+			c = counts[p.Black]
+			c.Black++
+			counts[p.Black] = c
+		}
+	}
+	fc := combined.NPlusOneColours(finalists[0], finalists[1], counts[finalists[0]], counts[finalists[1]])
+	colour := "balance"
+	if fc.Red == "" {
+		fc, colour = fc.Choose(finalists[1], true), "higherRankedChooses"
+	}
+	// The Swiss pairs the rest with the finalists set aside, as if paused.
+	rest := *h
+	rest.Players = nil
+	for _, p := range h.Players {
+		q := *p
+		if p.ID == finalists[0] || p.ID == finalists[1] {
+			q.Status = Paused
+		}
+		rest.Players = append(rest.Players, &q)
+	}
+	shifted := func(round, table, game int) string { return gameID(round, table+1, game) }
+	r, err := pairSwiss(t, &rest, n, o, shifted)
+	if err != nil {
+		var re *RuleError
+		if !errors.As(err, &re) || re.Code != CodeTooFewPlayers {
+			return nil, err
+		}
+		r = &Round{} // at most one player besides the finalists: the bye (S-7)
+		for _, p := range rest.Players {
+			if p.Status == Active && p.JoinedRound <= n {
+				r.Byes = append(r.Byes, p.ID)
+			}
+		}
+	}
+	for i := range r.Pairings {
+		r.Pairings[i].Table++
+	}
+	r.Pairings = append([]Pairing{{Table: 1, Red: fc.Red, Black: fc.Black, GameID: gameID(n, 1, 1)}}, r.Pairings...)
+	r.Explanations = append([]Explanation{{Opponent: fmt.Sprintf("N+1 final: first and second after round %d meet whether or not they have met (S-4)", n-1),
+		OpponentReason: "nPlusOneFinal", ColourReason: colour}}, r.Explanations...)
+	return r, nil
 }
 
 // knockoutFormat is the event's match format (S-3): GamesPerMatch regular
@@ -625,7 +758,7 @@ func pairKnockout(t *Tournament, h *History, n int, gameID GameIDFunc) (*Round, 
 // on a new table. It returns nothing for other systems.
 func NextGames(t *Tournament, h *History, gameID GameIDFunc) ([]Pairing, []Explanation, error) {
 	n := t.Round
-	if n < 1 || (t.Settings.System != Knockout && t.Settings.System != DoubleElimination) || len(h.Rounds) != n {
+	if n < 1 || !knockoutRound(t, n) || len(h.Rounds) != n {
 		return nil, nil, nil
 	}
 	_, matches, err := bracket(t, h, n-1)
@@ -662,7 +795,7 @@ func NextGames(t *Tournament, h *History, gameID GameIDFunc) ([]Pairing, []Expla
 // GameControl is the time control of a pairing's game: the event's, except
 // for a knockout's additional rapid games, which have their own (S-3, C-2).
 func GameControl(t *Tournament, p Pairing) clock.Control {
-	if (t.Settings.System == Knockout || t.Settings.System == DoubleElimination) && p.Board > max(t.Settings.GamesPerMatch, 1) {
+	if p.Match != "" && (t.Settings.System == Knockout || t.Settings.System == DoubleElimination || t.Settings.System == SwissKnockout) && p.Board > max(t.Settings.GamesPerMatch, 1) {
 		if c, ok := clock.Preset(knockout.DefaultTieBreakTimeControl); ok {
 			return c
 		}

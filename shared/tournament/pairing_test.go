@@ -296,3 +296,85 @@ func TestRoundApply(t *testing.T) {
 		}
 	}
 }
+
+// finishAll decides every open game: the smaller id wins.
+func finishAll(rounds []*tournament.Round, results *[]tournament.Result) {
+	done := map[[2]int]bool{}
+	for _, r := range *results {
+		done[[2]int{r.Round, r.Table}] = true
+	}
+	for _, r := range rounds {
+		for _, p := range r.Pairings {
+			if done[[2]int{r.Number, p.Table}] {
+				continue
+			}
+			res := "1-0"
+			if p.Black < p.Red {
+				res = "0-1"
+			}
+			*results = append(*results, tournament.Result{Round: r.Number, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: res})
+		}
+	}
+}
+
+// S-4: three Swiss rounds, then 1st v 2nd for the title and 3rd v 4th for
+// bronze, drawn from the standings; then the event is complete.
+func TestPairNext_SwissKnockout_S4(t *testing.T) {
+	ev, ps := event(t, tournament.Settings{Name: "x", System: tournament.SwissKnockout, Rounds: 3}, 6)
+	var rounds []*tournament.Round
+	var results []tournament.Result
+	none := func(tournament.Pairing) string { return "" }
+	for range 3 {
+		r := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, none)
+		if len(r.Pairings) != 3 || r.Pairings[0].Match != "" {
+			t.Fatalf("Swiss round %d: %+v", r.Number, r.Pairings)
+		}
+		finishAll(rounds, &results)
+	}
+	r4 := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, none)
+	if len(r4.Pairings) != 2 || r4.Pairings[0].Match != "P1-2" || r4.Pairings[1].Match != "P3-4" {
+		t.Fatalf("knockout stage: %+v", r4.Pairings)
+	}
+	// p1 beat everyone it met; it is in the title match.
+	if r4.Pairings[0].Red != "p1" && r4.Pairings[0].Black != "p1" {
+		t.Errorf("title match %+v without the leader p1", r4.Pairings[0])
+	}
+	finishAll(rounds, &results)
+	_, err := tournament.PairNext(ev, tournament.NewHistory(ps, rounds, results), tournament.PairOptions{}, gid)
+	var re *tournament.RuleError
+	if !errors.As(err, &re) || re.Code != tournament.CodeEventComplete {
+		t.Fatalf("after the placing matches: %v", err)
+	}
+}
+
+// S-4 N+1: after N = 3 rounds the top two meet on table 1 although they may
+// have met; the other four are paired by the Swiss on tables 2 and 3.
+func TestPairNext_NPlusOne_S4(t *testing.T) {
+	ev, ps := event(t, tournament.Settings{Name: "x", System: tournament.SwissNPlusOne, Rounds: 4}, 7)
+	var rounds []*tournament.Round
+	var results []tournament.Result
+	none := func(tournament.Pairing) string { return "" }
+	for range 3 {
+		play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, none)
+		finishAll(rounds, &results)
+	}
+	r4 := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, none)
+	if len(r4.Pairings) != 3 || len(r4.Byes) != 1 || r4.Explanations[0].OpponentReason != "nPlusOneFinal" {
+		t.Fatalf("round N+1: %+v", r4)
+	}
+	final := []string{r4.Pairings[0].Red, r4.Pairings[0].Black}
+	if !slices.Contains(final, "p1") {
+		t.Errorf("final %v without the leader p1", final)
+	}
+	tables := map[int]bool{}
+	for _, p := range r4.Pairings {
+		if tables[p.Table] {
+			t.Fatalf("table %d twice: %+v", p.Table, r4.Pairings)
+		}
+		tables[p.Table] = true
+	}
+	finishAll(rounds, &results)
+	if _, err := tournament.PairNext(ev, tournament.NewHistory(ps, rounds, results), tournament.PairOptions{}, gid); err == nil {
+		t.Fatal("a fifth round of a 3+1 event was paired")
+	}
+}
