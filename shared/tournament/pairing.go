@@ -294,14 +294,15 @@ func swissHistory(t *Tournament, h *History, n int) *swissState {
 	return st
 }
 
-func pairSwiss(t *Tournament, h *History, n int, o PairOptions, gameID GameIDFunc) (*Round, error) {
-	if t.Settings.Rounds > 0 && n > t.Settings.Rounds {
-		return nil, &RuleError{Code: CodeEventComplete, Message: fmt.Sprintf("all %d rounds are paired", t.Settings.Rounds), Rule: "P-2"}
-	}
-	unfinished, err := checkUnfinished(h, o)
-	if err != nil {
-		return nil, err
-	}
+// SwissInput is what the Swiss engine is given to pair round t.Round+1 —
+// for checkers and for arbiters who replay a pairing by hand. Unfinished
+// games count as draws (P-12) whether or not the organiser has said so.
+func SwissInput(t *Tournament, h *History, o PairOptions) (swiss.Input, error) {
+	in, _, err := swissInput(t, h, t.Round+1, o)
+	return in, err
+}
+
+func swissInput(t *Tournament, h *History, n int, o PairOptions) (swiss.Input, *swissState, error) {
 	st := swissHistory(t, h, n)
 	in := swiss.Input{Rounds: t.Settings.Rounds, Round: n, AvoidSameClub: t.Settings.AvoidSameClub}
 	switch t.Settings.FirstRound {
@@ -326,14 +327,29 @@ func pairSwiss(t *Tournament, h *History, n int, o PairOptions, gameID GameIDFun
 		in.Players = append(in.Players, sp)
 	}
 	if active < 2 {
-		return nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d active player(s); a round needs at least 2", active), Rule: "S-2"}
+		return in, nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d active player(s); a round needs at least 2", active), Rule: "S-2"}
 	}
 	for _, f := range o.Forbidden {
 		a, b := st.num[f[0]], st.num[f[1]]
 		if a == 0 || b == 0 {
-			return nil, &FieldError{Field: "forbiddenPairs", Message: fmt.Sprintf("unknown player in pair %s-%s", f[0], f[1]), Rule: "P-5"}
+			return in, nil, &FieldError{Field: "forbiddenPairs", Message: fmt.Sprintf("unknown player in pair %s-%s", f[0], f[1]), Rule: "P-5"}
 		}
 		in.Forbidden = append(in.Forbidden, [2]int{a, b})
+	}
+	return in, st, nil
+}
+
+func pairSwiss(t *Tournament, h *History, n int, o PairOptions, gameID GameIDFunc) (*Round, error) {
+	if t.Settings.Rounds > 0 && n > t.Settings.Rounds {
+		return nil, &RuleError{Code: CodeEventComplete, Message: fmt.Sprintf("all %d rounds are paired", t.Settings.Rounds), Rule: "P-2"}
+	}
+	unfinished, err := checkUnfinished(h, o)
+	if err != nil {
+		return nil, err
+	}
+	in, st, err := swissInput(t, h, n, o)
+	if err != nil {
+		return nil, err
 	}
 	sr, err := swiss.Pair(in)
 	if errors.Is(err, swiss.ErrNoPairing) {

@@ -3,9 +3,12 @@ package tournament_test
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/xqtour/xqtour/shared/pairing/checker"
+	"github.com/xqtour/xqtour/shared/pairing/swiss"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -376,5 +379,65 @@ func TestPairNext_NPlusOne_S4(t *testing.T) {
 	finishAll(rounds, &results)
 	if _, err := tournament.PairNext(ev, tournament.NewHistory(ps, rounds, results), tournament.PairOptions{}, gid); err == nil {
 		t.Fatal("a fifth round of a 3+1 event was paired")
+	}
+}
+
+// A simulated 21-player Swiss of 7 rounds with random results, a late entry,
+// a withdrawal, a pause and an open game carried over (P-12): every round the
+// engine is given by SwissInput passes the pairing checker, and PairNext
+// stores exactly that round.
+func TestSwissSimulation_CheckerPassesEveryRound(t *testing.T) {
+	ev, ps := event(t, tournament.Settings{Name: "sim", System: tournament.Swiss, Rounds: 7}, 20)
+	rng := rand.New(rand.NewPCG(7, 11))
+	var rounds []*tournament.Round
+	var results []tournament.Result
+	open := map[[2]int]tournament.Pairing{}
+	for n := 1; n <= 7; n++ {
+		switch n {
+		case 2:
+			late, err := ev.Register(tournament.Player{ID: "late", Name: "Late"}, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps = append(ps, &late)
+		case 4:
+			if err := ev.Withdraw(ps[3]); err != nil {
+				t.Fatal(err)
+			}
+		case 5:
+			ps[7].Status = tournament.Paused
+		case 6:
+			ps[7].Status = tournament.Active
+		}
+		h := tournament.NewHistory(ps, rounds, results)
+		o := tournament.PairOptions{UnfinishedAsDraws: true}
+		in, err := tournament.SwissInput(ev, h, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := swiss.Pair(in)
+		if err != nil {
+			t.Fatalf("round %d: %v", n, err)
+		}
+		if v := checker.Check(in, want); len(v) > 0 {
+			t.Fatalf("round %d: %v", n, v)
+		}
+		r := play(t, ev, ps, &rounds, &results, o, func(tournament.Pairing) string { return "" })
+		if len(r.Pairings) != len(want.Boards) {
+			t.Fatalf("round %d: PairNext made %d boards, the engine %d", n, len(r.Pairings), len(want.Boards))
+		}
+		// Finish earlier open games, then this round's, leaving one open on odd rounds.
+		for k, p := range open {
+			results = append(results, tournament.Result{Round: k[0], Table: k[1], GameID: p.GameID, Red: p.Red, Black: p.Black, Result: "0-1"})
+			delete(open, k)
+		}
+		for _, p := range r.Pairings {
+			if n%2 == 1 && p.Table == 1 {
+				open[[2]int{n, p.Table}] = p
+				continue
+			}
+			res := [...]string{"1-0", "0-1", "1/2-1/2"}[rng.IntN(3)]
+			results = append(results, tournament.Result{Round: n, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: res})
+		}
 	}
 }
