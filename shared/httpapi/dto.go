@@ -91,6 +91,8 @@ type tournamentIn struct {
 	Teams         bool             `json:"teams"`
 	Boards        int              `json:"boards"`
 	Substitutes   int              `json:"substitutes"`
+	TeamFormat    string           `json:"teamFormat"`
+	KeepEntry     bool             `json:"keepEntryOrder"`
 	Scoring       string           `json:"scoring"`
 	Tiebreaks     []string         `json:"tiebreaks"`
 	TimeControl   *timeControlJSON `json:"timeControl"`
@@ -110,6 +112,8 @@ type tournamentOut struct {
 	Teams         bool            `json:"teams"`
 	Boards        int             `json:"boards,omitempty"`
 	Substitutes   int             `json:"substitutes,omitempty"`
+	TeamFormat    string          `json:"teamFormat,omitempty"`
+	KeepEntry     bool            `json:"keepEntryOrder,omitempty"`
 	Scoring       string          `json:"scoring"`
 	Tiebreaks     []string        `json:"tiebreaks"`
 	TimeControl   timeControlJSON `json:"timeControl"`
@@ -131,7 +135,7 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 	s := t.Settings
 	out := tournamentOut{
 		ID: t.ID, Name: s.Name, System: s.System, Rounds: s.Rounds, Teams: s.Teams, Boards: s.Boards,
-		Substitutes: s.Substitutes, Scoring: s.Scoring, Tiebreaks: s.Tiebreaks, TimeControl: timeControlOut(s.TimeControl),
+		Substitutes: s.Substitutes, TeamFormat: s.TeamFormat, KeepEntry: s.KeepEntryOrder, Scoring: s.Scoring, Tiebreaks: s.Tiebreaks, TimeControl: timeControlOut(s.TimeControl),
 		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch,
 		Playoff: s.Playoff, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Players, Round: t.Round,
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/team"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -68,6 +69,7 @@ func toError(err error) *Error {
 	var ce *clock.ControlError
 	var rr ruleRefusal
 	var ge *game.RuleError
+	var te *team.RuleError
 	switch {
 	case errors.As(err, &e):
 		return e
@@ -83,6 +85,8 @@ func toError(err error) *Error {
 		return &Error{Status: http.StatusBadRequest, Code: "invalid_field", Message: "timeControl." + ce.Error(), Rule: ce.Rule}
 	case errors.As(err, &re):
 		return &Error{Status: http.StatusUnprocessableEntity, Code: re.Code, Message: re.Message, Rule: re.Rule}
+	case errors.As(err, &te):
+		return &Error{Status: http.StatusUnprocessableEntity, Code: te.Code, Message: te.Message, Rule: te.Rule}
 	case errors.As(err, &rr):
 		return &Error{Status: http.StatusUnprocessableEntity, Code: rr.RefusalCode(), Message: rr.Error(), Rule: rr.RuleID()}
 	case errors.Is(err, store.ErrNotFound):

@@ -25,6 +25,9 @@ type event struct {
 	meta   *store.Record
 	h      *tournament.History
 	rounds map[int]*store.Record
+	// other holds the items the cases below skip (teams, lineups,
+	// officials); teams.go reads a team event's from it.
+	other []*store.Record
 }
 
 func (a *API) loadEvent(ctx context.Context, tid string) (*event, error) {
@@ -57,6 +60,8 @@ func (a *API) loadEvent(ctx context.Context, tid string) (*event, error) {
 			var x tournament.Result
 			err = json.Unmarshal(rec.Doc, &x)
 			results = append(results, x)
+		default:
+			ev.other = append(ev.other, rec)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("decode %s %s: %w", rec.Kind, rec.SK, err)
@@ -129,7 +134,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 			return &tournament.RuleError{Code: "round_out_of_order", Message: fmt.Sprintf("round %d is the next to pair, not %d", n, *in.Round), Rule: "S-2"}
 		}
 		opts := tournament.PairOptions{UnfinishedAsDraws: in.UnfinishedAsDraws, Forbidden: in.ForbiddenPairs, Now: c.nowMs()}
-		if r, err = tournament.PairNext(ev.t, ev.h, opts, func(round, table, g int) string { return GameID(tid, round, table, g) }); err != nil {
+		if r, err = ev.pairNext(opts, func(round, table, g int) string { return GameID(tid, round, table, g) }); err != nil {
 			return err
 		}
 		if in.StartsAt != nil {
@@ -159,7 +164,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	if err := a.ensureGames(c, ev.t, r, ev.h); err != nil {
 		return 0, nil, err
 	}
-	return status, roundView(r, ev.h, false), nil
+	return status, ev.roundView(r, false), nil
 }
 
 // GET /tournaments/{tid}/rounds/{n} — public; ?explain=true adds why each pair.
@@ -189,7 +194,7 @@ func (a *API) getRound(c *call) (int, any, error) {
 	if err := a.ensureGames(c, ev.t, r, ev.h); err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, roundView(r, ev.h, explain), nil
+	return http.StatusOK, ev.roundView(r, explain), nil
 }
 
 // extendRound adds to the latest round of a knockout the games its matches
@@ -274,6 +279,9 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	r := ev.round(n)
 	if r == nil {
 		return 0, nil, notFound(fmt.Sprintf("round %d of %s", n, tid))
+	}
+	if ev.t.Settings.Teams {
+		return 0, nil, &tournament.RuleError{Code: "team_round", Message: "a team round's matches and board colours follow T-6; change lineups before the match instead", Rule: "T-6"}
 	}
 	if n != ev.t.Round {
 		return 0, nil, &tournament.RuleError{Code: "round_closed", Message: fmt.Sprintf("round %d is followed by round %d; only the latest round may change", n, ev.t.Round), Rule: "O-1"}
@@ -436,6 +444,7 @@ type roundOut struct {
 	ByeExplanation    *explanationOut `json:"byeExplanation,omitempty"`
 	UnfinishedAsDraws []string        `json:"unfinishedAsDraws"`
 	Audit             []auditOut      `json:"audit"`
+	Matches           []matchOut      `json:"matches,omitempty"`
 }
 
 func explanationView(e tournament.Explanation) *explanationOut {

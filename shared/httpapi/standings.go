@@ -73,27 +73,42 @@ func (a *API) standingsEvent(c *call) (standings.Event, int, error) {
 	if err != nil {
 		return standings.Event{}, 0, err
 	}
+	if ev.t.Settings.Teams { // the players' tables of a team event are over its board games
+		in, err := ev.boardsEvent()
+		return in, n, err
+	}
 	in, err := tournament.StandingsEvent(ev.t, ev.h)
 	return in, n, err
 }
 
 // GET /tournaments/{tid}/standings — public (K-1, R-1…R-4, R-10, S-6, S-7);
-// ?round=n is the table after round n, ?format=csv a spreadsheet, ?view= is
-// reserved for team tables.
+// ?round=n is the table after round n, ?format=csv a spreadsheet, ?view= the
+// team tables (teams.go: teams, boards, teamsByPlaces; teams is the default
+// of a team event).
 func (a *API) getStandings(c *call) (int, any, error) {
 	q := c.r.URL.Query()
-	switch q.Get("view") {
-	case "", "players":
-	case "teams":
-		return 0, nil, &tournament.RuleError{Code: "team_standings_unavailable", Message: "team tables (T-7, R-5…R-9) are not served by this endpoint yet", Rule: "R-5"}
+	view := q.Get("view")
+	switch view {
+	case "", "players", "teams", "boards", "teamsByPlaces":
 	default:
-		return 0, nil, badRequest("invalid_query", `view: want "players" (or "teams", reserved for team events)`)
+		return 0, nil, badRequest("invalid_query", `view: want "players", "teams", "boards" or "teamsByPlaces"`)
 	}
 	format := q.Get("format")
 	if format != "" && format != "json" && format != "csv" {
 		return 0, nil, badRequest("invalid_query", `format: want "json" or "csv"`)
 	}
-	in, n, err := a.standingsEvent(c)
+	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
+	if err != nil {
+		return 0, nil, err
+	}
+	n, err := standingsRound(c, ev.t)
+	if err != nil {
+		return 0, nil, err
+	}
+	if ev.t.Settings.Teams || (view != "" && view != "players") {
+		return ev.teamStandings(view, format, n)
+	}
+	in, err := tournament.StandingsEvent(ev.t, ev.h)
 	if err != nil {
 		return 0, nil, err
 	}

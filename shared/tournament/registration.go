@@ -33,6 +33,8 @@ type Tournament struct {
 	Players int
 	// Round is the last paired round (0 before the first).
 	Round int
+	// TeamCount counts team registrations; it numbers the next team (T-*).
+	TeamCount int
 }
 
 // New starts an event from validated settings.
@@ -178,7 +180,14 @@ type Team struct {
 	// Members and Substitutes are player ids in board order.
 	Members     []string
 	Substitutes []string
-	Status      PlayerStatus
+	// Roster is every player in board order, members and substitutes in the
+	// one order a T-2 lineup keeps (001 §11.2 ranks substitutes by the same
+	// principle as members, so a substitute may rank above a member).
+	Roster []string
+	Status PlayerStatus
+	// JoinedRound is the first round the team can be paired in.
+	JoinedRound int
 	// CaptainTokenHash is the SHA-256 of the captain's token.
 	CaptainTokenHash string
+	RegisteredAt     int64
 }

@@ -15,8 +15,12 @@ type Round struct {
 	// Audit is every manual change made before the round started.
 	Audit []AuditEntry
 	// UnfinishedAsDraws lists games still open when this round was paired,
-	// counted as draws for the pairing (P-12).
+	// counted as draws for the pairing (P-12); in a team event, the
+	// references (MatchRef) of the matches still open.
 	UnfinishedAsDraws []string
+	// Matches are a team event's matches (T-6: Home is listed first); their
+	// board games join Pairings once both lineups are known.
+	Matches []TeamMatch
 }
 
 // Pairing is one board: red and black player (or team) ids and the game.

@@ -83,6 +83,13 @@ type Settings struct {
 	Teams       bool
 	Boards      int
 	Substitutes int
+	// TeamFormat is the lineup system of a team event, a team.Format name
+	// (T-1…T-4); default fixedBoards, or boardsWithSubstitutes when the
+	// event allows substitutes.
+	TeamFormat string
+	// KeepEntryOrder keeps each team's own board order instead of sorting
+	// its roster by rating (T-1 demands rating order of national events only).
+	KeepEntryOrder bool
 	// Scoring names a K-1 scoring (standings.ParseScoring).
 	Scoring string
 	// Tiebreaks is the chain of criterion names; empty takes the system's chain (R-1…R-9).
@@ -143,7 +150,10 @@ func (s *Settings) Normalize() error {
 		if s.Substitutes < 0 || s.Substitutes > 8 {
 			return &FieldError{Field: "substitutes", Message: "must be between 0 and 8", Rule: "T-2"}
 		}
-	} else if s.Boards != 0 || s.Substitutes != 0 {
+		if err := s.normalizeTeams(); err != nil {
+			return err
+		}
+	} else if s.Boards != 0 || s.Substitutes != 0 || s.TeamFormat != "" || s.KeepEntryOrder {
 		return &FieldError{Field: "boards", Message: "boards and substitutes need \"teams\": true", Rule: "T-1"}
 	}
 	sc, err := standings.ParseScoring(s.Scoring)

@@ -1,0 +1,415 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+// Team events (T-1…T-7). Each member is registered as a player of the event,
+// so the game routes, results, records and standings serve board games
+// unchanged. The flow of a round:
+//
+//  1. POST /tournaments/{tid}/rounds pairs the teams (Swiss by match points,
+//     or the round-robin table) into matches, home team listed first (T-6).
+//  2. Under fixedBoards (T-1) — and boardsWithSubstitutes when a team has no
+//     substitutes — both lineups are known, so the board games exist at once.
+//  3. Otherwise each captain (or the organiser) posts the team's lineup for
+//     round n; lineups stay private until the match's second lineup arrives,
+//     and then the match's board games are created and the match is set. A
+//     lineup may be replaced until then, and only before the round's start
+//     when it has one. The organiser may at any time ask the server to draw
+//     every missing lineup (T-3), seeded by (event, round, team).
+//  4. Results are written through the game routes; standings?view=teams adds
+//     them up (T-7, R-5…R-8).
+
+// teamEvent is a loaded event with its teams and lineups.
+type teamEvent struct {
+	*event
+	th       *tournament.TeamHistory
+	teamRecs map[string]*store.Record
+	lineRecs map[string]*store.Record // by SK
+}
+
+// lineupSK is the key of a team's lineup for a round: L#<round>#<team>.
+func lineupSK(round int, mid string) string { return fmt.Sprintf("L#%04d#%s", round, mid) }
+
+// teams decodes a loaded event's teams and lineups.
+func (ev *event) teams() (*teamEvent, error) {
+	te := &teamEvent{event: ev, teamRecs: map[string]*store.Record{}, lineRecs: map[string]*store.Record{}}
+	var teams []*tournament.Team
+	var lineups []tournament.Lineup
+	for _, rec := range ev.other {
+		var err error
+		switch {
+		case strings.HasPrefix(rec.SK, "M#"):
+			tm := new(tournament.Team)
+			err = json.Unmarshal(rec.Doc, tm)
+			teams = append(teams, tm)
+			te.teamRecs[tm.ID] = rec
+		case strings.HasPrefix(rec.SK, "L#"):
+			var l tournament.Lineup
+			err = json.Unmarshal(rec.Doc, &l)
+			lineups = append(lineups, l)
+			te.lineRecs[rec.SK] = rec
+		}
+		if err != nil {
+			return nil, fmt.Errorf("decode %s %s: %w", rec.Kind, rec.SK, err)
+		}
+	}
+	te.th = tournament.NewTeamHistory(ev.h, teams, lineups)
+	return te, nil
+}
+
+// pairNext pairs the next round: teams for a team event, players otherwise.
+func (ev *event) pairNext(o tournament.PairOptions, gameID tournament.GameIDFunc) (*tournament.Round, error) {
+	if !ev.t.Settings.Teams {
+		return tournament.PairNext(ev.t, ev.h, o, gameID)
+	}
+	te, err := ev.teams()
+	if err != nil {
+		return nil, err
+	}
+	return tournament.PairNextTeams(ev.t, te.th, o, gameID)
+}
+
+// matchOut is one match of a team round.
+type matchOut struct {
+	Match           string          `json:"match"`
+	Number          int             `json:"number"`
+	Home            string          `json:"home"`
+	Away            string          `json:"away"`
+	HomeName        string          `json:"homeName"`
+	AwayName        string          `json:"awayName"`
+	Set             bool            `json:"set"`
+	HomeBoardPoints *int            `json:"homeBoardPoints"`
+	AwayBoardPoints *int            `json:"awayBoardPoints"`
+	HomeMatchPoints *int            `json:"homeMatchPoints"`
+	AwayMatchPoints *int            `json:"awayMatchPoints"`
+	Explanation     *explanationOut `json:"explanation,omitempty"`
+}
+
+// roundView is the round as clients see it; a team round adds its matches
+// with their scores once decided (T-7).
+func (ev *event) roundView(r *tournament.Round, explain bool) roundOut {
+	out := roundView(r, ev.h, explain)
+	if !ev.t.Settings.Teams {
+		return out
+	}
+	te, err := ev.teams()
+	if err != nil {
+		return out
+	}
+	out.Matches = []matchOut{}
+	for _, m := range r.Matches {
+		mo := matchOut{Match: m.ID, Number: m.Number, Home: m.Home, Away: m.Away, Set: tournament.MatchSet(r, m)}
+		if tm := te.th.Team(m.Home); tm != nil {
+			mo.HomeName = tm.Name
+		}
+		if tm := te.th.Team(m.Away); tm != nil {
+			mo.AwayName = tm.Name
+		}
+		if ms, ok := te.th.MatchScore(ev.t, r, m); ok {
+			mo.HomeBoardPoints, mo.AwayBoardPoints = &ms.Home.BoardPoints, &ms.Away.BoardPoints
+			mo.HomeMatchPoints, mo.AwayMatchPoints = &ms.Home.MatchPoints, &ms.Away.MatchPoints
+		}
+		if explain {
+			mo.Explanation = explanationView(m.Explanation)
+		}
+		out.Matches = append(out.Matches, mo)
+	}
+	return out
+}
+
+type teamPlayerIn struct {
+	Name   string `json:"name"`
+	Rating int    `json:"rating"`
+	Club   string `json:"club"`
+}
+
+// teamIn is POST /tournaments/{tid}/teams.
+type teamIn struct {
+	Name        string         `json:"name"`
+	Members     []teamPlayerIn `json:"members"`
+	Substitutes []teamPlayerIn `json:"substitutes"`
+}
+
+type rosterPlayerOut struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Rating int    `json:"rating"`
+	Club   string `json:"club,omitempty"`
+	Board  int    `json:"board"`
+}
+
+type teamOut struct {
+	ID          string            `json:"id"`
+	Number      int               `json:"number"`
+	Name        string            `json:"name"`
+	Status      string            `json:"status"`
+	JoinedRound int               `json:"joinedRound"`
+	Members     []rosterPlayerOut `json:"members"`
+	Substitutes []rosterPlayerOut `json:"substitutes"`
+}
+
+// teamView shows the roster; board is the roster number (board order):
+// under T-1 the fixed board, under T-2 the order every lineup keeps.
+func teamView(tm *tournament.Team, player func(id string) *tournament.Player) teamOut {
+	out := teamOut{ID: tm.ID, Number: tm.Number, Name: tm.Name, Status: string(tm.Status), JoinedRound: tm.JoinedRound,
+		Members: []rosterPlayerOut{}, Substitutes: []rosterPlayerOut{}}
+	for i, id := range tm.Roster {
+		po := rosterPlayerOut{ID: id, Board: i + 1}
+		if p := player(id); p != nil {
+			po.Name, po.Rating, po.Club = p.Name, p.Rating, p.Club
+		}
+		if slices.Contains(tm.Substitutes, id) {
+			out.Substitutes = append(out.Substitutes, po)
+		} else {
+			out.Members = append(out.Members, po)
+		}
+	}
+	return out
+}
+
+type playerTokenOut struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Token string `json:"token"`
+}
+
+// POST /tournaments/{tid}/teams — organiser (T-1, T-2): registers each member
+// and substitute as a player and the team with its ordered roster, in one
+// transaction with the event's counters. The captain's token and the players'
+// tokens are shown once.
+func (a *API) registerTeam(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	var in teamIn
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	if len(in.Members)+len(in.Substitutes) > 32 {
+		return 0, nil, badRequest("invalid_field", "members and substitutes: at most 32 players")
+	}
+	var (
+		tm      tournament.Team
+		players []tournament.Player
+		tokens  []playerTokenOut
+		token   string
+	)
+	err := retryConflicts(func() error {
+		t, meta, err := a.loadTournament(c.ctx(), tid)
+		if err != nil {
+			return err
+		}
+		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
+			return err
+		}
+		mid := newID('m')
+		var hash string
+		token, hash = newToken(tid, mid)
+		tokens = nil
+		entry := func(ps []teamPlayerIn) []tournament.Player {
+			var out []tournament.Player
+			for _, p := range ps {
+				pid := newID('p')
+				tok, h := newToken(tid, pid)
+				tokens = append(tokens, playerTokenOut{ID: pid, Name: strings.TrimSpace(p.Name), Token: tok})
+				out = append(out, tournament.Player{ID: pid, Name: p.Name, Rating: p.Rating, Club: p.Club, TokenHash: h})
+			}
+			return out
+		}
+		members, subs := entry(in.Members), entry(in.Substitutes)
+		tm, players, err = t.RegisterTeam(tournament.Team{ID: mid, Name: in.Name, CaptainTokenHash: hash}, members, subs, c.nowMs())
+		if err != nil {
+			return err
+		}
+		recs := []*store.Record{encode(meta, t), encode(&store.Record{PK: tournamentPK(tid), SK: teamSK(mid), Kind: "team"}, tm)}
+		for i := range players {
+			recs = append(recs, encode(&store.Record{PK: tournamentPK(tid), SK: playerSK(players[i].ID), Kind: "player"}, players[i]))
+		}
+		return a.store.Transact(c.ctx(), recs)
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	byID := map[string]*tournament.Player{}
+	for i := range players {
+		byID[players[i].ID] = &players[i]
+	}
+	return http.StatusCreated, map[string]any{"id": tm.ID, "token": token, "team": teamView(&tm, func(id string) *tournament.Player { return byID[id] }),
+		"playerTokens": tokens}, nil
+}
+
+// GET /tournaments/{tid}/teams — public; in team-number order.
+func (a *API) listTeams(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	t, _, err := a.loadTournament(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
+	out := []teamOut{}
+	if !t.Settings.Teams {
+		return http.StatusOK, map[string]any{"teams": out}, nil
+	}
+	recs, err := a.store.Query(c.ctx(), tournamentPK(tid), "M#", 0)
+	if err != nil {
+		return 0, nil, err
+	}
+	players, _, err := a.loadPlayers(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
+	byID := map[string]*tournament.Player{}
+	for _, p := range players {
+		byID[p.ID] = p
+	}
+	var teams []*tournament.Team
+	for _, rec := range recs {
+		tm := new(tournament.Team)
+		if err := json.Unmarshal(rec.Doc, tm); err != nil {
+			return 0, nil, fmt.Errorf("decode team %s: %w", rec.SK, err)
+		}
+		teams = append(teams, tm)
+	}
+	sort.Slice(teams, func(i, j int) bool { return teams[i].Number < teams[j].Number })
+	for _, tm := range teams {
+		out = append(out, teamView(tm, func(id string) *tournament.Player { return byID[id] }))
+	}
+	return http.StatusOK, map[string]any{"teams": out}, nil
+}
+
+// lineupIn is POST /tournaments/{tid}/rounds/{n}/lineups.
+type lineupIn struct {
+	Team        string   `json:"team"`
+	Lineup      []string `json:"lineup"`
+	DrawMissing bool     `json:"drawMissing"`
+}
+
+type lineupOut struct {
+	Team    string   `json:"team"`
+	Players []string `json:"players"`
+	Drawn   bool     `json:"drawn"`
+	Seed    *string  `json:"seed,omitempty"`
+}
+
+func lineupView(l tournament.Lineup) lineupOut {
+	out := lineupOut{Team: l.Team, Players: l.Players, Drawn: l.Drawn}
+	if l.Drawn {
+		s := strconv.FormatUint(l.Seed, 10)
+		out.Seed = &s
+	}
+	return out
+}
+
+// POST /tournaments/{tid}/rounds/{n}/lineups — the team's captain or the
+// organiser sets a team's lineup for its match in round n (T-2, T-3, T-4);
+// the organiser's {"drawMissing": true} draws every lineup still missing
+// (T-3). Each write also rewrites the round item under its version, so of two
+// captains submitting at once one retries and sees the other's lineup: the
+// match is set (its board games created) exactly when its second lineup is
+// in. The response is the round (matches, and the board games of set
+// matches) and the lineups this request wrote.
+func (a *API) submitLineup(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	n, err := strconv.Atoi(c.r.PathValue("n"))
+	if err != nil || n < 1 {
+		return 0, nil, badRequest("invalid_path", "n: want a round number ≥ 1")
+	}
+	var in lineupIn
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	if in.DrawMissing == (in.Lineup != nil) {
+		return 0, nil, badRequest("invalid_field", `give either "lineup" or "drawMissing": true`)
+	}
+	var (
+		te      *teamEvent
+		r       *tournament.Round
+		written []tournament.Lineup
+	)
+	gameID := func(round, table, g int) string { return GameID(tid, round, table, g) }
+	err = retryConflicts(func() error {
+		ev, err := a.loadEvent(c.ctx(), tid)
+		if err != nil {
+			return err
+		}
+		who, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser, roleCaptain)
+		if err != nil {
+			return err
+		}
+		if !ev.t.Settings.Teams {
+			return &tournament.RuleError{Code: tournament.CodeNotTeamEvent, Message: "lineups belong to team events", Rule: "T-1"}
+		}
+		teamID := in.Team
+		switch {
+		case who.Role == roleCaptain && in.DrawMissing:
+			return forbidden("only the organiser draws missing lineups")
+		case who.Role == roleCaptain && teamID == "":
+			teamID = who.ID
+		case who.Role == roleCaptain && teamID != who.ID:
+			return forbidden("a captain sets the lineup of their own team only")
+		case who.Role == roleOrganiser && teamID == "" && !in.DrawMissing:
+			return badRequest("invalid_field", "team: the organiser names the team")
+		}
+		if te, err = ev.teams(); err != nil {
+			return err
+		}
+		if teamID != "" && te.th.Team(teamID) == nil {
+			return notFound("team " + teamID)
+		}
+		stored := ev.round(n)
+		if stored == nil {
+			return notFound(fmt.Sprintf("round %d of %s (lineups are set once the round is paired)", n, tid))
+		}
+		changed := *stored
+		changed.Pairings = slices.Clone(stored.Pairings)
+		if in.DrawMissing {
+			written = te.th.DrawMissing(ev.t, &changed, who.ID, c.nowMs())
+		} else {
+			l, err := te.th.SubmitLineup(ev.t, &changed, teamID, in.Lineup, who.ID, c.nowMs())
+			if err != nil {
+				return err
+			}
+			written = []tournament.Lineup{l}
+		}
+		var recs []*store.Record
+		for _, l := range written {
+			te.th.AddLineup(l)
+			rec := te.lineRecs[lineupSK(n, l.Team)]
+			if rec == nil {
+				rec = &store.Record{PK: tournamentPK(tid), SK: lineupSK(n, l.Team), Kind: "lineup"}
+			}
+			recs = append(recs, encode(rec, l))
+		}
+		if _, err := te.th.SetMatches(ev.t, &changed, gameID); err != nil {
+			return err
+		}
+		// The round item is always rewritten: its version serialises the
+		// lineups of one round (see above).
+		recs = append(recs, encode(ev.rounds[n], &changed))
+		if err := a.store.Transact(c.ctx(), recs); err != nil {
+			return err
+		}
+		*stored = changed
+		r = stored
+		return nil
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := a.ensureGames(c, te.t, r, te.h); err != nil {
+		return 0, nil, err
+	}
+	out := []lineupOut{}
+	for _, l := range written {
+		out = append(out, lineupView(l))
+	}
+	return http.StatusOK, map[string]any{"round": te.roundView(r, false), "lineups": out}, nil
+}

@@ -1,0 +1,453 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/xqtour/xqtour/shared/httpapi/apitest"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+type rosterJSON struct {
+	ID     string
+	Name   string
+	Rating int
+	Board  int
+}
+
+type teamJSON struct {
+	ID          string
+	Number      int
+	Name        string
+	Members     []rosterJSON
+	Substitutes []rosterJSON
+}
+
+type teamCreated struct {
+	ID           string
+	Token        string
+	Team         teamJSON
+	PlayerTokens []struct{ ID, Name, Token string }
+}
+
+// roster is the team's players in board order, members and substitutes.
+func (tc teamCreated) roster() []string {
+	var all []rosterJSON
+	all = append(append(all, tc.Team.Members...), tc.Team.Substitutes...)
+	slices.SortFunc(all, func(a, b rosterJSON) int { return a.Board - b.Board })
+	ids := make([]string, len(all))
+	for i, p := range all {
+		ids[i] = p.ID
+	}
+	return ids
+}
+
+type matchJSON struct {
+	Match           string
+	Number          int
+	Home, Away      string
+	Set             bool
+	HomeBoardPoints *int
+	AwayBoardPoints *int
+	HomeMatchPoints *int
+	AwayMatchPoints *int
+}
+
+type teamRoundJSON struct {
+	Round    int
+	Pairings []struct {
+		Table  int
+		Red    string
+		Black  string
+		GameID string
+		Match  string
+		Board  int
+		Result *string
+	}
+	Byes    []string
+	Matches []matchJSON
+}
+
+type teamStandingsJSON struct {
+	Round int
+	View  string
+	Chain []string
+	Rows  []struct {
+		Rank        int
+		TeamID      string
+		MatchPoints int
+		BoardPoints int
+		Matches     int
+		MatchWins   int
+		BoardWins   int
+		BlackGames  int
+		Byes        int
+		Tiebreaks   []struct {
+			Name  string
+			Value float64
+		}
+	}
+}
+
+type teamEvent struct {
+	ev    created
+	arb   string
+	teams []teamCreated
+	byID  map[string]teamCreated
+}
+
+// newTeamEvent creates a team event and enters n teams of boards members
+// (and subs substitutes); member j of team i is rated 2000-100i-10j, so the
+// roster is in entry order except where a test says otherwise.
+func newTeamEvent(t *testing.T, s *apitest.Server, settings string, n, boards, subs int) *teamEvent {
+	t.Helper()
+	te := &teamEvent{ev: newEvent(t, s, settings), byID: map[string]teamCreated{}}
+	te.arb = s.Post("/tournaments/"+te.ev.ID+"/officials", te.ev.Token, `{"role":"arbiter","name":"Chief"}`).Want(t, http.StatusCreated).JSON()["token"].(string)
+	for i := range n {
+		var members, substitutes []map[string]any
+		for j := range boards + subs {
+			p := map[string]any{"name": fmt.Sprintf("T%d P%d", i+1, j+1), "rating": 2000 - 100*i - 10*j}
+			if j < boards {
+				members = append(members, p)
+			} else {
+				substitutes = append(substitutes, p)
+			}
+		}
+		body := map[string]any{"name": fmt.Sprintf("Team %d", i+1), "members": members}
+		if subs > 0 {
+			body["substitutes"] = substitutes
+		}
+		var tc teamCreated
+		s.Post("/tournaments/"+te.ev.ID+"/teams", te.ev.Token, body).Want(t, http.StatusCreated).Decode(t, &tc)
+		te.teams = append(te.teams, tc)
+		te.byID[tc.ID] = tc
+	}
+	return te
+}
+
+func (te *teamEvent) pair(t *testing.T, s *apitest.Server, body any, status int) teamRoundJSON {
+	t.Helper()
+	var r teamRoundJSON
+	s.Post("/tournaments/"+te.ev.ID+"/rounds", te.ev.Token, body).Want(t, status).Decode(t, &r)
+	return r
+}
+
+func (te *teamEvent) lineup(s *apitest.Server, n int, token string, body any) *apitest.Resp {
+	return s.Post(fmt.Sprintf("/tournaments/%s/rounds/%d/lineups", te.ev.ID, n), token, body)
+}
+
+// result records a board's result as the arbiter does over the board.
+func (te *teamEvent) result(t *testing.T, s *apitest.Server, gid, res string) {
+	t.Helper()
+	s.Post("/games/"+gid+"/result", te.arb, map[string]string{"result": res}).Want(t, http.StatusOK)
+}
+
+func wantError(t *testing.T, r *apitest.Resp, status int, code, rule string) {
+	t.Helper()
+	r.Want(t, status)
+	var e struct{ Error struct{ Code, Rule string } }
+	r.Decode(t, &e)
+	if e.Error.Code != code || e.Error.Rule != rule {
+		t.Errorf("error %s (rule %s), want %s (rule %s): %s", e.Error.Code, e.Error.Rule, code, rule, r.Body)
+	}
+}
+
+// T-1: the roster is in rating order, unrated players after the rated ones;
+// every member is a player of the event with their own token.
+func TestRegisterTeam_T1_RatingOrderUnratedLast(t *testing.T) {
+	s := apitest.New(t)
+	ev := newEvent(t, s, `{"name":"League","system":"roundRobin","teams":true,"boards":4}`)
+	if ev.T["teamFormat"] != "fixedBoards" {
+		t.Fatalf("default team format: %v", ev.T["teamFormat"])
+	}
+	body := map[string]any{"name": "Dragons", "members": []map[string]any{
+		{"name": "Unrated A"}, {"name": "Mid", "rating": 2100}, {"name": "Top", "rating": 2400}, {"name": "Unrated B", "club": "X"}}}
+	var tc teamCreated
+	s.Post("/tournaments/"+ev.ID+"/teams", ev.Token, body).Want(t, http.StatusCreated).Decode(t, &tc)
+	var names []string
+	for i, m := range tc.Team.Members {
+		names = append(names, m.Name)
+		if m.Board != i+1 {
+			t.Errorf("member %s board %d at position %d", m.Name, m.Board, i)
+		}
+	}
+	if want := []string{"Top", "Mid", "Unrated A", "Unrated B"}; !slices.Equal(names, want) {
+		t.Fatalf("board order %v, want %v (T-1)", names, want)
+	}
+	if len(tc.PlayerTokens) != 4 || tc.Token == "" || tc.Team.Number != 1 {
+		t.Fatalf("tokens: %+v", tc)
+	}
+	var players struct{ Players []struct{ ID, Name string } }
+	s.Get("/tournaments/"+ev.ID+"/players").Want(t, http.StatusOK).Decode(t, &players)
+	if len(players.Players) != 4 {
+		t.Fatalf("members are not players of the event: %+v", players)
+	}
+	var list struct{ Teams []teamJSON }
+	s.Get("/tournaments/"+ev.ID+"/teams").Want(t, http.StatusOK).Decode(t, &list)
+	if len(list.Teams) != 1 || list.Teams[0].Members[0].Name != "Top" {
+		t.Fatalf("GET teams: %+v", list)
+	}
+	// Three members for four boards; a substitute in a fixed-boards event.
+	wantError(t, s.Post("/tournaments/"+ev.ID+"/teams", ev.Token, map[string]any{"name": "Short", "members": []map[string]any{{"name": "a"}, {"name": "b"}, {"name": "c"}}}),
+		http.StatusUnprocessableEntity, "roster_size", "T-1")
+	wantError(t, s.Post("/tournaments/"+ev.ID+"/teams", ev.Token, map[string]any{"name": "Subs",
+		"members": []map[string]any{{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}}, "substitutes": []map[string]any{{"name": "e"}}}),
+		http.StatusUnprocessableEntity, "substitutes_not_allowed", "T-1")
+	s.Post("/tournaments/"+ev.ID+"/teams", "", body).Want(t, http.StatusUnauthorized)
+	s.Post("/tournaments/"+ev.ID+"/teams", tc.Token, body).Want(t, http.StatusForbidden)
+	ind := newEvent(t, s, `{"name":"Open","system":"swiss","rounds":5}`)
+	wantError(t, s.Post("/tournaments/"+ind.ID+"/teams", ind.Token, body), http.StatusUnprocessableEntity, "not_a_team_event", "T-1")
+}
+
+// A four-team round robin with fixed boards (T-1): the matches are set at
+// pairing, colours follow T-6, results go through the game routes and add up
+// to match points (T-7) in the team table (R-5), as JSON and CSV.
+func TestTeamRoundRobin_T6_T7_R5(t *testing.T) {
+	s := apitest.New(t)
+	te := newTeamEvent(t, s, `{"name":"League","system":"roundRobin","teams":true,"boards":4}`, 4, 4, 0)
+	r1 := te.pair(t, s, nil, http.StatusCreated)
+	if len(r1.Matches) != 2 || len(r1.Pairings) != 8 || len(r1.Byes) != 0 {
+		t.Fatalf("round 1: %+v", r1)
+	}
+	games := map[string][]string{} // match → game ids by board
+	for _, m := range r1.Matches {
+		if !m.Set || m.HomeMatchPoints != nil {
+			t.Fatalf("a fixed-boards match is set at pairing, undecided: %+v", m)
+		}
+		home, away := te.byID[m.Home].roster(), te.byID[m.Away].roster()
+		for _, p := range r1.Pairings {
+			if p.Match != m.Match {
+				continue
+			}
+			// T-6: the team listed first has red on odd boards, black on even.
+			red, black := home[p.Board-1], away[p.Board-1]
+			if p.Board%2 == 0 {
+				red, black = black, red
+			}
+			if p.Red != red || p.Black != black {
+				t.Errorf("match %s board %d: %s-%s, want %s-%s (T-6)", m.Match, p.Board, p.Red, p.Black, red, black)
+			}
+			games[m.Match] = append(games[m.Match], p.GameID)
+		}
+	}
+	m1, m2 := r1.Matches[0], r1.Matches[1]
+	// Match 1: home wins board 1 (red), wins board 2 (as black), draws board 3
+	// and loses board 4 (as black): 2+2+1+0 = 5 board points to 3, match 2-0.
+	for b, res := range []string{"1-0", "0-1", "1/2-1/2", "1-0"} {
+		te.result(t, s, games[m1.Match][b], res)
+	}
+	// Match 2: every board drawn, 4-4, a match draw 1-1.
+	for _, gid := range games[m2.Match] {
+		te.result(t, s, gid, "1/2-1/2")
+	}
+	var r teamRoundJSON
+	s.Get(fmt.Sprintf("/tournaments/%s/rounds/1", te.ev.ID)).Want(t, http.StatusOK).Decode(t, &r)
+	got := r.Matches[0]
+	if got.HomeBoardPoints == nil || *got.HomeBoardPoints != 5 || *got.AwayBoardPoints != 3 || *got.HomeMatchPoints != 2 || *got.AwayMatchPoints != 0 {
+		t.Fatalf("match 1 score: %+v", got)
+	}
+	var st teamStandingsJSON
+	s.Get("/tournaments/"+te.ev.ID+"/standings").Want(t, http.StatusOK).Decode(t, &st)
+	if st.View != "teams" || len(st.Rows) != 4 || st.Chain[0] != "matchPoints" {
+		t.Fatalf("team standings: %+v", st)
+	}
+	want := []struct {
+		team   string
+		rank   int
+		mp, bp int
+	}{{m1.Home, 1, 2, 5}, {m2.Home, 2, 1, 4}, {m2.Away, 2, 1, 4}, {m1.Away, 4, 0, 3}}
+	// R-5: match points, then board points; match 2's teams stay level on
+	// every criterion before direct encounter, which they drew.
+	for i, w := range want {
+		row := st.Rows[i]
+		if i == 1 || i == 2 {
+			if (row.TeamID != m2.Home && row.TeamID != m2.Away) || row.MatchPoints != 1 || row.BoardPoints != 4 {
+				t.Errorf("row %d: %+v", i, row)
+			}
+			continue
+		}
+		if row.TeamID != w.team || row.Rank != w.rank || row.MatchPoints != w.mp || row.BoardPoints != w.bp {
+			t.Errorf("row %d: %+v, want %+v", i, row, w)
+		}
+	}
+	csvResp := s.Get("/tournaments/"+te.ev.ID+"/standings?view=teams&format=csv").Want(t, http.StatusOK)
+	recs, err := csv.NewReader(bytes.NewReader(csvResp.Body)).ReadAll()
+	if err != nil || len(recs) != 5 || recs[0][2] != "teamId" || recs[0][4] != "matchPoints" || recs[1][2] != m1.Home || recs[1][4] != "2" || recs[1][5] != "5" {
+		t.Fatalf("team CSV (%v): %q", err, recs)
+	}
+	var boards standingsJSON
+	s.Get("/tournaments/"+te.ev.ID+"/standings?view=boards").Want(t, http.StatusOK).Decode(t, &boards)
+	if len(boards.Rows) != 16 || boards.Rows[0].Points != 2 {
+		t.Fatalf("boards view: %+v", boards)
+	}
+	bcsv := s.Get("/tournaments/"+te.ev.ID+"/standings?view=boards&format=csv").Want(t, http.StatusOK)
+	if recs, err := csv.NewReader(bytes.NewReader(bcsv.Body)).ReadAll(); err != nil || len(recs) != 17 || recs[0][2] != "playerId" {
+		t.Fatalf("boards CSV (%v): %q", err, recs)
+	}
+	var places teamStandingsJSON
+	s.Get("/tournaments/"+te.ev.ID+"/standings?view=teamsByPlaces").Want(t, http.StatusOK).Decode(t, &places)
+	if places.View != "teamsByPlaces" || len(places.Rows) != 4 || places.Chain[0] != "placeSum" {
+		t.Fatalf("teamsByPlaces: %+v", places)
+	}
+	// T-1: the lineup is the roster, fixed; a different order names T-1, and
+	// the set match refuses even the roster itself.
+	cap1 := te.byID[m1.Home]
+	ro := cap1.roster()
+	wantError(t, te.lineup(s, 1, cap1.Token, map[string]any{"lineup": []string{ro[1], ro[0], ro[2], ro[3]}}), http.StatusUnprocessableEntity, "lineup_out_of_order", "T-1")
+	wantError(t, te.lineup(s, 1, cap1.Token, map[string]any{"lineup": ro}), http.StatusUnprocessableEntity, "lineup_locked", "T-1")
+	s.Post("/tournaments/"+te.ev.ID+"/rounds/1/changes", te.ev.Token, map[string]any{"action": "swapColours", "table": 1}).Want(t, http.StatusUnprocessableEntity)
+	// Round 2 pairs the other teams.
+	r2 := te.pair(t, s, nil, http.StatusCreated)
+	met := map[[2]string]bool{}
+	for _, m := range append(r1.Matches, r2.Matches...) {
+		k := [2]string{min(m.Home, m.Away), max(m.Home, m.Away)}
+		if met[k] {
+			t.Errorf("round robin rematch %v", k)
+		}
+		met[k] = true
+	}
+}
+
+// T-2: captains choose any Boards players of the roster keeping its order;
+// the match is set when both lineups are in; the organiser draws what is
+// missing (members in roster order under T-2).
+func TestTeamLineups_T2(t *testing.T) {
+	s := apitest.New(t)
+	te := newTeamEvent(t, s, `{"name":"Cup","system":"roundRobin","teams":true,"boards":2,"substitutes":1}`, 4, 2, 1)
+	if len(te.teams[0].Team.Substitutes) != 1 {
+		t.Fatalf("substitutes: %+v", te.teams[0].Team)
+	}
+	r1 := te.pair(t, s, nil, http.StatusCreated)
+	if len(r1.Matches) != 2 || len(r1.Pairings) != 0 || r1.Matches[0].Set {
+		t.Fatalf("lineups are not known yet: %+v", r1)
+	}
+	m := r1.Matches[0]
+	home, away := te.byID[m.Home], te.byID[m.Away]
+	hr, ar := home.roster(), away.roster()
+	s.Post(fmt.Sprintf("/tournaments/%s/rounds/1/lineups", te.ev.ID), "", map[string]any{"lineup": hr[:2]}).Want(t, http.StatusUnauthorized)
+	wantError(t, te.lineup(s, 1, home.Token, map[string]any{"team": away.ID, "lineup": ar[:2]}), http.StatusForbidden, "forbidden", "")
+	wantError(t, te.lineup(s, 1, home.PlayerTokens[0].Token, map[string]any{"lineup": hr[:2]}), http.StatusForbidden, "forbidden", "")
+	wantError(t, te.lineup(s, 1, home.Token, map[string]any{"lineup": []string{hr[0], ar[0]}}), http.StatusUnprocessableEntity, "unknown_player", "T-2")
+	wantError(t, te.lineup(s, 1, home.Token, map[string]any{"lineup": []string{hr[2], hr[0]}}), http.StatusUnprocessableEntity, "lineup_out_of_order", "T-2")
+	wantError(t, te.lineup(s, 1, home.Token, map[string]any{"lineup": hr}), http.StatusUnprocessableEntity, "lineup_size", "T-2")
+	te.lineup(s, 1, te.ev.Token, map[string]any{"lineup": hr[:2]}).Want(t, http.StatusBadRequest)
+	te.lineup(s, 9, home.Token, map[string]any{"lineup": hr[:2]}).Want(t, http.StatusNotFound)
+	// The home captain brings the substitute in on board 2 (1-3 keeps the
+	// order); the match waits for the other lineup.
+	var resp struct {
+		Round   teamRoundJSON
+		Lineups []struct {
+			Team    string
+			Players []string
+			Drawn   bool
+		}
+	}
+	te.lineup(s, 1, home.Token, map[string]any{"lineup": []string{hr[0], hr[2]}}).Want(t, http.StatusOK).Decode(t, &resp)
+	if len(resp.Lineups) != 1 || resp.Lineups[0].Drawn || resp.Round.Matches[0].Set || len(resp.Round.Pairings) != 0 {
+		t.Fatalf("first lineup: %+v", resp)
+	}
+	te.lineup(s, 1, te.ev.Token, map[string]any{"team": away.ID, "lineup": []string{ar[1], ar[2]}}).Want(t, http.StatusOK).Decode(t, &resp)
+	if !resp.Round.Matches[0].Set || len(resp.Round.Pairings) != 2 {
+		t.Fatalf("both lineups in, the match is set: %+v", resp.Round)
+	}
+	// T-6 on the chosen lineups.
+	p1, p2 := resp.Round.Pairings[0], resp.Round.Pairings[1]
+	if p1.Red != hr[0] || p1.Black != ar[1] || p2.Red != ar[2] || p2.Black != hr[2] {
+		t.Fatalf("boards %+v %+v", p1, p2)
+	}
+	wantError(t, te.lineup(s, 1, home.Token, map[string]any{"lineup": hr[:2]}), http.StatusUnprocessableEntity, "lineup_locked", "T-2")
+	// The organiser draws the other match: T-2 fields the members in order.
+	te.lineup(s, 1, te.ev.Token, map[string]any{"drawMissing": true}).Want(t, http.StatusOK).Decode(t, &resp)
+	if len(resp.Lineups) != 2 || !resp.Lineups[0].Drawn || len(resp.Round.Pairings) != 4 || !resp.Round.Matches[1].Set {
+		t.Fatalf("drawn lineups: %+v", resp)
+	}
+	for _, l := range resp.Lineups {
+		if ro := te.byID[l.Team].roster(); !slices.Equal(l.Players, ro[:2]) {
+			t.Errorf("drawn T-2 lineup of %s: %v, want the members %v", l.Team, l.Players, ro[:2])
+		}
+	}
+	wantError(t, te.lineup(s, 1, home.Token, map[string]any{"drawMissing": true}), http.StatusForbidden, "forbidden", "")
+}
+
+// T-3: any order of the roster, set before the round's start; after it the
+// organiser draws the missing lineup with the documented seed.
+func TestTeamLineupDeadline_T3(t *testing.T) {
+	s := apitest.New(t)
+	te := newTeamEvent(t, s, `{"name":"Blitz","system":"roundRobin","teams":true,"boards":3,"teamFormat":"lineupPerMatch"}`, 2, 3, 0)
+	start := s.Clock.Now().Add(time.Hour)
+	r1 := te.pair(t, s, map[string]any{"startsAt": start.Format(time.RFC3339)}, http.StatusCreated)
+	m := r1.Matches[0]
+	home, away := te.byID[m.Home], te.byID[m.Away]
+	hr := home.roster()
+	te.lineup(s, 1, home.Token, map[string]any{"lineup": []string{hr[2], hr[0], hr[1]}}).Want(t, http.StatusOK)
+	s.Clock.Advance(2 * time.Hour)
+	wantError(t, te.lineup(s, 1, away.Token, map[string]any{"lineup": away.roster()}), http.StatusUnprocessableEntity, "lineup_deadline_passed", "T-3")
+	var resp struct {
+		Round   teamRoundJSON
+		Lineups []struct {
+			Team    string
+			Players []string
+			Drawn   bool
+			Seed    string
+		}
+	}
+	te.lineup(s, 1, te.ev.Token, map[string]any{"drawMissing": true}).Want(t, http.StatusOK).Decode(t, &resp)
+	if len(resp.Lineups) != 1 || resp.Lineups[0].Team != away.ID || !resp.Round.Matches[0].Set {
+		t.Fatalf("draw: %+v", resp)
+	}
+	seed := tournament.LineupSeed(te.ev.ID, 1, away.ID)
+	if resp.Lineups[0].Seed != strconv.FormatUint(seed, 10) {
+		t.Errorf("seed %s, want %d", resp.Lineups[0].Seed, seed)
+	}
+	tm := tournament.Team{ID: away.ID, Roster: away.roster(), Members: away.roster()}
+	if want := tm.TeamRoster(tournament.Settings{TeamFormat: "lineupPerMatch", Boards: 3}.TeamSettings()).DrawLineup(seed); !slices.Equal(resp.Lineups[0].Players, want) {
+		t.Errorf("drawn %v, want %v", resp.Lineups[0].Players, want)
+	}
+	// Board 1: home's first choice (its roster's third) has red.
+	if p := resp.Round.Pairings[0]; p.Red != hr[2] || p.Black != resp.Lineups[0].Players[0] {
+		t.Errorf("board 1: %+v", p)
+	}
+}
+
+// A team Swiss with five teams (S-7): the lowest team gets the bye, scored as
+// a match win (2 match points, every board won); nobody gets a second bye;
+// round 2 waits for round 1's matches (P-12).
+func TestTeamSwissBye_S7(t *testing.T) {
+	s := apitest.New(t)
+	te := newTeamEvent(t, s, `{"name":"Open","system":"swiss","rounds":3,"teams":true,"boards":2}`, 5, 2, 0)
+	byes := map[string]bool{}
+	for round := 1; round <= 2; round++ {
+		r := te.pair(t, s, nil, http.StatusCreated)
+		if len(r.Matches) != 2 || len(r.Byes) != 1 || len(r.Pairings) != 4 {
+			t.Fatalf("round %d: %+v", round, r)
+		}
+		if byes[r.Byes[0]] {
+			t.Fatalf("round %d: %s has a second bye (S-7)", round, r.Byes[0])
+		}
+		byes[r.Byes[0]] = true
+		if round == 1 {
+			if r.Byes[0] != te.teams[4].ID {
+				t.Errorf("round 1 bye to %s, want the last team", r.Byes[0])
+			}
+			te.pair(t, s, nil, http.StatusUnprocessableEntity) // P-12: matches unfinished
+		}
+		for _, p := range r.Pairings {
+			te.result(t, s, p.GameID, "1-0") // boards split 1-1: every match drawn
+		}
+	}
+	var st teamStandingsJSON
+	s.Get("/tournaments/"+te.ev.ID+"/standings?round=1").Want(t, http.StatusOK).Decode(t, &st)
+	if st.Chain[0] != "matchPoints" || st.Chain[1] != "opponentScore" {
+		t.Errorf("R-7 chain: %v", st.Chain)
+	}
+	row := st.Rows[0]
+	if row.TeamID != te.teams[4].ID || row.MatchPoints != 2 || row.BoardPoints != 4 || row.Byes != 1 || row.Matches != 0 {
+		t.Fatalf("the bye team after round 1: %+v", st.Rows)
+	}
+}

@@ -1,0 +1,216 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/csv"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/xqtour/xqtour/shared/standings"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+type teamRowOut struct {
+	Rank        int           `json:"rank"`
+	TeamID      string        `json:"teamId"`
+	Name        string        `json:"name"`
+	Number      int           `json:"number"`
+	MatchPoints int           `json:"matchPoints"`
+	BoardPoints int           `json:"boardPoints"`
+	Tiebreaks   []tiebreakOut `json:"tiebreaks"`
+	Matches     int           `json:"matches"`
+	MatchWins   int           `json:"matchWins"`
+	MatchDraws  int           `json:"matchDraws"`
+	MatchLosses int           `json:"matchLosses"`
+	BoardGames  int           `json:"boardGames"`
+	BoardWins   int           `json:"boardWins"`
+	BoardDraws  int           `json:"boardDraws"`
+	BoardLosses int           `json:"boardLosses"`
+	BlackGames  int           `json:"blackGames"`
+	BlackWins   int           `json:"blackWins"`
+	Fouls       int           `json:"fouls"`
+	Byes        int           `json:"byes"`
+	Shared      bool          `json:"shared,omitempty"`
+	Playoff     bool          `json:"playoff,omitempty"`
+}
+
+type teamStandingsOut struct {
+	Round   int          `json:"round"`
+	View    string       `json:"view"`
+	Scoring string       `json:"scoring"`
+	Chain   []string     `json:"chain"`
+	Rows    []teamRowOut `json:"rows"`
+}
+
+// boardsEvent is the individual table's input over a team event's board games.
+func (ev *event) boardsEvent() (standings.Event, error) {
+	te, err := ev.teams()
+	if err != nil {
+		return standings.Event{}, err
+	}
+	return tournament.BoardsEvent(ev.t, te.th)
+}
+
+// teamStandings serves the team views of GET /tournaments/{tid}/standings:
+//   - teams (a team event's default): match points, then the event's team
+//     chain (T-7, R-5…R-8);
+//   - boards (or players) in a team event: the members' individual table over
+//     their board games;
+//   - teamsByPlaces (R-9, T-5): teams ranked by their members' places in the
+//     individual table — a team event's teams over the boards table, or, in an
+//     individual event, the clubs (players without a club are left out).
+func (ev *event) teamStandings(view, format string, n int) (int, any, error) {
+	t := ev.t
+	if !t.Settings.Teams && view != "teamsByPlaces" {
+		return 0, nil, &tournament.RuleError{Code: "team_standings_unavailable",
+			Message: "team and board tables belong to team events; view=teamsByPlaces ranks clubs by their players' places (R-9)", Rule: "R-5"}
+	}
+	var (
+		in  standings.Event
+		err error
+	)
+	if t.Settings.Teams {
+		in, err = ev.boardsEvent()
+	} else {
+		in, err = tournament.StandingsEvent(t, ev.h)
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	var table standings.TeamTable
+	switch view {
+	case "", "teams":
+		view = "teams"
+		te, err := ev.teams()
+		if err != nil {
+			return 0, nil, err
+		}
+		tev, err := tournament.TeamStandingsEvent(t, te.th)
+		if err != nil {
+			return 0, nil, err
+		}
+		if table, err = standings.TeamStandings(tev, n); err != nil {
+			return 0, nil, err
+		}
+	case "boards", "players":
+		ind, err := standings.Standings(in, n)
+		if err != nil {
+			return 0, nil, err
+		}
+		out := playerTableView(ind, n)
+		if format == "csv" {
+			return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: standingsCSV(out)}, nil
+		}
+		return http.StatusOK, out, nil
+	case "teamsByPlaces":
+		ind, err := standings.Standings(in, n)
+		if err != nil {
+			return 0, nil, err
+		}
+		teams, members, err := ev.placeTeams()
+		if err != nil {
+			return 0, nil, err
+		}
+		playoff := standings.NoPlayoff
+		if t.Settings.Playoff {
+			playoff = 0
+		}
+		if table, err = standings.PlacesStandings(ind, teams, members, playoff); err != nil {
+			return 0, nil, err
+		}
+	}
+	out := teamStandingsOut{Round: n, View: view, Scoring: t.Settings.Scoring, Chain: table.Chain.Strings(), Rows: []teamRowOut{}}
+	for _, r := range table.Rows {
+		row := teamRowOut{Rank: r.Rank, TeamID: r.TeamID, Name: r.Name, Number: r.Number, MatchPoints: r.MatchPoints, BoardPoints: r.BoardPoints,
+			Tiebreaks: []tiebreakOut{}, Matches: r.Matches, MatchWins: r.MatchWins, MatchDraws: r.MatchDraws, MatchLosses: r.MatchLosses,
+			BoardGames: r.BoardGames, BoardWins: r.BoardWins, BoardDraws: r.BoardDraws, BoardLosses: r.BoardLosses,
+			BlackGames: r.BlackGames, BlackWins: r.BlackWins, Fouls: r.Fouls, Byes: r.Byes, Shared: r.Shared, Playoff: r.Playoff}
+		for _, tb := range r.Tiebreaks {
+			row.Tiebreaks = append(row.Tiebreaks, tiebreakOut{Name: string(tb.Name), Value: tb.Float64()})
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	if format == "csv" {
+		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: teamStandingsCSV(out)}, nil
+	}
+	return http.StatusOK, out, nil
+}
+
+// placeTeams returns the teams of R-9 and their members: a team event's
+// teams and rosters, or an individual event's clubs (id and name the club's
+// name, numbered in name order).
+func (ev *event) placeTeams() ([]standings.Team, map[string][]string, error) {
+	members := map[string][]string{}
+	var teams []standings.Team
+	if ev.t.Settings.Teams {
+		te, err := ev.teams()
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, tm := range te.th.Teams {
+			teams = append(teams, standings.Team{ID: tm.ID, Name: tm.Name, Number: tm.Number})
+			members[tm.ID] = tm.Roster
+		}
+		return teams, members, nil
+	}
+	var clubs []string
+	for _, p := range ev.h.Players {
+		if p.Club == "" {
+			continue
+		}
+		if _, ok := members[p.Club]; !ok {
+			clubs = append(clubs, p.Club)
+		}
+		members[p.Club] = append(members[p.Club], p.ID)
+	}
+	slices.Sort(clubs)
+	for i, c := range clubs {
+		teams = append(teams, standings.Team{ID: c, Name: c, Number: i + 1})
+	}
+	return teams, members, nil
+}
+
+// playerTableView is an individual table as the standings route shows it.
+func playerTableView(table standings.Table, n int) standingsOut {
+	out := standingsOut{Round: n, Scoring: table.Scoring.Name, Chain: table.Chain.Strings(), Rows: []standingRowOut{}, Annulled: []string{}}
+	out.Annulled = append(out.Annulled, table.Annulled...)
+	for _, r := range table.Rows {
+		row := standingRowOut{Rank: r.Rank, PlayerID: r.PlayerID, Name: r.Name, Number: r.Number, Points: r.Points, Tiebreaks: []tiebreakOut{},
+			Games: r.Games, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, BlackGames: r.BlackGames, BlackWins: r.BlackWins,
+			Fouls: r.Fouls, Byes: r.Byes, Forfeits: r.Forfeits, Withdrawn: r.Withdrawn, Shared: r.Shared, Playoff: r.Playoff}
+		for _, tb := range r.Tiebreaks {
+			row.Tiebreaks = append(row.Tiebreaks, tiebreakOut{Name: string(tb.Name), Value: tb.Float64()})
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	return out
+}
+
+// teamStandingsCSV writes the team table with a header row; tie-break
+// columns are named after the chain's criteria.
+func teamStandingsCSV(t teamStandingsOut) []byte {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	header := []string{"rank", "number", "teamId", "name", "matchPoints", "boardPoints"}
+	if len(t.Rows) > 0 {
+		for _, tb := range t.Rows[0].Tiebreaks {
+			header = append(header, tb.Name)
+		}
+	}
+	header = append(header, "matches", "matchWins", "matchDraws", "matchLosses", "boardGames", "boardWins", "boardDraws", "boardLosses",
+		"blackGames", "blackWins", "fouls", "byes", "shared", "playoff")
+	_ = w.Write(header)
+	itoa, btoa := strconv.Itoa, strconv.FormatBool
+	for _, r := range t.Rows {
+		rec := []string{itoa(r.Rank), itoa(r.Number), r.TeamID, r.Name, itoa(r.MatchPoints), itoa(r.BoardPoints)}
+		for _, tb := range r.Tiebreaks {
+			rec = append(rec, strconv.FormatFloat(tb.Value, 'f', -1, 64))
+		}
+		rec = append(rec, itoa(r.Matches), itoa(r.MatchWins), itoa(r.MatchDraws), itoa(r.MatchLosses), itoa(r.BoardGames), itoa(r.BoardWins),
+			itoa(r.BoardDraws), itoa(r.BoardLosses), itoa(r.BlackGames), itoa(r.BlackWins), itoa(r.Fouls), itoa(r.Byes), btoa(r.Shared), btoa(r.Playoff))
+		_ = w.Write(rec)
+	}
+	w.Flush()
+	return buf.Bytes()
+}
