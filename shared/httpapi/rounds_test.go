@@ -548,3 +548,20 @@ func TestGetRoundRepairsMissingGames(t *testing.T) {
 		t.Fatalf("recreated game links %v", g)
 	}
 }
+
+// An Idempotency-Key replay of POST rounds returns the first answer (201)
+// unchanged, even though the round now exists.
+func TestPairRoundIdempotencyKey(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Keyed","system":"swiss","rounds":3}`, 4)
+	key := map[string]string{"Idempotency-Key": "0d6f1c1e-8f0a-4e55-9a51-3b1b1d1c2a77"}
+	path := "/tournaments/" + f.ev.ID + "/rounds"
+	first := s.Do(apitest.Req{Method: "POST", Path: path, Token: f.ev.Token, Body: `{}`, Header: key}).Want(t, http.StatusCreated)
+	again := s.Do(apitest.Req{Method: "POST", Path: path, Token: f.ev.Token, Body: `{}`, Header: key}).Want(t, http.StatusCreated)
+	if string(first.Body) != string(again.Body) || again.Header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("replay differs:\n%s\n%s", first.Body, again.Body)
+	}
+	if got := s.Get("/tournaments/" + f.ev.ID).JSON()["round"]; got != 1.0 {
+		t.Fatalf("event at round %v after a replay, want 1", got)
+	}
+}
