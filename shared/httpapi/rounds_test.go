@@ -280,7 +280,7 @@ func checkSwissStandings(t *testing.T, s *apitest.Server, f field) {
 	csv := s.Get(base+"/standings?format=csv").Want(t, http.StatusOK)
 	lines := strings.Split(strings.TrimSpace(string(csv.Body)), "\n")
 	if !strings.HasPrefix(csv.Header.Get("Content-Type"), "text/csv") || len(lines) != 8 ||
-		!strings.HasPrefix(lines[0], "rank,number,playerId,name,points,opponentScore") {
+		!strings.HasPrefix(lines[0], "rank,number,playerId,name,points,tiebreak.opponentScore") {
 		t.Fatalf("CSV: %s", csv.Body)
 	}
 	var ct struct {

@@ -134,14 +134,14 @@ func (a *API) getStandings(c *call) (int, any, error) {
 }
 
 // standingsCSV writes the table with a header row; tie-break columns are
-// named after the chain's criteria.
+// named after the chain's criteria, as "tiebreak.<criterion>".
 func standingsCSV(t standingsOut) []byte {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	header := []string{"rank", "number", "playerId", "name", "points"}
 	if len(t.Rows) > 0 {
-		for _, tb := range t.Rows[0].Tiebreaks {
-			header = append(header, tb.Name)
+		for _, tb := range t.Rows[0].Tiebreaks { // prefixed: wins, fouls … are also plain counts
+			header = append(header, "tiebreak."+tb.Name)
 		}
 	}
 	header = append(header, "games", "wins", "draws", "losses", "blackGames", "blackWins", "fouls", "byes", "forfeits", "withdrawn", "shared", "playoff")
