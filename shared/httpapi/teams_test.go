@@ -451,3 +451,100 @@ func TestTeamSwissBye_S7(t *testing.T) {
 		t.Fatalf("the bye team after round 1: %+v", st.Rows)
 	}
 }
+
+// T-4: an all-play-all match lays out every member against every member as
+// in seed 002's table — in the match's round r, A_i meets B_j with
+// j = (i + r - 2) mod n + 1, the home team red on every board of odd rounds
+// and black in even ones — one game per pair, n×n games on n×n tables.
+func TestTeamAllPlayAll_T4(t *testing.T) {
+	s := apitest.New(t)
+	te := newTeamEvent(t, s, `{"name":"Friendly","system":"roundRobin","teams":true,"boards":3,"teamFormat":"allPlayAll"}`, 2, 3, 0)
+	r1 := te.pair(t, s, nil, http.StatusCreated)
+	m := r1.Matches[0]
+	home, away := te.byID[m.Home], te.byID[m.Away]
+	hl := home.roster()
+	al := []string{away.roster()[2], away.roster()[0], away.roster()[1]} // T-4 numbering in any order
+	te.lineup(s, 1, home.Token, map[string]any{"lineup": hl}).Want(t, http.StatusOK)
+	var resp struct{ Round teamRoundJSON }
+	te.lineup(s, 1, away.Token, map[string]any{"lineup": al}).Want(t, http.StatusOK).Decode(t, &resp)
+	ps := resp.Round.Pairings
+	if len(ps) != 9 {
+		t.Fatalf("a 3×3 all-play-all has 9 games, got %d", len(ps))
+	}
+	const n = 3
+	for k, p := range ps {
+		r, i := k/n+1, k%n+1 // match round r, A_i
+		j := (i+r-2)%n + 1
+		red, black := hl[i-1], al[j-1]
+		if r%2 == 0 {
+			red, black = black, red
+		}
+		if p.Table != k+1 || p.Board != k+1 || p.Red != red || p.Black != black {
+			t.Errorf("game %d (round %d, A%d v B%d): %+v, want %s-%s", k+1, r, i, j, p, red, black)
+		}
+	}
+	// Home wins every game of rounds 1 and 2 and loses round 3's: 12 board
+	// points to 6, a match win (T-7).
+	for k, p := range ps {
+		res := "1-0"
+		if (p.Red == hl[0] || p.Red == hl[1] || p.Red == hl[2]) == (k >= 2*n) {
+			res = "0-1"
+		}
+		te.result(t, s, p.GameID, res)
+	}
+	var st teamStandingsJSON
+	s.Get("/tournaments/"+te.ev.ID+"/standings").Want(t, http.StatusOK).Decode(t, &st)
+	if st.Rows[0].TeamID != home.ID || st.Rows[0].BoardPoints != 12 || st.Rows[0].MatchPoints != 2 || st.Rows[1].BoardPoints != 6 {
+		t.Fatalf("all-play-all standings: %+v", st.Rows)
+	}
+	var ct struct{ Rows []struct{ Cells []struct{ Round int } } }
+	s.Get("/tournaments/"+te.ev.ID+"/crosstable").Want(t, http.StatusOK).Decode(t, &ct)
+	if len(ct.Rows) != 6 {
+		t.Fatalf("crosstable over the board games: %+v", ct)
+	}
+}
+
+// R-9 (T-5) over an individual event: view=teamsByPlaces ranks the clubs by
+// the sum of their players' places, then the best place; players without a
+// club are left out. Team and board views belong to team events.
+func TestTeamsByPlacesClubs_R9(t *testing.T) {
+	s := apitest.New(t)
+	ev := newEvent(t, s, `{"name":"Club open","system":"roundRobin"}`)
+	clubs := []string{"North", "South", "North", "South", ""}
+	var ids []string
+	for i, c := range clubs {
+		var p created
+		s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": fmt.Sprintf("P%d", i+1), "club": c}).Want(t, http.StatusCreated).Decode(t, &p)
+		ids = append(ids, p.ID)
+	}
+	var r roundJSON
+	s.Post("/tournaments/"+ev.ID+"/rounds", ev.Token, nil).Want(t, http.StatusCreated).Decode(t, &r)
+	for _, p := range r.Pairings { // the lower registration number wins
+		res := "1-0"
+		if slices.Index(ids, p.Black) < slices.Index(ids, p.Red) {
+			res = "0-1"
+		}
+		finish(t, s, ev.ID, 1, p.Table, p.GameID, p.Red, p.Black, res)
+	}
+	var ind standingsJSON
+	s.Get("/tournaments/"+ev.ID+"/standings").Want(t, http.StatusOK).Decode(t, &ind)
+	place := map[string]int{}
+	for _, row := range ind.Rows {
+		place[row.PlayerID] = row.Rank
+	}
+	var st teamStandingsJSON
+	s.Get("/tournaments/"+ev.ID+"/standings?view=teamsByPlaces").Want(t, http.StatusOK).Decode(t, &st)
+	if len(st.Rows) != 2 || st.View != "teamsByPlaces" {
+		t.Fatalf("clubs: %+v", st)
+	}
+	sums := map[string]int{"North": place[ids[0]] + place[ids[2]], "South": place[ids[1]] + place[ids[3]]}
+	for _, row := range st.Rows {
+		if row.Tiebreaks[0].Name != "placeSum" || int(row.Tiebreaks[0].Value) != sums[row.TeamID] {
+			t.Errorf("club %s: %+v, want place sum %d", row.TeamID, row, sums[row.TeamID])
+		}
+	}
+	if st.Rows[0].Tiebreaks[0].Value > st.Rows[1].Tiebreaks[0].Value {
+		t.Errorf("the lower place sum ranks first (R-9): %+v", st.Rows)
+	}
+	wantError(t, s.Get("/tournaments/"+ev.ID+"/standings?view=teams"), http.StatusUnprocessableEntity, "team_standings_unavailable", "R-5")
+}
