@@ -497,7 +497,9 @@ func TestTeamAllPlayAll_T4(t *testing.T) {
 	if st.Rows[0].TeamID != home.ID || st.Rows[0].BoardPoints != 12 || st.Rows[0].MatchPoints != 2 || st.Rows[1].BoardPoints != 6 {
 		t.Fatalf("all-play-all standings: %+v", st.Rows)
 	}
-	var ct struct{ Rows []struct{ Cells []struct{ Round int } } }
+	var ct struct {
+		Rows []struct{ Cells []struct{ Round int } }
+	}
 	s.Get("/tournaments/"+te.ev.ID+"/crosstable").Want(t, http.StatusOK).Decode(t, &ct)
 	if len(ct.Rows) != 6 {
 		t.Fatalf("crosstable over the board games: %+v", ct)
