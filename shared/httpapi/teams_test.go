@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -549,4 +550,35 @@ func TestTeamsByPlacesClubs_R9(t *testing.T) {
 		t.Errorf("the lower place sum ranks first (R-9): %+v", st.Rows)
 	}
 	wantError(t, s.Get("/tournaments/"+ev.ID+"/standings?view=teams"), http.StatusUnprocessableEntity, "team_standings_unavailable", "R-5")
+}
+
+// Both captains submit at the same moment: each lineup write rewrites the
+// round item under its version, so one of them retries, sees the other's
+// lineup and sets the match — exactly one set of board games, whatever the
+// interleaving.
+func TestTeamLineupsConcurrent(t *testing.T) {
+	s := apitest.New(t)
+	te := newTeamEvent(t, s, `{"name":"Rush","system":"roundRobin","teams":true,"boards":2,"teamFormat":"lineupPerMatch"}`, 2, 2, 0)
+	r1 := te.pair(t, s, nil, http.StatusCreated)
+	m := r1.Matches[0]
+	var wg sync.WaitGroup
+	for _, id := range []string{m.Home, m.Away} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tc := te.byID[id]
+			if r := te.lineup(s, 1, tc.Token, map[string]any{"lineup": tc.roster()}); r.Status != http.StatusOK {
+				t.Errorf("captain of %s: %d %s", id, r.Status, r.Body)
+			}
+		}()
+	}
+	wg.Wait()
+	var r teamRoundJSON
+	s.Get("/tournaments/"+te.ev.ID+"/rounds/1").Want(t, http.StatusOK).Decode(t, &r)
+	if !r.Matches[0].Set || len(r.Pairings) != 2 {
+		t.Fatalf("after two concurrent lineups: %+v", r)
+	}
+	for _, p := range r.Pairings {
+		s.Get("/games/" + p.GameID).Want(t, http.StatusOK)
+	}
 }
