@@ -579,6 +579,6 @@ func TestTeamLineupsConcurrent(t *testing.T) {
 		t.Fatalf("after two concurrent lineups: %+v", r)
 	}
 	for _, p := range r.Pairings {
-		s.Get("/games/" + p.GameID).Want(t, http.StatusOK)
+		s.Get("/games/"+p.GameID).Want(t, http.StatusOK)
 	}
 }
