@@ -236,3 +236,30 @@ func TestTeamSettings_Normalize(t *testing.T) {
 		}
 	}
 }
+
+// P-12 for matches: a team Swiss round waits for the matches of the round
+// before unless the organiser counts the open ones as drawn matches; the
+// round then lists them by MatchRef.
+func TestPairNextTeams_P12_OpenMatches(t *testing.T) {
+	f := newTeamField(t, tournament.Settings{Name: "S", System: tournament.Swiss, Rounds: 3, Boards: 2}, 4)
+	r1 := f.pair(t, func(r *tournament.Round, p tournament.Pairing) string {
+		if p.Match == "M1" {
+			return "1-0"
+		}
+		return "" // M2 still being played
+	})
+	var re *tournament.RuleError
+	if _, err := tournament.PairNextTeams(f.t, f.history(), tournament.PairOptions{}, gid); !errors.As(err, &re) || re.Rule != "P-12" {
+		t.Fatalf("open match: %v, want a P-12 refusal", err)
+	}
+	r2, err := tournament.PairNextTeams(f.t, f.history(), tournament.PairOptions{UnfinishedAsDraws: true}, gid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{tournament.MatchRef(1, r1.Matches[1].ID)}; !slices.Equal(r2.UnfinishedAsDraws, want) {
+		t.Errorf("unfinishedAsDraws %v, want %v", r2.UnfinishedAsDraws, want)
+	}
+	if len(r2.Matches) != 2 {
+		t.Fatalf("round 2: %+v", r2.Matches)
+	}
+}
