@@ -14,6 +14,9 @@
 //	T#<tid>       M#<mid>     team: roster, captain token hash
 //	G#<gid>       GAME        game: position, moves, clocks, offers, log
 //	I#<scope>     IDEM        Idempotency-Key record, expires through "ttl"
+//	T#<tid>       X#<nnnn>#<tttt>  result of round n, table t: written once when the game ends
+//	T#<tid>       L#<nnnn>#<mid>   a team's lineup for round n
+//	<PK>          <SK>#~partNNN    continuation of a document over MaxPart (a large round)
 //
 // Access patterns:
 //   - the event page, its players, officials, rounds and teams: one Query on
@@ -24,6 +27,11 @@
 //     an item the request reads anyway (or one extra GetItem for officials).
 //
 // # Concurrency
+//
+// A document larger than MaxPart (a 10,000-player round is ~1.7 MB) is split:
+// the head item keeps the version and the first part, continuation items the
+// rest, all written in one transaction under the head's condition and joined
+// again by Get, GetMany and Query, so callers never see the split.
 //
 // Every aggregate carries "ver". Put writes ver+1 under the condition that the
 // stored ver is the one that was read (or that the item does not exist yet), so
@@ -37,6 +45,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -120,6 +129,30 @@ type Record struct {
 	Doc []byte
 	// Expires, when non-zero, is the Unix time in seconds at which DynamoDB's TTL may delete the item.
 	Expires int64
+	// Parts counts the continuation items holding the rest of Doc when it is
+	// larger than one item may be (MaxPart); the store manages it.
+	Parts int
+}
+
+// MaxPart is how much of a document one item holds. DynamoDB items are at
+// most 400 KB; a larger document (a 10,000-player round) continues in items
+// "<SK>#~part001", "#~part002", … written and read with its head, atomically.
+const MaxPart = 350_000
+
+const partSuffix = "#~part"
+
+func partSK(sk string, i int) string { return fmt.Sprintf("%s%s%03d", sk, partSuffix, i) }
+
+// split returns the head's share of the document and the continuation items.
+func (r *Record) split() (head []byte, parts []*Record) {
+	if len(r.Doc) <= MaxPart {
+		return r.Doc, nil
+	}
+	head = r.Doc[:MaxPart]
+	for i, off := 1, MaxPart; off < len(r.Doc); i, off = i+1, off+MaxPart {
+		parts = append(parts, &Record{PK: r.PK, SK: partSK(r.SK, i), Kind: "part", Doc: r.Doc[off:min(off+MaxPart, len(r.Doc))]})
+	}
+	return head, parts
 }
 
 // Size returns the item's size as DynamoDB bills it (attribute names plus values).
@@ -135,14 +168,21 @@ func (r *Record) Size() int {
 func numberSize(v int64) int { return 1 + (len(strconv.FormatInt(v, 10))+1)/2 }
 
 func (r *Record) item(version int64) map[string]types.AttributeValue {
+	return r.itemWith(version, r.Doc, r.Parts)
+}
+
+func (r *Record) itemWith(version int64, doc []byte, parts int) map[string]types.AttributeValue {
 	it := map[string]types.AttributeValue{
 		"PK":   &types.AttributeValueMemberS{Value: r.PK},
 		"SK":   &types.AttributeValueMemberS{Value: r.SK},
 		"kind": &types.AttributeValueMemberS{Value: r.Kind},
 		"ver":  &types.AttributeValueMemberN{Value: strconv.FormatInt(version, 10)},
 	}
-	if len(r.Doc) > 0 { // an empty binary trips emulators; absence reads back the same
-		it["doc"] = &types.AttributeValueMemberB{Value: r.Doc}
+	if len(doc) > 0 { // an empty binary trips emulators; absence reads back the same
+		it["doc"] = &types.AttributeValueMemberB{Value: doc}
+	}
+	if parts > 0 {
+		it["parts"] = &types.AttributeValueMemberN{Value: strconv.Itoa(parts)}
 	}
 	if r.Expires != 0 {
 		it["ttl"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(r.Expires, 10)}
@@ -171,7 +211,7 @@ func fromItem(it map[string]types.AttributeValue) (*Record, error) {
 		return n
 	}
 	r.PK, r.SK, r.Kind = str("PK"), str("SK"), str("kind")
-	r.Version, r.Expires = num("ver"), num("ttl")
+	r.Version, r.Expires, r.Parts = num("ver"), num("ttl"), int(num("parts"))
 	if v, ok := it["doc"].(*types.AttributeValueMemberB); ok {
 		r.Doc = v.Value
 	}
@@ -198,7 +238,29 @@ func (s *Store) Get(ctx context.Context, pk, sk string) (*Record, error) {
 	if out.Item == nil {
 		return nil, fmt.Errorf("get %s/%s: %w", pk, sk, ErrNotFound)
 	}
-	return fromItem(out.Item)
+	r, err := fromItem(out.Item)
+	if err != nil {
+		return nil, err
+	}
+	return r, s.join(ctx, r)
+}
+
+// join appends a split document's continuation items to its head.
+func (s *Store) join(ctx context.Context, r *Record) error {
+	if r.Parts == 0 {
+		return nil
+	}
+	parts, err := s.query(ctx, r.PK, r.SK+partSuffix, 0)
+	if err != nil {
+		return err
+	}
+	if len(parts) != r.Parts {
+		return fmt.Errorf("store: %s/%s has %d of its %d parts", r.PK, r.SK, len(parts), r.Parts)
+	}
+	for _, p := range parts {
+		r.Doc = append(r.Doc, p.Doc...)
+	}
+	return nil
 }
 
 // Key names one item.
@@ -225,6 +287,9 @@ func (s *Store) GetMany(ctx context.Context, keys ...Key) (map[Key]*Record, erro
 				if err != nil {
 					return nil, err
 				}
+				if err := s.join(ctx, r); err != nil {
+					return nil, err
+				}
 				out[Key{r.PK, r.SK}] = r
 			}
 			items = res.UnprocessedKeys
@@ -237,6 +302,9 @@ func (s *Store) GetMany(ctx context.Context, keys ...Key) (map[Key]*Record, erro
 // must not exist yet; a stored one must still be at r.Version. On success
 // r.Version is advanced; a lost race is ErrConflict.
 func (s *Store) Put(ctx context.Context, r *Record) error {
+	if len(r.Doc) > MaxPart || r.Parts > 0 {
+		return s.Transact(ctx, []*Record{r})
+	}
 	cond, vals := condition(r)
 	_, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName:                 &s.table,
@@ -264,18 +332,25 @@ func condition(r *Record) (string, map[string]types.AttributeValue) {
 // lost race fails them all with ErrConflict. Check records are only
 // version-checked, not written.
 func (s *Store) Transact(ctx context.Context, writes []*Record, checks ...*Record) error {
-	if len(writes)+len(checks) > 100 {
-		return fmt.Errorf("store: transaction of %d items exceeds 100", len(writes)+len(checks))
-	}
 	var items []types.TransactWriteItem
-	for _, r := range writes {
+	newParts := make([]int, len(writes))
+	for i, r := range writes {
 		cond, vals := condition(r)
+		head, parts := r.split()
+		newParts[i] = len(parts)
 		items = append(items, types.TransactWriteItem{Put: &types.Put{
 			TableName:                 &s.table,
-			Item:                      r.item(r.Version + 1),
+			Item:                      r.itemWith(r.Version+1, head, len(parts)),
 			ConditionExpression:       aws.String(cond),
 			ExpressionAttributeValues: vals,
 		}})
+		// The head's condition guards its parts: they change only with it.
+		for _, p := range parts {
+			items = append(items, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: p.item(0)}})
+		}
+		for j := len(parts) + 1; j <= r.Parts; j++ { // parts the document no longer needs
+			items = append(items, types.TransactWriteItem{Delete: &types.Delete{TableName: &s.table, Key: key(r.PK, partSK(r.SK, j))}})
+		}
 	}
 	for _, r := range checks {
 		cond, vals := condition(r)
@@ -286,11 +361,15 @@ func (s *Store) Transact(ctx context.Context, writes []*Record, checks ...*Recor
 			ExpressionAttributeValues: vals,
 		}})
 	}
+	if len(items) > 100 {
+		return fmt.Errorf("store: transaction of %d items exceeds 100", len(items))
+	}
 	if _, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items}); err != nil {
 		return wrap("transact", err)
 	}
-	for _, r := range writes {
+	for i, r := range writes {
 		r.Version++
+		r.Parts = newParts[i]
 	}
 	return nil
 }
@@ -302,8 +381,30 @@ func (s *Store) Delete(ctx context.Context, pk, sk string) error {
 }
 
 // Query returns every item under pk whose SK begins with prefix, in SK order,
-// following LastEvaluatedKey across pages (pageSize 0 lets DynamoDB choose, up to 1 MB).
+// following LastEvaluatedKey across pages (pageSize 0 lets DynamoDB choose, up
+// to 1 MB); a split document comes back whole.
 func (s *Store) Query(ctx context.Context, pk, prefix string, pageSize int32) ([]*Record, error) {
+	raw, err := s.query(ctx, pk, prefix, pageSize)
+	if err != nil {
+		return nil, err
+	}
+	out := raw[:0]
+	var head *Record
+	for _, r := range raw {
+		if r.Kind == "part" && strings.Contains(r.SK, partSuffix) {
+			if head != nil && strings.HasPrefix(r.SK, head.SK+partSuffix) {
+				head.Doc = append(head.Doc, r.Doc...)
+			}
+			continue
+		}
+		head = r
+		out = append(out, r)
+	}
+	// A head's parts share its SK as their prefix, so they are always in range.
+	return out, nil
+}
+
+func (s *Store) query(ctx context.Context, pk, prefix string, pageSize int32) ([]*Record, error) {
 	in := &dynamodb.QueryInput{
 		TableName:                 &s.table,
 		ConsistentRead:            aws.Bool(true),

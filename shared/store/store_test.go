@@ -195,3 +195,51 @@ func TestIdempotencyReserveCompleteReplay(t *testing.T) {
 		t.Fatalf("after release: %+v, %v", resp, err)
 	}
 }
+
+// A document larger than one item continues in part items, written and read
+// with its head; shrinking it removes the parts it no longer needs.
+func TestLargeDocumentsSplitAcrossItems(t *testing.T) {
+	st, _ := storetest.New(t)
+	ctx := context.Background()
+	big := make([]byte, 2*store.MaxPart+1234)
+	for i := range big {
+		big[i] = byte('a' + i%26)
+	}
+	r := &store.Record{PK: "T#big", SK: "R#0001", Kind: "round", Doc: big}
+	if err := st.Put(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Parts != 2 || r.Version != 1 {
+		t.Fatalf("after put: %d parts, version %d; want 2, 1", r.Parts, r.Version)
+	}
+	if err := st.Put(ctx, &store.Record{PK: "T#big", SK: "R#0002", Kind: "round", Doc: []byte("small")}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.Get(ctx, "T#big", "R#0001")
+	if err != nil || string(got.Doc) != string(big) {
+		t.Fatalf("get: %d bytes, %v; want %d bytes back", len(got.Doc), err, len(big))
+	}
+	all, err := st.Query(ctx, "T#big", "R#", 3)
+	if err != nil || len(all) != 2 || string(all[0].Doc) != string(big) || string(all[1].Doc) != "small" {
+		t.Fatalf("query: %d records, %v", len(all), err)
+	}
+	many, err := st.GetMany(ctx, store.Key{PK: "T#big", SK: "R#0001"})
+	if err != nil || string(many[store.Key{PK: "T#big", SK: "R#0001"}].Doc) != string(big) {
+		t.Fatalf("get many: %v", err)
+	}
+	stale := *got
+	got.Doc = []byte("shrunk")
+	if err := st.Put(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Put(ctx, &stale); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("stale write of a split document: %v, want ErrConflict", err)
+	}
+	raw, _ := st.Export(ctx)
+	if len(raw) != 2 {
+		t.Fatalf("after shrinking, %d items remain, want 2 (the parts deleted)", len(raw))
+	}
+	if again, _ := st.Get(ctx, "T#big", "R#0001"); string(again.Doc) != "shrunk" || again.Parts != 0 {
+		t.Fatalf("after shrinking: %q, %d parts", again.Doc, again.Parts)
+	}
+}
