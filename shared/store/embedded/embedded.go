@@ -25,7 +25,7 @@ import (
 // Server is a running embedded DynamoDB endpoint.
 type Server struct {
 	// URL is the endpoint to give the SDK (DYNAMODB_ENDPOINT).
-	URL     string
+	URL      string
 	http     *http.Server
 	changes  atomic.Int64
 	throttle atomic.Bool
