@@ -574,3 +574,21 @@ func TestMakefile_BuildTargets(t *testing.T) {
 		}
 	}
 }
+
+// When cfn-lint is installed, the template also passes it: cfn-lint runs the
+// real SAM translator, so what goformation cannot judge (SAM's own property
+// rules, the generated CloudFormation) is checked too. Skipped without it.
+func TestTemplate_CfnLint(t *testing.T) {
+	lint, err := exec.LookPath("cfn-lint")
+	if err != nil {
+		t.Skip("cfn-lint is not installed")
+	}
+	if testing.Short() {
+		t.Skip("cfn-lint takes a few seconds")
+	}
+	t.Parallel()
+	out, err := exec.Command(lint, templatePath).CombinedOutput()
+	if err != nil {
+		t.Errorf("cfn-lint %s: %v\n%s", templatePath, err, out)
+	}
+}
