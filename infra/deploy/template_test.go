@@ -369,7 +369,7 @@ func TestTemplate_RoutesEqualRouteTable(t *testing.T) {
 			"  in httpapi.Routes, not in template.yaml:\n%s  in template.yaml, not in httpapi.Routes:\n%s",
 			lines(missing), lines(extra))
 	}
-	if len(got) != len(want) {
+	if len(missing)+len(extra) == 0 && len(got) != len(want) {
 		t.Errorf("template.yaml has %d events, httpapi.Routes %d routes (a duplicate on one side)", len(got), len(want))
 	}
 }
