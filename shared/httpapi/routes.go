@@ -52,4 +52,5 @@ var Routes = []Route{
 	{"POST", "/tournaments/{tid}/teams", FnTournaments, "organiser", (*API).registerTeam},
 	{"GET", "/tournaments/{tid}/teams", FnTournaments, "public", (*API).listTeams},
 	{"POST", "/tournaments/{tid}/rounds/{n}/lineups", FnPairRound, "captain, organiser", (*API).submitLineup},
+	{"POST", "/tournaments/{tid}/teams/{mid}/withdraw", FnTournaments, "organiser", (*API).withdrawTeam},
 }

@@ -155,6 +155,7 @@ type teamOut struct {
 	Name        string            `json:"name"`
 	Status      string            `json:"status"`
 	JoinedRound int               `json:"joinedRound"`
+	Withdrawn   *int              `json:"withdrawnAfter,omitempty"`
 	Members     []rosterPlayerOut `json:"members"`
 	Substitutes []rosterPlayerOut `json:"substitutes"`
 }
@@ -164,6 +165,9 @@ type teamOut struct {
 func teamView(tm *tournament.Team, player func(id string) *tournament.Player) teamOut {
 	out := teamOut{ID: tm.ID, Number: tm.Number, Name: tm.Name, Status: string(tm.Status), JoinedRound: tm.JoinedRound,
 		Members: []rosterPlayerOut{}, Substitutes: []rosterPlayerOut{}}
+	if tm.Status == tournament.Withdrawn {
+		out.Withdrawn = &tm.WithdrawnAfter
+	}
 	for i, id := range tm.Roster {
 		po := rosterPlayerOut{ID: id, Board: i + 1}
 		if p := player(id); p != nil {
@@ -283,6 +287,42 @@ func (a *API) listTeams(c *call) (int, any, error) {
 		out = append(out, teamView(tm, func(id string) *tournament.Player { return byID[id] }))
 	}
 	return http.StatusOK, map[string]any{"teams": out}, nil
+}
+
+// POST /tournaments/{tid}/teams/{mid}/withdraw — organiser (S-6, Swiss only).
+func (a *API) withdrawTeam(c *call) (int, any, error) {
+	tid, mid := c.r.PathValue("tid"), c.r.PathValue("mid")
+	if err := c.decode(&struct{}{}); err != nil {
+		return 0, nil, err
+	}
+	t, meta, err := a.loadTournament(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
+	if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
+		return 0, nil, err
+	}
+	tm, rec, err := a.loadTeam(c.ctx(), tid, mid)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := t.WithdrawTeam(tm); err != nil {
+		return 0, nil, err
+	}
+	// As for a player: a round paired meanwhile changes which round the
+	// withdrawal follows, so that race is a 409.
+	if err := a.store.Transact(c.ctx(), []*store.Record{encode(rec, tm)}, meta); err != nil {
+		return 0, nil, err
+	}
+	players, _, err := a.loadPlayers(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
+	byID := map[string]*tournament.Player{}
+	for _, p := range players {
+		byID[p.ID] = p
+	}
+	return http.StatusOK, map[string]any{"team": teamView(tm, func(id string) *tournament.Player { return byID[id] })}, nil
 }
 
 // lineupIn is POST /tournaments/{tid}/rounds/{n}/lineups.

@@ -303,6 +303,7 @@ func TestTeamRoundRobin_T6_T7_R5(t *testing.T) {
 	wantError(t, te.lineup(s, 1, cap1.Token, map[string]any{"lineup": []string{ro[1], ro[0], ro[2], ro[3]}}), http.StatusUnprocessableEntity, "lineup_out_of_order", "T-1")
 	wantError(t, te.lineup(s, 1, cap1.Token, map[string]any{"lineup": ro}), http.StatusUnprocessableEntity, "lineup_locked", "T-1")
 	s.Post("/tournaments/"+te.ev.ID+"/rounds/1/changes", te.ev.Token, map[string]any{"action": "swapColours", "table": 1}).Want(t, http.StatusUnprocessableEntity)
+	wantError(t, s.Post("/tournaments/"+te.ev.ID+"/teams/"+m1.Away+"/withdraw", te.ev.Token, nil), http.StatusUnprocessableEntity, "team_withdrawal_unsupported", "S-6")
 	// Round 2 pairs the other teams.
 	r2 := te.pair(t, s, nil, http.StatusCreated)
 	met := map[[2]string]bool{}
@@ -450,6 +451,28 @@ func TestTeamSwissBye_S7(t *testing.T) {
 	row := st.Rows[0]
 	if row.TeamID != te.teams[4].ID || row.MatchPoints != 2 || row.BoardPoints != 4 || row.Byes != 1 || row.Matches != 0 {
 		t.Fatalf("the bye team after round 1: %+v", st.Rows)
+	}
+	// S-6: a team that withdraws keeps its results and is no longer paired;
+	// four teams left, round 3 has no bye.
+	gone := te.teams[0].ID
+	var w struct{ Team struct{ Status string } }
+	s.Post("/tournaments/"+te.ev.ID+"/teams/"+gone+"/withdraw", te.ev.Token, nil).Want(t, http.StatusOK).Decode(t, &w)
+	if w.Team.Status != "withdrawn" {
+		t.Fatalf("withdraw: %+v", w)
+	}
+	wantError(t, s.Post("/tournaments/"+te.ev.ID+"/teams/"+gone+"/withdraw", te.ev.Token, nil), http.StatusUnprocessableEntity, "already_withdrawn", "S-6")
+	r3 := te.pair(t, s, nil, http.StatusCreated)
+	if len(r3.Matches) != 2 || len(r3.Byes) != 0 {
+		t.Fatalf("round 3 after a withdrawal: %+v", r3)
+	}
+	for _, m := range r3.Matches {
+		if m.Home == gone || m.Away == gone {
+			t.Fatalf("a withdrawn team is paired: %+v", r3.Matches)
+		}
+	}
+	s.Get("/tournaments/"+te.ev.ID+"/standings").Want(t, http.StatusOK).Decode(t, &st)
+	if len(st.Rows) != 5 {
+		t.Fatalf("the withdrawn team's results stand: %+v", st.Rows)
 	}
 }
 

@@ -187,6 +187,8 @@ type Team struct {
 	Status PlayerStatus
 	// JoinedRound is the first round the team can be paired in.
 	JoinedRound int
+	// WithdrawnAfter is the last round paired before the team withdrew.
+	WithdrawnAfter int
 	// CaptainTokenHash is the SHA-256 of the captain's token.
 	CaptainTokenHash string
 	RegisteredAt     int64

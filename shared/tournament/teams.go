@@ -111,6 +111,21 @@ func (t *Tournament) RegisterTeam(tm Team, members, substitutes []Player, now in
 	return tm, players, nil
 }
 
+// WithdrawTeam takes a team out of a Swiss (S-6): its results stand and it
+// is no longer paired. A team round robin would annul or forfeit the team's
+// matches by S-6, which the team table does not do, so it is refused there.
+func (t *Tournament) WithdrawTeam(tm *Team) error {
+	if tm.Status == Withdrawn {
+		return &RuleError{Code: "already_withdrawn", Message: fmt.Sprintf("team %d has already withdrawn", tm.Number), Rule: "S-6"}
+	}
+	if !isSwiss(t.Settings.System) {
+		return &RuleError{Code: "team_withdrawal_unsupported", Message: fmt.Sprintf("a team cannot withdraw from a %s here: S-6 would annul or forfeit its matches; record its remaining boards as forfeits instead", t.Settings.System), Rule: "S-6"}
+	}
+	tm.Status = Withdrawn
+	tm.WithdrawnAfter = t.Round
+	return nil
+}
+
 // TeamRoster returns the team's roster for the team core.
 func (tm *Team) TeamRoster(s team.Settings) team.Roster {
 	r := team.Roster{Team: tm.ID, Settings: s}
