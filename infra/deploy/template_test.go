@@ -54,9 +54,9 @@ func TestTemplateInSync(t *testing.T) {
 		"(go test ./infra/deploy -run TestTemplateInSync -update)")
 }
 
-// TestSAMEnvLocalInSync holds infra/sam/env.local.json (sam local start-api
+// TestTemplateInSyncSAMEnvLocal holds infra/sam/env.local.json (sam local start-api
 // --env-vars) to one entry per function; -update rewrites it.
-func TestSAMEnvLocalInSync(t *testing.T) {
+func TestTemplateInSyncSAMEnvLocal(t *testing.T) {
 	path := filepath.Join(root, "infra", "sam", "env.local.json")
 	want := deploy.EnvLocalJSON()
 	var parsed map[string]map[string]string
