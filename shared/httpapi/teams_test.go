@@ -282,6 +282,12 @@ func TestTeamRoundRobin_T6_T7_R5(t *testing.T) {
 	if err != nil || len(recs) != 5 || recs[0][2] != "teamId" || recs[0][4] != "matchPoints" || recs[1][2] != m1.Home || recs[1][4] != "2" || recs[1][5] != "5" {
 		t.Fatalf("team CSV (%v): %q", err, recs)
 	}
+	if h := slices.Clone(recs[0]); len(slices.Compact(slices.Sorted(slices.Values(h)))) != len(h) {
+		t.Errorf("team CSV header repeats a column: %q", recs[0])
+	}
+	if want := []string{"rank", "number", "teamId", "name", "matchPoints", "boardPoints", "matchWins", "boardWins", "directEncounter", "fouls", "blackGames", "blackWins", "matches"}; !slices.Equal(recs[0][:len(want)], want) {
+		t.Errorf("team CSV header %q, want the R-5 chain in order first", recs[0])
+	}
 	var boards standingsJSON
 	s.Get("/tournaments/"+te.ev.ID+"/standings?view=boards").Want(t, http.StatusOK).Decode(t, &boards)
 	if len(boards.Rows) != 16 || boards.Rows[0].Points != 2 {

@@ -187,28 +187,62 @@ func playerTableView(table standings.Table, n int) standingsOut {
 	return out
 }
 
-// teamStandingsCSV writes the team table with a header row; tie-break
-// columns are named after the chain's criteria.
+// teamStandingsCSV writes the team table with a header row: the rank and
+// team, the chain's criteria in chain order (so a spreadsheet reads the tie
+// as the arbiter does), then the counters the chain does not already show.
+// Every column name is unique.
 func teamStandingsCSV(t teamStandingsOut) []byte {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
-	header := []string{"rank", "number", "teamId", "name", "matchPoints", "boardPoints"}
-	if len(t.Rows) > 0 {
-		for _, tb := range t.Rows[0].Tiebreaks {
-			header = append(header, tb.Name)
+	itoa, btoa := strconv.Itoa, strconv.FormatBool
+	type column struct {
+		name  string
+		value func(r teamRowOut) string
+	}
+	counters := []column{
+		{"matchPoints", func(r teamRowOut) string { return itoa(r.MatchPoints) }},
+		{"boardPoints", func(r teamRowOut) string { return itoa(r.BoardPoints) }},
+		{"matches", func(r teamRowOut) string { return itoa(r.Matches) }},
+		{"matchWins", func(r teamRowOut) string { return itoa(r.MatchWins) }},
+		{"matchDraws", func(r teamRowOut) string { return itoa(r.MatchDraws) }},
+		{"matchLosses", func(r teamRowOut) string { return itoa(r.MatchLosses) }},
+		{"boardGames", func(r teamRowOut) string { return itoa(r.BoardGames) }},
+		{"boardWins", func(r teamRowOut) string { return itoa(r.BoardWins) }},
+		{"boardDraws", func(r teamRowOut) string { return itoa(r.BoardDraws) }},
+		{"boardLosses", func(r teamRowOut) string { return itoa(r.BoardLosses) }},
+		{"blackGames", func(r teamRowOut) string { return itoa(r.BlackGames) }},
+		{"blackWins", func(r teamRowOut) string { return itoa(r.BlackWins) }},
+		{"fouls", func(r teamRowOut) string { return itoa(r.Fouls) }},
+		{"byes", func(r teamRowOut) string { return itoa(r.Byes) }},
+		{"shared", func(r teamRowOut) string { return btoa(r.Shared) }},
+		{"playoff", func(r teamRowOut) string { return btoa(r.Playoff) }},
+	}
+	header := []string{"rank", "number", "teamId", "name"}
+	inChain := map[string]bool{}
+	for _, c := range t.Chain {
+		header = append(header, c)
+		inChain[c] = true
+	}
+	var rest []column
+	for _, c := range counters {
+		if !inChain[c.name] {
+			rest = append(rest, c)
+			header = append(header, c.name)
 		}
 	}
-	header = append(header, "matches", "matchWins", "matchDraws", "matchLosses", "boardGames", "boardWins", "boardDraws", "boardLosses",
-		"blackGames", "blackWins", "fouls", "byes", "shared", "playoff")
 	_ = w.Write(header)
-	itoa, btoa := strconv.Itoa, strconv.FormatBool
 	for _, r := range t.Rows {
-		rec := []string{itoa(r.Rank), itoa(r.Number), r.TeamID, r.Name, itoa(r.MatchPoints), itoa(r.BoardPoints)}
-		for _, tb := range r.Tiebreaks {
+		rec := []string{itoa(r.Rank), itoa(r.Number), r.TeamID, r.Name}
+		tbs := r.Tiebreaks
+		if len(t.Chain) == len(tbs)+1 { // the leading match points is no tie-break
+			rec = append(rec, itoa(r.MatchPoints))
+		}
+		for _, tb := range tbs {
 			rec = append(rec, strconv.FormatFloat(tb.Value, 'f', -1, 64))
 		}
-		rec = append(rec, itoa(r.Matches), itoa(r.MatchWins), itoa(r.MatchDraws), itoa(r.MatchLosses), itoa(r.BoardGames), itoa(r.BoardWins),
-			itoa(r.BoardDraws), itoa(r.BoardLosses), itoa(r.BlackGames), itoa(r.BlackWins), itoa(r.Fouls), itoa(r.Byes), btoa(r.Shared), btoa(r.Playoff))
+		for _, c := range rest {
+			rec = append(rec, c.value(r))
+		}
 		_ = w.Write(rec)
 	}
 	w.Flush()
