@@ -263,3 +263,39 @@ func TestPairNextTeams_P12_OpenMatches(t *testing.T) {
 		t.Fatalf("round 2: %+v", r2.Matches)
 	}
 }
+
+// S-1 and T-6 in a team double round robin: the second cycle repeats
+// the first cycle's matches with home and away swapped, so each team has red
+// on the other boards; the table ends in a play-off for places still tied.
+func TestPairNextTeams_S1_DoubleRoundRobinSwapsHome(t *testing.T) {
+	f := newTeamField(t, tournament.Settings{Name: "D", System: tournament.DoubleRoundRobin, Boards: 2}, 4)
+	draw := func(*tournament.Round, tournament.Pairing) string { return "1/2-1/2" }
+	var rounds []*tournament.Round
+	for range 6 {
+		rounds = append(rounds, f.pair(t, draw))
+	}
+	if _, err := tournament.PairNextTeams(f.t, f.history(), tournament.PairOptions{}, gid); err == nil {
+		t.Fatal("a 4-team double round robin has 6 rounds")
+	}
+	for k := range 3 {
+		first, second := rounds[k].Matches, rounds[k+3].Matches
+		for i, m := range first {
+			if second[i].Home != m.Away || second[i].Away != m.Home {
+				t.Errorf("round %d %s: %s v %s, want %s v %s", k+4, second[i].ID, second[i].Home, second[i].Away, m.Away, m.Home)
+			}
+		}
+	}
+	ev, err := tournament.TeamStandingsEvent(f.t, f.history())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := standings.TeamStandings(ev, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range tab.Rows { // every board drawn: all level, a play-off decides
+		if row.MatchPoints != 6 || row.BoardPoints != 12 || !row.Playoff {
+			t.Errorf("%+v", row)
+		}
+	}
+}
