@@ -102,31 +102,58 @@ type tournamentIn struct {
 	GamesPerMatch int              `json:"gamesPerMatch"`
 	Playoff       bool             `json:"playoff"`
 	StartsAt      *time.Time       `json:"startsAt"`
+	Elimination   *eliminationJSON `json:"elimination"`
+	Groups        *groupsJSON      `json:"groups"`
+}
+
+// eliminationJSON is a swissElimination event's last-place elimination (S-4).
+type eliminationJSON struct {
+	FromRound int `json:"fromRound"`
+	PerRound  int `json:"perRound"`
+	Keep      int `json:"keep"`
+}
+
+// groupsJSON is a groups event's seeded groups and finals (S-5).
+type groupsJSON struct {
+	Count  int    `json:"count"`
+	Finals string `json:"finals"`
+}
+
+// combinedSettings copies the combined systems' settings into s.
+func (in *tournamentIn) combinedSettings(s *tournament.Settings) {
+	if e := in.Elimination; e != nil {
+		s.Elimination = tournament.Elimination{FromRound: e.FromRound, PerRound: e.PerRound, Keep: e.Keep}
+	}
+	if g := in.Groups; g != nil {
+		s.Groups = tournament.GroupStage{Count: g.Count, Finals: g.Finals}
+	}
 }
 
 type tournamentOut struct {
-	ID            string          `json:"id"`
-	Name          string          `json:"name"`
-	System        string          `json:"system"`
-	Rounds        int             `json:"rounds"`
-	Teams         bool            `json:"teams"`
-	Boards        int             `json:"boards,omitempty"`
-	Substitutes   int             `json:"substitutes,omitempty"`
-	TeamFormat    string          `json:"teamFormat,omitempty"`
-	KeepEntry     bool            `json:"keepEntryOrder,omitempty"`
-	Scoring       string          `json:"scoring"`
-	Tiebreaks     []string        `json:"tiebreaks"`
-	TimeControl   timeControlJSON `json:"timeControl"`
-	Rules         rulesJSON       `json:"rules"`
-	FirstRound    string          `json:"firstRound"`
-	AvoidSameClub bool            `json:"avoidSameClub"`
-	GamesPerMatch int             `json:"gamesPerMatch"`
-	Playoff       bool            `json:"playoff"`
-	StartsAt      *string         `json:"startsAt,omitempty"`
-	Status        string          `json:"status"`
-	CreatedAt     string          `json:"createdAt"`
-	Players       int             `json:"players"`
-	Round         int             `json:"round"`
+	ID            string           `json:"id"`
+	Name          string           `json:"name"`
+	System        string           `json:"system"`
+	Rounds        int              `json:"rounds"`
+	Teams         bool             `json:"teams"`
+	Boards        int              `json:"boards,omitempty"`
+	Substitutes   int              `json:"substitutes,omitempty"`
+	TeamFormat    string           `json:"teamFormat,omitempty"`
+	KeepEntry     bool             `json:"keepEntryOrder,omitempty"`
+	Scoring       string           `json:"scoring"`
+	Tiebreaks     []string         `json:"tiebreaks"`
+	TimeControl   timeControlJSON  `json:"timeControl"`
+	Rules         rulesJSON        `json:"rules"`
+	FirstRound    string           `json:"firstRound"`
+	AvoidSameClub bool             `json:"avoidSameClub"`
+	GamesPerMatch int              `json:"gamesPerMatch"`
+	Playoff       bool             `json:"playoff"`
+	StartsAt      *string          `json:"startsAt,omitempty"`
+	Status        string           `json:"status"`
+	CreatedAt     string           `json:"createdAt"`
+	Players       int              `json:"players"`
+	Round         int              `json:"round"`
+	Elimination   *eliminationJSON `json:"elimination,omitempty"`
+	Groups        *groupsJSON      `json:"groups,omitempty"`
 }
 
 func rfc3339(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
@@ -142,6 +169,12 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 	if s.StartsAt != 0 {
 		v := rfc3339(s.StartsAt)
 		out.StartsAt = &v
+	}
+	if s.System == tournament.SwissElimination {
+		out.Elimination = &eliminationJSON{FromRound: s.Elimination.FromRound, PerRound: s.Elimination.PerRound, Keep: s.Elimination.Keep}
+	}
+	if s.System == tournament.Groups {
+		out.Groups = &groupsJSON{Count: s.Groups.Count, Finals: s.Groups.Finals}
 	}
 	return out
 }

@@ -415,6 +415,7 @@ type pairingOut struct {
 	GameID      string          `json:"gameId"`
 	Match       string          `json:"match,omitempty"`
 	Board       int             `json:"board,omitempty"`
+	Group       string          `json:"group,omitempty"`
 	Result      *string         `json:"result"`
 	Reason      string          `json:"reason,omitempty"`
 	Explanation *explanationOut `json:"explanation,omitempty"`
@@ -445,6 +446,8 @@ type roundOut struct {
 	UnfinishedAsDraws []string        `json:"unfinishedAsDraws"`
 	Audit             []auditOut      `json:"audit"`
 	Matches           []matchOut      `json:"matches,omitempty"`
+	Eliminated        []string        `json:"eliminated,omitempty"`
+	Stage             string          `json:"stage,omitempty"`
 }
 
 func explanationView(e tournament.Explanation) *explanationOut {
@@ -465,7 +468,7 @@ func roundView(r *tournament.Round, h *tournament.History, explain bool) roundOu
 		return ""
 	}
 	for i, p := range r.Pairings {
-		po := pairingOut{Table: p.Table, Red: p.Red, Black: p.Black, RedName: name(p.Red), BlackName: name(p.Black), GameID: p.GameID, Match: p.Match, Board: p.Board}
+		po := pairingOut{Table: p.Table, Red: p.Red, Black: p.Black, RedName: name(p.Red), BlackName: name(p.Black), GameID: p.GameID, Match: p.Match, Board: p.Board, Group: p.Group}
 		if res, ok := h.Result(r.Number, p); ok {
 			po.Result, po.Reason = &res.Result, res.Reason
 		}
@@ -482,6 +485,7 @@ func roundView(r *tournament.Round, h *tournament.History, explain bool) roundOu
 		}
 	}
 	out.UnfinishedAsDraws = append(out.UnfinishedAsDraws, r.UnfinishedAsDraws...)
+	out.Eliminated, out.Stage = r.Eliminated, r.Stage
 	for _, e := range r.Audit {
 		out.Audit = append(out.Audit, auditOut{At: rfc3339(e.At), By: e.By, Action: e.Action, Detail: e.Detail})
 	}

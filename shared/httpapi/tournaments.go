@@ -37,6 +37,7 @@ func (a *API) createTournament(c *call) (int, any, error) {
 	if in.StartsAt != nil {
 		s.StartsAt = in.StartsAt.UnixMilli()
 	}
+	in.combinedSettings(&s)
 	tid := newID('t')
 	token, hash := newToken(tid, tid)
 	t, err := tournament.New(tid, s, hash, c.nowMs())

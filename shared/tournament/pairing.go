@@ -125,6 +125,8 @@ func PairNext(t *Tournament, h *History, o PairOptions, gameID GameIDFunc) (*Rou
 		} else {
 			r, err = pairKnockout(t, h, n, gameID)
 		}
+	case SwissElimination:
+		r, err = pairElimination(t, h, n, o, gameID)
 	case SwissNPlusOne:
 		if n < t.Settings.Rounds {
 			r, err = pairSwiss(t, h, n, o, gameID)

@@ -21,6 +21,13 @@ type Round struct {
 	// Matches are a team event's matches (T-6: Home is listed first); their
 	// board games join Pairings once both lineups are known.
 	Matches []TeamMatch
+	// Eliminated are the players a swissElimination event dropped after the
+	// previous round's standings (S-4), fixed when this round was paired:
+	// they are paired neither in this round nor later.
+	Eliminated []string
+	// Stage names the stage of a groups event this round belongs to (S-5):
+	// StageGroups, StageSamePlace or StageCross.
+	Stage string
 }
 
 // Pairing is one board: red and black player (or team) ids and the game.
@@ -32,6 +39,9 @@ type Pairing struct {
 	// Match groups the games of one multi-game match or team match.
 	Match string
 	Board int
+	// Group names the group (A, B, …) or same-place final (F1, F2, …) a
+	// game of a groups event belongs to (S-5).
+	Group string
 }
 
 // Explanation says why a pair was made and why its colours (P-9…P-11).

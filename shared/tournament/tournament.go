@@ -107,6 +107,10 @@ type Settings struct {
 	Playoff bool
 	// StartsAt is the first round's start, Unix ms (0: unset); late arrival counts from each round's start (C-6).
 	StartsAt int64
+	// Elimination sets the last-place elimination of a swissElimination event (S-4).
+	Elimination Elimination
+	// Groups sets the seeded groups of a groups event (S-5).
+	Groups GroupStage
 }
 
 // FieldError says which setting is wrong, why, and which rule decided it.
@@ -207,7 +211,7 @@ func (s *Settings) Normalize() error {
 	if s.StartsAt < 0 {
 		return &FieldError{Field: "startsAt", Message: "must be a time"}
 	}
-	return nil
+	return s.normalizeCombined()
 }
 
 func (r *Rules) normalize() error {
