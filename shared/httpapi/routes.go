@@ -33,6 +33,8 @@ var Routes = []Route{
 	{"POST", "/tournaments/{tid}/players", FnTournaments, "organiser", (*API).registerPlayer},
 	{"GET", "/tournaments/{tid}/players", FnTournaments, "public", (*API).listPlayers},
 	{"POST", "/tournaments/{tid}/players/{pid}/withdraw", FnTournaments, "organiser", (*API).withdrawPlayer},
+	{"POST", "/tournaments/{tid}/players/{pid}/pause", FnTournaments, "organiser", (*API).pausePlayer},
+	{"POST", "/tournaments/{tid}/players/{pid}/resume", FnTournaments, "organiser", (*API).resumePlayer},
 	{"POST", "/tournaments/{tid}/officials", FnTournaments, "organiser", (*API).addOfficial},
 	{"POST", "/games", FnGames, "anyone", (*API).createGame},
 	{"GET", "/games/{gid}", FnGames, "public", (*API).getGame},
