@@ -44,7 +44,7 @@ func newFixture(t *testing.T, s *apitest.Server) fixture {
 }
 
 func (f fixture) path(p string) string {
-	return strings.NewReplacer("{tid}", f.tid, "{pid}", f.pid, "{gid}", f.gid, "{n}", "1").Replace(p)
+	return strings.NewReplacer("{tid}", f.tid, "{pid}", f.pid, "{gid}", f.gid, "{n}", "1", "{mid}", "mnoteam").Replace(p)
 }
 
 // token returns a token of the role a route asks for first.
@@ -84,7 +84,7 @@ func TestEveryMutatingRouteRefusesBadRequests(t *testing.T) {
 	f := newFixture(t, s)
 	before := tableItems(t, s.Store)
 	for _, rt := range httpapi.Routes {
-		if rt.Method != http.MethodPost || strings.Contains(rt.Who, "captain") {
+		if rt.Method != http.MethodPost {
 			continue
 		}
 		t.Run(rt.Path, func(t *testing.T) {

@@ -366,9 +366,6 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	if in.DrawMissing == (in.Lineup != nil) {
-		return 0, nil, badRequest("invalid_field", `give either "lineup" or "drawMissing": true`)
-	}
 	var (
 		te      *teamEvent
 		r       *tournament.Round
@@ -383,6 +380,9 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 		who, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser, roleCaptain)
 		if err != nil {
 			return err
+		}
+		if in.DrawMissing == (in.Lineup != nil) { // checked after auth: strangers learn nothing
+			return badRequest("invalid_field", `give either "lineup" or "drawMissing": true`)
 		}
 		if !ev.t.Settings.Teams {
 			return &tournament.RuleError{Code: tournament.CodeNotTeamEvent, Message: "lineups belong to team events", Rule: "T-1"}
