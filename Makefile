@@ -1,6 +1,7 @@
 # xqtour — the README's promise: `make run` and `make test` on a fresh machine.
-# Everything else a target needs comes through the Go module proxy
-# (staticcheck and the Lambda Runtime Interface Emulator are go.mod tools).
+# Everything else a target needs comes through the Go module proxy: staticcheck
+# is a go.mod tool; the smoke installs the pinned Lambda Runtime Interface
+# Emulator into a temporary directory itself.
 
 GO        ?= go
 FUNCTIONS := $(notdir $(wildcard functions/*))

@@ -4,7 +4,9 @@
 // DynamoDB endpoint in DYNAMODB_ENDPOINT when set. It is what `make run` starts.
 //
 // Environment: ADDR (default 127.0.0.1:3000), DATA_DIR (default ./data),
-// TABLE_NAME (default xqtour), DYNAMODB_ENDPOINT (default: embedded).
+// TABLE_NAME (default xqtour), DYNAMODB_ENDPOINT (default: embedded),
+// DYNAMODB_ADDR (where the embedded DynamoDB listens; default a private
+// loopback port — set it, e.g. 0.0.0.0:8000, to let `sam local` reach it).
 package main
 
 import (
@@ -48,7 +50,7 @@ func run(ctx context.Context, log *slog.Logger) error {
 	snapshotPath := filepath.Join(env("DATA_DIR", "./data"), cfg.Table+".json")
 	if cfg.Endpoint == "" {
 		var err error
-		if db, err = embedded.Start("127.0.0.1:0"); err != nil {
+		if db, err = embedded.Start(env("DYNAMODB_ADDR", "127.0.0.1:0")); err != nil {
 			return err
 		}
 		defer db.Close()
