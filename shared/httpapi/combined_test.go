@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -64,5 +65,85 @@ func TestSwissElimination_S4_OverHTTP(t *testing.T) {
 	bad := s.Do(apitest.Req{Method: "POST", Path: "/tournaments", Body: `{"name":"x","system":"swissElimination","rounds":5,"elimination":{"fromRound":5}}`, Invalid: true}).Want(t, http.StatusBadRequest)
 	if msg := bad.JSON()["error"].(map[string]any)["message"].(string); !strings.HasPrefix(msg, "elimination.fromRound") {
 		t.Fatalf("fromRound at the last round: %s", bad.Body)
+	}
+}
+
+type groupsRoundJSON struct {
+	Round    int    `json:"round"`
+	Stage    string `json:"stage"`
+	Pairings []struct {
+		Table  int     `json:"table"`
+		Red    string  `json:"red"`
+		Black  string  `json:"black"`
+		GameID string  `json:"gameId"`
+		Group  string  `json:"group"`
+		Result *string `json:"result"`
+	} `json:"pairings"`
+	Byes []string `json:"byes"`
+}
+
+// S-5 seeded groups over HTTP: 6 players by rating into snake groups
+// A = 1 4 5 and B = 2 3 6 (registration numbers; ratings fall with the
+// number), three group rounds with one game and one rest per group, group
+// tables through ?group=, then same-place finals A1-B1, A2-B2, A3-B3.
+func TestGroups_S5_OverHTTP(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Groups","system":"groups","groups":{"count":2,"finals":"samePlace"}}`, 6)
+	if g := f.ev.T["groups"].(map[string]any); g["count"] != 2.0 || g["finals"] != "samePlace" {
+		t.Fatalf("groups settings %v", g)
+	}
+	num := func(id string) int { return indexOf(f.players, id) + 1 }
+	members := map[string][]int{"A": {1, 4, 5}, "B": {2, 3, 6}}
+	for n := 1; n <= 3; n++ {
+		var r groupsRoundJSON
+		s.Post("/tournaments/"+f.ev.ID+"/rounds", f.ev.Token, nil).Want(t, http.StatusCreated).Decode(t, &r)
+		if r.Stage != "groups" || len(r.Pairings) != 2 || len(r.Byes) != 2 {
+			t.Fatalf("round %d: %+v", n, r)
+		}
+		for i, p := range r.Pairings {
+			if p.Table != i+1 || !slices.Contains(members[p.Group], num(p.Red)) || !slices.Contains(members[p.Group], num(p.Black)) {
+				t.Errorf("round %d table %d: group %q, numbers %d-%d", n, p.Table, p.Group, num(p.Red), num(p.Black))
+			}
+		}
+		// The lower number wins: each group finishes in seeding order.
+		for _, p := range r.Pairings {
+			res := "1-0"
+			if num(p.Black) < num(p.Red) {
+				res = "0-1"
+			}
+			finish(t, s, f.ev.ID, n, p.Table, p.GameID, p.Red, p.Black, res)
+		}
+	}
+	var st struct {
+		Rows []struct {
+			PlayerID string
+			Points   int
+		}
+	}
+	s.Get("/tournaments/"+f.ev.ID+"/standings?group=B").Want(t, http.StatusOK).Decode(t, &st)
+	if len(st.Rows) != 3 || num(st.Rows[0].PlayerID) != 2 || st.Rows[0].Points != 4 || num(st.Rows[2].PlayerID) != 6 {
+		t.Fatalf("group B table: %+v", st.Rows)
+	}
+	if r := s.Get("/tournaments/"+f.ev.ID+"/standings?group=Q").Want(t, http.StatusUnprocessableEntity); r.ErrorCode() != "unknown_group" {
+		t.Fatalf("unknown group: %s", r.Body)
+	}
+	var fin groupsRoundJSON
+	s.Post("/tournaments/"+f.ev.ID+"/rounds", f.ev.Token, nil).Want(t, http.StatusCreated).Decode(t, &fin)
+	var got []string
+	for _, p := range fin.Pairings {
+		got = append(got, fmt.Sprintf("%s:%d-%d", p.Group, num(p.Red), num(p.Black)))
+	}
+	if fin.Stage != "samePlace" || strings.Join(got, " ") != "F1:1-2 F2:4-3 F3:5-6" {
+		t.Fatalf("same-place finals: %s %v", fin.Stage, got)
+	}
+	for _, p := range fin.Pairings {
+		finish(t, s, f.ev.ID, 4, p.Table, p.GameID, p.Red, p.Black, "1/2-1/2")
+	}
+	if r := s.Post("/tournaments/"+f.ev.ID+"/rounds", f.ev.Token, nil).Want(t, http.StatusUnprocessableEntity); r.ErrorCode() != "event_complete" {
+		t.Fatalf("after the finals: %s", r.Body)
+	}
+	s.Get("/tournaments/"+f.ev.ID+"/standings?group=F2").Want(t, http.StatusOK).Decode(t, &st)
+	if len(st.Rows) != 2 || st.Rows[0].Points != 1 {
+		t.Fatalf("final F2 table: %+v", st.Rows)
 	}
 }

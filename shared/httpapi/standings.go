@@ -84,7 +84,8 @@ func (a *API) standingsEvent(c *call) (standings.Event, int, error) {
 // GET /tournaments/{tid}/standings — public (K-1, R-1…, S-6, S-7);
 // ?round=n is the table after round n, ?format=csv a spreadsheet, ?view= the
 // team tables (teams.go: teams, boards, teamsByPlaces; teams is the default
-// of a team event).
+// of a team event), ?group= one group's or same-place final's table of a
+// groups event (S-5).
 func (a *API) getStandings(c *call) (int, any, error) {
 	q := c.r.URL.Query()
 	view := q.Get("view")
@@ -109,6 +110,9 @@ func (a *API) getStandings(c *call) (int, any, error) {
 		return ev.teamStandings(view, format, n)
 	}
 	in, err := tournament.StandingsEvent(ev.t, ev.h)
+	if group := q.Get("group"); group != "" {
+		in, err = tournament.GroupStandingsEvent(ev.t, ev.h, group) // S-5: one group's table
+	}
 	if err != nil {
 		return 0, nil, err
 	}

@@ -127,6 +127,8 @@ func PairNext(t *Tournament, h *History, o PairOptions, gameID GameIDFunc) (*Rou
 		}
 	case SwissElimination:
 		r, err = pairElimination(t, h, n, o, gameID)
+	case Groups:
+		r, err = pairGroups(t, h, n, o, gameID)
 	case SwissNPlusOne:
 		if n < t.Settings.Rounds {
 			r, err = pairSwiss(t, h, n, o, gameID)
@@ -531,9 +533,11 @@ func bracket(t *Tournament, h *History, upto int) (*knockout.Bracket, []knockout
 	var (
 		b     *knockout.Bracket
 		err   error
-		first = knockoutStart(t) // the bracket's first round
+		first = knockoutStart(t, h) // the bracket's first round
 	)
 	switch {
+	case t.Settings.System == Groups:
+		b, err = crossBracket(t, h)
 	case t.Settings.System == SwissKnockout:
 		var ranked []string
 		if ranked, err = rankAfter(t, h, first-1); err != nil {
@@ -575,21 +579,27 @@ func bracket(t *Tournament, h *History, upto int) (*knockout.Bracket, []knockout
 }
 
 // knockoutStart is the first round of the event's knockout stage: 1 for a
-// knockout, the round after the Swiss for a Swiss followed by a knockout (S-4).
-func knockoutStart(t *Tournament) int {
-	if t.Settings.System == SwissKnockout {
+// knockout, the round after the Swiss for a Swiss followed by a knockout
+// (S-4), the round after the group stage for cross finals (S-5).
+func knockoutStart(t *Tournament, h *History) int {
+	switch t.Settings.System {
+	case SwissKnockout:
 		return t.Settings.Rounds + 1
+	case Groups:
+		return groupStageRounds(t, h) + 1
 	}
 	return 1
 }
 
 // knockoutRound reports whether round n is played as knockout matches.
-func knockoutRound(t *Tournament, n int) bool {
+func knockoutRound(t *Tournament, h *History, n int) bool {
 	switch t.Settings.System {
 	case Knockout, DoubleElimination:
 		return true
 	case SwissKnockout:
 		return n > t.Settings.Rounds
+	case Groups:
+		return t.Settings.Groups.Finals == FinalsCross && n >= knockoutStart(t, h)
 	}
 	return false
 }
@@ -776,7 +786,7 @@ func pairKnockout(t *Tournament, h *History, n int, gameID GameIDFunc) (*Round, 
 // on a new table. It returns nothing for other systems.
 func NextGames(t *Tournament, h *History, gameID GameIDFunc) ([]Pairing, []Explanation, error) {
 	n := t.Round
-	if n < 1 || !knockoutRound(t, n) || len(h.Rounds) != n {
+	if n < 1 || len(h.Rounds) != n || !knockoutRound(t, h, n) {
 		return nil, nil, nil
 	}
 	_, matches, err := bracket(t, h, n-1)
@@ -813,7 +823,7 @@ func NextGames(t *Tournament, h *History, gameID GameIDFunc) ([]Pairing, []Expla
 // GameControl is the time control of a pairing's game: the event's, except
 // for a knockout's additional rapid games, which have their own (S-3, C-2).
 func GameControl(t *Tournament, p Pairing) clock.Control {
-	if p.Match != "" && (t.Settings.System == Knockout || t.Settings.System == DoubleElimination || t.Settings.System == SwissKnockout) && p.Board > max(t.Settings.GamesPerMatch, 1) {
+	if p.Match != "" && p.Group == "" && (t.Settings.System == Knockout || t.Settings.System == DoubleElimination || t.Settings.System == SwissKnockout || t.Settings.System == Groups) && p.Board > max(t.Settings.GamesPerMatch, 1) {
 		if c, ok := clock.Preset(knockout.DefaultTieBreakTimeControl); ok {
 			return c
 		}
