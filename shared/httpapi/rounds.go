@@ -158,6 +158,9 @@ func (a *API) pairRound(c *call) (int, any, error) {
 		ev.t, status = &t, http.StatusCreated
 		return nil
 	})
+	if re := (*tournament.RuleError)(nil); errors.As(err, &re) && re.Code == tournament.CodeEventComplete {
+		a.markFinished(c, ev) // every round is paired: finished once every result is in
+	}
 	if err != nil {
 		return 0, nil, err
 	}

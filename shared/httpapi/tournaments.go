@@ -50,15 +50,6 @@ func (a *API) createTournament(c *call) (int, any, error) {
 	return http.StatusCreated, map[string]any{"id": tid, "token": token, "tournament": tournamentView(t)}, nil
 }
 
-// GET /tournaments/{tid} — public.
-func (a *API) getTournament(c *call) (int, any, error) {
-	t, _, err := a.loadTournament(c.ctx(), c.r.PathValue("tid"))
-	if err != nil {
-		return 0, nil, err
-	}
-	return http.StatusOK, tournamentView(t), nil
-}
-
 // POST /tournaments/{tid}/players — organiser.
 func (a *API) registerPlayer(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")

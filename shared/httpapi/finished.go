@@ -1,0 +1,74 @@
+package httpapi
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+// finished reports whether the event is over: every round its system has is
+// paired (the next pairing would be refused with event_complete — the last
+// Swiss round, the whole round-robin table, a decided bracket) and every game
+// has a result.
+func (ev *event) finished() bool {
+	if ev.t.Round == 0 || len(ev.h.Unfinished()) > 0 {
+		return false
+	}
+	_, err := ev.pairNext(tournament.PairOptions{UnfinishedAsDraws: true}, func(int, int, int) string { return "" })
+	var re *tournament.RuleError
+	return errors.As(err, &re) && re.Code == tournament.CodeEventComplete
+}
+
+// mayBeFinished says, from the event item alone, whether the event could be
+// over, so a read loads the whole event only then: a Swiss-based event
+// before its last round cannot be.
+func mayBeFinished(t *tournament.Tournament) bool {
+	if t.Status != tournament.Running {
+		return false
+	}
+	switch t.Settings.System {
+	case tournament.Swiss, tournament.SwissElimination, tournament.SwissNPlusOne:
+		return t.Round >= t.Settings.Rounds
+	case tournament.SwissKnockout:
+		return t.Round > t.Settings.Rounds
+	}
+	return true
+}
+
+// GET /tournaments/{tid} — public. The status reads "finished" as soon as
+// the last round's results are all in (or the bracket is decided): it is
+// computed here, since results are written by the game handlers, and stored
+// when the organiser next asks for a round (refused with event_complete).
+func (a *API) getTournament(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	t, _, err := a.loadTournament(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
+	if mayBeFinished(t) {
+		ev, err := a.loadEvent(c.ctx(), tid)
+		if err != nil {
+			return 0, nil, err
+		}
+		if t = ev.t; ev.finished() {
+			t.Status = tournament.Finished
+		}
+	}
+	return http.StatusOK, tournamentView(t), nil
+}
+
+// markFinished stores the finished status after a pairing refused with
+// event_complete, when every game has a result; a lost race is left to the
+// next request.
+func (a *API) markFinished(c *call, ev *event) {
+	if ev == nil || ev.t.Status == tournament.Finished || !ev.finished() {
+		return
+	}
+	t := *ev.t
+	t.Status = tournament.Finished
+	if err := a.store.Put(c.ctx(), encode(ev.meta, &t)); err != nil && !errors.Is(err, store.ErrConflict) {
+		a.log.Error("storing the finished status", "tournament", t.ID, "error", err)
+	}
+}

@@ -1,0 +1,58 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/xqtour/xqtour/shared/httpapi/apitest"
+)
+
+func status(t *testing.T, s *apitest.Server, tid string) any {
+	t.Helper()
+	return s.Get("/tournaments/"+tid).Want(t, http.StatusOK).JSON()["status"]
+}
+
+// The event reads finished once its last round's results are all in: a
+// Swiss after its last round, a knockout once the bracket is decided. The
+// status is stored when a pairing is then refused, and later entries are
+// refused as for a finished event.
+func TestFinishedStatus(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Short","system":"swiss","rounds":2}`, 4)
+	r1 := f.pair(t, s, nil, http.StatusCreated)
+	f.finishRound(t, s, r1, nil)
+	if got := status(t, s, f.ev.ID); got != "running" {
+		t.Fatalf("after round 1 of 2: %v", got)
+	}
+	r2 := f.pair(t, s, nil, http.StatusCreated)
+	f.finishRound(t, s, r2, map[int]bool{2: true})
+	if got := status(t, s, f.ev.ID); got != "running" {
+		t.Fatalf("last round with a game open: %v", got)
+	}
+	p := r2.Pairings[1]
+	finish(t, s, f.ev.ID, 2, p.Table, p.GameID, p.Red, p.Black, "1-0")
+	if got := status(t, s, f.ev.ID); got != "finished" {
+		t.Fatalf("every result in: %v", got)
+	}
+	if r := s.Post("/tournaments/"+f.ev.ID+"/rounds", f.ev.Token, nil).Want(t, http.StatusUnprocessableEntity); r.ErrorCode() != "event_complete" {
+		t.Fatalf("round 3 of 2: %s", r.Body)
+	}
+	if r := s.Post("/tournaments/"+f.ev.ID+"/players", f.ev.Token, map[string]any{"name": "Late"}).Want(t, http.StatusUnprocessableEntity); r.ErrorCode() != "event_finished" {
+		t.Fatalf("entry after the end: %s", r.Body)
+	}
+
+	// S-3: a four-player knockout is finished when its final is decided.
+	k := newField(t, s, `{"name":"Cup","system":"knockout"}`, 4)
+	for n := 1; n <= 2; n++ {
+		r := k.pair(t, s, nil, http.StatusCreated)
+		if got := status(t, s, k.ev.ID); got != "running" {
+			t.Fatalf("knockout round %d open: %v", n, got)
+		}
+		for _, p := range r.Pairings {
+			finish(t, s, k.ev.ID, n, p.Table, p.GameID, p.Red, p.Black, "1-0")
+		}
+	}
+	if got := status(t, s, k.ev.ID); got != "finished" {
+		t.Fatalf("knockout after its final: %v", got)
+	}
+}
