@@ -636,7 +636,11 @@ func rankAfter(t *Tournament, h *History, n int) ([]string, error) {
 // two after N rounds play the final on table 1 whether or not they have met,
 // with colours balancing their earlier colours (the higher-ranked gets red
 // when they cannot decide; the organiser may swap them before the round
-// starts); everyone else is paired by the Swiss for places 3 on.
+// starts); everyone else is paired by the Swiss for places 3 on. The final
+// is one slow game with no additional rapid games, so each finalist's total
+// after round N+1 is the N+1-round score that 001 §10.4.3.3 has their
+// opponents count (combined.NPlusOneOpponentScores): R-4a's 对手分 over the
+// table after round N+1 needs no override.
 func pairNPlusOne(t *Tournament, h *History, n int, o PairOptions, gameID GameIDFunc) (*Round, error) {
 	if n > t.Settings.Rounds {
 		return nil, &RuleError{Code: CodeEventComplete, Message: fmt.Sprintf("all %d rounds are paired", t.Settings.Rounds), Rule: "S-4"}
