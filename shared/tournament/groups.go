@@ -129,9 +129,9 @@ func groupEvent(t *Tournament, h *History, g rrGroup) (standings.Event, error) {
 			out.Players = append(out.Players, p)
 		}
 	}
-	for _, w := range ev.Withdrawals {
-		if in[w.Player] {
-			out.Withdrawals = append(out.Withdrawals, w)
+	for _, p := range h.Players {
+		if in[p.ID] && p.Status == Withdrawn {
+			out.Withdrawals = append(out.Withdrawals, standings.Withdrawal{Player: p.ID, AfterRound: p.WithdrawnAfter})
 		}
 	}
 	rounds := map[int]bool{}

@@ -134,3 +134,45 @@ func TestPairNext_S5_ThreeGroupsRests(t *testing.T) {
 		t.Errorf("finals round: %s", got[3])
 	}
 }
+
+// S-6 in a group: p8 withdraws after round 1, having met one of the three
+// opponents due in group A — fewer than half, so group A's table annuls
+// p8's results; the whole event's table keeps them as played.
+func TestGroups_S6_WithdrawalCountsTheGroup(t *testing.T) {
+	ev, ps := event(t, tournament.Settings{Name: "x", System: tournament.Groups}, 8)
+	var rounds []*tournament.Round
+	var results []tournament.Result
+	play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, redWins)
+	if err := ev.Withdraw(ps[7]); err != nil {
+		t.Fatal(err)
+	}
+	r2 := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, redWins)
+	for _, p := range r2.Pairings {
+		if p.Red == "p8" || p.Black == "p8" {
+			t.Fatalf("withdrawn p8 paired in round 2: %+v", p)
+		}
+	}
+	h := tournament.NewHistory(ps, rounds, results)
+	gev, err := tournament.GroupStandingsEvent(ev, h, "A")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ga, err := standings.Standings(gev, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ga.Annulled, []string{"p8"}) {
+		t.Errorf("group A annulled %v, want [p8]", ga.Annulled)
+	}
+	wev, err := tournament.StandingsEvent(ev, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := standings.Standings(wev, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(whole.Annulled) != 0 {
+		t.Errorf("whole event annulled %v", whole.Annulled)
+	}
+}

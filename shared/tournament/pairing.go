@@ -851,7 +851,10 @@ func StandingsEvent(t *Tournament, h *History) (standings.Event, error) {
 	ev.Chain = chain
 	for _, p := range h.Players {
 		ev.Players = append(ev.Players, standings.Player{ID: p.ID, Name: p.Name, Number: p.Number})
-		if p.Status == Withdrawn {
+		// S-6 in a groups event counts the opponents due in the player's own
+		// group (GroupStandingsEvent); the whole event's table keeps the
+		// results as played rather than apply it over the whole field.
+		if p.Status == Withdrawn && t.Settings.System != Groups {
 			ev.Withdrawals = append(ev.Withdrawals, standings.Withdrawal{Player: p.ID, AfterRound: p.WithdrawnAfter})
 		}
 	}
