@@ -34,6 +34,8 @@ func (t *Tournament) pausable(p *Player) error {
 	switch {
 	case t.Status == Finished:
 		return &RuleError{Code: "event_finished", Message: "the event is finished", Rule: "S-6"}
+	case t.Settings.Teams:
+		return &RuleError{Code: "pause_unsupported", Message: "in a team event the captain's lineup decides who plays; a member is left out of the lineup instead", Rule: "T-2"}
 	case !isSwiss(t.Settings.System):
 		return &RuleError{Code: "pause_unsupported", Message: fmt.Sprintf("a %s pairs from a fixed table; a player who cannot play withdraws instead", t.Settings.System), Rule: "S-6"}
 	case p.Status == Withdrawn:

@@ -40,4 +40,8 @@ func TestPauseResume_S6(t *testing.T) {
 	if got := code(rr.Pause(rps[0])); got != "pause_unsupported" {
 		t.Errorf("round-robin pause: %q", got)
 	}
+	team := &tournament.Tournament{Settings: tournament.Settings{System: tournament.Swiss, Teams: true}}
+	if got := code(team.Pause(&tournament.Player{Status: tournament.Active})); got != "pause_unsupported" {
+		t.Errorf("team-event pause: %q", got)
+	}
 }
