@@ -124,6 +124,16 @@ func TestGroups_S5_OverHTTP(t *testing.T) {
 	if len(st.Rows) != 3 || num(st.Rows[0].PlayerID) != 2 || st.Rows[0].Points != 4 || num(st.Rows[2].PlayerID) != 6 {
 		t.Fatalf("group B table: %+v", st.Rows)
 	}
+	var ct struct {
+		Rows []struct {
+			PlayerID string
+			Cells    []struct{ Round int }
+		}
+	}
+	s.Get("/tournaments/"+f.ev.ID+"/crosstable?group=A").Want(t, http.StatusOK).Decode(t, &ct)
+	if len(ct.Rows) != 3 || len(ct.Rows[0].Cells) != 3 { // two games and a rest each
+		t.Fatalf("group A crosstable: %+v", ct.Rows)
+	}
 	if r := s.Get("/tournaments/"+f.ev.ID+"/standings?group=Q").Want(t, http.StatusUnprocessableEntity); r.ErrorCode() != "unknown_group" {
 		t.Fatalf("unknown group: %s", r.Body)
 	}

@@ -77,6 +77,10 @@ func (a *API) standingsEvent(c *call) (standings.Event, int, error) {
 		in, err := ev.boardsEvent()
 		return in, n, err
 	}
+	if group := c.r.URL.Query().Get("group"); group != "" {
+		in, err := tournament.GroupStandingsEvent(ev.t, ev.h, group) // S-5: one group's table
+		return in, n, err
+	}
 	in, err := tournament.StandingsEvent(ev.t, ev.h)
 	return in, n, err
 }
