@@ -23,7 +23,8 @@ func (ev *event) finished() bool {
 
 // mayBeFinished says, from the event item alone, whether the event could be
 // over, so a read loads the whole event only then: a Swiss-based event
-// before its last round cannot be.
+// before its last round cannot be, nor a round robin before the last round
+// of its table.
 func mayBeFinished(t *tournament.Tournament) bool {
 	if t.Status != tournament.Running {
 		return false
@@ -33,8 +34,14 @@ func mayBeFinished(t *tournament.Tournament) bool {
 		return t.Round >= t.Settings.Rounds
 	case tournament.SwissKnockout:
 		return t.Round > t.Settings.Rounds
+	case tournament.RoundRobin, tournament.DoubleRoundRobin:
+		rounds := t.Players - 1 + t.Players%2 // S-1: an odd field adds a rest round
+		if t.Settings.System == tournament.DoubleRoundRobin {
+			rounds *= 2
+		}
+		return t.Round >= rounds
 	}
-	return true
+	return true // knockouts and groups: the bracket or the finals decide
 }
 
 // GET /tournaments/{tid} — public. The status reads "finished" as soon as

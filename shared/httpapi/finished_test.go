@@ -56,3 +56,20 @@ func TestFinishedStatus(t *testing.T) {
 		t.Fatalf("knockout after its final: %v", got)
 	}
 }
+
+// S-1: a three-player round robin (a rest each round) is finished after
+// its third round's game.
+func TestFinishedStatus_RoundRobin(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Trio","system":"roundRobin"}`, 3)
+	for n := 1; n <= 3; n++ {
+		r := f.pair(t, s, nil, http.StatusCreated)
+		if got := status(t, s, f.ev.ID); got != "running" {
+			t.Fatalf("round %d open: %v", n, got)
+		}
+		f.finishRound(t, s, r, nil)
+	}
+	if got := status(t, s, f.ev.ID); got != "finished" {
+		t.Fatalf("after the table: %v", got)
+	}
+}
