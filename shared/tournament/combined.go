@@ -128,37 +128,49 @@ func withStatus(h *History, aside map[string]bool) *History {
 	return &rest
 }
 
+// eliminationField returns who is out of round n of a swissElimination
+// event (S-4, 001 §10.4.1.4): everyone dropped before, plus — when round n-1
+// is at or past Elimination.FromRound and before the last round — the
+// PerRound lowest-ranked, in the standings after round n-1, of those still
+// in (never below Keep, nor below two). dropped is that last part.
+func eliminationField(t *Tournament, h *History, n int) (out map[string]bool, dropped []string, err error) {
+	out = eliminatedBefore(h, n)
+	e := t.Settings.Elimination
+	el := combined.Elimination{Rounds: t.Settings.Rounds, FromRound: e.FromRound, PerRound: e.PerRound, Keep: max(e.Keep, 2)}
+	k := n - 1
+	if k < el.FromRound || k >= el.Rounds {
+		return out, nil, nil
+	}
+	ranked, err := rankAfter(t, h, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	var still []string
+	for _, id := range ranked {
+		if !out[id] {
+			still = append(still, id)
+		}
+	}
+	if dropped, err = el.Eliminated(k, still); err != nil {
+		return nil, nil, fmt.Errorf("pair round %d: %w", n, err)
+	}
+	for _, id := range dropped {
+		out[id] = true
+	}
+	return out, dropped, nil
+}
+
 // pairElimination pairs round n of a Swiss with last-place elimination
-// (S-4, 001 §10.4.1.4): from the standings after round n-1 — when it is at
-// or past Elimination.FromRound and before the last round — the PerRound
-// lowest-ranked of those still in leave (never below Keep, nor below two);
-// the Swiss then pairs the players still in. Who left is stored on the
-// round, so a later result correction never changes a field already paired.
+// (S-4): the Swiss pairs the players still in (eliminationField). Who left
+// is stored on the round, so a later result correction never changes a
+// field already paired.
 func pairElimination(t *Tournament, h *History, n int, o PairOptions, gameID GameIDFunc) (*Round, error) {
 	if n > t.Settings.Rounds {
 		return nil, &RuleError{Code: CodeEventComplete, Message: fmt.Sprintf("all %d rounds are paired", t.Settings.Rounds), Rule: "P-2"}
 	}
-	out := eliminatedBefore(h, n)
-	e := t.Settings.Elimination
-	el := combined.Elimination{Rounds: t.Settings.Rounds, FromRound: e.FromRound, PerRound: e.PerRound, Keep: max(e.Keep, 2)}
-	var dropped []string
-	if k := n - 1; k >= el.FromRound && k < el.Rounds {
-		ranked, err := rankAfter(t, h, k)
-		if err != nil {
-			return nil, err
-		}
-		var still []string
-		for _, id := range ranked {
-			if !out[id] {
-				still = append(still, id)
-			}
-		}
-		if dropped, err = el.Eliminated(k, still); err != nil {
-			return nil, fmt.Errorf("pair round %d: %w", n, err)
-		}
-		for _, id := range dropped {
-			out[id] = true
-		}
+	out, dropped, err := eliminationField(t, h, n)
+	if err != nil {
+		return nil, err
 	}
 	r, err := pairSwiss(t, withStatus(h, out), n, o, gameID)
 	if err != nil {

@@ -2,9 +2,12 @@ package tournament_test
 
 import (
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/xqtour/xqtour/shared/pairing/checker"
+	"github.com/xqtour/xqtour/shared/pairing/swiss"
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -131,5 +134,42 @@ func TestPairNext_S4_EliminationNeedsFinishedRound(t *testing.T) {
 	var re *tournament.RuleError
 	if !errors.As(err, &re) || re.Code != tournament.CodeRoundUnfinished || re.Rule != "S-4" {
 		t.Fatalf("got %v, want round_unfinished (S-4)", err)
+	}
+}
+
+// S-4 over a simulated 24-player, 7-round elimination event with random
+// results, 3 dropped after each round from round 4: every round the engine
+// is given (SwissInput, the players out as paused) passes the pairing
+// checker, and PairNext pairs exactly that round.
+func TestSwissElimination_S4_CheckerPassesEveryRound(t *testing.T) {
+	ev, ps := event(t, tournament.Settings{Name: "sim", System: tournament.SwissElimination, Rounds: 7,
+		Elimination: tournament.Elimination{PerRound: 3}}, 24)
+	rng := rand.New(rand.NewPCG(5, 7))
+	var rounds []*tournament.Round
+	var results []tournament.Result
+	field := 24
+	for n := 1; n <= 7; n++ {
+		h := tournament.NewHistory(ps, rounds, results)
+		in, err := tournament.SwissInput(ev, h, tournament.PairOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := swiss.Pair(in)
+		if err != nil {
+			t.Fatalf("round %d: %v", n, err)
+		}
+		if v := checker.Check(in, want); len(v) > 0 {
+			t.Fatalf("round %d: %v", n, v)
+		}
+		r := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, func(tournament.Pairing) string {
+			return [...]string{"1-0", "0-1", "1/2-1/2"}[rng.IntN(3)]
+		})
+		field -= len(r.Eliminated)
+		if len(r.Pairings) != len(want.Boards) || 2*len(r.Pairings)+len(r.Byes) != field {
+			t.Fatalf("round %d: %d boards and %d byes for %d players; the engine made %d boards", n, len(r.Pairings), len(r.Byes), field, len(want.Boards))
+		}
+	}
+	if field != 24-3*3 {
+		t.Fatalf("%d players in the last round, want 15", field)
 	}
 }

@@ -301,7 +301,15 @@ func swissHistory(t *Tournament, h *History, n int) *swissState {
 // SwissInput is what the Swiss engine is given to pair round t.Round+1 —
 // for checkers and for arbiters who replay a pairing by hand. Unfinished
 // games count as draws (P-12) whether or not the organiser has said so.
+// In a swissElimination event the players out (S-4) are given as paused.
 func SwissInput(t *Tournament, h *History, o PairOptions) (swiss.Input, error) {
+	if t.Settings.System == SwissElimination {
+		out, _, err := eliminationField(t, h, t.Round+1)
+		if err != nil {
+			return swiss.Input{}, err
+		}
+		h = withStatus(h, out)
+	}
 	in, _, err := swissInput(t, h, t.Round+1, o)
 	return in, err
 }
