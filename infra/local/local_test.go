@@ -76,7 +76,8 @@ func TestREADMEWalkthrough(t *testing.T) {
 	if err != nil {
 		t.Fatalf("walk-through failed: %v\n%s", err, out)
 	}
-	for _, want := range []string{`"name":"Hong Zhi"`, `"code":"invalid_field"`, `"code":"illegal_move"`, "resignation", `[Game "Chinese Chess"]`} {
+	for _, want := range []string{`"name":"Hong Zhi"`, `"code":"invalid_field"`, `"code":"illegal_move"`, "resignation", `[Game "Chinese Chess"]`,
+		`"homeMatchPoints":1`, "running\nfinished\n", `"stage":"groups"`} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("walk-through output lacks %s:\n%s", want, out)
 		}
