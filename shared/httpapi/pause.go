@@ -19,8 +19,8 @@ func (a *API) resumePlayer(c *call) (int, any, error) {
 	return a.changePlayer(c, (*tournament.Tournament).Resume)
 }
 
-// changePlayer applies an organiser's change of a player's status. The
-// event item is checked, not written, as for a withdrawal: a round paired
+// changePlayer applies an organiser's change of a player's status (withdraw,
+// pause, resume). The event item is checked, not written: a round paired
 // meanwhile would have seen the old status, so that race is a 409.
 func (a *API) changePlayer(c *call, change func(*tournament.Tournament, *tournament.Player) error) (int, any, error) {
 	tid, pid := c.r.PathValue("tid"), c.r.PathValue("pid")

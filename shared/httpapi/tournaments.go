@@ -106,30 +106,7 @@ func (a *API) listPlayers(c *call) (int, any, error) {
 
 // POST /tournaments/{tid}/players/{pid}/withdraw — organiser (S-6).
 func (a *API) withdrawPlayer(c *call) (int, any, error) {
-	tid, pid := c.r.PathValue("tid"), c.r.PathValue("pid")
-	if err := c.decode(&struct{}{}); err != nil {
-		return 0, nil, err
-	}
-	t, meta, err := a.loadTournament(c.ctx(), tid)
-	if err != nil {
-		return 0, nil, err
-	}
-	if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
-		return 0, nil, err
-	}
-	p, rec, err := a.loadPlayer(c.ctx(), tid, pid)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := t.Withdraw(p); err != nil {
-		return 0, nil, err
-	}
-	// The event item is checked, not written: a round paired meanwhile changes
-	// which round the withdrawal follows, so that race is a 409.
-	if err := a.store.Transact(c.ctx(), []*store.Record{encode(rec, p)}, meta); err != nil {
-		return 0, nil, err
-	}
-	return http.StatusOK, map[string]any{"player": playerView(p)}, nil
+	return a.changePlayer(c, (*tournament.Tournament).Withdraw)
 }
 
 // POST /tournaments/{tid}/officials — organiser (O-1).
