@@ -75,8 +75,8 @@ func tableItems(t *testing.T, st *store.Store) int {
 	return n
 }
 
-// Every mutating route of the route table refuses malformed JSON (400), an
-// oversize body (413) and a missing or garbage token (401), and a player
+// Every mutating route of the route table refuses malformed JSON and unknown
+// fields (400), an oversize body (413) and a missing or garbage token (401), and a player
 // token where an official or the organiser is needed (403) — and none of
 // these changes anything.
 func TestEveryMutatingRouteRefusesBadRequests(t *testing.T) {
@@ -92,8 +92,11 @@ func TestEveryMutatingRouteRefusesBadRequests(t *testing.T) {
 			send := func(token, body string) *apitest.Resp {
 				return s.Do(apitest.Req{Method: "POST", Path: path, Token: token, Body: body, Invalid: true})
 			}
-			if r := send(token, `{"x":`); r.Status != http.StatusBadRequest {
+			if r := send(token, `{"x":`); r.Status != http.StatusBadRequest || r.ErrorCode() != "malformed_json" {
 				t.Errorf("malformed JSON: %d %s", r.Status, r.Body)
+			}
+			if r := send(token, `{"noSuchField":1}`); r.Status != http.StatusBadRequest || r.ErrorCode() != "unknown_field" {
+				t.Errorf("unknown field: %d %s", r.Status, r.Body)
 			}
 			if r := send(token, `{"`+strings.Repeat("y", httpapi.MaxBody)+`":1}`); r.Status != http.StatusRequestEntityTooLarge {
 				t.Errorf("oversize body: %d %s", r.Status, r.Body)
