@@ -25,6 +25,7 @@ type Error struct {
 	RetryAfter int
 }
 
+// Error returns the code and message, for logs.
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
 type errorBody struct {

@@ -84,6 +84,7 @@ type RuleError struct {
 	Code, Message, Rule string
 }
 
+// Error returns the message with the rule that decided it.
 func (e *RuleError) Error() string { return e.Message + " (" + e.Rule + ")" }
 
 // Register adds a player, numbering them in entry order. Round robins and

@@ -118,6 +118,7 @@ type FieldError struct {
 	Field, Message, Rule string
 }
 
+// Error names the field, the problem and the rule.
 func (e *FieldError) Error() string {
 	if e.Rule != "" {
 		return fmt.Sprintf("%s: %s (%s)", e.Field, e.Message, e.Rule)
