@@ -67,6 +67,6 @@ func TestLargeSwissRoundSpansItems(t *testing.T) {
 		t.Fatalf("read back %d pairings, want %d", len(again.Pairings), n/2)
 	}
 	last := round.Pairings[len(round.Pairings)-1]
-	s.Get("/games/" + last.GameID).Want(t, http.StatusOK)
+	s.Get("/games/"+last.GameID).Want(t, http.StatusOK)
 	t.Logf("%d players: round document %d bytes in %d items", n, len(head.Doc), head.Parts+1)
 }
