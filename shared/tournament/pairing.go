@@ -417,9 +417,8 @@ func explainSwiss(w swiss.Explanation) string {
 	return s + ")"
 }
 
-// schedule is the round-robin programme of the event: numbers are the
-// registration numbers (S-1: numbers by draw, registration order standing
-// for it).
+// schedule is the round-robin programme of the event; RoundRobinOrder says
+// who holds each number (S-1).
 func schedule(t *Tournament, players int) (roundrobin.Schedule, error) {
 	cycles := 1
 	if t.Settings.System == DoubleRoundRobin {
@@ -445,7 +444,7 @@ func pairRoundRobin(t *Tournament, h *History, n int, o PairOptions, gameID Game
 	if err != nil {
 		return nil, err
 	}
-	r := roundRobinRound(h, s, n, gameID)
+	r := roundRobinRound(t, h, s, n, gameID)
 	r.UnfinishedAsDraws = unfinished
 	return r, nil
 }
@@ -454,8 +453,14 @@ func pairRoundRobin(t *Tournament, h *History, n int, o PairOptions, gameID Game
 // tables numbered match by match. Pairings with a withdrawn player are not
 // played (S-6: the standings annul them or score them as forfeits); the odd
 // field's rest is the round's bye (S-7: no score, no game, no colour).
-func roundRobinRound(h *History, s roundrobin.Schedule, n int, gameID GameIDFunc) *Round {
+// Numbers are the event's numbering (RoundRobinOrder).
+func roundRobinRound(t *Tournament, h *History, s roundrobin.Schedule, n int, gameID GameIDFunc) *Round {
 	sr := s.Rounds[n-1]
+	order := RoundRobinOrder(t, h.Players)
+	numbered := ""
+	if nb := t.Settings.Numbering; nb != "" && nb != NumberingRegistration {
+		numbered = "; numbers by " + nb
+	}
 	g := max(s.GamesPerPairing, 1)
 	r := &Round{}
 	colour := "roundRobinTable"
@@ -463,13 +468,13 @@ func roundRobinRound(h *History, s roundrobin.Schedule, n int, gameID GameIDFunc
 		colour = "secondCycleSwapped"
 	}
 	for _, pp := range sr.Pairings {
-		red, black := h.Players[pp.Red-1], h.Players[pp.Black-1]
+		red, black := order[pp.Red-1], order[pp.Black-1]
 		if red.Status == Withdrawn || black.Status == Withdrawn {
 			continue
 		}
 		for i, game := range pp.Games {
 			table := (pp.Table-1)*g + i + 1
-			p := Pairing{Table: table, Red: h.Players[game.Red-1].ID, Black: h.Players[game.Black-1].ID, GameID: gameID(n, table, i+1)}
+			p := Pairing{Table: table, Red: order[game.Red-1].ID, Black: order[game.Black-1].ID, GameID: gameID(n, table, i+1)}
 			if g > 1 {
 				p.Match, p.Board = fmt.Sprintf("M%d", pp.Table), i+1
 			}
@@ -479,12 +484,12 @@ func roundRobinRound(h *History, s roundrobin.Schedule, n int, gameID GameIDFunc
 			}
 			r.Pairings = append(r.Pairings, p)
 			r.Explanations = append(r.Explanations, Explanation{
-				Opponent:       fmt.Sprintf("round-robin table, round %d: no. %d v no. %d (S-1, first listed has red)", n, pp.Red, pp.Black),
+				Opponent:       fmt.Sprintf("round-robin table, round %d: no. %d v no. %d (S-1, first listed has red%s)", n, pp.Red, pp.Black, numbered),
 				OpponentReason: "roundRobinTable", ColourReason: cr})
 		}
 	}
-	if sr.Rest != 0 && sr.Rest <= len(h.Players) {
-		r.Byes = []string{h.Players[sr.Rest-1].ID}
+	if sr.Rest != 0 && sr.Rest <= len(order) {
+		r.Byes = []string{order[sr.Rest-1].ID}
 	}
 	return r
 }
@@ -551,13 +556,15 @@ func bracket(t *Tournament, h *History, upto int) (*knockout.Bracket, []knockout
 		if ranked, err = rankAfter(t, h, first-1); err != nil {
 			return nil, nil, err
 		}
-		b, err = combined.SwissKnockout(ranked, combined.TopTwo)
+		if b, err = combined.SwissKnockout(ranked, finalsStage(t)); errors.Is(err, combined.ErrField) {
+			return nil, nil, &RuleError{Code: CodeTooFewPlayers, Message: err.Error(), Rule: "S-4"}
+		}
 	case len(knockoutEntrants(h)) < 2:
 		return nil, nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d entrant(s); a knockout needs at least 2", len(knockoutEntrants(h))), Rule: "S-3"}
 	case t.Settings.System == DoubleElimination:
-		b, err = knockout.NewDouble(knockoutEntrants(h), true)
+		b, err = knockout.NewDouble(knockoutEntrants(h), gfReset(t))
 	default:
-		b, err = knockout.NewSingle(knockoutEntrants(h), false)
+		b, err = knockout.NewSingle(knockoutEntrants(h), t.Settings.Knockout.ThirdPlace)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -711,9 +718,10 @@ func pairNPlusOne(t *Tournament, h *History, n int, o PairOptions, gameID GameID
 }
 
 // knockoutFormat is the event's match format (S-3): GamesPerMatch regular
-// games, then two-game mini-matches of additional rapid games while level.
+// games, then two-game mini-matches of additional rapid games at the
+// event's tie-break preset while level.
 func knockoutFormat(t *Tournament) knockout.Format {
-	return knockout.Format{Games: max(t.Settings.GamesPerMatch, 1)}
+	return knockout.Format{Games: max(t.Settings.GamesPerMatch, 1), TieBreak: []knockout.TieBreakStage{{TimeControl: tieBreakControl(t), Games: 2}}}
 }
 
 // matchPending says why a match holds up the next round: a game still being
@@ -836,7 +844,7 @@ func NextGames(t *Tournament, h *History, gameID GameIDFunc) ([]Pairing, []Expla
 // for a knockout's additional rapid games, which have their own (S-3, C-2).
 func GameControl(t *Tournament, p Pairing) clock.Control {
 	if p.Match != "" && p.Group == "" && (t.Settings.System == Knockout || t.Settings.System == DoubleElimination || t.Settings.System == SwissKnockout || t.Settings.System == Groups) && p.Board > max(t.Settings.GamesPerMatch, 1) {
-		if c, ok := clock.Preset(knockout.DefaultTieBreakTimeControl); ok {
+		if c, ok := clock.Preset(tieBreakControl(t)); ok {
 			return c
 		}
 	}
@@ -893,11 +901,13 @@ func StandingsEvent(t *Tournament, h *History) (standings.Event, error) {
 	if len(ev.Withdrawals) == 0 {
 		return ev, nil
 	}
+	order := RoundRobinOrder(t, h.Players)
 	for _, sr := range s.Rounds {
 		for _, pp := range sr.Pairings {
 			for _, g := range pp.Games {
-				if !played[[3]int{sr.Number, g.Red, g.Black}] {
-					ev.Games = append(ev.Games, standings.Game{Round: sr.Number, Red: h.Players[g.Red-1].ID, Black: h.Players[g.Black-1].ID})
+				red, black := order[g.Red-1], order[g.Black-1]
+				if !played[[3]int{sr.Number, red.Number, black.Number}] {
+					ev.Games = append(ev.Games, standings.Game{Round: sr.Number, Red: red.ID, Black: black.ID})
 				}
 			}
 		}

@@ -111,6 +111,11 @@ type Settings struct {
 	Elimination Elimination
 	// Groups sets the seeded groups of a groups event (S-5).
 	Groups GroupStage
+	// Numbering says who holds which number of a round-robin table (S-1):
+	// NumberingRegistration (default), NumberingRating or NumberingDraw.
+	Numbering string
+	// Knockout holds the knockout matches' options (S-3, S-4).
+	Knockout KnockoutOptions
 }
 
 // FieldError says which setting is wrong, why, and which rule decided it.
@@ -212,7 +217,10 @@ func (s *Settings) Normalize() error {
 	if s.StartsAt < 0 {
 		return &FieldError{Field: "startsAt", Message: "must be a time"}
 	}
-	return s.normalizeCombined()
+	if err := s.normalizeCombined(); err != nil {
+		return err
+	}
+	return s.normalizeOptions()
 }
 
 func (r *Rules) normalize() error {
