@@ -104,6 +104,8 @@ type tournamentIn struct {
 	StartsAt      *time.Time       `json:"startsAt"`
 	Elimination   *eliminationJSON `json:"elimination"`
 	Groups        *groupsJSON      `json:"groups"`
+	Numbering     string           `json:"numbering"`
+	Knockout      *knockoutJSON    `json:"knockout"`
 }
 
 // eliminationJSON is a swissElimination event's last-place elimination (S-4).
@@ -119,8 +121,34 @@ type groupsJSON struct {
 	Finals string `json:"finals"`
 }
 
-// combinedSettings copies the combined systems' settings into s.
+// knockoutJSON is the knockout matches' options (S-3, S-4); fields a system
+// does not use are left out of the event's view.
+type knockoutJSON struct {
+	ThirdPlace *bool  `json:"thirdPlace,omitempty"`
+	Reset      *bool  `json:"reset,omitempty"`
+	Finalists  int    `json:"finalists,omitempty"`
+	TieBreak   string `json:"tieBreak,omitempty"`
+}
+
+func knockoutOut(s tournament.Settings) *knockoutJSON {
+	k := s.Knockout
+	if k == (tournament.KnockoutOptions{}) {
+		return nil
+	}
+	out := &knockoutJSON{Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak}
+	if s.System == tournament.Knockout {
+		out.ThirdPlace = &k.ThirdPlace
+	}
+	return out
+}
+
+// combinedSettings copies the combined systems' settings, the round-robin
+// numbering and the knockout options into s.
 func (in *tournamentIn) combinedSettings(s *tournament.Settings) {
+	s.Numbering = in.Numbering
+	if k := in.Knockout; k != nil {
+		s.Knockout = tournament.KnockoutOptions{ThirdPlace: k.ThirdPlace != nil && *k.ThirdPlace, Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak}
+	}
 	if e := in.Elimination; e != nil {
 		s.Elimination = tournament.Elimination{FromRound: e.FromRound, PerRound: e.PerRound, Keep: e.Keep}
 	}
@@ -154,6 +182,8 @@ type tournamentOut struct {
 	Round         int              `json:"round"`
 	Elimination   *eliminationJSON `json:"elimination,omitempty"`
 	Groups        *groupsJSON      `json:"groups,omitempty"`
+	Numbering     string           `json:"numbering,omitempty"`
+	Knockout      *knockoutJSON    `json:"knockout,omitempty"`
 }
 
 func rfc3339(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
@@ -165,6 +195,7 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 		Substitutes: s.Substitutes, TeamFormat: s.TeamFormat, KeepEntry: s.KeepEntryOrder, Scoring: s.Scoring, Tiebreaks: s.Tiebreaks, TimeControl: timeControlOut(s.TimeControl),
 		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch,
 		Playoff: s.Playoff, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Players, Round: t.Round,
+		Numbering: s.Numbering, Knockout: knockoutOut(s),
 	}
 	if s.StartsAt != 0 {
 		v := rfc3339(s.StartsAt)
