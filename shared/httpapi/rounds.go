@@ -125,6 +125,9 @@ func (a *API) pairRound(c *call) (int, any, error) {
 		if err := a.extendRound(c, ev); err != nil {
 			return err
 		}
+		if _, err := a.drawDueLineups(c, ev, ev.dueRounds(c.nowMs())); err != nil { // T-3, before the pairing reads the matches
+			return err
+		}
 		if in.Round != nil && *in.Round <= ev.t.Round {
 			r, status = ev.round(*in.Round), http.StatusOK
 			return nil
@@ -189,6 +192,9 @@ func (a *API) getRound(c *call) (int, any, error) {
 		if err := a.extendRound(c, ev); err != nil {
 			return 0, nil, err
 		}
+	}
+	if _, err := a.drawDueLineups(c, ev, []int{n}); err != nil { // T-3: drawn by the server at the deadline
+		return 0, nil, err
 	}
 	r := ev.round(n)
 	if r == nil {

@@ -26,7 +26,10 @@ import (
 //     and then the match's board games are created and the match is set. A
 //     lineup may be replaced until then, and only before the round's start
 //     when it has one. The organiser may at any time ask the server to draw
-//     every missing lineup (T-3), seeded by (event, round, team).
+//     every missing lineup (T-3), seeded by (event, round, team); once the
+//     round's start has passed, the first request that reads the round,
+//     submits a lineup or pairs the next round draws them itself
+//     (teams_deadline.go).
 //  4. Results are written through the game routes; standings?view=teams adds
 //     them up (T-7, R-5…R-8).
 
@@ -370,6 +373,7 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 		te      *teamEvent
 		r       *tournament.Round
 		written []tournament.Lineup
+		due     []tournament.Lineup // drawn by the server at the deadline (T-3)
 	)
 	gameID := func(round, table, g int) string { return GameID(tid, round, table, g) }
 	err = retryConflicts(func() error {
@@ -398,6 +402,13 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 		case who.Role == roleOrganiser && teamID == "" && !in.DrawMissing:
 			return badRequest("invalid_field", "team: the organiser names the team")
 		}
+		// T-3: past the round's start the server draws what is missing
+		// first, and that draw stands even when this lineup is refused.
+		d, err := a.drawDueLineups(c, ev, []int{n})
+		if err != nil {
+			return err
+		}
+		due = append(due, d...) // kept across retries: an earlier attempt's draw is stored
 		if te, err = ev.teams(); err != nil {
 			return err
 		}
@@ -448,7 +459,7 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	out := []lineupOut{}
-	for _, l := range written {
+	for _, l := range append(due, written...) {
 		out = append(out, lineupView(l))
 	}
 	return http.StatusOK, map[string]any{"round": te.roundView(r, false), "lineups": out}, nil

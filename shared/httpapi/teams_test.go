@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -384,42 +383,95 @@ func TestTeamLineups_T2(t *testing.T) {
 }
 
 // T-3: any order of the roster, set before the round's start; after it the
-// organiser draws the missing lineup with the documented seed.
+// server draws the missing lineups with the documented seed the first time
+// anyone reads the round — no background job — and refuses late lineups.
 func TestTeamLineupDeadline_T3(t *testing.T) {
 	s := apitest.New(t)
-	te := newTeamEvent(t, s, `{"name":"Blitz","system":"roundRobin","teams":true,"boards":3,"teamFormat":"lineupPerMatch"}`, 2, 3, 0)
+	te := newTeamEvent(t, s, `{"name":"Blitz","system":"roundRobin","teams":true,"boards":3,"teamFormat":"lineupPerMatch"}`, 4, 3, 0)
 	start := s.Clock.Now().Add(time.Hour)
 	r1 := te.pair(t, s, map[string]any{"startsAt": start.Format(time.RFC3339)}, http.StatusCreated)
+	if len(r1.Matches) != 2 {
+		t.Fatalf("round 1: %+v", r1)
+	}
 	m := r1.Matches[0]
-	home, away := te.byID[m.Home], te.byID[m.Away]
+	home := te.byID[m.Home]
 	hr := home.roster()
-	te.lineup(s, 1, home.Token, map[string]any{"lineup": []string{hr[2], hr[0], hr[1]}}).Want(t, http.StatusOK)
-	s.Clock.Advance(2 * time.Hour)
-	wantError(t, te.lineup(s, 1, away.Token, map[string]any{"lineup": away.roster()}), http.StatusUnprocessableEntity, "lineup_deadline_passed", "T-3")
-	var resp struct {
-		Round   teamRoundJSON
-		Lineups []struct {
-			Team    string
-			Players []string
-			Drawn   bool
-			Seed    string
+	homeLineup := []string{hr[2], hr[0], hr[1]}
+	te.lineup(s, 1, home.Token, map[string]any{"lineup": homeLineup}).Want(t, http.StatusOK)
+	round1 := fmt.Sprintf("/tournaments/%s/rounds/1", te.ev.ID)
+
+	// Before the deadline a read draws nothing.
+	s.Clock.Advance(time.Hour - time.Millisecond)
+	var r teamRoundJSON
+	s.Get(round1).Want(t, http.StatusOK).Decode(t, &r)
+	if len(r.Pairings) != 0 || r.Matches[0].Set || r.Matches[1].Set {
+		t.Fatalf("before the deadline: %+v", r)
+	}
+	if ls := storedLineups(t, s, te.ev.ID, 1); len(ls) != 1 {
+		t.Fatalf("before the deadline the store holds %d lineups, want the captain's only: %+v", len(ls), ls)
+	}
+
+	// At the deadline the first GET draws the three missing lineups and
+	// sets both matches; their board games exist with T-6 colours.
+	s.Clock.Advance(time.Millisecond)
+	s.Get(round1).Want(t, http.StatusOK).Decode(t, &r)
+	if len(r.Pairings) != 6 || !r.Matches[0].Set || !r.Matches[1].Set {
+		t.Fatalf("after the deadline a GET sets every match: %+v", r)
+	}
+	ls := storedLineups(t, s, te.ev.ID, 1)
+	if len(ls) != 4 {
+		t.Fatalf("stored lineups: %+v", ls)
+	}
+	lineups := map[string][]string{}
+	for _, l := range ls {
+		lineups[l.Team] = l.Players
+		if l.Team == home.ID {
+			if l.Drawn || !slices.Equal(l.Players, homeLineup) {
+				t.Errorf("the captain's lineup was replaced: %+v", l)
+			}
+			continue
+		}
+		tc := te.byID[l.Team]
+		seed := tournament.LineupSeed(te.ev.ID, 1, l.Team)
+		tm := tournament.Team{ID: tc.ID, Roster: tc.roster(), Members: tc.roster()}
+		want := tm.TeamRoster(tournament.Settings{TeamFormat: "lineupPerMatch", Boards: 3}.TeamSettings()).DrawLineup(seed)
+		if !l.Drawn || l.Seed != seed || l.By != tournament.DrawnByServer || !slices.Equal(l.Players, want) {
+			t.Errorf("drawn lineup of %s: %+v, want %v by the server with seed %d", l.Team, l, want, seed)
 		}
 	}
+	for _, mt := range r.Matches {
+		hl, al := lineups[mt.Home], lineups[mt.Away]
+		for _, p := range r.Pairings {
+			if p.Match != mt.Match {
+				continue
+			}
+			// T-6: the first-listed team has red on odd boards, black on even.
+			red, black := hl[p.Board-1], al[p.Board-1]
+			if p.Board%2 == 0 {
+				red, black = black, red
+			}
+			if p.Red != red || p.Black != black || p.Table != (mt.Number-1)*3+p.Board {
+				t.Errorf("match %s board %d: %+v, want %s-%s (T-6)", mt.Match, p.Board, p, red, black)
+			}
+			wantGame(t, s, p.GameID, red, black)
+		}
+	}
+
+	// T-3: a late lineup is refused and changes nothing; the organiser finds
+	// nothing left to draw.
+	away := te.byID[m.Away]
+	wantError(t, te.lineup(s, 1, away.Token, map[string]any{"lineup": away.roster()}), http.StatusUnprocessableEntity, "lineup_deadline_passed", "T-3")
+	wantError(t, te.lineup(s, 1, te.ev.Token, map[string]any{"team": away.ID, "lineup": away.roster()}), http.StatusUnprocessableEntity, "lineup_deadline_passed", "T-3")
+	var resp struct {
+		Round   teamRoundJSON
+		Lineups []struct{ Team string }
+	}
 	te.lineup(s, 1, te.ev.Token, map[string]any{"drawMissing": true}).Want(t, http.StatusOK).Decode(t, &resp)
-	if len(resp.Lineups) != 1 || resp.Lineups[0].Team != away.ID || !resp.Round.Matches[0].Set {
-		t.Fatalf("draw: %+v", resp)
+	if len(resp.Lineups) != 0 || len(resp.Round.Pairings) != 6 {
+		t.Fatalf("drawMissing after the server's draw: %+v", resp)
 	}
-	seed := tournament.LineupSeed(te.ev.ID, 1, away.ID)
-	if resp.Lineups[0].Seed != strconv.FormatUint(seed, 10) {
-		t.Errorf("seed %s, want %d", resp.Lineups[0].Seed, seed)
-	}
-	tm := tournament.Team{ID: away.ID, Roster: away.roster(), Members: away.roster()}
-	if want := tm.TeamRoster(tournament.Settings{TeamFormat: "lineupPerMatch", Boards: 3}.TeamSettings()).DrawLineup(seed); !slices.Equal(resp.Lineups[0].Players, want) {
-		t.Errorf("drawn %v, want %v", resp.Lineups[0].Players, want)
-	}
-	// Board 1: home's first choice (its roster's third) has red.
-	if p := resp.Round.Pairings[0]; p.Red != hr[2] || p.Black != resp.Lineups[0].Players[0] {
-		t.Errorf("board 1: %+v", p)
+	if again := storedLineups(t, s, te.ev.ID, 1); !slices.EqualFunc(again, ls, func(a, b tournament.Lineup) bool { return slices.Equal(a.Players, b.Players) }) {
+		t.Fatalf("lineups changed after the deadline: %+v, was %+v", again, ls)
 	}
 }
 

@@ -330,7 +330,7 @@ func (th *TeamHistory) SubmitLineup(t *Tournament, r *Round, teamID string, play
 	if err := roster.CheckLineup(players); err != nil {
 		return Lineup{}, err
 	}
-	if r.StartsAt != 0 {
+	if LineupDeadlinePassed(r, now) {
 		if err := roster.SubmitLineup(players, r.StartsAt, now); err != nil {
 			return Lineup{}, err
 		}
@@ -363,6 +363,29 @@ func (th *TeamHistory) DrawMissing(t *Tournament, r *Round, by string, now int64
 		}
 	}
 	return out
+}
+
+// DrawnByServer is the By of a lineup the server drew itself at the
+// deadline, with nobody asking (T-3).
+const DrawnByServer = "server"
+
+// LineupDeadlinePassed reports whether round r has a lineup deadline (its
+// start) and now, Unix ms, is at or past it: from then on captains are
+// refused (SubmitLineup) and missing lineups are drawn (DueLineups).
+func LineupDeadlinePassed(r *Round, now int64) bool { return r.StartsAt != 0 && now >= r.StartsAt }
+
+// DueLineups is T-3's "drawn by the server" without a background job: once
+// the round's start has passed, every lineup still missing from a match not
+// yet set is drawn with LineupSeed, as DrawMissing does for the organiser.
+// Before the deadline, or when nothing is missing, it returns nothing. The
+// draw is a pure function of event, round, team and roster, so two callers
+// computing it at once compute the same lineups; the caller writes them
+// under the round item's version so that only one of them sets the match.
+func (th *TeamHistory) DueLineups(t *Tournament, r *Round, now int64) []Lineup {
+	if !LineupDeadlinePassed(r, now) {
+		return nil
+	}
+	return th.DrawMissing(t, r, DrawnByServer, now)
 }
 
 // MatchScore scores a set match whose every board has a result (T-7): the

@@ -299,3 +299,42 @@ func TestPairNextTeams_S1_DoubleRoundRobinSwapsHome(t *testing.T) {
 		}
 	}
 }
+
+// T-3 drawn by the server: nothing is due before the round's start or in a
+// round without one; from the start on, only the lineups still missing are
+// drawn, with LineupSeed, by the server, and a set match draws nothing.
+func TestDueLineups_T3_DrawnAtDeadline(t *testing.T) {
+	f := newTeamField(t, tournament.Settings{Name: "B", System: tournament.RoundRobin, Boards: 3, TeamFormat: "lineupPerMatch"}, 2)
+	r := f.pair(t, func(*tournament.Round, tournament.Pairing) string { return "" })
+	m := r.Matches[0]
+	th := f.history()
+	home := th.Team(m.Home)
+	l, err := th.SubmitLineup(f.t, r, m.Home, []string{home.Roster[2], home.Roster[0], home.Roster[1]}, "cap", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	th.AddLineup(l)
+	if due := th.DueLineups(f.t, r, 5000); due != nil {
+		t.Fatalf("a round without a start has no deadline: %+v", due)
+	}
+	r.StartsAt = 1000
+	if due := th.DueLineups(f.t, r, 999); due != nil {
+		t.Fatalf("before the deadline: %+v", due)
+	}
+	due := th.DueLineups(f.t, r, 1000)
+	seed := tournament.LineupSeed(f.t.ID, r.Number, m.Away)
+	want := th.Team(m.Away).TeamRoster(f.t.Settings.TeamSettings()).DrawLineup(seed)
+	if len(due) != 1 || due[0].Team != m.Away || !due[0].Drawn || due[0].Seed != seed || due[0].By != tournament.DrawnByServer || !slices.Equal(due[0].Players, want) {
+		t.Fatalf("at the deadline: %+v, want %v drawn with seed %d", due, want, seed)
+	}
+	if again := th.DueLineups(f.t, r, 2000); !slices.EqualFunc(again, due, func(a, b tournament.Lineup) bool { return slices.Equal(a.Players, b.Players) && a.Seed == b.Seed }) {
+		t.Fatalf("the draw is not reproducible: %+v then %+v", due, again)
+	}
+	th.AddLineup(due[0])
+	if changed, err := th.SetMatches(f.t, r, gid); !changed || err != nil {
+		t.Fatalf("set: %v %v", changed, err)
+	}
+	if due := th.DueLineups(f.t, r, 3000); len(due) != 0 {
+		t.Fatalf("a set match draws nothing: %+v", due)
+	}
+}

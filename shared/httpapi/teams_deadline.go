@@ -1,0 +1,124 @@
+package httpapi
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+// T-3 "drawn by the server" with no background job: a round's start is its
+// lineup deadline, and once it has passed, the first request that reads the
+// round (GET rounds/{n}), submits a lineup for it or asks to pair the next
+// round draws every lineup still missing — as flags fall on read for games
+// (C-4). The draw is a pure function of event, round, team and roster
+// (tournament.LineupSeed), and each write carries the round item's version
+// and creates the lineup items only if absent, so of two requests drawing at
+// once one writes and the other rereads the event and finds the matches set:
+// every match is set exactly once.
+
+// lineupsPerWrite bounds one transaction's lineup items, leaving room in
+// DynamoDB's 100-item transaction for the round item and its parts. A round
+// with more missing lineups is drawn in several writes; a match is set in the
+// write that brings its second lineup.
+const lineupsPerWrite = 80
+
+// drawDueLineups draws the missing lineups of the given rounds of a team
+// event whose deadline has passed, writes them with the matches they set,
+// creates the matches' board games, and returns the lineups it wrote. ev is
+// updated to what was stored (or reloaded after a lost race), so the caller
+// reads the set matches from it.
+func (a *API) drawDueLineups(c *call, ev *event, rounds []int) ([]tournament.Lineup, error) {
+	if !ev.t.Settings.Teams {
+		return nil, nil
+	}
+	tid := ev.t.ID
+	gameID := func(round, table, g int) string { return GameID(tid, round, table, g) }
+	var (
+		written []tournament.Lineup
+		touched []int
+	)
+	conflicts := 0
+	for _, n := range rounds {
+		for {
+			stored := ev.round(n)
+			if stored == nil || !tournament.LineupDeadlinePassed(stored, c.nowMs()) {
+				break
+			}
+			te, err := ev.teams()
+			if err != nil {
+				return nil, err
+			}
+			due := te.th.DueLineups(ev.t, stored, c.nowMs())
+			if len(due) == 0 {
+				break
+			}
+			if len(due) > lineupsPerWrite {
+				due = due[:lineupsPerWrite]
+			}
+			changed := *stored
+			changed.Pairings = slices.Clone(stored.Pairings)
+			var recs, lineRecs []*store.Record
+			for _, l := range due {
+				te.th.AddLineup(l)
+				rec := te.lineRecs[lineupSK(n, l.Team)]
+				if rec == nil {
+					rec = &store.Record{PK: tournamentPK(tid), SK: lineupSK(n, l.Team), Kind: "lineup"}
+				}
+				lineRecs = append(lineRecs, encode(rec, l))
+			}
+			if _, err := te.th.SetMatches(ev.t, &changed, gameID); err != nil {
+				return nil, err
+			}
+			recs = append(lineRecs, encode(ev.rounds[n], &changed))
+			err = a.store.Transact(c.ctx(), recs)
+			if errors.Is(err, store.ErrConflict) {
+				// Another request drew (or a captain's last lineup landed) first:
+				// reread and draw only what is still missing.
+				if conflicts++; conflicts > 5 {
+					return nil, err
+				}
+				fresh, err := a.loadEvent(c.ctx(), tid)
+				if err != nil {
+					return nil, err
+				}
+				*ev = *fresh
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("draw lineups of round %d: %w", n, err)
+			}
+			*stored = changed // the history holds this round: views and pairing see the set matches
+			for _, rec := range lineRecs {
+				if _, known := te.lineRecs[rec.SK]; !known {
+					ev.other = append(ev.other, rec)
+				}
+			}
+			written = append(written, due...)
+			if !slices.Contains(touched, n) {
+				touched = append(touched, n)
+			}
+		}
+	}
+	for _, n := range touched {
+		if err := a.ensureGames(c, ev.t, ev.round(n), ev.h); err != nil {
+			return nil, err
+		}
+	}
+	return written, nil
+}
+
+// dueRounds lists the rounds of ev whose lineup deadline has passed, oldest
+// first: the rounds pairing the next one looks at.
+func (ev *event) dueRounds(now int64) []int {
+	var out []int
+	for _, r := range ev.h.Rounds {
+		if tournament.LineupDeadlinePassed(r, now) && len(r.Matches) > 0 {
+			out = append(out, r.Number)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
