@@ -369,3 +369,51 @@ func TestNextGames_S3_TieBreakPreset(t *testing.T) {
 		t.Errorf("explanation %q does not name the preset", ex)
 	}
 }
+
+// S-6 with numbers by rating: a player withdrawn after round 1 of a
+// 4-player round robin is not paired again, and the standings' input adds
+// exactly the games the table still had for them, so every pair of players
+// appears once — the numbering read by the pairing and by the standings is
+// the same.
+func TestStandingsEvent_S6_WithdrawalUnderRatingNumbers(t *testing.T) {
+	ev, err := tournament.New("t1", tournament.Settings{Name: "x", System: tournament.RoundRobin, Numbering: tournament.NumberingRating}, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []*tournament.Player
+	for i, r := range []int{1500, 1600, 1700, 1800} { // p4 holds number 1
+		p, err := ev.Register(tournament.Player{ID: fmt.Sprintf("p%d", i+1), Name: fmt.Sprintf("P%d", i+1), Rating: r}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, &p)
+	}
+	var rounds []*tournament.Round
+	var results []tournament.Result
+	r1 := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, redWins)
+	if got := pairs(r1); got != "p4-p1 p3-p2" {
+		t.Fatalf("round 1 %s, want p4-p1 p3-p2 (1-4, 2-3 in rating order)", got)
+	}
+	if err := ev.Withdraw(ps[1]); err != nil { // p2, number 3
+		t.Fatal(err)
+	}
+	for range 2 {
+		r := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, redWins)
+		if len(r.Pairings) != 1 || strings.Contains(pairs(r), "p2") {
+			t.Fatalf("round %d pairs %s with p2 withdrawn", r.Number, pairs(r))
+		}
+	}
+	sev, err := tournament.StandingsEvent(ev, tournament.NewHistory(ps, rounds, results))
+	if err != nil {
+		t.Fatal(err)
+	}
+	met := map[string]int{}
+	for _, g := range sev.Games {
+		pair := []string{g.Red, g.Black}
+		slices.Sort(pair)
+		met[strings.Join(pair, "-")]++
+	}
+	if len(met) != 6 || len(sev.Games) != 6 {
+		t.Fatalf("games %v, want each of the 6 pairs once", met)
+	}
+}
