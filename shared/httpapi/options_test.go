@@ -173,3 +173,21 @@ func TestSwissKnockoutFourFinalists_S4_OverHTTP(t *testing.T) {
 		t.Fatalf("three finalists: %s", bad.Body)
 	}
 }
+
+// S-1 multi-game matches over HTTP: a 4-player round robin with
+// gamesPerMatch 2 creates both games of every match when the round is
+// paired, the second with colours swapped, each at the event's control.
+func TestRoundRobinTwoGameMatches_S1_OverHTTP(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Double games","system":"roundRobin","gamesPerMatch":2,"timeControl":"rapid-10/40+5/30"}`, 4)
+	r := f.pair(t, s, nil, http.StatusCreated)
+	if got := f.registration(r); got != "1-4 4-1 2-3 3-2" {
+		t.Fatalf("round 1 %s, want 1-4 4-1 2-3 3-2 (two games per pairing, colours alternating)", got)
+	}
+	for _, p := range r.Pairings {
+		g := s.Get("/games/"+p.GameID).Want(t, http.StatusOK).JSON()
+		if tc := g["timeControl"].(map[string]any); tc["name"] != "rapid-10/40+5/30" {
+			t.Errorf("game %s plays at %v", p.GameID, tc)
+		}
+	}
+}
