@@ -44,8 +44,8 @@ func (a *API) drawDueLineups(c *call, ev *event, rounds []int) ([]tournament.Lin
 	for _, n := range rounds {
 		for {
 			stored := ev.round(n)
-			if stored == nil || !tournament.LineupDeadlinePassed(stored, c.nowMs()) {
-				break
+			if stored == nil || !tournament.LineupDeadlinePassed(stored, c.nowMs()) || allSet(stored) {
+				break // the common case after the deadline: nothing to decode or draw
 			}
 			te, err := ev.teams()
 			if err != nil {
@@ -121,4 +121,14 @@ func (ev *event) dueRounds(now int64) []int {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// allSet reports whether every match of r has its board games.
+func allSet(r *tournament.Round) bool {
+	for _, m := range r.Matches {
+		if !tournament.MatchSet(r, m) {
+			return false
+		}
+	}
+	return true
 }
