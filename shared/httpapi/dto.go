@@ -131,7 +131,7 @@ type knockoutJSON struct {
 }
 
 func knockoutOut(s tournament.Settings) *knockoutJSON {
-	k := s.Knockout
+	k := s.KnockoutInEffect()
 	if k == (tournament.KnockoutOptions{}) {
 		return nil
 	}
@@ -195,7 +195,7 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 		Substitutes: s.Substitutes, TeamFormat: s.TeamFormat, KeepEntry: s.KeepEntryOrder, Scoring: s.Scoring, Tiebreaks: s.Tiebreaks, TimeControl: timeControlOut(s.TimeControl),
 		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch,
 		Playoff: s.Playoff, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Players, Round: t.Round,
-		Numbering: s.Numbering, Knockout: knockoutOut(s),
+		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s),
 	}
 	if s.StartsAt != 0 {
 		v := rfc3339(s.StartsAt)

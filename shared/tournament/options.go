@@ -116,11 +116,43 @@ func (s *Settings) normalizeOptions() error {
 	return nil
 }
 
-// tieBreakControl is the preset of the event's additional rapid games (S-3);
-// events stored without one take the default.
+// KnockoutInEffect is the knockout options the pairing applies: the stored
+// ones with every default filled in, so an event stored before the options
+// existed reads as it is paired; zero for systems without knockout matches.
+func (s Settings) KnockoutInEffect() KnockoutOptions {
+	if !s.playsKnockoutMatches() {
+		return KnockoutOptions{}
+	}
+	k := s.Knockout
+	if s.System == DoubleElimination && k.Reset == nil {
+		reset := true
+		k.Reset = &reset
+	}
+	if s.System == SwissKnockout && k.Finalists == 0 {
+		k.Finalists = 2
+	}
+	if k.TieBreak == "" {
+		k.TieBreak = knockout.DefaultTieBreakTimeControl
+	}
+	return k
+}
+
+// NumberingInEffect is the round-robin numbering the pairing applies
+// (NumberingRegistration when none is stored); "" for other systems.
+func (s Settings) NumberingInEffect() string {
+	switch {
+	case s.System != RoundRobin && s.System != DoubleRoundRobin:
+		return ""
+	case s.Numbering == "":
+		return NumberingRegistration
+	}
+	return s.Numbering
+}
+
+// tieBreakControl is the preset of the event's additional rapid games (S-3).
 func tieBreakControl(t *Tournament) string {
-	if t.Settings.Knockout.TieBreak != "" {
-		return t.Settings.Knockout.TieBreak
+	if tb := t.Settings.KnockoutInEffect().TieBreak; tb != "" {
+		return tb
 	}
 	return knockout.DefaultTieBreakTimeControl
 }

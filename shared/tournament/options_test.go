@@ -417,3 +417,26 @@ func TestStandingsEvent_S6_WithdrawalUnderRatingNumbers(t *testing.T) {
 		t.Fatalf("games %v, want each of the 6 pairs once", met)
 	}
 }
+
+// An event stored before the options existed (zero values, never
+// normalized again) reads with the defaults its pairing applies.
+func TestSettings_S3_S4_OptionsInEffectForStoredEvents(t *testing.T) {
+	for _, tc := range []struct {
+		system, numbering string
+		reset             bool
+		finalists         int
+		tieBreak          string
+	}{
+		{tournament.RoundRobin, tournament.NumberingRegistration, false, 0, ""},
+		{tournament.Swiss, "", false, 0, ""},
+		{tournament.Knockout, "", false, 0, "rapid-10/40+5/30"},
+		{tournament.DoubleElimination, "", true, 0, "rapid-10/40+5/30"},
+		{tournament.SwissKnockout, "", false, 2, "rapid-10/40+5/30"},
+	} {
+		s := tournament.Settings{System: tc.system}
+		k := s.KnockoutInEffect()
+		if s.NumberingInEffect() != tc.numbering || (k.Reset != nil && *k.Reset) != tc.reset || k.Finalists != tc.finalists || k.TieBreak != tc.tieBreak {
+			t.Errorf("%s: numbering %q, knockout %+v", tc.system, s.NumberingInEffect(), k)
+		}
+	}
+}
