@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/xqtour/xqtour/shared/game"
@@ -159,7 +160,7 @@ func (a *API) gameActor(c *call, sg *storedGame) (game.Actor, Principal, error) 
 	case p.Role == rolePlayer && p.ID == sg.Link.Black:
 		return game.PlayerOf(xiangqi.Black), p, nil
 	case p.Role == roleScribe:
-		if !slicesContainsOrEmpty(p.Tables, sg.Link.Table) {
+		if len(p.Tables) > 0 && !slices.Contains(p.Tables, sg.Link.Table) {
 			return game.Actor{}, p, forbidden(fmt.Sprintf("this scribe does not keep table %d", sg.Link.Table))
 		}
 		return game.Actor{Role: game.Scribe}, p, nil
@@ -169,18 +170,6 @@ func (a *API) gameActor(c *call, sg *storedGame) (game.Actor, Principal, error) 
 		return game.Actor{Role: game.Organiser}, p, nil
 	}
 	return game.Actor{}, p, forbidden("a " + p.Role + " of another game may not act on this one")
-}
-
-func slicesContainsOrEmpty(tables []int, n int) bool {
-	if len(tables) == 0 {
-		return true
-	}
-	for _, t := range tables {
-		if t == n {
-			return true
-		}
-	}
-	return false
 }
 
 // gameSeatCredential answers for the seat tokens of a standalone game.
