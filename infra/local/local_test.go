@@ -104,3 +104,32 @@ func TestSnapshotSurvivesRestart(t *testing.T) {
 	}
 	res.Body.Close()
 }
+
+// Browsers get the CORS answers the deployed HTTP API gives.
+func TestCORSLikeTheDeployedAPI(t *testing.T) {
+	base, stop := start(t, t.TempDir())
+	defer stop()
+	req, _ := http.NewRequest(http.MethodOptions, base+"/tournaments", nil)
+	req.Header.Set("Origin", "http://localhost:5173")
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	req.Header.Set("Access-Control-Request-Headers", "authorization, idempotency-key")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNoContent || res.Header.Get("Access-Control-Allow-Origin") != "*" ||
+		!strings.Contains(res.Header.Get("Access-Control-Allow-Headers"), "Idempotency-Key") {
+		t.Fatalf("preflight: %d %v", res.StatusCode, res.Header)
+	}
+	req, _ = http.NewRequest(http.MethodGet, base+"/openapi.json", nil)
+	req.Header.Set("Origin", "http://localhost:5173")
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.Header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Fatalf("simple request: %v", res.Header)
+	}
+}

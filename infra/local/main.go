@@ -71,7 +71,7 @@ func run(ctx context.Context, log *slog.Logger) error {
 		log.Info("snapshot loaded", "path", snapshotPath, "items", n)
 		go snapshotLoop(ctx, log, db, st, snapshotPath)
 	}
-	srv := &http.Server{Addr: addr, Handler: httpapi.New(st, httpapi.WithLogger(log)).Handler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Addr: addr, Handler: cors(httpapi.New(st, httpapi.WithLogger(log)).Handler()), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	fmt.Fprintf(os.Stderr, "xqtour is listening on http://%s (every route; store: %s)\n", addr, storeName(db, cfg))
@@ -125,4 +125,25 @@ func snapshotLoop(ctx context.Context, log *slog.Logger, db *embedded.Server, st
 		// Save's own Scan is not a change, so this does not re-trigger itself.
 		saved = n
 	}
+}
+
+// cors answers browsers as the deployed HTTP API does (template.yaml's
+// CorsConfiguration), so a web client under development can call make run
+// from its own origin.
+func cors(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		if r.Header.Get("Origin") != "" {
+			h.Set("Access-Control-Allow-Origin", "*")
+			h.Set("Access-Control-Expose-Headers", "Retry-After, Idempotent-Replayed")
+		}
+		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+			h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key")
+			h.Set("Access-Control-Max-Age", "600")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
