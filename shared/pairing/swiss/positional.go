@@ -63,8 +63,11 @@ func (f *field) positional(pool []*entrant, m *matching.Matcher, groupScore, seq
 		}
 		// Try candidates in the positional order — the opposite list from
 		// its head (同位, then 错位), then the own list (通行) — first
-		// those whose colours avoid +3 and three in a row (P-8, see
-		// colourViolation) and who float no one a third time (P-6).
+		// those who float no one a third time and whose colours avoid +3
+		// and three in a row; then, the float limit being a hard rule
+		// (P-6, appendix 3 §1.9 最多不超过两次) and the colours only a
+		// wish (§1.11(3) 应尽可能避免), those with a colour fault before
+		// those with a third float.
 		met, blocked := 0, 0
 		var c cand
 		found := false
@@ -92,10 +95,10 @@ func (f *field) positional(pool []*entrant, m *matching.Matcher, groupScore, seq
 					rc, bc, cc := f.colours(picker, o)
 					t := 0
 					if f.colourViolation(rc, bc) {
-						t += 2
+						t++
 					}
 					if floatViolation(picker, o) {
-						t++
+						t += 2
 					}
 					if t != tier {
 						continue
