@@ -306,8 +306,9 @@ func (g *Game) checkOpen(now int64, allowPending bool) *RuleError {
 // end the game at once (G-1), as does a dead position when the event says so
 // (G-4); repetition follows the rule set (G-6).
 //
-// An illegal move is refused with its rule and changes nothing, unless the
-// event counts illegal moves as fouls (code illegal_move_foul: the foul is
+// An illegal move is refused with its rule and changes nothing, unless it is
+// of B-10's kinds (own capture, own general left in check, facing generals)
+// and the event counts those as fouls (code illegal_move_foul: the foul is
 // recorded, the third loses) or as losses (code illegal_move_loss) (G-2).
 func (g *Game) Move(now int64, by Actor, text string, ply int, press bool) error {
 	if err := g.checkOpen(now, false); err != nil {
@@ -345,6 +346,12 @@ func (g *Game) refuseMove(now int64, by Actor, mover xiangqi.Color, text string,
 		return &RuleError{Code: CodeUnreadableMove, Rule: "N-4", Message: err.Error(), Err: err}
 	}
 	re := &RuleError{Code: CodeIllegalMove, Rule: ime.Rule, Message: ime.Reason, Err: err}
+	if !ime.SelfHarm {
+		// G-2 counts only B-10's kinds (000 ch.2 §4: capturing one's own
+		// piece, leaving one's general in check, facing generals); a horse
+		// over its leg or a typo for an empty point is refused, never a foul.
+		return re
+	}
 	switch g.rules.IllegalMoves {
 	case IllegalIsFoul:
 		re.Code = CodeIllegalMoveFoul

@@ -306,13 +306,19 @@ func TestMove_Refusals(t *testing.T) {
 }
 
 func TestMove_G2_IllegalMovesAsFouls(t *testing.T) {
-	g := newGame(t, game.Setup{Control: preset(t, "world"), Rules: game.Rules{IllegalMoves: game.IllegalIsFoul}})
+	// Red's horse on e1 is pinned against its general on e0 by black's
+	// chariot on e8; black's general stands on d9.
+	const pinned = "3k5/4r4/9/9/9/9/9/9/4N4/4K4 w - - 0 1"
+	g := newGame(t, game.Setup{FEN: pinned, Control: preset(t, "world"), Rules: game.Rules{IllegalMoves: game.IllegalIsFoul}})
 	run(t, g, []step{
-		{do: "move", by: red, move: "b0d1", code: game.CodeIllegalMoveFoul, rule: "B-6"},
-		{do: "move", by: red, move: "e0e2", code: game.CodeIllegalMoveFoul, rule: "B-3"},
-		{do: "move+press", by: red, move: "h2e2"},
-		{do: "move+press", by: black, move: "h9g7"},
-		{do: "move", by: red, move: "a0a3", code: game.CodeIllegalMoveFoul, rule: "B-10"},
+		// G-2: a misshapen move or an empty point is refused, not a foul.
+		{do: "move", by: red, move: "e1e3", code: game.CodeIllegalMove, rule: "B-6"},
+		{do: "move", by: red, move: "e0e2", code: game.CodeIllegalMove, rule: "B-3"},
+		{do: "move", by: red, move: "a5a6", code: game.CodeUnreadableMove},
+		// B-10's kinds are: own general in check, facing generals, own capture.
+		{do: "move", by: red, move: "e1c2", code: game.CodeIllegalMoveFoul, rule: "B-10"},
+		{do: "move", by: red, move: "e0d0", code: game.CodeIllegalMoveFoul, rule: "B-3"},
+		{do: "move", by: red, move: "e0e1", code: game.CodeIllegalMoveFoul, rule: "B-10"},
 	})
 	wantResult(t, g, game.BlackWins, game.Fouls)
 	if v := g.View(t0); v.Fouls != [2]int{3, 0} {
@@ -323,8 +329,15 @@ func TestMove_G2_IllegalMovesAsFouls(t *testing.T) {
 	}
 
 	g = newGame(t, game.Setup{Control: preset(t, "world"), Rules: game.Rules{IllegalMoves: game.IllegalLoses}})
-	run(t, g, []step{{do: "move", by: red, move: "e0e2", code: game.CodeIllegalMoveLoss, rule: "B-3"}})
+	run(t, g, []step{
+		{do: "move", by: red, move: "e0e2", code: game.CodeIllegalMove, rule: "B-3"},
+		{do: "move", by: red, move: "b0d1", code: game.CodeIllegalMove, rule: "B-6"},
+		{do: "move", by: red, move: "a0a3", code: game.CodeIllegalMoveLoss, rule: "B-10"},
+	})
 	wantResult(t, g, game.BlackWins, game.IllegalMove)
+	if n := len(g.Log()); n != 1 {
+		t.Errorf("log has %d entries, want the losing move only", n)
+	}
 }
 
 func TestDrawOffer_D1toD5_Refusals(t *testing.T) {

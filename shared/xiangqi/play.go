@@ -15,6 +15,11 @@ type IllegalMoveError struct {
 	Move   Move
 	Rule   string
 	Reason string
+	// SelfHarm marks the kinds of B-10 that 000 ch.2 §4 counts against the
+	// mover (应推棋认负): capturing one's own piece, leaving one's own general
+	// in check, making the generals face. Only these may be fouls or losses
+	// (G-2); any other illegal move is simply refused.
+	SelfHarm bool
 }
 
 // Error returns "illegal move h0h2: <reason> (<rule>)".
@@ -110,7 +115,9 @@ func (p *Position) whyIllegal(m Move) *IllegalMoveError {
 		return illegal(m, "B-1", "the %v at %v is %v's; %v is to move", pc.Kind(), fs, pc.Color(), us)
 	}
 	if dst := slotPiece[b[to]]; dst != NoPiece && dst.Color() == us {
-		return illegal(m, "B-10", "%v at %v cannot capture its own %v at %v", pc.Kind(), fs, dst.Kind(), ts)
+		e := illegal(m, "B-10", "%v at %v cannot capture its own %v at %v", pc.Kind(), fs, dst.Kind(), ts)
+		e.SelfHarm = true
+		return e
 	}
 	k := pc.Kind()
 	df, dr := ts.File()-fs.File(), ts.Rank()-fs.Rank()
@@ -185,10 +192,14 @@ func (p *Position) whyIllegal(m Move) *IllegalMoveError {
 	b[to], b[from] = v, 0
 	defer func() { b[from], b[to] = v, c }()
 	if p.generalsFace(g, p.sqOf[16<<(us^1)+slotGen]) {
-		return illegal(m, "B-3", "the generals would face each other")
+		e := illegal(m, "B-3", "the generals would face each other")
+		e.SelfHarm = true
+		return e
 	}
 	if p.attacked(g, us^1) {
-		return illegal(m, "B-10", "leaves the general in check")
+		e := illegal(m, "B-10", "leaves the general in check")
+		e.SelfHarm = true
+		return e
 	}
 	return nil
 }

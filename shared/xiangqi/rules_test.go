@@ -107,6 +107,11 @@ func TestPlay_RuleCases(t *testing.T) {
 			if ie.Rule != tc.rule || !strings.Contains(ie.Reason, tc.reason) {
 				t.Errorf("%s: got %s %q, want %s containing %q", tc.move, ie.Rule, ie.Reason, tc.rule, tc.reason)
 			}
+			// G-2: only B-10's kinds (own capture, own general in check, generals
+			// facing) count against the mover; a misshapen move is only refused.
+			if want := tc.rule == "B-10" || tc.reason == "generals would face each other"; ie.SelfHarm != want {
+				t.Errorf("%s: SelfHarm = %v, want %v", tc.move, ie.SelfHarm, want)
+			}
 			if got := p.FEN(); got != before {
 				t.Errorf("illegal Play changed the position: %s, want %s", got, before)
 			}
