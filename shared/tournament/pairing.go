@@ -228,7 +228,8 @@ type swissState struct {
 
 // swissHistory rebuilds every player's past rounds for pairing round n:
 // sides, opponents, floats (from the scores both had when that round was
-// paired, P-6) and the unfinished games (P-12, counted as draws).
+// paired, P-6, leaving out the float of a player alone in its score group)
+// and the unfinished games (P-12, counted as draws).
 func swissHistory(t *Tournament, h *History, n int) *swissState {
 	sc := scoring(t)
 	st := &swissState{num: PairingNumbers(h.Players), byNum: map[int]*Player{}, hist: map[string][]swiss.RoundRecord{}, score: map[string]int{}}
@@ -281,13 +282,27 @@ func swissHistory(t *Tournament, h *History, n int) *swissState {
 			seen[g.red] += sc.DrawRed - rp
 			seen[g.black] += sc.DrawBlack - bp
 		}
+		// A player alone in its score group had to float: appendix 3 §1.9
+		// (不含本积分段只有一人必然下调或上调) leaves that float out of the
+		// count the P-6 limit and balance read, so it is not recorded.
+		group := map[int]int{}
+		for _, p := range r.Pairings {
+			group[seen[p.Red]]++
+			group[seen[p.Black]]++
+		}
+		counted := func(id string, f swiss.Float) swiss.Float {
+			if group[seen[id]] == 1 {
+				return swiss.NoFloat
+			}
+			return f
+		}
 		for _, p := range r.Pairings {
 			rs, bs := seen[p.Red], seen[p.Black]
 			switch {
 			case rs > bs:
-				st.hist[p.Red][k].Float, st.hist[p.Black][k].Float = swiss.Down, swiss.Up
+				st.hist[p.Red][k].Float, st.hist[p.Black][k].Float = counted(p.Red, swiss.Down), counted(p.Black, swiss.Up)
 			case rs < bs:
-				st.hist[p.Red][k].Float, st.hist[p.Black][k].Float = swiss.Up, swiss.Down
+				st.hist[p.Red][k].Float, st.hist[p.Black][k].Float = counted(p.Red, swiss.Up), counted(p.Black, swiss.Down)
 			}
 		}
 		for id, v := range gained[k] {

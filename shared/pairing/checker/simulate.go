@@ -39,10 +39,12 @@ type Report struct {
 	// although they played every round of an odd-round event.
 	FinalOver1 int
 	// ThirdFloats counts floats that took a player the same way a third
-	// time or more (P-6 allows them only when unavoidable).
+	// time or more (P-6 allows them only when unavoidable). Earlier floats
+	// of a player alone in its score group are not counted (appendix 3
+	// §1.9) and not recorded in the history.
 	ThirdFloats int
 	// ThirdFloatsAlone counts those of them where the player was alone in
-	// the score group (appendix 3 §1.9 leaves such forced floats out).
+	// the score group this round (a forced float, not counted either).
 	ThirdFloatsAlone int
 	// Players is the final state, ready to pair one more round.
 	Players []swiss.Player
@@ -121,17 +123,6 @@ func Simulate(ev Event) (Report, error) {
 		if ev.Check {
 			rep.Violations = append(rep.Violations, tag(round, Check(in, out))...)
 		}
-		// Games left unfinished when this round was paired now end (P-12:
-		// the pairing stands whatever the result).
-		for _, g := range pending {
-			idx(g.red).Score += g.redPts
-			idx(g.black).Score += g.blackPts
-			for _, num := range []int{g.red, g.black} {
-				h := idx(num).History
-				h[len(h)-1].Pending = false
-			}
-		}
-		pending = pending[:0]
 		// Score-group sizes as the pairing saw them (P-12 included).
 		pscore := map[int]int{}
 		groupSize := map[int]int{}
@@ -148,6 +139,17 @@ func Simulate(ev Event) (Report, error) {
 			pscore[p.Number] = sc
 			groupSize[sc]++
 		}
+		// Games left unfinished when this round was paired now end (P-12:
+		// the pairing stands whatever the result).
+		for _, g := range pending {
+			idx(g.red).Score += g.redPts
+			idx(g.black).Score += g.blackPts
+			for _, num := range []int{g.red, g.black} {
+				h := idx(num).History
+				h[len(h)-1].Pending = false
+			}
+		}
+		pending = pending[:0]
 		// Record the round.
 		rec := make(map[int]swiss.RoundRecord, n)
 		for _, b := range out.Boards {
@@ -179,8 +181,16 @@ func Simulate(ev Event) (Report, error) {
 				rp, bp = win, 0
 			}
 			unfinished := ev.Churn && r.IntN(50) == 0 && round < ev.Rounds
-			rec[b.Red] = swiss.RoundRecord{Side: swiss.Red, Opponent: b.Black, Float: b.RedFloat, Pending: unfinished}
-			rec[b.Black] = swiss.RoundRecord{Side: swiss.Black, Opponent: b.Red, Float: b.BlackFloat, Pending: unfinished}
+			// Appendix 3 §1.9: a float forced on a player alone in its
+			// score group is not counted (P-6), so it is not recorded.
+			counted := func(num int, f swiss.Float) swiss.Float {
+				if groupSize[pscore[num]] == 1 {
+					return swiss.NoFloat
+				}
+				return f
+			}
+			rec[b.Red] = swiss.RoundRecord{Side: swiss.Red, Opponent: b.Black, Float: counted(b.Red, b.RedFloat), Pending: unfinished}
+			rec[b.Black] = swiss.RoundRecord{Side: swiss.Black, Opponent: b.Red, Float: counted(b.Black, b.BlackFloat), Pending: unfinished}
 			if unfinished {
 				pending = append(pending, pend{b.Red, b.Black, rp, bp})
 			} else {

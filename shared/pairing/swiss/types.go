@@ -57,9 +57,9 @@ const (
 // RoundRecord is one past round of a player.
 type RoundRecord struct {
 	Side     Side
-	Opponent int // opponent's pairing number; 0 without a game
-	Float    Float
-	Pending  bool // game unfinished when this round is paired: counts as a draw (P-12)
+	Opponent int   // opponent's pairing number; 0 without a game
+	Float    Float // a float that counts for P-6; callers leave out one forced on a player alone in its score group (appendix 3 §1.9)
+	Pending  bool  // game unfinished when this round is paired: counts as a draw (P-12)
 }
 
 // Player is one entrant as the pairing sees it.
