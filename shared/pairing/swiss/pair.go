@@ -51,6 +51,15 @@ func (e *entrant) need() Side {
 	return Absent
 }
 
+// run is the length of the player's run of one colour (连先/连后) for the
+// P-9 order; a single game of the last colour is no run.
+func (e *entrant) run() int {
+	if e.streak < 2 {
+		return 0
+	}
+	return e.streak
+}
+
 // field is one round's pairing problem.
 type field struct {
 	round, rounds int
@@ -423,8 +432,8 @@ func (f *field) laterRound() ([]made, int, string, error) {
 
 // prioritize sorts a stage's players into the P-9 order and numbers them:
 // higher score (a floater from above) first; then the larger colour
-// difference; between equal counts the longer run of one colour; then by
-// number — smaller first in odd rounds, larger first in even rounds.
+// difference; between equal differences the longer run of one colour; then
+// by number — smaller first in odd rounds, larger first in even rounds.
 func (f *field) prioritize(pool []*entrant) {
 	sort.SliceStable(pool, func(i, j int) bool { return f.before(pool[i], pool[j]) })
 	for i, e := range pool {
@@ -439,8 +448,11 @@ func (f *field) before(a, b *entrant) bool {
 	if abs(a.diff) != abs(b.diff) {
 		return abs(a.diff) > abs(b.diff)
 	}
-	if a.diff == 0 && a.streak != b.streak {
-		return a.streak > b.streak
+	// §2(3): equal counts — "均为少先或多先或平先", so also two players
+	// one red short — the one with a run (连先/连后) first, the longer run
+	// first; one game of a colour is no run.
+	if ra, rb := a.run(), b.run(); ra != rb {
+		return ra > rb
 	}
 	if f.round%2 == 1 {
 		return a.num < b.num

@@ -63,17 +63,19 @@ func (f *field) positional(pool []*entrant, m *matching.Matcher, groupScore, seq
 		}
 		// Try candidates in the positional order — the opposite list from
 		// its head (同位, then 错位), then the own list (通行) — first
-		// those who float no one a third time and whose colours avoid +3
-		// and three in a row; then, the float limit being a hard rule
-		// (P-6, appendix 3 §1.9 最多不超过两次) and the colours only a
-		// wish (§1.11(3) 应尽可能避免), those with a colour fault before
-		// those with a third float.
+		// those who float no one a third time and whose colours by §4
+		// avoid +3 and three in a row (the three priorities of §3: 少先
+		// with 多先, 连先 with 连后, 上先 with 上后); then those where only
+		// swapping §4's colours avoids them; then, the float limit being a
+		// hard rule (P-6, appendix 3 §1.9 最多不超过两次) and the colours
+		// only a wish (§1.11(3) 应尽可能避免), those with a colour fault
+		// before those with a third float.
 		met, blocked := 0, 0
 		var c cand
 		found := false
 		var red, black *entrant
 		var ccase ColourCase
-		for tier := 0; tier < 4 && !found; tier++ {
+		for tier := 0; tier < 8 && !found; tier++ {
 			for seg, l := range [2]int{opp, own} {
 				if found {
 					break
@@ -94,11 +96,14 @@ func (f *field) positional(pool []*entrant, m *matching.Matcher, groupScore, seq
 					}
 					rc, bc, cc := f.colours(picker, o)
 					t := 0
+					if cc == ColourAvoidThree {
+						t++ // §4 itself would give +3 or three in a row
+					}
 					if f.colourViolation(rc, bc) {
-						t++
+						t += 2
 					}
 					if floatViolation(picker, o) {
-						t += 2
+						t += 4
 					}
 					if t != tier {
 						continue
@@ -160,7 +165,7 @@ func (f *field) pickReason(pool []*entrant, done []bool, p, groupScore, partner 
 	if abs(a.diff) != abs(b.diff) {
 		return PickImbalance
 	}
-	if a.diff == 0 && a.streak != b.streak {
+	if a.run() != b.run() {
 		return PickStreak
 	}
 	return PickNumber

@@ -97,6 +97,14 @@ func TestPicker_P9(t *testing.T) {
 		{"EvenRoundLargerFirst", 4, "R3 B4 -", "R5 B6 -", 2, swiss.PickNumber},
 		{"LargerImbalanceFirst", 3, "R3 B4", "B5 B6", 2, swiss.PickImbalance},
 		{"LongerRunFirst", 5, "R3 B4 - -", "R5 R6 B7 B8", 2, swiss.PickStreak},
+		// §2(3) "先后走局数相等(均为少先或多先或平先)时，有连先或连后的先编":
+		// both one red short; 1 has two blacks in a row (连后), 2 only one
+		// black last, so 1 picks first although round 4 is even.
+		{"EqualImbalanceRunFirst_2_3", 4, "R3 B4 B5", "B6 R7 B8", 1, swiss.PickStreak},
+		// One game of a colour is no run (连): 1 (no game yet) and 2 (one
+		// red, one black) are both 平先 without a run, so by number —
+		// round 3 is odd, the smaller first.
+		{"SingleGameIsNoRun_2_4", 3, "bye -", "B4 R5", 1, swiss.PickNumber},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
