@@ -12,6 +12,12 @@ import (
 // deletes the record some time after it expires; Reserve ignores expired ones.
 const IdempotencyTTL = 24 * time.Hour
 
+// ReservationLease is how long a reservation holds its key while the first
+// request is served. A request that never completes nor releases (a Lambda
+// killed at its 29 s timeout, a crashed process) must not block the key for
+// a whole day: once the lease has passed, a retry takes the key over.
+const ReservationLease = time.Minute
+
 // Response is a stored answer to a mutating request, replayed unchanged for a
 // retry that carries the same Idempotency-Key.
 type Response struct {
@@ -37,7 +43,7 @@ func idemKey(scope string) (string, string) { return "I#" + scope, "IDEM" }
 func (s *Store) Reserve(ctx context.Context, scope, requestHash string, now time.Time) (*Response, error) {
 	pk, sk := idemKey(scope)
 	doc, _ := json.Marshal(Response{RequestHash: requestHash})
-	rec := &Record{PK: pk, SK: sk, Kind: "idempotency", Doc: doc, Expires: now.Add(IdempotencyTTL).Unix()}
+	rec := &Record{PK: pk, SK: sk, Kind: "idempotency", Doc: doc, Expires: now.Add(ReservationLease).Unix()}
 	err := s.Put(ctx, rec)
 	if err == nil {
 		return nil, nil

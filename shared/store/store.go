@@ -44,6 +44,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -53,6 +54,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 )
 
 // Sentinel errors; the HTTP layer maps them to statuses in one place.
@@ -63,6 +65,9 @@ var (
 	ErrConflict = errors.New("store: conflict")
 	// ErrThrottled: DynamoDB refused the request for capacity; retry later.
 	ErrThrottled = errors.New("store: throttled")
+	// ErrUnavailable: DynamoDB failed transiently (its 5xx errors, after the
+	// SDK's own retries); nothing was decided, retry later.
+	ErrUnavailable = errors.New("store: unavailable")
 )
 
 // Config says which table to use and where DynamoDB is.
@@ -514,23 +519,39 @@ func wrap(op string, err error) error {
 	var ccf *types.ConditionalCheckFailedException
 	var tce *types.TransactionCanceledException
 	var api smithy.APIError
+	var resp *smithyhttp.ResponseError
 	switch {
 	case errors.As(err, &ccf):
 		return fmt.Errorf("%s: %w", op, ErrConflict)
 	case errors.As(err, &tce):
+		// The reasons say why: a failed condition or a concurrent transaction
+		// is a lost race; a throttled item is capacity, to be retried; anything
+		// else (a validation error) is a fault, not the client's conflict.
+		codes := make([]string, 0, len(tce.CancellationReasons))
 		for _, r := range tce.CancellationReasons {
-			if aws.ToString(r.Code) == "ConditionalCheckFailed" {
-				return fmt.Errorf("%s: %w", op, ErrConflict)
-			}
+			codes = append(codes, aws.ToString(r.Code))
 		}
-		return fmt.Errorf("%s: %w: %v", op, ErrConflict, err)
+		switch {
+		case slices.Contains(codes, "ConditionalCheckFailed"), slices.Contains(codes, "TransactionConflict"):
+			return fmt.Errorf("%s: %w", op, ErrConflict)
+		case slices.Contains(codes, "ThrottlingError"), slices.Contains(codes, "ProvisionedThroughputExceeded"), slices.Contains(codes, "RequestLimitExceeded"):
+			return fmt.Errorf("%s: %w: %v", op, ErrThrottled, err)
+		}
+		return fmt.Errorf("store: %s: %w", op, err)
 	case errors.As(err, &api):
 		switch api.ErrorCode() {
 		case "ProvisionedThroughputExceededException", "RequestLimitExceeded", "ThrottlingException":
 			return fmt.Errorf("%s: %w: %v", op, ErrThrottled, err)
-		case "ConditionalCheckFailedException":
+		case "ConditionalCheckFailedException", "TransactionConflictException":
 			return fmt.Errorf("%s: %w", op, ErrConflict)
+		case "InternalServerError", "ServiceUnavailable", "TransactionInProgressException":
+			return fmt.Errorf("%s: %w: %v", op, ErrUnavailable, err)
 		}
+		if errors.As(err, &resp) && resp.HTTPStatusCode() >= 500 {
+			return fmt.Errorf("%s: %w: %v", op, ErrUnavailable, err)
+		}
+	case errors.As(err, &resp) && resp.HTTPStatusCode() >= 500:
+		return fmt.Errorf("%s: %w: %v", op, ErrUnavailable, err)
 	}
 	return fmt.Errorf("store: %s: %w", op, err)
 }

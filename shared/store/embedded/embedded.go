@@ -25,15 +25,41 @@ import (
 // Server is a running embedded DynamoDB endpoint.
 type Server struct {
 	// URL is the endpoint to give the SDK (DYNAMODB_ENDPOINT).
-	URL      string
-	http     *http.Server
-	changes  atomic.Int64
-	throttle atomic.Bool
+	URL       string
+	http      *http.Server
+	changes   atomic.Int64
+	throttle  atomic.Bool
+	intercept atomic.Pointer[func(op string) Fault]
 }
 
 // Throttle makes every request fail as DynamoDB does when it throttles
 // (ThrottlingException), until called with false: tests of the 429 path.
 func (s *Server) Throttle(on bool) { s.throttle.Store(on) }
+
+// Fault is what Intercept makes of one request.
+type Fault int
+
+// Faults an interceptor may inject.
+const (
+	// Serve serves the request normally.
+	Serve Fault = iota
+	// Throttled answers ThrottlingException, as DynamoDB does over capacity.
+	Throttled
+	// Unavailable answers HTTP 500 InternalServerError, DynamoDB's transient failure.
+	Unavailable
+)
+
+// Intercept calls f before serving each request with the DynamoDB operation's
+// name (GetItem, PutItem, TransactWriteItems, …) and serves it as f says; nil
+// removes it. Tests use it to fail one operation or to run another request at
+// an exact point of a race (f may call the API: the request waits meanwhile).
+func (s *Server) Intercept(f func(op string) Fault) {
+	if f == nil {
+		s.intercept.Store(nil)
+		return
+	}
+	s.intercept.Store(&f)
+}
 
 // Start listens on addr ("127.0.0.1:0" picks a free port) and serves the DynamoDB JSON API.
 func Start(addr string) (*Server, error) {
@@ -45,10 +71,20 @@ func Start(addr string) (*Server, error) {
 	ddb := server.NewServer()
 	s.http = &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if s.throttle.Load() {
+			fault := Serve
+			if f := s.intercept.Load(); f != nil {
+				fault = (*f)(operation(r.Header.Get("X-Amz-Target")))
+			}
+			if s.throttle.Load() || fault == Throttled {
 				w.Header().Set("Content-Type", "application/x-amz-json-1.0")
 				w.WriteHeader(http.StatusBadRequest)
 				_, _ = w.Write([]byte(`{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}`))
+				return
+			}
+			if fault == Unavailable {
+				w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+				w.WriteHeader(http.StatusInternalServerError)
+				_, _ = w.Write([]byte(`{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"}`))
 				return
 			}
 			if mutates(r.Header.Get("X-Amz-Target")) {
@@ -65,13 +101,16 @@ func Start(addr string) (*Server, error) {
 // mutates reports whether a DynamoDB operation may change data, so the local
 // stack snapshots only after changes.
 func mutates(target string) bool {
-	op := target[strings.LastIndexByte(target, '.')+1:]
-	switch op {
+	switch operation(target) {
 	case "GetItem", "BatchGetItem", "Query", "Scan", "DescribeTable", "TransactGetItems":
 		return false
 	}
 	return true
 }
+
+// operation is the DynamoDB operation named by an X-Amz-Target header
+// ("DynamoDB_20120810.GetItem" → "GetItem").
+func operation(target string) string { return target[strings.LastIndexByte(target, '.')+1:] }
 
 // Changes counts the mutating requests served so far.
 func (s *Server) Changes() int64 { return s.changes.Load() }
