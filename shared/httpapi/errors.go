@@ -96,6 +96,8 @@ func toError(err error) *Error {
 		return &Error{Status: http.StatusConflict, Code: "conflict", Message: "the resource changed meanwhile; reload and retry"}
 	case errors.Is(err, store.ErrThrottled):
 		return &Error{Status: http.StatusTooManyRequests, Code: "throttled", Message: "the store is busy; retry shortly", RetryAfter: 1}
+	case errors.Is(err, store.ErrUnavailable):
+		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "the store is unavailable; retry shortly", RetryAfter: 1}
 	case errors.Is(err, store.ErrKeyInUse):
 		return &Error{Status: http.StatusConflict, Code: "request_in_progress", Message: "a request with this Idempotency-Key is still being served", RetryAfter: 1}
 	}

@@ -116,9 +116,12 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	}
 	rec := &recorder{header: w.Header()}
 	status := a.respond(rec, c, rt)
-	if status >= 500 {
-		_ = a.store.Release(c.ctx(), scope) // let the retry run afresh
-	} else if err := a.store.Complete(c.ctx(), scope, store.Response{RequestHash: reqHash, Status: status, Body: rec.body.Bytes()}, c.now); err != nil {
+	// The key's record is settled even when the client has gone away, or a
+	// retry would find the key held until the reservation's lease runs out.
+	ctx := context.WithoutCancel(c.ctx())
+	if transient(status) {
+		_ = a.store.Release(ctx, scope) // nothing was decided: let the retry run afresh
+	} else if err := a.store.Complete(ctx, scope, store.Response{RequestHash: reqHash, Status: status, Body: rec.body.Bytes()}, c.now); err != nil {
 		a.log.Error("idempotency record not completed", "err", err.Error())
 	}
 	w.WriteHeader(status)
@@ -126,7 +129,21 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	return status
 }
 
-func (a *API) respond(w http.ResponseWriter, c *call, rt Route) int {
+// transient reports whether a status says "try again" rather than answering
+// the request: 429 and 503 (the store throttled or failed) and any other 5xx.
+// Such a response is never replayed for an Idempotency-Key.
+func transient(status int) bool {
+	return status == http.StatusTooManyRequests || status >= 500
+}
+
+func (a *API) respond(w http.ResponseWriter, c *call, rt Route) (status int) {
+	// A panic in a handler is a 500 in the error model, not a dropped
+	// connection (nor a crashed Lambda), and serve releases its key.
+	defer func() {
+		if p := recover(); p != nil {
+			status = writeError(w, a.log, fmt.Errorf("panic serving %s %s: %v", rt.Method, rt.Path, p))
+		}
+	}()
 	status, resp, err := rt.handle(a, c)
 	if err != nil {
 		return writeError(w, a.log, err)

@@ -1,0 +1,56 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/xqtour/xqtour/shared/httpapi"
+)
+
+// Every route of the route table is in the OpenAPI document with the statuses
+// any request may meet (API.md): 429 and 503 with Retry-After when the store
+// throttles or fails, 500; and for every POST, which may carry an
+// Idempotency-Key, 400 (a key too long), 409 (the key's first request still
+// running), 413 and 422 (the key reused with another body); a route that
+// needs a token documents 401 and 403.
+func TestOpenAPIDocumentsEveryRouteAndStatus(t *testing.T) {
+	doc, err := httpapi.OpenAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rt := range httpapi.Routes {
+		item := doc.Paths.Find(rt.Path)
+		if item == nil || item.GetOperation(rt.Method) == nil {
+			t.Errorf("%s %s is not in the OpenAPI document", rt.Method, rt.Path)
+			continue
+		}
+		op := item.GetOperation(rt.Method)
+		want := []int{429, 500, 503}
+		if rt.Method == http.MethodPost {
+			want = append(want, 400, 409, 413, 422)
+		}
+		if rt.Who != "public" && rt.Who != "anyone" {
+			want = append(want, 401, 403)
+		}
+		for _, status := range want {
+			resp := op.Responses.Status(status)
+			if resp == nil {
+				t.Errorf("%s %s: status %d not documented", rt.Method, rt.Path, status)
+				continue
+			}
+			if (status == 429 || status == 503) && resp.Value.Headers["Retry-After"] == nil {
+				t.Errorf("%s %s: %d without its Retry-After header", rt.Method, rt.Path, status)
+			}
+		}
+		if rt.Method == http.MethodPost {
+			found := false
+			for _, p := range op.Parameters {
+				found = found || strings.EqualFold(p.Value.Name, "Idempotency-Key")
+			}
+			if !found {
+				t.Errorf("%s %s: no Idempotency-Key parameter", rt.Method, rt.Path)
+			}
+		}
+	}
+}
