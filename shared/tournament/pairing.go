@@ -422,8 +422,11 @@ const ReasonBye = "bye"
 // explainSwiss writes a Swiss explanation as an arbiter reads it (P-9…P-11).
 func explainSwiss(w swiss.Explanation) string {
 	s := fmt.Sprintf("no. %d chose first (%s, %s); %s (%s)", w.Picker, w.PickedBy, w.PickedBy.Label(), w.Reason.Label(), w.Reason)
-	if w.Rank > 0 || w.Met > 0 || w.Blocked > 0 {
+	if w.Rank > 0 || w.Met > 0 || w.Blocked > 0 || w.Avoided > 0 {
 		s += fmt.Sprintf(": position %d in the list, %d passed over as already met or forbidden, %d as blocking a complete pairing", w.Rank+1, w.Met, w.Blocked)
+		if w.Avoided > 0 {
+			s += fmt.Sprintf(", %d as giving swapped colours, +3, three in a row or a third float", w.Avoided)
+		}
 	}
 	s += fmt.Sprintf("; colours: %s (%s", w.Colour.Label(), w.Colour)
 	if sec := w.Colour.Section(); sec > 0 {

@@ -92,7 +92,10 @@ type Explanation struct {
 	// (0 = head, counting only players still unpaired). Met counts
 	// candidates passed over because they had already met the picker or
 	// may not meet (P-5); Blocked counts those passed over because taking
-	// them would prevent the most complete pairing (拆对, P-8).
-	Rank, Met, Blocked int
-	Colour             ColourCase // why these colours (P-11)
+	// them would prevent the most complete pairing (拆对, P-8); Avoided
+	// counts those passed over because the chosen partner avoids what
+	// pairing them would bring: §4 colours that had to be swapped, +3 or
+	// three in a row (§1.11(3)), or a third float (P-6).
+	Rank, Met, Blocked, Avoided int
+	Colour                      ColourCase // why these colours (P-11)
 }

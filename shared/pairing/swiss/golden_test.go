@@ -123,6 +123,9 @@ func formatRound(r swiss.Round) string {
 		fmt.Fprintf(&b, "table %d: red %d black %d | group %d picker %d %s(%s) | %s %s rank %d met %d blocked %d | colour %s%s %s",
 			p.Table, p.Red, p.Black, w.Group, w.Picker, w.PickedBy, w.PickedBy.Label(),
 			w.Reason, w.Reason.Label(), w.Rank, w.Met, w.Blocked, w.Colour, sec, w.Colour.Label())
+		if w.Avoided > 0 {
+			fmt.Fprintf(&b, " | avoided %d", w.Avoided)
+		}
 		if p.RedFloat != swiss.NoFloat || p.BlackFloat != swiss.NoFloat {
 			fmt.Fprintf(&b, " | float red %s black %s", floatName(p.RedFloat), floatName(p.BlackFloat))
 		}

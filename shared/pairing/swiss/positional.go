@@ -70,12 +70,15 @@ func (f *field) positional(pool []*entrant, m *matching.Matcher, groupScore, seq
 		// hard rule (P-6, appendix 3 §1.9 最多不超过两次) and the colours
 		// only a wish (§1.11(3) 应尽可能避免), those with a colour fault
 		// before those with a third float.
-		met, blocked := 0, 0
+		met, blocked, avoided := 0, 0, 0
 		var c cand
 		found := false
 		var red, black *entrant
 		var ccase ColourCase
 		for tier := 0; tier < 8 && !found; tier++ {
+			// avoided counts, in this tier's scan, the partners passed
+			// over for a colour fault or a third float this tier avoids.
+			avoided = 0
 			for seg, l := range [2]int{opp, own} {
 				if found {
 					break
@@ -106,6 +109,9 @@ func (f *field) positional(pool []*entrant, m *matching.Matcher, groupScore, seq
 						t += 4
 					}
 					if t != tier {
+						if t > tier {
+							avoided++
+						}
 						continue
 					}
 					if !m.RemovePair(p, v) {
@@ -141,7 +147,7 @@ func (f *field) positional(pool []*entrant, m *matching.Matcher, groupScore, seq
 		}
 		out = append(out, made{red: red, black: black, seq: seq + len(out), why: Explanation{
 			Group: groupScore, Picker: picker.num, PickedBy: f.pickReason(pool, done, p, groupScore, c.v),
-			Reason: reason, Rank: c.rank, Met: met, Blocked: blocked, Colour: ccase,
+			Reason: reason, Rank: c.rank, Met: met, Blocked: blocked, Avoided: avoided, Colour: ccase,
 		}})
 	}
 	return out, left
