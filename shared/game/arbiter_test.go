@@ -208,3 +208,30 @@ func TestScenario_PGN_Record_000_7_2_6(t *testing.T) {
 		}
 	}
 }
+
+// TestScenario_D3_G4OfferStandsThroughTheOfferersMove: with no mating material
+// on either side, red offers on its turn before moving (G-4). Red's own move
+// is not black's answer; only black's acceptance, refusal or move is (D-3).
+func TestScenario_D3_G4OfferStandsThroughTheOfferersMove(t *testing.T) {
+	const bare = "3ak4/9/9/9/9/9/9/9/9/3K1A3 w - - 0 1"
+	g := newGame(t, game.Setup{FEN: bare, Control: preset(t, "world")})
+	run(t, g, []step{
+		{do: "offer", by: red},
+		{do: "move", by: red, move: "f0e1"},
+		{do: "offer", by: red, code: game.CodeDrawNotAllowed, rule: "D-3"},
+		{do: "press", by: red},
+		{do: "accept", by: black},
+	})
+	wantResult(t, g, game.Draw, game.Agreement)
+
+	g = newGame(t, game.Setup{FEN: bare, Control: preset(t, "world")})
+	run(t, g, []step{
+		{do: "offer", by: red},
+		{do: "move+press", by: red, move: "f0e1"},
+		{do: "move+press", by: black, move: "d9e8"}, // declines by moving
+		{do: "accept", by: black, code: game.CodeNoDrawOffer, rule: "D-3"},
+	})
+	if v := g.View(t0); v.Draw.Pending || v.Draw.Made != 1 {
+		t.Errorf("draw view = %+v, want the one offer declined", v.Draw)
+	}
+}

@@ -380,9 +380,10 @@ func (g *Game) play(now int64, m xiangqi.Move) {
 	}
 	g.awaitingPress = true
 	g.version++
-	if g.offer.pending {
-		// D-3: the opponent's move declines; the offerer's own move (a G-4
-		// offer made before moving) lets it lapse.
+	if g.offer.pending && g.offer.by != mover {
+		// D-3: the opponent's move declines (000 ch.7 §1 4: 对方…走出轮走的一着棋).
+		// The offerer's own move after a G-4 offer made before moving is no
+		// answer: the offer stands until the opponent gives one.
 		g.offer.pending = false
 	}
 	switch g.pos.Status() {
