@@ -1,7 +1,9 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"net/http"
+	"sync/atomic"
 	"testing"
 
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
@@ -17,7 +19,7 @@ func TestIdempotentRetryAfterThrottleIsServed(t *testing.T) {
 	register := func() *apitest.Resp {
 		return s.Do(apitest.Req{Method: "POST", Path: "/tournaments/" + ev.ID + "/players", Token: ev.Token, Body: `{"name":"Li"}`, Header: key})
 	}
-	s.DB.Intercept(func(op string) embedded.Fault {
+	s.DB.Intercept(func(op string, _ []byte) embedded.Fault {
 		if op == "TransactWriteItems" {
 			return embedded.Throttled
 		}
@@ -43,7 +45,7 @@ func TestIdempotentRetryAfterThrottleIsServed(t *testing.T) {
 func TestUnavailableStoreIs503(t *testing.T) {
 	s := apitest.New(t)
 	ev := newEvent(t, s, `{"name":"Flaky","rounds":3}`)
-	s.DB.Intercept(func(string) embedded.Fault { return embedded.Unavailable })
+	s.DB.Intercept(func(string, []byte) embedded.Fault { return embedded.Unavailable })
 	r := s.Get("/tournaments/" + ev.ID)
 	p := s.Post("/tournaments/"+ev.ID+"/players", ev.Token, `{"name":"Li"}`)
 	s.DB.Intercept(nil)
@@ -53,4 +55,80 @@ func TestUnavailableStoreIs503(t *testing.T) {
 		}
 	}
 	s.Get("/tournaments/"+ev.ID+"/players").Want(t, http.StatusOK)
+}
+
+// POST rounds stores the round, then creates its games. When the store
+// throttles the second step the round is paired all the same: the answer is
+// the round (its games appear on the next read), so a retry under the same
+// Idempotency-Key replays it instead of pairing the round after.
+func TestPairRoundThrottledAfterCommitDoesNotPairTwice(t *testing.T) {
+	s := apitest.New(t)
+	ev := newEvent(t, s, `{"name":"Twice Open","rounds":5}`)
+	for _, name := range []string{"A", "B", "C", "D"} {
+		s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": name}).Want(t, http.StatusCreated)
+	}
+	key := map[string]string{"Idempotency-Key": "2a2a2a2a-0000-4000-8000-000000000002"}
+	pair := func() *apitest.Resp {
+		return s.Do(apitest.Req{Method: "POST", Path: "/tournaments/" + ev.ID + "/rounds", Token: ev.Token, Body: `{}`, Header: key})
+	}
+	var committed atomic.Bool
+	s.DB.Intercept(func(op string, body []byte) embedded.Fault {
+		switch {
+		case op == "TransactWriteItems":
+			committed.Store(true)
+		case op == "PutItem" && committed.Load() && bytes.Contains(body, []byte(`"G#`)):
+			return embedded.Throttled // the games of the stored round
+		}
+		return embedded.Serve
+	})
+	first := pair()
+	s.DB.Intercept(nil)
+	if first.Status >= 300 || first.JSON()["round"] != 1.0 {
+		t.Fatalf("pairing whose games were throttled: %d %s", first.Status, first.Body)
+	}
+	if again := pair(); again.JSON()["round"] != 1.0 {
+		t.Fatalf("retry under the same key: %d %s; want round 1 again", again.Status, again.Body)
+	}
+	var round struct {
+		Pairings []struct {
+			GameID string `json:"gameId"`
+		}
+	}
+	s.Get("/tournaments/"+ev.ID+"/rounds/1").Want(t, http.StatusOK).Decode(t, &round)
+	for _, p := range round.Pairings {
+		s.Get("/games/"+p.GameID).Want(t, http.StatusOK)
+	}
+	if got := s.Get("/tournaments/" + ev.ID).JSON()["round"]; got != 1.0 {
+		t.Fatalf("event round %v, want 1", got)
+	}
+}
+
+// Storing the response for replay is retried when the store throttles it:
+// the request has acted, so its key must not be left reserved (to be served
+// afresh, acting twice, once the reservation's lease runs out).
+func TestIdempotentResponseStoredDespiteThrottle(t *testing.T) {
+	s := apitest.New(t)
+	ev := newEvent(t, s, `{"name":"Complete Open","rounds":3}`)
+	key := map[string]string{"Idempotency-Key": "3c3c3c3c-0000-4000-8000-000000000003"}
+	register := func() *apitest.Resp {
+		return s.Do(apitest.Req{Method: "POST", Path: "/tournaments/" + ev.ID + "/players", Token: ev.Token, Body: `{"name":"Wang"}`, Header: key})
+	}
+	var throttled atomic.Int32
+	s.DB.Intercept(func(op string, body []byte) embedded.Fault {
+		// The completion: a versioned write of the key's record. Four
+		// refusals exhaust the SDK's own attempts (its retries included) once.
+		if op == "PutItem" && bytes.Contains(body, []byte(`"I#`)) && bytes.Contains(body, []byte("ver = :v")) && throttled.Add(1) <= 4 {
+			return embedded.Throttled
+		}
+		return embedded.Serve
+	})
+	first := register().Want(t, http.StatusCreated)
+	s.DB.Intercept(nil)
+	again := register()
+	if again.Status != http.StatusCreated || string(again.Body) != string(first.Body) {
+		t.Fatalf("replay: %d %s; want the first 201", again.Status, again.Body)
+	}
+	if n := len(s.Get("/tournaments/" + ev.ID + "/players").JSON()["players"].([]any)); n != 1 {
+		t.Fatalf("%d players registered, want 1", n)
+	}
 }

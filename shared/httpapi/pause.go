@@ -20,8 +20,10 @@ func (a *API) resumePlayer(c *call) (int, any, error) {
 }
 
 // changePlayer applies an organiser's change of a player's status (withdraw,
-// pause, resume). The event item is checked, not written: a round paired
-// meanwhile would have seen the old status, so that race is a 409.
+// pause, resume). The event item is rewritten with the player, advancing its
+// version, so the race with a pairing is lost by whichever writes second: a
+// round paired meanwhile makes this a 409, and a pairing that read the old
+// status fails its condition on the event and pairs again (S-6).
 func (a *API) changePlayer(c *call, change func(*tournament.Tournament, *tournament.Player) error) (int, any, error) {
 	tid, pid := c.r.PathValue("tid"), c.r.PathValue("pid")
 	if err := c.decode(&struct{}{}); err != nil {
@@ -41,7 +43,7 @@ func (a *API) changePlayer(c *call, change func(*tournament.Tournament, *tournam
 	if err := change(t, p); err != nil {
 		return 0, nil, err
 	}
-	if err := a.store.Transact(c.ctx(), []*store.Record{encode(rec, p)}, meta); err != nil {
+	if err := a.store.Transact(c.ctx(), []*store.Record{encode(rec, p), encode(meta, t)}); err != nil {
 		return 0, nil, err
 	}
 	return http.StatusOK, map[string]any{"player": playerView(p)}, nil

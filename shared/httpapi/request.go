@@ -121,12 +121,29 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	ctx := context.WithoutCancel(c.ctx())
 	if transient(status) {
 		_ = a.store.Release(ctx, scope) // nothing was decided: let the retry run afresh
-	} else if err := a.store.Complete(ctx, scope, store.Response{RequestHash: reqHash, Status: status, Body: rec.body.Bytes()}, c.now); err != nil {
+	} else if err := a.complete(ctx, scope, store.Response{RequestHash: reqHash, Status: status, Body: rec.body.Bytes()}, c.now); err != nil {
 		a.log.Error("idempotency record not completed", "err", err.Error())
 	}
 	w.WriteHeader(status)
 	_, _ = w.Write(rec.body.Bytes())
 	return status
+}
+
+// complete stores the response for replay, retrying a throttled or failed
+// store a few times: the request has acted, and a key left reserved would be
+// served afresh, acting twice, once its lease runs out.
+func (a *API) complete(ctx context.Context, scope string, resp store.Response, now time.Time) error {
+	var err error
+	for attempt := range 4 {
+		if attempt > 0 {
+			time.Sleep(time.Duration(50<<attempt) * time.Millisecond)
+		}
+		err = a.store.Complete(ctx, scope, resp, now)
+		if !errors.Is(err, store.ErrThrottled) && !errors.Is(err, store.ErrUnavailable) {
+			return err
+		}
+	}
+	return err
 }
 
 // transient reports whether a status says "try again" rather than answering

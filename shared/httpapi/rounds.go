@@ -167,9 +167,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := a.ensureGames(c, ev.t, r, ev.h); err != nil {
-		return 0, nil, err
-	}
+	a.ensureGamesAfterCommit(c, ev.t, r, ev.h)
 	return status, ev.roundView(r, false), nil
 }
 
@@ -324,9 +322,7 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	if err := a.store.Put(c.ctx(), encode(ev.rounds[n], &changed)); err != nil {
 		return 0, nil, err
 	}
-	if err := a.ensureGames(c, ev.t, &changed, ev.h); err != nil {
-		return 0, nil, err
-	}
+	a.ensureGamesAfterCommit(c, ev.t, &changed, ev.h)
 	return http.StatusOK, roundView(&changed, ev.h, true), nil
 }
 
@@ -412,6 +408,17 @@ func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round
 	}
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// ensureGamesAfterCommit creates a round's games once the round is stored.
+// The request has done what it was asked, so a failure here (the store
+// throttled) is logged, not returned: an error would let the client's retry,
+// under the same Idempotency-Key or not, act again (pair the round after).
+// Every read of the round creates what is still missing.
+func (a *API) ensureGamesAfterCommit(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History) {
+	if err := a.ensureGames(c, t, r, h); err != nil {
+		a.log.Warn("round stored, its games left to the next read", "tournament", t.ID, "round", r.Number, "err", err.Error())
+	}
 }
 
 // Round views.

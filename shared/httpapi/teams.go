@@ -312,9 +312,9 @@ func (a *API) withdrawTeam(c *call) (int, any, error) {
 	if err := t.WithdrawTeam(tm); err != nil {
 		return 0, nil, err
 	}
-	// As for a player: a round paired meanwhile changes which round the
-	// withdrawal follows, so that race is a 409.
-	if err := a.store.Transact(c.ctx(), []*store.Record{encode(rec, tm)}, meta); err != nil {
+	// As for a player: the event item is rewritten so the race with a
+	// pairing is lost by whichever writes second (pause.go).
+	if err := a.store.Transact(c.ctx(), []*store.Record{encode(rec, tm), encode(meta, t)}); err != nil {
 		return 0, nil, err
 	}
 	players, _, err := a.loadPlayers(c.ctx(), tid)
@@ -455,9 +455,7 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := a.ensureGames(c, te.t, r, te.h); err != nil {
-		return 0, nil, err
-	}
+	a.ensureGamesAfterCommit(c, te.t, r, te.h)
 	out := []lineupOut{}
 	for _, l := range append(due, written...) {
 		out = append(out, lineupView(l))

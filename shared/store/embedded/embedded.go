@@ -5,10 +5,12 @@
 package embedded
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -29,7 +31,7 @@ type Server struct {
 	http      *http.Server
 	changes   atomic.Int64
 	throttle  atomic.Bool
-	intercept atomic.Pointer[func(op string) Fault]
+	intercept atomic.Pointer[func(op string, body []byte) Fault]
 }
 
 // Throttle makes every request fail as DynamoDB does when it throttles
@@ -50,10 +52,11 @@ const (
 )
 
 // Intercept calls f before serving each request with the DynamoDB operation's
-// name (GetItem, PutItem, TransactWriteItems, …) and serves it as f says; nil
-// removes it. Tests use it to fail one operation or to run another request at
-// an exact point of a race (f may call the API: the request waits meanwhile).
-func (s *Server) Intercept(f func(op string) Fault) {
+// name (GetItem, PutItem, TransactWriteItems, …) and its JSON body, and serves
+// it as f says; nil removes it. Tests use it to fail one operation or to run
+// another request at an exact point of a race (f may call the API: the
+// request waits meanwhile).
+func (s *Server) Intercept(f func(op string, body []byte) Fault) {
 	if f == nil {
 		s.intercept.Store(nil)
 		return
@@ -73,7 +76,13 @@ func Start(addr string) (*Server, error) {
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			fault := Serve
 			if f := s.intercept.Load(); f != nil {
-				fault = (*f)(operation(r.Header.Get("X-Amz-Target")))
+				body, err := io.ReadAll(r.Body)
+				if err != nil {
+					http.Error(w, err.Error(), http.StatusBadRequest)
+					return
+				}
+				r.Body = io.NopCloser(bytes.NewReader(body))
+				fault = (*f)(operation(r.Header.Get("X-Amz-Target")), body)
 			}
 			if s.throttle.Load() || fault == Throttled {
 				w.Header().Set("Content-Type", "application/x-amz-json-1.0")
