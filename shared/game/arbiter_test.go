@@ -235,3 +235,22 @@ func TestScenario_D3_G4OfferStandsThroughTheOfferersMove(t *testing.T) {
 		t.Errorf("draw view = %+v, want the one offer declined", v.Draw)
 	}
 }
+
+// TestScenario_C1_NoMoveBeforeTheClockStarts: a piece may be moved only once
+// the mover's clock runs (000 ch.7 §1: 计时进入己方计时器后，方可动棋子); an
+// event game's first clock starts at the round's start, so a move before it
+// is refused and changes nothing (C-1, C-6).
+func TestScenario_C1_NoMoveBeforeTheClockStarts(t *testing.T) {
+	g := newGame(t, game.Setup{Control: preset(t, "60/30+10/10")})
+	before := g.Version()
+	run(t, g, []step{
+		{at: -sec, do: "move+press", by: red, move: "h2e2", code: game.CodeNotYourTurn, rule: "C-1"},
+	})
+	if g.Ply() != 0 || g.Version() != before {
+		t.Fatalf("a refused early move changed the game: ply %d", g.Ply())
+	}
+	run(t, g, []step{{at: 0, do: "move+press", by: red, move: "h2e2"}})
+	if f := g.View(t0).Clock.Faces[xiangqi.Red]; f.UsedMs != 0 || f.Moves != 1 {
+		t.Errorf("red's face after a move at the start = %+v", f)
+	}
+}

@@ -318,6 +318,11 @@ func (g *Game) Move(now int64, by Actor, text string, ply int, press bool) error
 	if _, err := playerSide(by, "move"); err != nil {
 		return err
 	}
+	if now < g.startMs {
+		// 000 ch.7 §1: 计时进入己方计时器后，方可动棋子 — a piece moves only
+		// once the mover's clock runs, and the first clock starts with the round.
+		return refuse(CodeNotYourTurn, "C-1", "the clocks start at the round's start, in %d ms; no move before it", g.startMs-now)
+	}
 	if ply != len(g.moves) {
 		return refuse(CodeStalePly, "", "the game is at ply %d, not %d", len(g.moves), ply)
 	}
