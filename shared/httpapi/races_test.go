@@ -53,3 +53,33 @@ func TestWithdrawDuringPairingIsNotPaired(t *testing.T) {
 		})
 	}
 }
+
+// A round's startsAt starts its games' clocks (C-6): a start decades off
+// (a typo) would lose every game on time at its first read. It is refused
+// as malformed and nothing is paired; a start minutes ago is a late pairing.
+func TestPairRoundRefusesStartFarFromNow(t *testing.T) {
+	s := apitest.New(t)
+	ev := newEvent(t, s, `{"name":"Typo Open","rounds":3,"timeControl":"rapid-5/30"}`)
+	for _, name := range []string{"A", "B"} {
+		s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": name}).Want(t, http.StatusCreated)
+	}
+	before := tableItems(t, s.Store)
+	for _, at := range []string{"0001-01-01T00:00:00Z", "1969-12-31T23:59:59Z", "2026-11-27T08:59:00Z", "2031-01-01T00:00:00Z"} {
+		r := s.Post("/tournaments/"+ev.ID+"/rounds", ev.Token, map[string]any{"startsAt": at})
+		if r.Status != http.StatusBadRequest || r.ErrorCode() != "invalid_field" {
+			t.Errorf("startsAt %s: %d %s", at, r.Status, r.Body)
+		}
+	}
+	if after := tableItems(t, s.Store); after != before {
+		t.Fatalf("refused pairings changed the table: %d items, then %d", before, after)
+	}
+	var round struct {
+		Pairings []struct {
+			GameID string `json:"gameId"`
+		}
+	}
+	s.Post("/tournaments/"+ev.ID+"/rounds", ev.Token, `{"startsAt":"2026-11-28T08:58:00Z"}`).Want(t, http.StatusCreated).Decode(t, &round)
+	if g := s.Get("/games/" + round.Pairings[0].GameID).JSON(); g["result"] != nil {
+		t.Fatalf("a round started two minutes ago (five-minute games) ended at once: %v", g["result"])
+	}
+}

@@ -109,6 +109,9 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	if in.Round != nil && *in.Round < 1 {
 		return 0, nil, badRequest("invalid_field", "round: want a round number ≥ 1")
 	}
+	if err := checkRoundStart(in.StartsAt, c.now); err != nil {
+		return 0, nil, err
+	}
 	var (
 		ev     *event
 		r      *tournament.Round
@@ -169,6 +172,22 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	}
 	a.ensureGamesAfterCommit(c, ev.t, r, ev.h)
 	return status, ev.roundView(r, false), nil
+}
+
+// roundStartWindow bounds a round's startsAt around the time of pairing. The
+// games' clocks run from it (C-6), so a start years off — a typo — would make
+// every game of the round lost on time at its first read, or give the
+// players clocks that do not run: refused as malformed rather than stored.
+const roundStartWindow = 24 * time.Hour
+
+func checkRoundStart(startsAt *time.Time, now time.Time) error {
+	if startsAt == nil {
+		return nil
+	}
+	if startsAt.Before(now.Add(-roundStartWindow)) || startsAt.After(now.AddDate(1, 0, 0)) {
+		return badRequest("invalid_field", "startsAt: a round starts between a day before it is paired and a year after (the games' clocks run from it, C-6)")
+	}
+	return nil
 }
 
 // GET /tournaments/{tid}/rounds/{n} — public; ?explain=true adds why each pair.
