@@ -254,3 +254,45 @@ func TestScenario_C1_NoMoveBeforeTheClockStarts(t *testing.T) {
 		t.Errorf("red's face after a move at the start = %+v", f)
 	}
 }
+
+// TestScenario_C6_FlagBeforeTheLateLimitWithBothAbsent: with a late limit
+// longer than red's first period, red's clock (running from the round's
+// start) runs out while neither player has sat down. Red has lost, but an
+// absent black wins nothing: if black arrives by the limit it wins on time,
+// otherwise both forfeit (000 ch.2 §3 第2条 若双方均超过规定时限即判双方弃权).
+func TestScenario_C6_FlagBeforeTheLateLimitWithBothAbsent(t *testing.T) {
+	setup := game.Setup{Control: preset(t, "rapid-5/30"), LateLimitMs: 15 * mn}
+	t.Run("NeitherByTheLimit", func(t *testing.T) {
+		g := newGame(t, setup)
+		if v := g.View(t0 + 10*mn); v.Result != game.NoResult || !v.Clock.Faces[xiangqi.Red].Flagged {
+			t.Fatalf("at 10 mn: result %v, red face %+v; want no result yet, red flagged", v.Result, v.Clock.Faces[xiangqi.Red])
+		}
+		if err := g.Arrive(t0+11*mn, red); err != nil {
+			t.Fatal(err)
+		}
+		run(t, g, []step{{at: 12 * mn, do: "move", by: red, move: "h2e2", code: game.CodeNotYourTurn, rule: "C-3"}})
+		g.Settle(t0 + 15*mn)
+		wantResult(t, g, game.DoubleForfeit, game.Forfeit)
+		if v := g.View(t0 + 20*mn); v.EndedAt != t0+15*mn {
+			t.Errorf("ended at +%d ms, want the late limit", v.EndedAt-t0)
+		}
+	})
+	t.Run("BlackArrivesByTheLimit", func(t *testing.T) {
+		g := newGame(t, setup)
+		if err := g.Arrive(t0+10*mn, black); err != nil {
+			t.Fatal(err)
+		}
+		wantResult(t, g, game.BlackWins, game.Time)
+		if v := g.View(t0 + 20*mn); v.EndedAt != t0+5*mn {
+			t.Errorf("ended at +%d ms, want red's flag", v.EndedAt-t0)
+		}
+	})
+	t.Run("BlackPresentBeforeTheFlag", func(t *testing.T) {
+		g := newGame(t, setup)
+		if err := g.Arrive(t0+mn, black); err != nil {
+			t.Fatal(err)
+		}
+		g.Settle(t0 + 5*mn)
+		wantResult(t, g, game.BlackWins, game.Time)
+	})
+}

@@ -178,13 +178,32 @@ func (g *Game) Rules() Rules { return g.rules }
 
 // Settle applies what the passing of time has decided by now: a side whose
 // time ran out before completing its period's moves loses (C-3), even if it
-// has moved and not pressed. It reports whether the game changed. Every
-// operation calls it first; View shows its effect without changing the game.
+// has moved and not pressed — unless neither player had arrived by then, when
+// the result waits for the opponent's arrival or the late limit (C-6). It
+// reports whether the game changed. Every operation calls it first; View
+// shows its effect without changing the game.
 func (g *Game) Settle(now int64) bool {
 	if g.status != Playing {
 		return false
 	}
 	side, at, flagged := g.clk.Flagged(now)
+	if flagged && g.bothAbsentAt(at) {
+		// C-6 第2条: the first mover's time ran out before either player sat
+		// down. It has lost; whether its opponent wins waits for the
+		// opponent's arrival — by the limit it wins on time, after it both
+		// forfeit (双方弃权), never a win for an absent player.
+		opp := xiangqi.Color(side).Opponent()
+		lateAt := g.startMs + g.lateLimitMs
+		switch {
+		case g.arrived[opp] && g.arrivedAt[opp] <= lateAt:
+			g.end(at, winFor(opp), Time)
+		case now >= lateAt:
+			g.end(lateAt, DoubleForfeit, Forfeit)
+		default:
+			return false
+		}
+		return true
+	}
 	if r, lateAt, late := g.lateForfeit(now); late && (!flagged || lateAt <= at) {
 		g.end(lateAt, r, Forfeit)
 		return true
@@ -217,6 +236,21 @@ func (g *Game) lateForfeit(now int64) (Result, int64, bool) {
 	return NoResult, 0, false
 }
 
+// bothAbsentAt reports whether, at a flag at the given time before the
+// late-arrival limit, no move had been made and neither player's arrival had
+// been recorded (C-6).
+func (g *Game) bothAbsentAt(at int64) bool {
+	if g.lateLimitMs == 0 || at >= g.startMs+g.lateLimitMs || len(g.moves) > 0 {
+		return false
+	}
+	for c := range g.arrived {
+		if g.arrived[c] && g.arrivedAt[c] <= at {
+			return false
+		}
+	}
+	return true
+}
+
 // Arrive records that by.Side's player has taken its seat (a player for
 // itself, a scribe or an arbiter for by.Side). The side to move's clock has
 // been running since the round's start; the other side's starts when it is
@@ -237,22 +271,28 @@ func (g *Game) Arrive(now int64, by Actor) error {
 	}
 	g.arrived[side], g.arrivedAt[side] = true, now
 	g.version++
+	g.deductBothLate(now, by)
+	g.Settle(now) // a deduction may flag; an arrival may decide a waiting flag
+	return nil
+}
+
+// deductBothLate takes the second side's lateness off its clock when both
+// players arrived late (000 ch.2 §3 第2条), logged as a clock ruling.
+func (g *Game) deductBothLate(now int64, by Actor) {
 	first := g.startSide()
 	second := first.Opponent()
 	if !g.arrived[first] || !g.arrived[second] || g.arrivedAt[first] <= g.startMs || g.arrivedAt[second] <= g.startMs {
-		return nil
+		return
 	}
 	f := g.clk.Face(clock.Side(second), now)
 	deduct := g.arrivedAt[second] - g.startMs - f.UsedMs
 	if deduct <= 0 || g.clk.Control.Untimed() {
-		return nil
+		return
 	}
 	r := Ruling{Kind: RulingClock, Side: second, RemainingMs: f.RemainingMs - deduct,
 		Note: fmt.Sprintf("both players late: %d ms of %s's late arrival deducted (C-6)", deduct, second)}
 	g.clk = g.clk.Correct(now, clock.Side(second), r.RemainingMs)
 	g.logRuling(now, by, r)
-	g.Settle(now)
-	return nil
 }
 
 // startSide returns the side that moved first in this game.
@@ -317,6 +357,11 @@ func (g *Game) Move(now int64, by Actor, text string, ply int, press bool) error
 	mover := g.pos.SideToMove()
 	if _, err := playerSide(by, "move"); err != nil {
 		return err
+	}
+	if side, _, flagged := g.clk.Flagged(now); flagged {
+		// Only a flag that waits on the opponent's arrival (C-6) is still open.
+		return refuse(CodeNotYourTurn, "C-3", "%s's time ran out before either player arrived; the result waits for %s's arrival or the late limit (C-6)",
+			xiangqi.Color(side), xiangqi.Color(side).Opponent())
 	}
 	if now < g.startMs {
 		// 000 ch.7 §1: 计时进入己方计时器后，方可动棋子 — a piece moves only
