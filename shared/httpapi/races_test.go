@@ -83,3 +83,57 @@ func TestPairRoundRefusesStartFarFromNow(t *testing.T) {
 		t.Fatalf("a round started two minutes ago (five-minute games) ended at once: %v", g["result"])
 	}
 }
+
+// O-1: an organiser's change of round 1 races a move on the changed table,
+// or the pairing of round 2. Whichever lands first wins and the change is a
+// 409: never a round whose table names players other than its game's, and
+// never a change to a round that is no longer the latest.
+func TestRoundChangeRacingAMoveOrThePairing(t *testing.T) {
+	for _, racer := range []string{"move", "pairing"} {
+		t.Run(racer, func(t *testing.T) {
+			s := apitest.New(t)
+			ev := newEvent(t, s, `{"name":"Change Race","rounds":5}`)
+			tokens := map[string]string{}
+			for _, name := range []string{"A", "B", "C", "D"} {
+				var p created
+				s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": name}).Want(t, http.StatusCreated).Decode(t, &p)
+				tokens[p.ID] = p.Token
+			}
+			var round struct {
+				Pairings []struct {
+					Table      int
+					Red, Black string
+					GameID     string `json:"gameId"`
+				}
+			}
+			s.Post("/tournaments/"+ev.ID+"/rounds", ev.Token, `{}`).Want(t, http.StatusCreated).Decode(t, &round)
+			p := round.Pairings[0]
+			var fired atomic.Bool
+			var during *apitest.Resp
+			s.DB.Intercept(func(op string, _ []byte) embedded.Fault {
+				// The change's write: a transaction now, a PutItem before.
+				if (op == "PutItem" || op == "TransactWriteItems") && fired.CompareAndSwap(false, true) {
+					if racer == "move" {
+						during = s.Post("/games/"+p.GameID+"/moves", tokens[p.Red], `{"move":"h2e2","ply":0}`)
+					} else {
+						during = s.Post("/tournaments/"+ev.ID+"/rounds", ev.Token, `{"unfinishedAsDraws":true}`)
+					}
+				}
+				return embedded.Serve
+			})
+			change := s.Post("/tournaments/"+ev.ID+"/rounds/1/changes", ev.Token, map[string]any{"action": "swapColours", "table": p.Table})
+			s.DB.Intercept(nil)
+			if during == nil || during.Status >= 300 {
+				t.Fatalf("the %s during the change: %v", racer, during)
+			}
+			if change.Status != http.StatusConflict {
+				t.Errorf("the change that lost the race: %d %s; want 409", change.Status, change.Body)
+			}
+			s.Get("/tournaments/"+ev.ID+"/rounds/1").Want(t, http.StatusOK).Decode(t, &round)
+			g := s.Get("/games/" + p.GameID).JSON()
+			if round.Pairings[0].Red != p.Red || g["ply"] == 0.0 && racer == "move" {
+				t.Fatalf("round 1 table 1 now red %s (was %s), game ply %v", round.Pairings[0].Red, p.Red, g["ply"])
+			}
+		})
+	}
+}

@@ -338,7 +338,14 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	if _, err := changed.Apply(tournament.Change{Action: in.Action, Table: in.Table, Red: in.Red, Black: in.Black, Player: in.Player, Note: in.Note}, who.ID, c.nowMs()); err != nil {
 		return 0, nil, err
 	}
-	if err := a.store.Put(c.ctx(), encode(ev.rounds[n], &changed)); err != nil {
+	// The round, the games it gives new players (under the versions that
+	// showed them unstarted) and the event (no round paired since) change
+	// together: a move made or a round paired meanwhile makes this a 409.
+	rewrites, err := a.gameWrites(ev.t, &changed, ev.h, games, false)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := a.store.Transact(c.ctx(), append([]*store.Record{encode(ev.rounds[n], &changed)}, rewrites...), ev.meta); err != nil {
 		return 0, nil, err
 	}
 	a.ensureGamesAfterCommit(c, ev.t, &changed, ev.h)
@@ -386,30 +393,9 @@ func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round
 	if err != nil {
 		return err
 	}
-	var recs []*store.Record
-	for _, p := range r.Pairings {
-		sg := games[p.GameID]
-		if sg != nil && sg.Link.Red == p.Red && sg.Link.Black == p.Black {
-			continue
-		}
-		if sg != nil && started(sg) {
-			a.log.Error("a started game no longer matches its pairing", "game", p.GameID, "round", r.Number, "table", p.Table)
-			continue
-		}
-		red, black := h.Player(p.Red), h.Player(p.Black)
-		if red == nil || black == nil {
-			return fmt.Errorf("round %d table %d: unknown player", r.Number, p.Table)
-		}
-		tt := *t
-		tt.Settings.TimeControl = tournament.GameControl(t, p) // additional rapid games have their own (S-3)
-		rec, err := a.eventGame(&tt, r, p, red, black)
-		if err != nil {
-			return err
-		}
-		if sg != nil {
-			rec.Version = sg.rec.Version
-		}
-		recs = append(recs, rec)
+	recs, err := a.gameWrites(t, r, h, games, true)
+	if err != nil {
+		return err
 	}
 	const writers = 8
 	errs := make([]error, len(recs))
@@ -427,6 +413,38 @@ func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round
 	}
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// gameWrites returns the game records that make the round's games match its
+// pairings, given the games read: missing games (when create is set) and
+// games whose players changed, unless they have begun.
+func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tournament.History, games map[string]*storedGame, create bool) ([]*store.Record, error) {
+	var recs []*store.Record
+	for _, p := range r.Pairings {
+		sg := games[p.GameID]
+		if (sg == nil && !create) || (sg != nil && sg.Link.Red == p.Red && sg.Link.Black == p.Black) {
+			continue
+		}
+		if sg != nil && started(sg) {
+			a.log.Error("a started game no longer matches its pairing", "game", p.GameID, "round", r.Number, "table", p.Table)
+			continue
+		}
+		red, black := h.Player(p.Red), h.Player(p.Black)
+		if red == nil || black == nil {
+			return nil, fmt.Errorf("round %d table %d: unknown player", r.Number, p.Table)
+		}
+		tt := *t
+		tt.Settings.TimeControl = tournament.GameControl(t, p) // additional rapid games have their own (S-3)
+		rec, err := a.eventGame(&tt, r, p, red, black)
+		if err != nil {
+			return nil, err
+		}
+		if sg != nil {
+			rec.Version = sg.rec.Version
+		}
+		recs = append(recs, rec)
+	}
+	return recs, nil
 }
 
 // ensureGamesAfterCommit creates a round's games once the round is stored.
