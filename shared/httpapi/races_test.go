@@ -137,3 +137,29 @@ func TestRoundChangeRacingAMoveOrThePairing(t *testing.T) {
 		})
 	}
 }
+
+// A body naming a field twice is refused (400), not read as its last value:
+// a proxy or log that reads the first would see another request. A body
+// that is not an object (null, an array) is malformed too. Nothing changes.
+func TestDuplicateKeysAndNonObjectBodiesAreRefused(t *testing.T) {
+	s := apitest.New(t)
+	ev := newEvent(t, s, `{"name":"Dup Open","rounds":3}`)
+	before := tableItems(t, s.Store)
+	for _, tc := range []struct{ path, body, code string }{
+		{"/tournaments/" + ev.ID + "/players", `{"name":"Li","name":"Wang"}`, "duplicate_field"},
+		{"/tournaments", `{"name":"A","rounds":3,"rules":{"repetition":"ruling","repetition":"threefoldDraw"}}`, "duplicate_field"},
+		{"/games", `{"timeControl":{"periods":[{"moves":0,"ms":1000,"ms":2000}]}}`, "duplicate_field"},
+		{"/games", `null`, "malformed_json"},
+		{"/games", `[]`, "malformed_json"},
+	} {
+		r := s.Do(apitest.Req{Method: "POST", Path: tc.path, Token: ev.Token, Body: tc.body, Invalid: true})
+		if r.Status != http.StatusBadRequest || r.ErrorCode() != tc.code {
+			t.Errorf("%s %s: %d %s; want 400 %s", tc.path, tc.body, r.Status, r.Body, tc.code)
+		}
+	}
+	if after := tableItems(t, s.Store); after != before {
+		t.Fatalf("refused bodies changed the table: %d items, then %d", before, after)
+	}
+	// The same names at different depths are not duplicates.
+	s.Post("/tournaments", "", `{"name":"Nested","rounds":3,"timeControl":{"periods":[{"moves":40,"ms":60000},{"moves":0,"ms":60000}]}}`).Want(t, http.StatusCreated)
+}

@@ -31,12 +31,19 @@ func (c *call) ctx() context.Context { return c.r.Context() }
 
 func (c *call) nowMs() int64 { return c.now.UnixMilli() }
 
-// decode reads the JSON body into v, refusing unknown fields and trailing data.
-// An empty body decodes as {} so bodiless POSTs (withdraw, resign) work.
+// decode reads the JSON body into v, refusing unknown fields, duplicate
+// keys, a body that is not an object, and trailing data. An empty body
+// decodes as {} so bodiless POSTs (withdraw, resign) work.
 func (c *call) decode(v any) error {
 	body := bytes.TrimSpace(c.body)
 	if len(body) == 0 {
 		body = []byte("{}")
+	}
+	if body[0] != '{' {
+		return badRequest("malformed_json", "the request body must be a JSON object")
+	}
+	if err := duplicateKeys(body); err != nil {
+		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -57,6 +64,55 @@ func (c *call) decode(v any) error {
 		return badRequest("malformed_json", "unexpected data after the JSON body")
 	}
 	return nil
+}
+
+// duplicateKeys refuses an object that names a key twice, at any depth.
+// encoding/json keeps the last value silently; a proxy, a log reader or a
+// client library may keep the first, so one request would mean two things.
+func duplicateKeys(body []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var walk func() error
+	walk = func() error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				key, _ := k.(string)
+				if seen[key] {
+					return badRequest("duplicate_field", "the field "+quote(key)+" appears twice in one object")
+				}
+				seen[key] = true
+				if err := walk(); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token() // '}'
+			return err
+		case json.Delim('['):
+			for dec.More() {
+				if err := walk(); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token() // ']'
+			return err
+		}
+		return nil
+	}
+	var e *Error
+	if err := walk(); errors.As(err, &e) {
+		return e
+	}
+	return nil // a syntax error is reported by the decoder, with its offset
 }
 
 // raw is a non-JSON response body (CSV, PGN, plain records).
