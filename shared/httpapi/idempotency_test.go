@@ -2,11 +2,14 @@ package httpapi_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
+	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/embedded"
 )
 
@@ -130,5 +133,49 @@ func TestIdempotentResponseStoredDespiteThrottle(t *testing.T) {
 	}
 	if n := len(s.Get("/tournaments/" + ev.ID + "/players").JSON()["players"].([]any)); n != 1 {
 		t.Fatalf("%d players registered, want 1", n)
+	}
+}
+
+// Tokens are shown once and only their hashes are stored (API.md): the
+// response kept for an Idempotency-Key replay holds tokens, so neither it nor
+// the key may be readable from the table. The replay still returns them.
+func TestIdempotencyRecordsHoldNoTokens(t *testing.T) {
+	s := apitest.New(t)
+	key := "4d4d4d4d-0000-4000-8000-000000000004"
+	hdr := map[string]string{"Idempotency-Key": key}
+	first := s.Do(apitest.Req{Method: "POST", Path: "/tournaments", Body: `{"name":"Secret Open","rounds":3}`, Header: hdr}).Want(t, http.StatusCreated)
+	var ev created
+	first.Decode(t, &ev)
+	p := s.Do(apitest.Req{Method: "POST", Path: "/tournaments/" + ev.ID + "/players", Token: ev.Token, Body: `{"name":"Li"}`, Header: hdr}).Want(t, http.StatusCreated)
+	var player created
+	p.Decode(t, &player)
+	recs, err := s.Store.Export(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range recs {
+		var resp store.Response
+		if rec.Kind == "idempotency" {
+			if err := json.Unmarshal(rec.Doc, &resp); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, secret := range []string{ev.Token, player.Token} {
+			if bytes.Contains(rec.Doc, []byte(secret)) || bytes.Contains(resp.Body, []byte(secret)) {
+				t.Errorf("item %s/%s holds a token in clear", rec.PK, rec.SK)
+			}
+		}
+		if strings.Contains(rec.PK, key) {
+			t.Errorf("item %s/%s names the Idempotency-Key in clear", rec.PK, rec.SK)
+		}
+	}
+	again := s.Do(apitest.Req{Method: "POST", Path: "/tournaments", Body: `{"name":"Secret Open","rounds":3}`, Header: hdr}).Want(t, http.StatusCreated)
+	if string(again.Body) != string(first.Body) {
+		t.Fatalf("replay differs: %s vs %s", again.Body, first.Body)
+	}
+	// Another caller's key of the same name is another record.
+	other := s.Do(apitest.Req{Method: "POST", Path: "/tournaments/" + ev.ID + "/players", Token: ev.Token, Body: `{"name":"Li"}`, Header: hdr})
+	if other.Header.Get("Idempotent-Replayed") != "true" || string(other.Body) != string(p.Body) {
+		t.Fatalf("the organiser's replay: %d %s", other.Status, other.Body)
 	}
 }

@@ -3,6 +3,9 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -154,7 +157,8 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	}
 	// The key is scoped to the caller's credentials so two clients never collide;
 	// the hash covers the request itself so a reused key with another body is caught.
-	scope := digest(r.Header.Get("Authorization")) + "#" + key
+	auth := r.Header.Get("Authorization")
+	scope := digest("scope\n" + auth + "\n" + key)
 	reqHash := digest(r.Method + " " + r.URL.RequestURI() + "\n" + string(body))
 	prev, err := a.store.Reserve(c.ctx(), scope, reqHash, c.now)
 	if err != nil {
@@ -164,10 +168,14 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 		if prev.RequestHash != reqHash {
 			return writeError(w, a.log, &Error{Status: http.StatusUnprocessableEntity, Code: "idempotency_key_reused", Message: "this Idempotency-Key was used for a different request"})
 		}
+		replay, err := openReplay(auth, key, prev.Body)
+		if err != nil {
+			return writeError(w, a.log, err)
+		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Idempotent-Replayed", "true")
 		w.WriteHeader(prev.Status)
-		_, _ = w.Write(prev.Body)
+		_, _ = w.Write(replay)
 		return prev.Status
 	}
 	rec := &recorder{header: w.Header()}
@@ -177,12 +185,56 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	ctx := context.WithoutCancel(c.ctx())
 	if transient(status) {
 		_ = a.store.Release(ctx, scope) // nothing was decided: let the retry run afresh
-	} else if err := a.complete(ctx, scope, store.Response{RequestHash: reqHash, Status: status, Body: rec.body.Bytes()}, c.now); err != nil {
+	} else if err := a.complete(ctx, scope, store.Response{RequestHash: reqHash, Status: status, Body: sealReplay(auth, key, rec.body.Bytes())}, c.now); err != nil {
 		a.log.Error("idempotency record not completed", "err", err.Error())
 	}
 	w.WriteHeader(status)
 	_, _ = w.Write(rec.body.Bytes())
 	return status
+}
+
+// A stored response may hold tokens (POST /tournaments, /players, /games
+// answer with them), and API.md keeps only tokens' hashes. So the record is
+// sealed with a key derived from what only a retry presents again — the
+// Idempotency-Key and the Authorization header — and the item's key is a
+// hash of them: the table, its backups and the local snapshot hold nothing
+// a token can be read from.
+const sealedReplay = 1 // first byte of a sealed body; a stored JSON body starts with '{'
+
+func replayAEAD(auth, key string) cipher.AEAD {
+	k := sha256.Sum256([]byte("replay\n" + auth + "\n" + key))
+	block, err := aes.NewCipher(k[:])
+	if err != nil {
+		panic(err) // a 32-byte key is always valid
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		panic(err)
+	}
+	return aead
+}
+
+func sealReplay(auth, key string, body []byte) []byte {
+	aead := replayAEAD(auth, key)
+	nonce := make([]byte, aead.NonceSize())
+	_, _ = rand.Read(nonce)
+	return aead.Seal(append([]byte{sealedReplay}, nonce...), nonce, body, nil)
+}
+
+func openReplay(auth, key string, sealed []byte) ([]byte, error) {
+	if len(sealed) == 0 || sealed[0] != sealedReplay {
+		return sealed, nil // an empty body
+	}
+	aead := replayAEAD(auth, key)
+	n := 1 + aead.NonceSize()
+	if len(sealed) < n {
+		return nil, fmt.Errorf("idempotency record: sealed body too short")
+	}
+	body, err := aead.Open(nil, sealed[1:n], sealed[n:], nil)
+	if err != nil {
+		return nil, fmt.Errorf("idempotency record: %w", err)
+	}
+	return body, nil
 }
 
 // complete stores the response for replay, retrying a throttled or failed

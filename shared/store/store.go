@@ -13,7 +13,8 @@
 //	T#<tid>       R#<nnnn>    round n: pairings, bye, results, audit log
 //	T#<tid>       M#<mid>     team: roster, captain token hash
 //	G#<gid>       GAME        game: position, moves, clocks, offers, log
-//	I#<scope>     IDEM        Idempotency-Key record, expires through "ttl"
+//	I#<scope>     IDEM        Idempotency-Key record, expires through "ttl"; scope hashes
+//	                          the caller's credentials with the key, the response is sealed
 //	T#<tid>       X#<nnnn>#<tttt>  result of round n, table t: written once when the game ends
 //	T#<tid>       L#<nnnn>#<mid>   a team's lineup for round n
 //	<PK>          <SK>#~partNNN    continuation of a document over MaxPart (a large round)
