@@ -73,9 +73,10 @@ func forbidden(msg string) *Error {
 }
 
 func bearer(r *http.Request) (token, scope, id string, err error) {
-	h := r.Header.Get("Authorization")
-	token, ok := strings.CutPrefix(h, "Bearer ")
-	if !ok || token == "" {
+	// RFC 7235: the scheme is case-insensitive ("bearer" is Bearer).
+	scheme, token, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	token = strings.TrimSpace(token)
+	if !strings.EqualFold(scheme, "Bearer") || token == "" {
 		return "", "", "", errNoToken
 	}
 	parts := strings.Split(token, ".")
@@ -161,7 +162,7 @@ func (a *API) requireRole(c *call, scope string, known func(scope, id string) (c
 		return Principal{}, forbidden("this token belongs to another event or game")
 	}
 	if !slices.Contains(roles, p.Role) {
-		return Principal{}, forbidden("a " + p.Role + " may not do this; it needs: " + strings.Join(roles, " or "))
+		return Principal{}, forbidden("the " + p.Role + "'s token may not do this; it needs: " + strings.Join(roles, " or "))
 	}
 	return p, nil
 }

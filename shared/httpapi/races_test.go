@@ -163,3 +163,20 @@ func TestDuplicateKeysAndNonObjectBodiesAreRefused(t *testing.T) {
 	// The same names at different depths are not duplicates.
 	s.Post("/tournaments", "", `{"name":"Nested","rounds":3,"timeControl":{"periods":[{"moves":40,"ms":60000},{"moves":0,"ms":60000}]}}`).Want(t, http.StatusCreated)
 }
+
+// RFC 7235: the authentication scheme is case-insensitive, so "bearer" and
+// "BEARER" carry a token as "Bearer" does; another scheme is no token (401).
+func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
+	s := apitest.New(t)
+	ev := newEvent(t, s, `{"name":"Scheme Open","rounds":3}`)
+	for _, h := range []string{"bearer " + ev.Token, "BEARER " + ev.Token, "Bearer  " + ev.Token + " "} {
+		r := s.Do(apitest.Req{Method: "POST", Path: "/tournaments/" + ev.ID + "/players", Body: map[string]any{"name": h[:6]}, Header: map[string]string{"Authorization": h}})
+		if r.Status != http.StatusCreated {
+			t.Errorf("Authorization %q: %d %s", h[:8], r.Status, r.Body)
+		}
+	}
+	r := s.Do(apitest.Req{Method: "POST", Path: "/tournaments/" + ev.ID + "/players", Body: `{"name":"X"}`, Header: map[string]string{"Authorization": "Basic " + ev.Token}})
+	if r.Status != http.StatusUnauthorized {
+		t.Errorf("Basic scheme: %d %s", r.Status, r.Body)
+	}
+}
