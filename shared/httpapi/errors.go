@@ -104,6 +104,19 @@ func toError(err error) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: "internal", Message: "internal error"}
 }
 
+// conflictWith turns a lost race (store.ErrConflict) into API.md's 409 whose
+// body carries the current state, read by current; other errors pass.
+func conflictWith(err error, current func() (any, error)) error {
+	if !errors.Is(err, store.ErrConflict) {
+		return err
+	}
+	e := &Error{Status: http.StatusConflict, Code: "conflict", Message: "the resource changed meanwhile; the current state is attached"}
+	if v, lerr := current(); lerr == nil {
+		e.Current = v
+	}
+	return e
+}
+
 func writeError(w http.ResponseWriter, log *slog.Logger, err error) int {
 	e := toError(err)
 	if e.Status >= 500 {

@@ -44,7 +44,10 @@ func (a *API) changePlayer(c *call, change func(*tournament.Tournament, *tournam
 		return 0, nil, err
 	}
 	if err := a.store.Transact(c.ctx(), []*store.Record{encode(rec, p), encode(meta, t)}); err != nil {
-		return 0, nil, err
+		return 0, nil, conflictWith(err, func() (any, error) {
+			p, _, err := a.loadPlayer(c.ctx(), tid, pid)
+			return map[string]any{"player": playerView(p)}, err
+		})
 	}
 	return http.StatusOK, map[string]any{"player": playerView(p)}, nil
 }

@@ -129,6 +129,9 @@ func TestRoundChangeRacingAMoveOrThePairing(t *testing.T) {
 			if change.Status != http.StatusConflict {
 				t.Errorf("the change that lost the race: %d %s; want 409", change.Status, change.Body)
 			}
+			if cur, _ := change.JSON()["current"].(map[string]any); cur == nil || cur["round"] != 1.0 {
+				t.Errorf("the 409 carries no current round (API.md): %s", change.Body)
+			}
 			s.Get("/tournaments/"+ev.ID+"/rounds/1").Want(t, http.StatusOK).Decode(t, &round)
 			g := s.Get("/games/" + p.GameID).JSON()
 			if round.Pairings[0].Red != p.Red || g["ply"] == 0.0 && racer == "move" {
@@ -178,5 +181,31 @@ func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
 	r := s.Do(apitest.Req{Method: "POST", Path: "/tournaments/" + ev.ID + "/players", Body: `{"name":"X"}`, Header: map[string]string{"Authorization": "Basic " + ev.Token}})
 	if r.Status != http.StatusUnauthorized {
 		t.Errorf("Basic scheme: %d %s", r.Status, r.Body)
+	}
+}
+
+// A withdrawal that loses its race with a pairing (the round paired between
+// its read and its write) is a 409 carrying the player as it is now.
+func TestWithdrawLosingToPairingIs409WithCurrentState(t *testing.T) {
+	s := apitest.New(t)
+	ev := newEvent(t, s, `{"name":"Late Leaver","rounds":5}`)
+	var ids []string
+	for _, name := range []string{"A", "B", "C", "D"} {
+		var p created
+		s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": name}).Want(t, http.StatusCreated).Decode(t, &p)
+		ids = append(ids, p.ID)
+	}
+	var fired atomic.Bool
+	s.DB.Intercept(func(op string, _ []byte) embedded.Fault {
+		if op == "TransactWriteItems" && fired.CompareAndSwap(false, true) {
+			s.Post("/tournaments/"+ev.ID+"/rounds", ev.Token, `{}`).Want(t, http.StatusCreated)
+		}
+		return embedded.Serve
+	})
+	r := s.Post("/tournaments/"+ev.ID+"/players/"+ids[0]+"/withdraw", ev.Token, nil)
+	s.DB.Intercept(nil)
+	cur, _ := r.JSON()["current"].(map[string]any)
+	if r.Status != http.StatusConflict || cur == nil || cur["player"].(map[string]any)["status"] != "active" {
+		t.Fatalf("withdrawal that lost to the pairing: %d %s", r.Status, r.Body)
 	}
 }

@@ -346,7 +346,16 @@ func (a *API) changeRound(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	if err := a.store.Transact(c.ctx(), append([]*store.Record{encode(ev.rounds[n], &changed)}, rewrites...), ev.meta); err != nil {
-		return 0, nil, err
+		return 0, nil, conflictWith(err, func() (any, error) {
+			fresh, err := a.loadEvent(c.ctx(), tid)
+			if err != nil {
+				return nil, err
+			}
+			if r := fresh.round(n); r != nil {
+				return roundView(r, fresh.h, true), nil
+			}
+			return nil, notFound("round")
+		})
 	}
 	a.ensureGamesAfterCommit(c, ev.t, &changed, ev.h)
 	return http.StatusOK, roundView(&changed, ev.h, true), nil

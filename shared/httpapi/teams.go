@@ -315,7 +315,18 @@ func (a *API) withdrawTeam(c *call) (int, any, error) {
 	// As for a player: the event item is rewritten so the race with a
 	// pairing is lost by whichever writes second (pause.go).
 	if err := a.store.Transact(c.ctx(), []*store.Record{encode(rec, tm), encode(meta, t)}); err != nil {
-		return 0, nil, err
+		return 0, nil, conflictWith(err, func() (any, error) {
+			tm, _, err := a.loadTeam(c.ctx(), tid, mid)
+			if err != nil {
+				return nil, err
+			}
+			players, _, err := a.loadPlayers(c.ctx(), tid)
+			byID := map[string]*tournament.Player{}
+			for _, p := range players {
+				byID[p.ID] = p
+			}
+			return map[string]any{"team": teamView(tm, func(id string) *tournament.Player { return byID[id] })}, err
+		})
 	}
 	players, _, err := a.loadPlayers(c.ctx(), tid)
 	if err != nil {
