@@ -221,7 +221,7 @@ func TestStandingsCSVKeepsFormulaNamesAsText(t *testing.T) {
 		s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": name}).Want(t, http.StatusCreated)
 	}
 	s.Post("/tournaments/"+ev.ID+"/rounds", ev.Token, `{}`).Want(t, http.StatusCreated)
-	out := string(s.Get("/tournaments/" + ev.ID + "/standings?format=csv").Want(t, http.StatusOK).Body)
+	out := string(s.Get("/tournaments/"+ev.ID+"/standings?format=csv").Want(t, http.StatusOK).Body)
 	for _, line := range strings.Split(out, "\n") {
 		for _, cell := range strings.Split(line, ",") {
 			if c := strings.TrimPrefix(cell, `"`); c != "" && strings.ContainsRune("=+@", rune(c[0])) {
