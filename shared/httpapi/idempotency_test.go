@@ -179,3 +179,20 @@ func TestIdempotencyRecordsHoldNoTokens(t *testing.T) {
 		t.Fatalf("the organiser's replay: %d %s", other.Status, other.Body)
 	}
 }
+
+// The key is scoped to the caller's token, not to how the header spells the
+// scheme: a retry sent with "bearer" replays the first "Bearer" answer.
+func TestIdempotencyScopeIgnoresSchemeSpelling(t *testing.T) {
+	s := apitest.New(t)
+	ev := newEvent(t, s, `{"name":"Spelling Open","rounds":3}`)
+	key := "5e5e5e5e-0000-4000-8000-000000000005"
+	send := func(scheme string) *apitest.Resp {
+		return s.Do(apitest.Req{Method: "POST", Path: "/tournaments/" + ev.ID + "/players", Body: `{"name":"Li"}`,
+			Header: map[string]string{"Idempotency-Key": key, "Authorization": scheme + " " + ev.Token}})
+	}
+	first := send("Bearer").Want(t, http.StatusCreated)
+	again := send("bearer").Want(t, http.StatusCreated)
+	if again.Header.Get("Idempotent-Replayed") != "true" || string(again.Body) != string(first.Body) {
+		t.Fatalf("retry spelled bearer: %s; want the first answer replayed", again.Body)
+	}
+}

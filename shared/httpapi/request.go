@@ -158,6 +158,9 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	// The key is scoped to the caller's credentials so two clients never collide;
 	// the hash covers the request itself so a reused key with another body is caught.
 	auth := r.Header.Get("Authorization")
+	if token, _, _, err := bearer(r); err == nil {
+		auth = "Bearer " + token // one caller however it spells the scheme
+	}
 	scope := digest("scope\n" + auth + "\n" + key)
 	reqHash := digest(r.Method + " " + r.URL.RequestURI() + "\n" + string(body))
 	prev, err := a.store.Reserve(c.ctx(), scope, reqHash, c.now)
