@@ -196,3 +196,33 @@ func TestIdempotencyScopeIgnoresSchemeSpelling(t *testing.T) {
 		t.Fatalf("retry spelled bearer: %s; want the first answer replayed", again.Body)
 	}
 }
+
+// A team withdrawal reads everything it answers with before it writes, so a
+// read throttled after the write cannot fail a request that has acted: the
+// retry replays the withdrawal instead of being refused as already withdrawn.
+func TestTeamWithdrawalThrottledAfterWriteIsAnswered(t *testing.T) {
+	s := apitest.New(t)
+	te := newTeamEvent(t, s, `{"name":"League","system":"swiss","rounds":3,"teams":true,"boards":2}`, 4, 2, 0)
+	key := map[string]string{"Idempotency-Key": "6f6f6f6f-0000-4000-8000-000000000006"}
+	withdraw := func() *apitest.Resp {
+		return s.Do(apitest.Req{Method: "POST", Path: "/tournaments/" + te.ev.ID + "/teams/" + te.teams[0].ID + "/withdraw", Token: te.ev.Token, Header: key})
+	}
+	var written atomic.Bool
+	s.DB.Intercept(func(op string, _ []byte) embedded.Fault {
+		switch {
+		case op == "TransactWriteItems":
+			written.Store(true)
+		case op == "Query" && written.Load():
+			return embedded.Throttled
+		}
+		return embedded.Serve
+	})
+	first := withdraw()
+	s.DB.Intercept(nil)
+	if first.Status != http.StatusOK {
+		t.Fatalf("withdrawal whose later read was throttled: %d %s", first.Status, first.Body)
+	}
+	if again := withdraw(); again.Status != http.StatusOK || again.Header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("retry: %d %s", again.Status, again.Body)
+	}
+}

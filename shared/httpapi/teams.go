@@ -312,6 +312,12 @@ func (a *API) withdrawTeam(c *call) (int, any, error) {
 	if err := t.WithdrawTeam(tm); err != nil {
 		return 0, nil, err
 	}
+	// Read before the write, so a throttled read cannot fail a request
+	// that has already acted (a retry would then be refused as withdrawn).
+	players, _, err := a.loadPlayers(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
 	// As for a player: the event item is rewritten so the race with a
 	// pairing is lost by whichever writes second (pause.go).
 	if err := a.store.Transact(c.ctx(), []*store.Record{encode(rec, tm), encode(meta, t)}); err != nil {
@@ -327,10 +333,6 @@ func (a *API) withdrawTeam(c *call) (int, any, error) {
 			}
 			return map[string]any{"team": teamView(tm, func(id string) *tournament.Player { return byID[id] })}, err
 		})
-	}
-	players, _, err := a.loadPlayers(c.ctx(), tid)
-	if err != nil {
-		return 0, nil, err
 	}
 	byID := map[string]*tournament.Player{}
 	for _, p := range players {
