@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -224,5 +225,37 @@ func TestTeamWithdrawalThrottledAfterWriteIsAnswered(t *testing.T) {
 	}
 	if again := withdraw(); again.Status != http.StatusOK || again.Header.Get("Idempotent-Replayed") != "true" {
 		t.Fatalf("retry: %d %s", again.Status, again.Body)
+	}
+}
+
+// Concurrent requests under one Idempotency-Key act once: each answer is the
+// first 201 (served or replayed) or 409 request_in_progress with Retry-After.
+func TestConcurrentSameKeyActsOnce(t *testing.T) {
+	s := apitest.New(t)
+	ev := newEvent(t, s, `{"name":"Burst Open","rounds":3}`)
+	key := map[string]string{"Idempotency-Key": "7a7a7a7a-0000-4000-8000-000000000007"}
+	const n = 8
+	resps := make([]*apitest.Resp, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resps[i] = s.Do(apitest.Req{Method: "POST", Path: "/tournaments/" + ev.ID + "/players", Token: ev.Token, Body: `{"name":"Li"}`, Header: key})
+		}()
+	}
+	wg.Wait()
+	var created string
+	for _, r := range resps {
+		switch {
+		case r.Status == http.StatusCreated && (created == "" || created == string(r.Body)):
+			created = string(r.Body)
+		case r.Status == http.StatusConflict && r.ErrorCode() == "request_in_progress" && r.Header.Get("Retry-After") != "":
+		default:
+			t.Fatalf("answer %d %s (first 201: %s)", r.Status, r.Body, created)
+		}
+	}
+	if n := len(s.Get("/tournaments/" + ev.ID + "/players").JSON()["players"].([]any)); n != 1 {
+		t.Fatalf("%d players registered under one key, want 1", n)
 	}
 }
