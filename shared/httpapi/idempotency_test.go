@@ -259,3 +259,20 @@ func TestConcurrentSameKeyActsOnce(t *testing.T) {
 		t.Fatalf("%d players registered under one key, want 1", n)
 	}
 }
+
+// API.md's Idempotency-Key is a UUID. Callers without a token share one
+// scope, so a hand-made key ("1") is refused rather than risk replaying one
+// client's new game, with its seat tokens, to another sending the same body.
+func TestIdempotencyKeyMustBeAUUID(t *testing.T) {
+	s := apitest.New(t)
+	for _, key := range []string{"1", "retry", strings.Repeat("a", 36), "7a7a7a7a-0000-4000-8000-00000000000g"} {
+		r := s.Do(apitest.Req{Method: "POST", Path: "/games", Body: `{}`, Header: map[string]string{"Idempotency-Key": key}, Invalid: true})
+		if r.Status != http.StatusBadRequest || r.ErrorCode() != "invalid_idempotency_key" {
+			t.Errorf("key %q: %d %s", key, r.Status, r.Body)
+		}
+	}
+	if n := tableItems(t, s.Store); n != 0 {
+		t.Fatalf("refused keys stored %d items", n)
+	}
+	s.Do(apitest.Req{Method: "POST", Path: "/games", Body: `{}`, Header: map[string]string{"Idempotency-Key": "8B8B8B8B-0000-4000-8000-000000000008"}}).Want(t, http.StatusCreated)
+}

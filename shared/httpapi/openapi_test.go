@@ -11,7 +11,7 @@ import (
 // Every route of the route table is in the OpenAPI document with the statuses
 // any request may meet (API.md): 429 and 503 with Retry-After when the store
 // throttles or fails, 500; and for every POST, which may carry an
-// Idempotency-Key, 400 (a key too long), 409 (the key's first request still
+// Idempotency-Key, 400 (a key not a UUID), 409 (the key's first request still
 // running), 413 and 422 (the key reused with another body); a route that
 // needs a token documents 401 and 403.
 func TestOpenAPIDocumentsEveryRouteAndStatus(t *testing.T) {

@@ -69,6 +69,24 @@ func (c *call) decode(v any) error {
 	return nil
 }
 
+// isUUID reports whether s is a UUID in its 8-4-4-4-12 hex form.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if r != '-' {
+				return false
+			}
+		case !strings.ContainsRune("0123456789abcdefABCDEF", r):
+			return false
+		}
+	}
+	return true
+}
+
 // duplicateKeys refuses an object that names a key twice, at any depth.
 // encoding/json keeps the last value silently; a proxy, a log reader or a
 // client library may keep the first, so one request would mean two things.
@@ -152,8 +170,11 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	if r.Method != http.MethodPost || key == "" {
 		return a.respond(w, c, rt)
 	}
-	if len(key) > 128 {
-		return writeError(w, a.log, badRequest("invalid_idempotency_key", "Idempotency-Key is limited to 128 characters"))
+	if !isUUID(key) {
+		// API.md's <uuid>: callers without a token (POST /tournaments, /games)
+		// share one scope, so a short or hand-made key ("1") of one client
+		// would replay another's answer — its organiser or seat tokens.
+		return writeError(w, a.log, badRequest("invalid_idempotency_key", "Idempotency-Key must be a UUID, e.g. 4c1f0a9e-5b2d-4e8a-9f3c-7d6e5a4b3c2d"))
 	}
 	// The key is scoped to the caller's credentials so two clients never collide;
 	// the hash covers the request itself so a reused key with another body is caught.
