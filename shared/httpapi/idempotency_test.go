@@ -2,12 +2,15 @@ package httpapi_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
 	"github.com/xqtour/xqtour/shared/store"
@@ -275,4 +278,47 @@ func TestIdempotencyKeyMustBeAUUID(t *testing.T) {
 		t.Fatalf("refused keys stored %d items", n)
 	}
 	s.Do(apitest.Req{Method: "POST", Path: "/games", Body: `{}`, Header: map[string]string{"Idempotency-Key": "8B8B8B8B-0000-4000-8000-000000000008"}}).Want(t, http.StatusCreated)
+}
+
+// A client that hangs up once its round is stored does not leave the round
+// without games: the games of a stored round are created to the end.
+func TestPairRoundCreatesGamesAfterTheClientHangsUp(t *testing.T) {
+	s := apitest.New(t)
+	ev := newEvent(t, s, `{"name":"Hang-up Open","rounds":3}`)
+	const tables = 12 // more than ensureGames writes at once
+	for i := range 2 * tables {
+		s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": fmt.Sprintf("P%d", i)}).Want(t, http.StatusCreated)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var hungUp atomic.Bool
+	s.DB.Intercept(func(op string, body []byte) embedded.Fault {
+		if op == "PutItem" && bytes.Contains(body, []byte(`"G#`)) && hungUp.CompareAndSwap(false, true) {
+			cancel()
+			time.Sleep(200 * time.Millisecond) // the server notices the closed connection
+		}
+		return embedded.Serve
+	})
+	req, _ := http.NewRequestWithContext(ctx, "POST", s.URL+"/tournaments/"+ev.ID+"/rounds", strings.NewReader(`{}`))
+	req.Header.Set("Authorization", "Bearer "+ev.Token)
+	if res, err := http.DefaultClient.Do(req); err == nil {
+		res.Body.Close()
+	}
+	s.DB.Intercept(nil)
+	games := 0
+	for deadline := time.Now().Add(2 * time.Second); games < tables && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		recs, err := s.Store.Export(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		games = 0
+		for _, r := range recs {
+			if r.Kind == "game" {
+				games++
+			}
+		}
+	}
+	if games != tables {
+		t.Fatalf("%d games stored for the %d tables of the round paired before the hang-up", games, tables)
+	}
 }

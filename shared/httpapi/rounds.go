@@ -462,7 +462,10 @@ func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tourn
 // under the same Idempotency-Key or not, act again (pair the round after).
 // Every read of the round creates what is still missing.
 func (a *API) ensureGamesAfterCommit(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History) {
-	if err := a.ensureGames(c, t, r, h); err != nil {
+	// Nor does a client that hangs up stop it halfway.
+	detached := *c
+	detached.r = c.r.WithContext(context.WithoutCancel(c.ctx()))
+	if err := a.ensureGames(&detached, t, r, h); err != nil {
 		a.log.Warn("round stored, its games left to the next read", "tournament", t.ID, "round", r.Number, "err", err.Error())
 	}
 }
