@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // Status is an event's stage.
@@ -91,15 +90,17 @@ func (e *RuleError) Error() string { return e.Message + " (" + e.Rule + ")" }
 // knockouts take entries only before the draw (S-1, S-3); a Swiss takes late
 // entries, who join from the next round (S-2).
 func (t *Tournament) Register(p Player, now int64) (Player, error) {
-	p.Name = strings.TrimSpace(p.Name)
-	if p.Name == "" || len(p.Name) > 120 {
-		return Player{}, &FieldError{Field: "name", Message: "must be 1 to 120 characters"}
+	var err error
+	if p.Name, err = cleanName("name", p.Name, 120); err != nil {
+		return Player{}, err
 	}
 	if p.Rating < 0 || p.Rating > 4000 {
 		return Player{}, &FieldError{Field: "rating", Message: "must be between 0 and 4000"}
 	}
-	if len(p.Club) > 120 {
-		return Player{}, &FieldError{Field: "club", Message: "must be at most 120 characters"}
+	if p.Club != "" {
+		if p.Club, err = cleanName("club", p.Club, 120); err != nil {
+			return Player{}, err
+		}
 	}
 	if t.Status == Finished {
 		return Player{}, &RuleError{Code: "event_finished", Message: "the event is finished", Rule: "S-6"}
@@ -148,12 +149,12 @@ type Official struct {
 
 // NewOfficial validates an arbiter or scribe (O-1).
 func NewOfficial(id, role, name string, tables []int, tokenHash string) (Official, error) {
-	name = strings.TrimSpace(name)
 	if role != RoleArbiter && role != RoleScribe {
 		return Official{}, &FieldError{Field: "role", Message: fmt.Sprintf("unknown role %q (want arbiter or scribe)", role), Rule: "O-1"}
 	}
-	if name == "" || len(name) > 120 {
-		return Official{}, &FieldError{Field: "name", Message: "must be 1 to 120 characters"}
+	name, err := cleanName("name", name, 120)
+	if err != nil {
+		return Official{}, err
 	}
 	if len(tables) > 0 && role != RoleScribe {
 		return Official{}, &FieldError{Field: "tables", Message: "only a scribe is limited to tables", Rule: "O-1"}

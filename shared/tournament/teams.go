@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/team"
@@ -65,9 +64,9 @@ func (t *Tournament) RegisterTeam(tm Team, members, substitutes []Player, now in
 	if !t.Settings.Teams {
 		return Team{}, nil, &RuleError{Code: CodeNotTeamEvent, Message: "teams enter only events created with \"teams\": true", Rule: "T-1"}
 	}
-	tm.Name = strings.TrimSpace(tm.Name)
-	if tm.Name == "" || len(tm.Name) > 120 {
-		return Team{}, nil, &FieldError{Field: "name", Message: "must be 1 to 120 characters"}
+	var err error
+	if tm.Name, err = cleanName("name", tm.Name, 120); err != nil {
+		return Team{}, nil, err
 	}
 	var players []Player
 	var tms, tss []team.Player

@@ -134,9 +134,9 @@ func (e *FieldError) Error() string {
 // Normalize fills defaults and validates every setting, returning the first
 // problem as a *FieldError naming the field.
 func (s *Settings) Normalize() error {
-	s.Name = strings.TrimSpace(s.Name)
-	if s.Name == "" || len(s.Name) > 200 {
-		return &FieldError{Field: "name", Message: "must be 1 to 200 characters"}
+	var err error
+	if s.Name, err = cleanName("name", s.Name, 200); err != nil {
+		return err
 	}
 	if s.System == "" {
 		s.System = Swiss
