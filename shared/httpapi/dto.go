@@ -68,6 +68,7 @@ type rulesJSON struct {
 	DrawOfferLimit   int    `json:"drawOfferLimit,omitempty"`
 	DeadPositionDraw bool   `json:"deadPositionDraw"`
 	LateForfeitMs    int64  `json:"lateForfeitMs,omitempty"`
+	RecordArrivals   bool   `json:"recordArrivals"`
 }
 
 func (r *rulesJSON) rules() tournament.Rules {
@@ -75,12 +76,12 @@ func (r *rulesJSON) rules() tournament.Rules {
 		return tournament.Rules{}
 	}
 	return tournament.Rules{Repetition: r.Repetition, IllegalMoves: r.IllegalMoves, NoCaptureMoves: r.NoCaptureMoves,
-		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs}
+		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals}
 }
 
 func rulesOut(r tournament.Rules) rulesJSON {
 	return rulesJSON{Repetition: r.Repetition, IllegalMoves: r.IllegalMoves, NoCaptureMoves: r.NoCaptureMoves,
-		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs}
+		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals}
 }
 
 // tournamentIn is POST /tournaments.

@@ -119,7 +119,11 @@ func (a *API) eventGame(t *tournament.Tournament, r *tournament.Round, p tournam
 	if start == 0 {
 		start = r.PairedAt
 	}
-	g, err := game.New(game.Setup{Control: t.Settings.TimeControl, Rules: gameRules(t.Settings.Rules), StartMs: start})
+	setup := game.Setup{Control: t.Settings.TimeControl, Rules: gameRules(t.Settings.Rules), StartMs: start}
+	if t.Settings.Rules.RecordArrivals && r.StartsAt != 0 {
+		setup.LateLimitMs = t.Settings.Rules.LateForfeitMs // C-6: absent at start + limit forfeits
+	}
+	g, err := game.New(setup)
 	if err != nil {
 		return nil, err
 	}
@@ -403,6 +407,28 @@ func (s sideIn) apply(by *game.Actor) error {
 		return badRequest("invalid_field", `side: a scribe names the player it acts for ("red" or "black")`)
 	}
 	return nil
+}
+
+// POST /games/{gid}/arrive — a player takes its seat, or the table's scribe or
+// an arbiter records that one has (C-6): late arrival counts from the round's
+// start, and an event that records arrivals forfeits a side absent at its limit.
+func (a *API) arrive(c *call) (int, any, error) {
+	var in sideIn
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+		if by.Role == game.Arbiter {
+			side, err := parseColor("side", in.Side)
+			if err != nil {
+				return err
+			}
+			by.Side = side
+		} else if err := in.apply(&by); err != nil {
+			return err
+		}
+		return sg.Game.Arrive(c.nowMs(), by)
+	})
 }
 
 // POST /games/{gid}/draw — {action: offer|accept|decline} (D-1…D-5, G-4, G-5).

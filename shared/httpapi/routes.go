@@ -41,6 +41,7 @@ var Routes = []Route{
 	{"GET", "/games/{gid}/record", FnGames, "public", (*API).gameRecord},
 	{"POST", "/games/{gid}/moves", FnSubmitMove, "player to move, scribe", (*API).submitMove},
 	{"POST", "/games/{gid}/clock", FnPressClock, "player to move, scribe", (*API).pressClock},
+	{"POST", "/games/{gid}/arrive", FnPressClock, "player, scribe, arbiter", (*API).arrive},
 	{"POST", "/games/{gid}/draw", FnDraw, "player, scribe", (*API).draw},
 	{"POST", "/games/{gid}/resign", FnDraw, "player", (*API).resign},
 	{"POST", "/games/{gid}/claims", FnDraw, "player, scribe", (*API).claim},

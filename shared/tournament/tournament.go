@@ -71,6 +71,11 @@ type Rules struct {
 	DeadPositionDraw bool
 	// LateForfeitMs is how late a player may arrive before forfeiting (C-6); default 15 minutes.
 	LateForfeitMs int64
+	// RecordArrivals makes late forfeits automatic in rounds with a start time:
+	// each side's arrival is recorded (an arrive request or its first move) and
+	// a side not there by the start plus LateForfeitMs forfeits (C-6). Off, an
+	// arbiter rules late forfeits.
+	RecordArrivals bool
 }
 
 // Settings is what the organiser chooses when creating an event.
