@@ -1,6 +1,10 @@
 package game
 
-import "github.com/xqtour/xqtour/shared/xiangqi"
+import (
+	"strings"
+
+	"github.com/xqtour/xqtour/shared/xiangqi"
+)
 
 // Role is who acts on a game (O-1).
 type Role int8
@@ -21,6 +25,15 @@ func (r Role) String() string {
 		return ""
 	}
 	return roleNames[r]
+}
+
+// withArticle returns the role with "a" or "an", for messages ("an arbiter").
+func (r Role) withArticle() string {
+	name := r.String()
+	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }
 
 // ParseRole reads an API role name.

@@ -7,7 +7,7 @@ import "github.com/xqtour/xqtour/shared/xiangqi"
 // act for a player (O-1).
 func playerSide(by Actor, what string) (xiangqi.Color, *RuleError) {
 	if by.Role != Player && by.Role != Scribe {
-		return 0, refuse(CodeForbidden, "O-1", "a %s may not %s", by.Role, what)
+		return 0, refuse(CodeForbidden, "O-1", "%s may not %s", by.Role.withArticle(), what)
 	}
 	return by.Side, nil
 }

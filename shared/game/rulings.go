@@ -150,7 +150,7 @@ func (g *Game) RecordResult(now int64, by Actor, r Result, why Reason) error {
 //     late is a double forfeit 0-0.
 func (g *Game) Rule(now int64, by Actor, r Ruling) error {
 	if by.Role != Arbiter {
-		return refuse(CodeForbidden, "O-1", "only an arbiter rules; a %s may not", by.Role)
+		return refuse(CodeForbidden, "O-1", "only an arbiter rules; %s may not", by.Role.withArticle())
 	}
 	if len(r.Note) > MaxNoteBytes {
 		return refuse(CodeInvalidArgument, "", "the note is longer than %d bytes", MaxNoteBytes)
