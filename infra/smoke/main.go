@@ -16,6 +16,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -615,7 +616,7 @@ func (s *smoke) checks(ctx context.Context) {
 			}))
 		players := "/tournaments/" + tid + "/players"
 		s.check(ctx, "register without token", request{Method: "POST", Path: players, Body: `{"name":"Nobody"}`}, status(401))
-		key := fmt.Sprintf("smoke-%d", time.Now().UnixNano())
+		key := uuid4() // API.md: an Idempotency-Key is a UUID
 		reg := request{Method: "POST", Path: players, Token: token, IdemKey: key, Body: `{"name":"Smoke Player","rating":1800}`}
 		res, ok := s.check(ctx, "register player", reg, all(status(201), fields("id", "token")))
 		if ok {
@@ -738,4 +739,13 @@ func (b *syncBuffer) tail(n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "")
+}
+
+// uuid4 returns a random version-4 UUID, the form API.md gives Idempotency-Keys.
+func uuid4() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
