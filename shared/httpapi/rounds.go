@@ -210,15 +210,23 @@ func (a *API) getRound(c *call) (int, any, error) {
 			return 0, nil, err
 		}
 	}
-	if _, err := a.drawDueLineups(c, ev, []int{n}); err != nil { // T-3: drawn by the server at the deadline
+	drawn, err := a.drawDueLineups(c, ev, []int{n}) // T-3: drawn by the server at the deadline
+	if err != nil {
 		return 0, nil, err
 	}
 	r := ev.round(n)
 	if r == nil {
 		return 0, nil, notFound(fmt.Sprintf("round %d of %s", n, tid))
 	}
-	if err := a.ensureGames(c, ev.t, r, ev.h); err != nil {
-		return 0, nil, err
+	// A public, polled read: once the round item says its games exist, the
+	// view needs none of them (results come from the result items), so only
+	// a round whose games are not known to exist — an interrupted pairing, a
+	// knockout round extendRound just grew, a team round with matches still
+	// unset — pays for reading them. A draw above has ensured them already.
+	if !r.GamesReady && len(drawn) == 0 {
+		if err := a.ensureGames(c, ev.t, r, ev.h); err != nil {
+			return 0, nil, err
+		}
 	}
 	return http.StatusOK, ev.roundView(r, explain), nil
 }
@@ -239,6 +247,7 @@ func (a *API) extendRound(c *call, ev *event) error {
 	}
 	r := ev.round(ev.t.Round)
 	changed := *r
+	changed.GamesReady = false // the added games are created by the read that follows
 	changed.Pairings = append(slices.Clone(r.Pairings), add...)
 	changed.Explanations = append(slices.Clone(r.Explanations), ex...)
 	err = a.store.Put(c.ctx(), encode(ev.rounds[r.Number], &changed))
@@ -345,6 +354,15 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	// Every game was read above and the transaction rewrites the changed
+	// ones under those versions, so the round knows its games exist when
+	// each of its tables' games did; otherwise the next read repairs them.
+	changed.GamesReady = true
+	for _, p := range changed.Pairings {
+		if games[p.GameID] == nil {
+			changed.GamesReady = false
+		}
+	}
 	if err := a.store.Transact(c.ctx(), append([]*store.Record{encode(ev.rounds[n], &changed)}, rewrites...), ev.meta); err != nil {
 		return 0, nil, conflictWith(err, func() (any, error) {
 			fresh, err := a.loadEvent(c.ctx(), tid)
@@ -421,7 +439,36 @@ func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round
 		}()
 	}
 	wg.Wait()
-	return errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	a.markGamesReady(c, t.ID, r)
+	return nil
+}
+
+// markGamesReady sets GamesReady on the stored round once ensureGames has
+// made every game of r exist, so later reads skip reading them. It writes
+// only if the stored round still has r's pairings (a change or an extension
+// meanwhile leaves the flag to the next read) and, in a team round, every
+// match is set; the write is conditional on the version read, so it never
+// overwrites a concurrent change. A failure only costs a later read the
+// games' reads again, so it is logged, not returned.
+func (a *API) markGamesReady(c *call, tid string, r *tournament.Round) {
+	if r.GamesReady || !allSet(r) {
+		return
+	}
+	var stored tournament.Round
+	rec, err := a.load(c.ctx(), tournamentPK(tid), roundSK(r.Number), "round", &stored)
+	if err == nil {
+		if stored.GamesReady || !allSet(&stored) || !slices.Equal(stored.Pairings, r.Pairings) {
+			return
+		}
+		stored.GamesReady = true
+		err = a.store.Put(c.ctx(), encode(rec, &stored))
+	}
+	if err != nil && !errors.Is(err, store.ErrConflict) {
+		a.log.Warn("games ensured, round not marked ready", "tournament", tid, "round", r.Number, "err", err.Error())
+	}
 }
 
 // gameWrites returns the game records that make the round's games match its
@@ -462,6 +509,9 @@ func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tourn
 // under the same Idempotency-Key or not, act again (pair the round after).
 // Every read of the round creates what is still missing.
 func (a *API) ensureGamesAfterCommit(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History) {
+	if r.GamesReady {
+		return // a retry of a pairing, or a change that read every game
+	}
 	// Nor does a client that hangs up stop it halfway.
 	detached := *c
 	detached.r = c.r.WithContext(context.WithoutCancel(c.ctx()))

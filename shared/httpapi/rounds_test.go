@@ -533,6 +533,8 @@ func TestForbiddenPairs_P5(t *testing.T) {
 
 // A crash between storing the round and creating its games is repaired by
 // the next read of the round: the missing game is created under its id.
+// The crash is staged by deleting a game and clearing the round's
+// GamesReady, which a pairing that stopped before its games never sets.
 func TestGetRoundRepairsMissingGames(t *testing.T) {
 	s := apitest.New(t)
 	f := newField(t, s, `{"name":"Repair","system":"swiss","rounds":3}`, 4)
@@ -541,6 +543,7 @@ func TestGetRoundRepairsMissingGames(t *testing.T) {
 	if err := s.Store.Delete(t.Context(), "G#"+gid, "GAME"); err != nil {
 		t.Fatal(err)
 	}
+	clearGamesReady(t, s, f.ev.ID, 1)
 	s.Get("/games/"+gid).Want(t, http.StatusNotFound)
 	s.Get("/tournaments/"+f.ev.ID+"/rounds/1").Want(t, http.StatusOK)
 	g := s.Get("/games/"+gid).Want(t, http.StatusOK).JSON()["tournament"].(map[string]any)

@@ -62,7 +62,9 @@ func wantGame(t *testing.T, s *apitest.Server, gid, red, black string) {
 // T-3 at the deadline, read by many at once: every reader tries the same
 // draw, each write carries the round item's version and creates the lineup
 // items only if absent, so the round is written once by the draw (version 2
-// after the pairing's 1), each lineup once, and one set of board games exists.
+// after the pairing's 1) and once more when its board games are known to
+// exist (GamesReady, version 3), each lineup once, and one set of board games
+// exists.
 func TestTeamLineupDeadline_T3_ConcurrentReadersSetOnce(t *testing.T) {
 	s := apitest.New(t)
 	te := newTeamEvent(t, s, `{"name":"Rush","system":"roundRobin","teams":true,"boards":4,"teamFormat":"lineupPerMatch"}`, 2, 4, 0)
@@ -93,8 +95,8 @@ func TestTeamLineupDeadline_T3_ConcurrentReadersSetOnce(t *testing.T) {
 		}
 	}
 	stored, version := storedRound(t, s, te.ev.ID, 1)
-	if version != 2 || len(stored.Pairings) != 4 {
-		t.Fatalf("round item at version %d with %d board games, want version 2 with 4", version, len(stored.Pairings))
+	if version != 3 || len(stored.Pairings) != 4 || !stored.GamesReady {
+		t.Fatalf("round item at version %d with %d board games, ready %v; want version 3 with 4, ready", version, len(stored.Pairings), stored.GamesReady)
 	}
 	if ls := storedLineups(t, s, te.ev.ID, 1); len(ls) != 2 || !ls[0].Drawn || !ls[1].Drawn {
 		t.Fatalf("lineups: %+v", ls)

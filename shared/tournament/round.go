@@ -28,6 +28,12 @@ type Round struct {
 	// Stage names the stage of a groups event this round belongs to (S-5):
 	// StageGroups, StageSamePlace or StageCross.
 	Stage string
+	// GamesReady records that every game of Pairings is known to exist with
+	// its pairing's players, so a read of the round need not read them all
+	// to repair an interrupted pairing. Whoever changes Pairings clears it
+	// (or sets it only when it wrote or read every game); a team round keeps
+	// it false while any match awaits its lineups (T-3).
+	GamesReady bool
 }
 
 // Pairing is one board: red and black player (or team) ids and the game.

@@ -1,0 +1,170 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/xqtour/xqtour/shared/httpapi/apitest"
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/store/embedded"
+)
+
+// clearGamesReady rewrites round n's item with GamesReady false: the state a
+// pairing interrupted before its games were created leaves behind.
+func clearGamesReady(t *testing.T, s *apitest.Server, tid string, n int) {
+	t.Helper()
+	r, ver := storedRound(t, s, tid, n)
+	r.GamesReady = false
+	doc, _ := json.Marshal(r)
+	rec := &store.Record{PK: "T#" + tid, SK: fmt.Sprintf("R#%04d", n), Kind: "round", Doc: doc, Version: ver}
+	if err := s.Store.Put(t.Context(), rec); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// gameReads counts the reads of game items (G#…) the store serves while fn
+// runs, by operation.
+func gameReads(s *apitest.Server, fn func()) map[string]int {
+	var mu sync.Mutex
+	n := map[string]int{}
+	s.DB.Intercept(func(op string, body []byte) embedded.Fault {
+		if (op == "BatchGetItem" || op == "GetItem") && bytes.Contains(body, []byte(`"G#`)) {
+			mu.Lock()
+			n[op]++
+			mu.Unlock()
+		}
+		return embedded.Serve
+	})
+	defer s.DB.Intercept(nil)
+	fn()
+	return n
+}
+
+// GET rounds/{n} is public and polled: once a paired round's games are
+// known to exist it reads none of them, and the results still show (from
+// the result items).
+func TestGetRoundReadsNoGamesOnceReady(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Cheap","system":"swiss","rounds":3}`, 10)
+	r := f.pair(t, s, nil, http.StatusCreated)
+	if st, _ := storedRound(t, s, f.ev.ID, 1); !st.GamesReady {
+		t.Fatal("POST rounds created the games but left GamesReady unset")
+	}
+	finish(t, s, f.ev.ID, 1, 2, r.Pairings[1].GameID, r.Pairings[1].Red, r.Pairings[1].Black, "0-1")
+	var got roundJSON
+	reads := gameReads(s, func() {
+		for range 3 {
+			s.Get("/tournaments/"+f.ev.ID+"/rounds/1").Want(t, http.StatusOK).Decode(t, &got)
+		}
+	})
+	if len(reads) != 0 {
+		t.Fatalf("three views of a ready round read games: %v", reads)
+	}
+	if len(got.Pairings) != 5 || got.Pairings[1].Result == nil || *got.Pairings[1].Result != "0-1" || got.Pairings[0].Result != nil {
+		t.Fatalf("view of the ready round: %+v", got.Pairings)
+	}
+}
+
+// A round whose games were lost before it was marked ready is repaired by
+// the first view, which then marks it: the views after read no games.
+func TestGetRoundRepairsThenMarksReady(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Mend","system":"swiss","rounds":3}`, 6)
+	r := f.pair(t, s, nil, http.StatusCreated)
+	for _, p := range r.Pairings {
+		if err := s.Store.Delete(t.Context(), "G#"+p.GameID, "GAME"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clearGamesReady(t, s, f.ev.ID, 1)
+	path := "/tournaments/" + f.ev.ID + "/rounds/1"
+	if reads := gameReads(s, func() { s.Get(path).Want(t, http.StatusOK) }); reads["BatchGetItem"] == 0 {
+		t.Fatalf("the view of an unready round read no games: %v", reads)
+	}
+	for _, p := range r.Pairings {
+		wantGame(t, s, p.GameID, p.Red, p.Black)
+	}
+	if st, _ := storedRound(t, s, f.ev.ID, 1); !st.GamesReady {
+		t.Fatal("the repairing view left GamesReady unset")
+	}
+	if reads := gameReads(s, func() { s.Get(path).Want(t, http.StatusOK) }); len(reads) != 0 {
+		t.Fatalf("the view after the repair read games: %v", reads)
+	}
+}
+
+// A manual change rewrites games in one transaction with the round: the
+// round stays ready, its views read no games, and the games carry the
+// changed players.
+func TestRoundChangeKeepsGamesReady(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Swap","system":"swiss","rounds":5}`, 5)
+	f.pair(t, s, nil, http.StatusCreated)
+	var sw roundJSON
+	s.Post("/tournaments/"+f.ev.ID+"/rounds/1/changes", f.ev.Token, map[string]any{"action": "swapColours", "table": 1}).Want(t, http.StatusOK).Decode(t, &sw)
+	if st, _ := storedRound(t, s, f.ev.ID, 1); !st.GamesReady {
+		t.Fatal("a change that rewrote the games cleared GamesReady")
+	}
+	if reads := gameReads(s, func() { s.Get("/tournaments/"+f.ev.ID+"/rounds/1").Want(t, http.StatusOK) }); len(reads) != 0 {
+		t.Fatalf("view after a change read games: %v", reads)
+	}
+	wantGame(t, s, sw.Pairings[0].GameID, sw.Pairings[0].Red, sw.Pairings[0].Black)
+}
+
+// S-3: a drawn knockout game makes the next read of the latest round add an
+// additional rapid game; the round stops being ready until that read has
+// created the game, and then its views read no games again.
+func TestKnockoutExtensionCreatesGamesThenReady_S3(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Cup","system":"knockout"}`, 4)
+	r := f.pair(t, s, nil, http.StatusCreated)
+	if st, _ := storedRound(t, s, f.ev.ID, 1); !st.GamesReady || len(st.Pairings) != 2 {
+		t.Fatalf("paired knockout round: ready %v, %d games", st.GamesReady, len(st.Pairings))
+	}
+	p := r.Pairings[0]
+	finish(t, s, f.ev.ID, 1, p.Table, p.GameID, p.Red, p.Black, "1/2-1/2")
+	path := "/tournaments/" + f.ev.ID + "/rounds/1"
+	var got roundJSON
+	s.Get(path).Want(t, http.StatusOK).Decode(t, &got)
+	if len(got.Pairings) != 3 {
+		t.Fatalf("after a drawn knockout game: %+v", got.Pairings)
+	}
+	added := got.Pairings[2]
+	wantGame(t, s, added.GameID, added.Red, added.Black)
+	if st, _ := storedRound(t, s, f.ev.ID, 1); !st.GamesReady || len(st.Pairings) != 3 {
+		t.Fatalf("extended round: ready %v, %d games", st.GamesReady, len(st.Pairings))
+	}
+	if reads := gameReads(s, func() { s.Get(path).Want(t, http.StatusOK) }); len(reads) != 0 {
+		t.Fatalf("view of the extended, ready round read games: %v", reads)
+	}
+}
+
+// T-3: a team round stays unready while a match awaits its lineups, so the
+// lineups that set it create its board games; then the round is ready.
+func TestTeamRoundReadyOnceMatchesSet_T3(t *testing.T) {
+	s := apitest.New(t)
+	te := newTeamEvent(t, s, `{"name":"Rush","system":"roundRobin","teams":true,"boards":4,"teamFormat":"lineupPerMatch"}`, 2, 4, 0)
+	te.pair(t, s, map[string]any{"startsAt": s.Clock.Now().Add(time.Hour).Format(time.RFC3339)}, http.StatusCreated)
+	path := fmt.Sprintf("/tournaments/%s/rounds/1", te.ev.ID)
+	s.Get(path).Want(t, http.StatusOK)
+	if st, _ := storedRound(t, s, te.ev.ID, 1); st.GamesReady {
+		t.Fatal("a team round with unset matches is marked ready")
+	}
+	s.Clock.Advance(time.Hour) // the deadline: the next read draws the lineups (T-3)
+	var got teamRoundJSON
+	s.Get(path).Want(t, http.StatusOK).Decode(t, &got)
+	st, _ := storedRound(t, s, te.ev.ID, 1)
+	if len(got.Pairings) != 4 || !st.GamesReady {
+		t.Fatalf("after the draw: %d games, ready %v", len(got.Pairings), st.GamesReady)
+	}
+	for _, p := range st.Pairings {
+		wantGame(t, s, p.GameID, p.Red, p.Black)
+	}
+	if reads := gameReads(s, func() { s.Get(path).Want(t, http.StatusOK) }); len(reads) != 0 {
+		t.Fatalf("view of the set, ready team round read games: %v", reads)
+	}
+}
