@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -107,6 +108,13 @@ type tournamentIn struct {
 	Groups        *groupsJSON      `json:"groups"`
 	Numbering     string           `json:"numbering"`
 	Knockout      *knockoutJSON    `json:"knockout"`
+	LateEntries   *lateEntriesJSON `json:"lateEntries"`
+}
+
+// lateEntriesJSON is a Swiss event's late-entry rules (S-2).
+type lateEntriesJSON struct {
+	UntilRound   int    `json:"untilRound"`
+	MissedRounds string `json:"missedRounds"`
 }
 
 // eliminationJSON is a swissElimination event's last-place elimination (S-4).
@@ -156,6 +164,9 @@ func (in *tournamentIn) combinedSettings(s *tournament.Settings) {
 	if g := in.Groups; g != nil {
 		s.Groups = tournament.GroupStage{Count: g.Count, Finals: g.Finals}
 	}
+	if l := in.LateEntries; l != nil {
+		s.LateEntries = tournament.LateEntries{UntilRound: l.UntilRound, MissedRounds: standings.Missed(l.MissedRounds)}
+	}
 }
 
 type tournamentOut struct {
@@ -185,6 +196,7 @@ type tournamentOut struct {
 	Groups        *groupsJSON      `json:"groups,omitempty"`
 	Numbering     string           `json:"numbering,omitempty"`
 	Knockout      *knockoutJSON    `json:"knockout,omitempty"`
+	LateEntries   *lateEntriesJSON `json:"lateEntries,omitempty"`
 }
 
 func rfc3339(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
@@ -207,6 +219,9 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 	}
 	if s.System == tournament.Groups {
 		out.Groups = &groupsJSON{Count: s.Groups.Count, Finals: s.Groups.Finals}
+	}
+	if l := s.LateEntries; l.MissedRounds != "" {
+		out.LateEntries = &lateEntriesJSON{UntilRound: l.UntilRound, MissedRounds: string(l.MissedRounds)}
 	}
 	return out
 }

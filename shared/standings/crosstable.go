@@ -21,6 +21,9 @@ const (
 	MarkBye Mark = "bye"
 	// MarkRest is a round-robin bye: no game, no score (S-7).
 	MarkRest Mark = "rest"
+	// MarkMissed is a round a Swiss late entrant missed before joining,
+	// scored as the event says (Bye.Missed).
+	MarkMissed Mark = "missed"
 	// MarkAnnulled is a game S-6 struck out of the table.
 	MarkAnnulled Mark = "annulled"
 	// MarkPlaying is a game still being played; it does not count yet.
@@ -87,6 +90,8 @@ func CrossTable(ev Event, n int) (Crosstable, error) {
 				c.Mark = MarkPlaying
 			case e.rest:
 				c.Mark = MarkRest
+			case e.missed:
+				c.Mark = MarkMissed
 			case e.bye:
 				c.Mark = MarkBye
 			case e.forfeit:

@@ -29,7 +29,30 @@ type Game struct {
 type Bye struct {
 	Round  int
 	Player string
+	// Missed, when set, marks a round a Swiss late entrant missed before
+	// joining rather than a bye the pairing gave: it scores as the event
+	// says (MissedZero, MissedDraw, MissedWin) and, like a bye, is neither a
+	// game, a win nor a colour, and counts for 对手分 at the S-7 bye value
+	// (a round scored zero counts nothing there, like a paused round).
+	Missed Missed
 }
+
+// Missed is how a round a late entrant missed scores (the organisers'
+// "missed rounds scored as the event says").
+type Missed string
+
+// How missed rounds score.
+const (
+	// MissedNone is an ordinary bye (S-7).
+	MissedNone Missed = ""
+	// MissedZero scores nothing.
+	MissedZero Missed = "zero"
+	// MissedDraw scores a draw (K-1; the red side's draw value when the
+	// scoring gives the colours different draws).
+	MissedDraw Missed = "draw"
+	// MissedWin scores a win, as a bye does (S-7).
+	MissedWin Missed = "win"
+)
 
 // Withdrawal is a player leaving the event after playing round AfterRound
 // (0: before play). S-6 decides what happens to the results.
@@ -76,6 +99,7 @@ type entry struct {
 	fouls    int
 	forfeit  bool
 	bye      bool // Swiss bye: scores a win (S-7)
+	missed   bool // a late entrant's missed round: a bye scored as the event says
 	rest     bool // round-robin bye: nothing (S-7)
 	annulled bool // S-6: shown in the crosstable only
 	pending  bool // still playing: shown in the crosstable only
@@ -136,6 +160,7 @@ type item struct {
 	round      int
 	red        int // the player, for a bye
 	black      int // -1 for a bye
+	missed     Missed
 	o          outcome
 	result     string
 	redFouls   int
@@ -184,7 +209,12 @@ func parseEvent(ev *Event) (*parsedEvent, error) {
 		if !ok {
 			return nil, fmt.Errorf("round %d bye: %w: %q", by.Round, ErrUnknownPlayer, by.Player)
 		}
-		pe.items = append(pe.items, item{round: by.Round, red: i, black: -1})
+		switch by.Missed {
+		case MissedNone, MissedZero, MissedDraw, MissedWin:
+		default:
+			return nil, fmt.Errorf("round %d bye of %q: unknown missed-round score %q", by.Round, by.Player, by.Missed)
+		}
+		pe.items = append(pe.items, item{round: by.Round, red: i, black: -1, missed: by.Missed})
 	}
 	slices.SortStableFunc(pe.items, func(a, b item) int { return cmp.Compare(a.round, b.round) })
 	return pe, nil
@@ -240,9 +270,15 @@ func (pe *parsedEvent) prepare(n int) *prepared {
 		it := &items[k]
 		if it.black < 0 {
 			e := entry{round: it.round, opp: -1}
-			if swiss {
+			switch {
+			case swiss && it.missed != MissedNone:
+				e.bye, e.missed, e.res = true, true, missedOutcome(it.missed)
+				if it.missed != MissedZero {
+					e.pts = p.scoring.points(e.res, false)
+				}
+			case swiss:
 				e.bye, e.res, e.pts = true, 1, p.scoring.Win // S-7: scores as a win
-			} else {
+			default:
 				e.rest = true // S-7: a round-robin bye is a rest
 			}
 			p.entries[it.red] = append(p.entries[it.red], e)
@@ -360,4 +396,16 @@ func (p *prepared) cycleOf(round int) int {
 		return 2
 	}
 	return 1
+}
+
+// missedOutcome is the outcome a missed round is scored as; a round scored
+// zero is a loss only for its points, never counted as a lost game.
+func missedOutcome(m Missed) int8 {
+	switch m {
+	case MissedWin:
+		return 1
+	case MissedDraw:
+		return 0
+	}
+	return -1
 }

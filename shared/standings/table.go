@@ -24,7 +24,8 @@ type Row struct {
 	// with this one when the criterion was reached, 0 when it never was.
 	Tiebreaks []Tiebreak
 	// Games, Wins, Draws, Losses count games against opponents, forfeits
-	// included; Byes counts Swiss byes (S-7: a bye is not a game).
+	// included; Byes counts Swiss byes (S-7: a bye is not a game), not the
+	// rounds a late entrant missed (Bye.Missed), which only add points.
 	Games      int
 	Wins       int
 	Draws      int
@@ -176,7 +177,9 @@ func newTableCalc(p *prepared, chain Chain, prevRank []int) *tableCalc {
 			s.points[i] += e.pts
 			s.fouls[i] += e.fouls
 			if e.bye {
-				s.byes[i]++
+				if !e.missed {
+					s.byes[i]++
+				}
 				continue
 			}
 			s.games[i]++
@@ -281,7 +284,10 @@ func (t *tableCalc) eval(c Criterion) critEval {
 	case OpponentScore:
 		ce.denom = 2
 		ce.global = t.sum(0, func(e *entry) int {
-			if e.bye {
+			switch {
+			case e.missed && e.res < 0:
+				return 0 // a missed round scored zero meets nobody, like a paused round
+			case e.bye:
 				return t.byeNum
 			}
 			return 2 * t.st.points[e.opp]

@@ -171,6 +171,18 @@ func points(sc standings.Scoring, result string) (red, black int) {
 	return sc.Loss, sc.Loss
 }
 
+// missedPoints is what one missed round of a late entrant scores, as the
+// standings score it (standings.Bye.Missed).
+func missedPoints(sc standings.Scoring, m standings.Missed) int {
+	switch m {
+	case standings.MissedWin:
+		return sc.Win
+	case standings.MissedDraw:
+		return sc.DrawRed
+	}
+	return 0
+}
+
 // PairingNumbers gives every player a Swiss pairing number (P-3): players
 // of the first round's field who are seeded take the odd numbers 1, 3, 5 …
 // by rating, the others the even numbers in registration order (the
@@ -266,6 +278,15 @@ func swissHistory(t *Tournament, h *History, n int) *swissState {
 			gained[k][id] += sc.Win // S-7: a Swiss bye scores a win
 			if _, ok := st.hist[id]; ok {
 				st.hist[id][k] = swiss.RoundRecord{Side: swiss.Bye}
+			}
+		}
+		// A late entrant's missed rounds score as the event says, so the
+		// entrant joins the score group of that score (S-2).
+		if m := t.Settings.missedScore(); m != standings.MissedNone {
+			for _, p := range h.Players {
+				if p.JoinedRound > r.Number && p.JoinedRound <= n {
+					gained[k][p.ID] += missedPoints(sc, m)
+				}
 			}
 		}
 	}
@@ -904,6 +925,13 @@ func StandingsEvent(t *Tournament, h *History) (standings.Event, error) {
 		}
 		for _, id := range r.Byes {
 			ev.Byes = append(ev.Byes, standings.Bye{Round: r.Number, Player: id})
+		}
+		if m := t.Settings.missedScore(); m != standings.MissedNone {
+			for _, p := range h.Players {
+				if p.JoinedRound > r.Number {
+					ev.Byes = append(ev.Byes, standings.Bye{Round: r.Number, Player: p.ID, Missed: m})
+				}
+			}
 		}
 	}
 	if t.Settings.System != RoundRobin && t.Settings.System != DoubleRoundRobin {

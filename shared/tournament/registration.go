@@ -88,7 +88,8 @@ func (e *RuleError) Error() string { return e.Message + " (" + e.Rule + ")" }
 
 // Register adds a player, numbering them in entry order. Round robins and
 // knockouts take entries only before the draw (S-1, S-3); a Swiss takes late
-// entries, who join from the next round (S-2).
+// entries, who join from the next round, until round LateEntries.UntilRound
+// (else the last round) is paired (S-2).
 func (t *Tournament) Register(p Player, now int64) (Player, error) {
 	var err error
 	if p.Name, err = cleanName("name", p.Name, 120); err != nil {
@@ -107,6 +108,9 @@ func (t *Tournament) Register(p Player, now int64) (Player, error) {
 	}
 	if t.Round > 0 && !isSwiss(t.Settings.System) {
 		return Player{}, &RuleError{Code: "registration_closed", Message: fmt.Sprintf("a %s takes entries only before the first round is paired", t.Settings.System), Rule: "S-1"}
+	}
+	if t.Round > 0 && !t.Settings.Teams && t.Round >= t.Settings.lateEntryLimit() {
+		return Player{}, &RuleError{Code: "registration_closed", Message: fmt.Sprintf("late entries close once round %d is paired; round %d is", t.Settings.lateEntryLimit(), t.Round), Rule: "S-2"}
 	}
 	if t.Players >= 20000 {
 		return Player{}, &RuleError{Code: "event_full", Message: "an event holds at most 20000 players", Rule: "S-2"}

@@ -121,6 +121,21 @@ type Settings struct {
 	Numbering string
 	// Knockout holds the knockout matches' options (S-3, S-4).
 	Knockout KnockoutOptions
+	// LateEntries says until when a Swiss takes late entries and how the
+	// rounds they missed score (S-2; the organisers' "late entries").
+	LateEntries LateEntries
+}
+
+// LateEntries are a Swiss event's late-entry rules.
+type LateEntries struct {
+	// UntilRound is the last round a late entrant may join: registration
+	// after it is paired is refused; 0 allows joining until the last round.
+	UntilRound int
+	// MissedRounds is how each round a late entrant missed scores, for the
+	// standings and the Swiss score groups alike: standings.MissedZero
+	// (default), MissedDraw or MissedWin. A paused player's missed rounds
+	// always score zero (S-6).
+	MissedRounds standings.Missed
 }
 
 // FieldError says which setting is wrong, why, and which rule decided it.
@@ -225,6 +240,9 @@ func (s *Settings) Normalize() error {
 	if err := s.normalizeCombined(); err != nil {
 		return err
 	}
+	if err := s.normalizeLateEntries(); err != nil {
+		return err
+	}
 	return s.normalizeOptions()
 }
 
@@ -270,4 +288,47 @@ func isSwiss(system string) bool {
 		return true
 	}
 	return false
+}
+
+// normalizeLateEntries checks the late-entry rules: only an individual Swiss
+// pairs a newcomer into the running score groups (S-2); a round robin's
+// table, a knockout's bracket and a team event's rosters are fixed.
+func (s *Settings) normalizeLateEntries() error {
+	l := &s.LateEntries
+	if !isSwiss(s.System) || s.Teams {
+		if *l != (LateEntries{}) {
+			return &FieldError{Field: "lateEntries", Message: "only an individual Swiss event takes late entries", Rule: "S-2"}
+		}
+		return nil
+	}
+	switch l.MissedRounds {
+	case "":
+		l.MissedRounds = standings.MissedZero
+	case standings.MissedZero, standings.MissedDraw, standings.MissedWin:
+	default:
+		return &FieldError{Field: "lateEntries.missedRounds", Message: fmt.Sprintf("unknown score %q (want zero, draw or win)", l.MissedRounds), Rule: "K-1"}
+	}
+	if l.UntilRound < 0 || l.UntilRound > s.Rounds {
+		return &FieldError{Field: "lateEntries.untilRound", Message: fmt.Sprintf("must be between 0 (until the last round) and the %d rounds", s.Rounds), Rule: "S-2"}
+	}
+	return nil
+}
+
+// lateEntryLimit is the last round after whose pairing registration closes.
+func (s *Settings) lateEntryLimit() int {
+	if s.LateEntries.UntilRound > 0 {
+		return s.LateEntries.UntilRound
+	}
+	return s.Rounds
+}
+
+// missedScore is how a late entrant's missed rounds score; MissedNone when
+// they score nothing and are left out of the standings, as before the
+// setting existed and as a paused player's rounds are (S-6).
+func (s *Settings) missedScore() standings.Missed {
+	switch m := s.LateEntries.MissedRounds; m {
+	case standings.MissedDraw, standings.MissedWin:
+		return m
+	}
+	return standings.MissedNone
 }
