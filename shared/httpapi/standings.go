@@ -125,17 +125,7 @@ func (a *API) getStandings(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	out := standingsOut{Round: n, Scoring: table.Scoring.Name, Chain: table.Chain.Strings(), Rows: []standingRowOut{}, Annulled: []string{}}
-	out.Annulled = append(out.Annulled, table.Annulled...)
-	for _, r := range table.Rows {
-		row := standingRowOut{Rank: r.Rank, PlayerID: r.PlayerID, Name: r.Name, Number: r.Number, Points: r.Points, Tiebreaks: []tiebreakOut{},
-			Games: r.Games, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, BlackGames: r.BlackGames, BlackWins: r.BlackWins,
-			Fouls: r.Fouls, Byes: r.Byes, Forfeits: r.Forfeits, Withdrawn: r.Withdrawn, Shared: r.Shared, Playoff: r.Playoff}
-		for _, tb := range r.Tiebreaks {
-			row.Tiebreaks = append(row.Tiebreaks, tiebreakOut{Name: string(tb.Name), Value: tb.Float64()})
-		}
-		out.Rows = append(out.Rows, row)
-	}
+	out := playerTableView(table, n)
 	if format == "csv" {
 		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: standingsCSV(out)}, nil
 	}
