@@ -56,7 +56,7 @@ perft:
 
 ## checkpairings: simulate whole Swiss events and check every round (COUNT events, default 500)
 checkpairings:
-	$(GO) run ./cmd/checkpairings -count $(or $(COUNT),500)
+	$(GO) run ./infra/checkpairings -count $(or $(COUNT),500)
 
 ## fmt: gofmt the tree
 fmt:

@@ -544,32 +544,23 @@ func makeDryRun(t *testing.T, makefiles []string, target, artifacts string) (str
 }
 
 // Every build-<LogicalId> target that SAM's makefile build method calls exists
-// and cross-compiles that function's directory to $(ARTIFACTS_DIR)/bootstrap
-// for linux/arm64 without cgo. Checked for the proposed fragment always and for
-// the root Makefile once it exists.
+// in the root Makefile and cross-compiles that function's directory to
+// $(ARTIFACTS_DIR)/bootstrap for linux/arm64 without cgo.
 func TestMakefile_BuildTargets(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
 		t.Skip("make is not installed")
 	}
-	sets := map[string][]string{"infra/Makefile.fragment": {"infra/Makefile.fragment"}}
-	if _, err := os.Stat(filepath.Join(root, "Makefile")); err == nil {
-		sets["Makefile"] = []string{"Makefile"}
-	} else {
-		t.Log("no root Makefile yet: checking infra/Makefile.fragment only")
-	}
 	artifacts := t.TempDir()
-	for name, files := range sets {
-		for _, id := range httpapi.Functions {
-			out, err := makeDryRun(t, files, "build-"+id, artifacts)
-			if err != nil {
-				t.Errorf("%s: make build-%s: %v\n%s(SAM's BuildMethod makefile needs it: paste infra/Makefile.fragment into the Makefile or include it)", name, id, err, out)
-				continue
-			}
-			for _, want := range []string{"CGO_ENABLED=0", "GOOS=linux", "GOARCH=arm64", "go build", "-tags lambda.norpc",
-				"-o " + artifacts + "/bootstrap", "./" + deploy.Dir(id)} {
-				if !strings.Contains(out, want) {
-					t.Errorf("%s: make build-%s does not run %q:\n%s", name, id, want, out)
-				}
+	for _, id := range httpapi.Functions {
+		out, err := makeDryRun(t, []string{"Makefile"}, "build-"+id, artifacts)
+		if err != nil {
+			t.Errorf("make build-%s: %v\n%s(SAM's BuildMethod makefile needs it)", id, err, out)
+			continue
+		}
+		for _, want := range []string{"CGO_ENABLED=0", "GOOS=linux", "GOARCH=arm64", "go build", "-tags lambda.norpc",
+			"-o " + artifacts + "/bootstrap", "./" + deploy.Dir(id)} {
+			if !strings.Contains(out, want) {
+				t.Errorf("make build-%s does not run %q:\n%s", id, want, out)
 			}
 		}
 	}
