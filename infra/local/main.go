@@ -71,7 +71,7 @@ func run(ctx context.Context, log *slog.Logger) error {
 		log.Info("snapshot loaded", "path", snapshotPath, "items", n)
 		go snapshotLoop(ctx, log, db, st, snapshotPath)
 	}
-	srv := &http.Server{Addr: addr, Handler: cors(httpapi.New(st, httpapi.WithLogger(log)).Handler()), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Addr: addr, Handler: cors(httpapi.New(st, append(httpapi.EnvOptions(), httpapi.WithLogger(log))...).Handler()), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	fmt.Fprintf(os.Stderr, "xqtour is listening on http://%s (every route; store: %s)\n", addr, storeName(db, cfg))
