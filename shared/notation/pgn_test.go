@@ -10,7 +10,6 @@ import (
 	"github.com/xqtour/xqtour/shared/notation"
 )
 
-
 // describeGames writes what ReadPGN and Replay make of a file, one block a
 // game: its first line, tags, result token, the notation detected and the
 // moves in ICCS, or the replay error with everything it names.
