@@ -27,7 +27,6 @@ func moves(t testing.TB, iccs ...string) []xiangqi.Move {
 	return out
 }
 
-
 func TestFromRecord_ResultAndContinue(t *testing.T) {
 	ms := moves(t, "h2e2", "h9g7", "h0g2", "i9h9")
 	g, err := game.FromRecord(game.Setup{StartMs: t0}, ms, game.Draw, game.NoReason, t0)
