@@ -117,3 +117,12 @@ func (g *Game) load(now int64, moves []xiangqi.Move, res Result, why Reason) err
 	}
 	return nil
 }
+
+// StartFEN returns the FEN of the position the game started from, as the
+// engine writes it.
+func (g *Game) StartFEN() string {
+	if g.startFEN == "" {
+		return xiangqi.NewPosition().FEN()
+	}
+	return g.startFEN
+}

@@ -66,7 +66,8 @@ type pgnReader struct {
 	games []PGNGame
 	cur   *PGNGame
 	// ended is set after a result token: what follows, up to the next tag
-	// line, is trailing text and is skipped.
+	// line or a line starting with a move number, is trailing text and is
+	// skipped.
 	ended bool
 }
 
@@ -102,6 +103,9 @@ func (r *pgnReader) run() {
 				r.finish()
 			}
 			r.readTag()
+		case r.ended && atLineStart && r.startsMoveNumber():
+			r.finish() // movetext-only files: "1." on a new line starts the next game
+			continue
 		case r.ended:
 			r.skipLine()
 		case c == '{':
@@ -119,6 +123,17 @@ func (r *pgnReader) run() {
 		}
 		atLineStart = false
 	}
+}
+
+// startsMoveNumber reports whether the text at pos is a move number ("1.",
+// "１．"), which after a result starts another game.
+func (r *pgnReader) startsMoveNumber() bool {
+	end := strings.IndexAny(r.src[r.pos:], " \t\n")
+	tok := r.src[r.pos:]
+	if end >= 0 {
+		tok = tok[:end]
+	}
+	return stripMoveNumber(tok) != tok
 }
 
 // looksLikeTag tells a tag line ([Event "…"]) from a bracket in move text.
