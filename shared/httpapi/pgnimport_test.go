@@ -94,13 +94,13 @@ func TestImportGames_MultiGameFileWithBrokenGames(t *testing.T) {
 	}
 
 	// The finished game reads like any other; the one in progress plays on.
-	st := s.Get("/games/" + g1.ID).Want(t, http.StatusOK).JSON()
+	st := s.Get("/games/"+g1.ID).Want(t, http.StatusOK).JSON()
 	if st["result"] != "1-0" || st["reason"] != "record" || st["ply"] != float64(4) {
 		t.Errorf("game 1 view: result %v reason %v ply %v", st["result"], st["reason"], st["ply"])
 	}
 	s.Post("/games/"+g3.ID+"/moves", g3.BlackToken, map[string]any{"move": "车9平8", "ply": 3}).Want(t, http.StatusOK)
 	// The record keeps the tags it was imported with.
-	pgn := string(s.Get("/games/" + g1.ID + "/record?format=pgn").Want(t, http.StatusOK).Body)
+	pgn := string(s.Get("/games/"+g1.ID+"/record?format=pgn").Want(t, http.StatusOK).Body)
 	for _, want := range []string{`[Event "Good, Chinese, finished"]`, `[Red "王天一"]`, `[Black "郑惟桐"]`} {
 		if !strings.Contains(pgn, want) {
 			t.Errorf("record lacks %s:\n%s", want, pgn)
@@ -120,12 +120,12 @@ func TestImportGames_RoundTripAndRefusals(t *testing.T) {
 	}
 	tb.post("black", "resign", nil).Want(t, http.StatusOK)
 	for _, format := range []string{"pgn", "wxf", "chinese", "iccs", "yz4"} {
-		rec := s.Get("/games/" + g.ID + "/record?format=" + format).Want(t, http.StatusOK).Body
+		rec := s.Get("/games/"+g.ID+"/record?format="+format).Want(t, http.StatusOK).Body
 		out := importPGN(t, s, rec, "text/plain; charset=utf-8", http.StatusCreated)
 		if out.Imported != 1 {
 			t.Fatalf("%s: %+v\n%s", format, out, rec)
 		}
-		back := s.Get("/games/" + out.Games[0].ID).Want(t, http.StatusOK).JSON()
+		back := s.Get("/games/"+out.Games[0].ID).Want(t, http.StatusOK).JSON()
 		if strings.Join(toStrings(back["moves"]), " ") != "h2e2 h9g7 h0g2 i9h9" {
 			t.Errorf("%s: moves %v", format, back["moves"])
 		}
@@ -217,7 +217,7 @@ func TestLoadRecord_EventGame_O1(t *testing.T) {
 			Result *string
 		}
 	}
-	s.Get("/tournaments/" + f.tid + "/rounds/1").Want(t, http.StatusOK).Decode(t, &round)
+	s.Get("/tournaments/"+f.tid+"/rounds/1").Want(t, http.StatusOK).Decode(t, &round)
 	for _, p := range round.Pairings {
 		if p.Table == 1 && (p.Result == nil || *p.Result != "0-1") {
 			t.Errorf("table 1's result in the event: %v, want 0-1", p.Result)
