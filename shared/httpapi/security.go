@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/store"
@@ -56,23 +55,10 @@ func checkPathIDs(r *http.Request, rt Route) error {
 		}
 		if v := r.PathValue(name); !validID(kind, v) {
 			return &Error{Status: http.StatusBadRequest, Code: "bad_id",
-				Message: name + ": " + quote(clip(v)) + " is not " + idKindNames[kind] + " id (" + string(kind) + " and 16 characters a-z, 2-7)"}
+				Message: name + ": " + quote(clip(v, 40)) + " is not " + idKindNames[kind] + " id (" + string(kind) + " and 16 characters a-z, 2-7)"}
 		}
 	}
 	return nil
-}
-
-// clip shortens user text quoted in an error message.
-func clip(s string) string {
-	const max = 40
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }
 
 // tokenShape reports whether a token's scope and principal ids could have
