@@ -8,6 +8,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -533,5 +536,31 @@ func TestOriginSecret(t *testing.T) {
 		if res.StatusCode != want || (want == http.StatusForbidden && !strings.Contains(string(body), "direct_access")) {
 			t.Errorf("origin header %q: %d %s, want %d", hdr, res.StatusCode, body, want)
 		}
+	}
+}
+
+// README's "Security and cost limits" lists exactly the caps of the one
+// table, with their numbers.
+func TestREADMEListsEveryCap(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)<!-- caps:start -->(.*?)<!-- caps:end -->`).FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("README has no caps table")
+	}
+	rows := map[string]string{}
+	for _, r := range regexp.MustCompile("(?m)^\\| `([A-Za-z]+)` \\| ([0-9]+) \\|").FindAllSubmatch(m[1], -1) {
+		rows[string(r[1])] = string(r[2])
+	}
+	for _, l := range httpapi.Limits {
+		if rows[l.Name] != strconv.Itoa(l.Max) {
+			t.Errorf("README lists cap %s as %q, want %d", l.Name, rows[l.Name], l.Max)
+		}
+		delete(rows, l.Name)
+	}
+	for name := range rows {
+		t.Errorf("README lists a cap %s the code does not have", name)
 	}
 }
