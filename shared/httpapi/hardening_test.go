@@ -564,3 +564,18 @@ func TestREADMEListsEveryCap(t *testing.T) {
 		t.Errorf("README lists a cap %s the code does not have", name)
 	}
 }
+
+// Error messages quote what the caller sent, shortened, with control and
+// bidirectional-formatting characters escaped: a note or an id cannot
+// reorder or hide the text of a message where it is shown or logged.
+func TestErrorMessagesEscapeCallerText(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Quoted","rounds":3}`, 3)
+	f.pair(t, s, map[string]any{"startsAt": s.Clock.Now().Add(time.Hour).Format(time.RFC3339)}, http.StatusCreated)
+	evil := "p\u202egnp.exe\u0007" + strings.Repeat("x", 300)
+	r := s.Post("/tournaments/"+f.ev.ID+"/rounds/1/changes", f.ev.Token, map[string]any{"action": "bye", "player": evil}).Want(t, http.StatusNotFound)
+	msg := r.JSON()["error"].(map[string]any)["message"].(string)
+	if strings.ContainsAny(msg, "\u202e\u0007") || !strings.Contains(msg, `\u202e`) || strings.Contains(msg, strings.Repeat("x", 100)) {
+		t.Fatalf("message %q echoes the caller's text raw or whole", msg)
+	}
+}

@@ -390,7 +390,7 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	}
 	for _, id := range []string{in.Red, in.Black, in.Player} {
 		if id != "" && ev.h.Player(id) == nil {
-			return 0, nil, notFound("player " + id)
+			return 0, nil, notFound("player " + quote(clip(id, 40)))
 		}
 	}
 	changed := *r

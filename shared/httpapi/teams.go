@@ -434,7 +434,7 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 			return err
 		}
 		if teamID != "" && te.th.Team(teamID) == nil {
-			return notFound("team " + teamID)
+			return notFound("team " + quote(clip(teamID, 40)))
 		}
 		stored := ev.round(n)
 		if stored == nil {
