@@ -69,7 +69,7 @@ func TestGroupPlaces_S5_Overall(t *testing.T) {
 			s := apitest.New(t)
 			f, _ := playGroupsEvent(t, s, c.finals)
 			var out overallJSON
-			s.Get("/tournaments/" + f.ev.ID + "/standings?view=overall").Want(t, http.StatusOK).Decode(t, &out)
+			s.Get("/tournaments/"+f.ev.ID+"/standings?view=overall").Want(t, http.StatusOK).Decode(t, &out)
 			if len(out.Rows) != 6 {
 				t.Fatalf("%d rows", len(out.Rows))
 			}
@@ -79,7 +79,7 @@ func TestGroupPlaces_S5_Overall(t *testing.T) {
 					t.Errorf("player %d: place %d from %s, want %d from %s", i+1, row.Place, row.From, c.want[i], c.from[i])
 				}
 			}
-			csv := s.Get("/tournaments/" + f.ev.ID + "/standings?view=overall&format=csv").Want(t, http.StatusOK).Body
+			csv := s.Get("/tournaments/"+f.ev.ID+"/standings?view=overall&format=csv").Want(t, http.StatusOK).Body
 			if len(csv) == 0 || string(csv[:5]) != "place" {
 				t.Errorf("csv: %s", csv)
 			}
