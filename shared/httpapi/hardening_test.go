@@ -260,6 +260,9 @@ func TestCreationKey(t *testing.T) {
 		if path == "/games" {
 			body = map[string]any{}
 		}
+		if rt := routeOf(t, "POST", path); rt.Who != "anyone" {
+			t.Fatalf("POST %s is for %q", path, rt.Who)
+		}
 		r := s.Do(apitest.Req{Method: "POST", Path: path, Body: body, Header: map[string]string{"Idempotency-Key": idem}})
 		if r.Status != http.StatusUnauthorized || r.ErrorCode() != "creation_key_required" {
 			t.Errorf("%s without the key: %d %s", path, r.Status, r.Body)
@@ -273,6 +276,9 @@ func TestCreationKey(t *testing.T) {
 		}
 		made++
 		s.Do(apitest.Req{Method: "POST", Path: path, Body: body, Header: map[string]string{httpapi.CreationKeyHeader: key}}).Want(t, http.StatusCreated)
+	}
+	if r := s.Do(apitest.Req{Method: "POST", Path: "/games/import", Body: "[Event \"X\"]\n\n1. h2e2 *\n", Header: map[string]string{"Content-Type": "application/x-chess-pgn"}, Invalid: true}); r.Status != http.StatusUnauthorized {
+		t.Errorf("import without the key: %d %s", r.Status, r.Body)
 	}
 	var ev created
 	s.Do(apitest.Req{Method: "POST", Path: "/tournaments", Body: `{"name":"Keyed","rounds":3}`, Header: map[string]string{httpapi.CreationKeyHeader: key}}).Want(t, http.StatusCreated).Decode(t, &ev)
@@ -578,4 +584,15 @@ func TestErrorMessagesEscapeCallerText(t *testing.T) {
 	if strings.ContainsAny(msg, "\u202e\u0007") || !strings.Contains(msg, `\u202e`) || strings.Contains(msg, strings.Repeat("x", 100)) {
 		t.Fatalf("message %q echoes the caller's text raw or whole", msg)
 	}
+}
+
+func routeOf(t *testing.T, method, path string) httpapi.Route {
+	t.Helper()
+	for _, rt := range httpapi.Routes {
+		if rt.Method == method && rt.Path == path {
+			return rt
+		}
+	}
+	t.Fatalf("no route %s %s", method, path)
+	return httpapi.Route{}
 }

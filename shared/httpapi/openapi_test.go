@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -13,7 +14,8 @@ import (
 // throttles or fails, 500; and for every POST, which may carry an
 // Idempotency-Key, 400 (a key not a UUID), 409 (the key's first request still
 // running), 413 and 422 (the key reused with another body); a route that
-// needs a token documents 401 and 403.
+// needs a token or a creation key documents 401 and 403, and a route with an
+// id in its path 400 (bad_id).
 func TestOpenAPIDocumentsEveryRouteAndStatus(t *testing.T) {
 	doc, err := httpapi.OpenAPI()
 	if err != nil {
@@ -30,8 +32,11 @@ func TestOpenAPIDocumentsEveryRouteAndStatus(t *testing.T) {
 		if rt.Method == http.MethodPost {
 			want = append(want, 400, 409, 413, 422)
 		}
-		if rt.Who != "public" && rt.Who != "anyone" {
-			want = append(want, 401, 403)
+		if rt.Who != "public" {
+			want = append(want, 401, 403) // "anyone": a server with a creation key needs it
+		}
+		if strings.ContainsAny(rt.Path, "{") && regexp.MustCompile(`\{(tid|gid|pid|mid|oid)\}`).MatchString(rt.Path) {
+			want = append(want, 400) // an id not of the server's form: bad_id
 		}
 		for _, status := range want {
 			resp := op.Responses.Status(status)
