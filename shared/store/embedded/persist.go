@@ -1,0 +1,304 @@
+package embedded
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/truora/minidyn/server"
+)
+
+// Files in a data directory.
+const (
+	snapshotFile  = "snapshot.bin"
+	snapshotMagic = "xqtour-embedded-snapshot-v1\n"
+)
+
+// CompactBytes is how much the log may grow before it is folded into the
+// snapshot; restart replays at most about this much log.
+const CompactBytes = 32 << 20
+
+// compactEvery is how often the size of the log is checked.
+const compactEvery = 5 * time.Second
+
+// Open is Start with durability: the table is restored from dir (its snapshot,
+// then its log), and from then on every successful write is in dir's log,
+// fsync'd, before its answer is sent. The log is folded into the snapshot when
+// it has grown by CompactBytes and when the server closes.
+func Open(addr, dir string) (*Server, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("embedded dynamodb: %w", err)
+	}
+	s := newServer()
+	s.dir = dir
+	next, err := s.restore()
+	if err != nil {
+		return nil, fmt.Errorf("embedded dynamodb: restore %s: %w", dir, err)
+	}
+	if s.wal, err = openWAL(dir, next); err != nil {
+		return nil, fmt.Errorf("embedded dynamodb: %w", err)
+	}
+	s.ddb.OnCommit(func(changes []server.Change) {
+		s.wal.append(encodeChanges(make([]byte, 0, 512), changes))
+	})
+	s.stop = make(chan struct{})
+	s.stopped = make(chan struct{})
+	go s.compactLoop()
+	if err := s.listen(addr); err != nil {
+		close(s.stop)
+		<-s.stopped
+		_ = s.wal.close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// restore loads the snapshot and replays the log segments after it, and
+// returns the number the next segment takes. A torn record at the end of the
+// newest segment (a crash mid-write) is cut off; anything else unreadable is
+// an error rather than silently lost data.
+func (s *Server) restore() (uint64, error) {
+	next := uint64(1)
+	f, err := os.Open(filepath.Join(s.dir, snapshotFile))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return 0, err
+	default:
+		next, err = s.loadSnapshot(f)
+		f.Close()
+		if err != nil {
+			return 0, fmt.Errorf("snapshot: %w", err)
+		}
+	}
+	segs, err := segments(s.dir)
+	if err != nil {
+		return 0, err
+	}
+	for i, seg := range segs {
+		path := filepath.Join(s.dir, segmentName(seg))
+		if seg < next { // folded into the snapshot already
+			if err := os.Remove(path); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		valid, err := s.replaySegment(path)
+		if errors.Is(err, errTorn) {
+			if i != len(segs)-1 {
+				return 0, fmt.Errorf("%s: damaged record at byte %d before the newest segment", path, valid)
+			}
+			if err := truncate(path, valid); err != nil {
+				return 0, err
+			}
+		} else if err != nil {
+			return 0, fmt.Errorf("%s: %w", path, err)
+		}
+		next = seg + 1
+	}
+	return next, nil
+}
+
+func (s *Server) loadSnapshot(f *os.File) (uint64, error) {
+	r := bufio.NewReaderSize(f, 1<<20)
+	magic := make([]byte, len(snapshotMagic)+8)
+	if _, err := io.ReadFull(r, magic); err != nil || string(magic[:len(snapshotMagic)]) != snapshotMagic {
+		return 0, errors.New("not a snapshot of this format")
+	}
+	next := uint64(0)
+	for _, b := range magic[len(snapshotMagic):] {
+		next = next<<8 | uint64(b)
+	}
+	for {
+		payload, err := readFrame(r)
+		if err == io.EOF {
+			return next, nil
+		}
+		if err != nil {
+			return 0, err // written whole and renamed into place: never torn
+		}
+		if err := s.apply(payload); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// replaySegment applies a segment's records and returns how many bytes of it
+// are whole records.
+func (s *Server) replaySegment(path string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<20)
+	var valid int64
+	for {
+		payload, err := readFrame(r)
+		if err == io.EOF {
+			return valid, nil
+		}
+		if err != nil {
+			return valid, err
+		}
+		if err := s.apply(payload); err != nil {
+			return valid, err
+		}
+		valid += int64(frameHeader + len(payload))
+	}
+}
+
+func truncate(path string, size int64) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := f.Truncate(size); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+// apply replays one record into the engine.
+func (s *Server) apply(payload []byte) error {
+	if len(payload) == 0 {
+		return errCorrupt
+	}
+	switch payload[0] {
+	case recChanges:
+		changes, err := decodeChanges(payload[1:])
+		if err != nil {
+			return err
+		}
+		return s.ddb.Restore(changes)
+	case recSchema:
+		op, body, err := decodeSchema(payload[1:])
+		if err != nil {
+			return err
+		}
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
+		req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
+		s.ddb.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			return fmt.Errorf("replay %s: %s", op, rec.Body.String())
+		}
+		s.schema = append(s.schema, payload)
+		return nil
+	}
+	return fmt.Errorf("%w: kind %d", errCorrupt, payload[0])
+}
+
+// Compact folds the log into a new snapshot: it writes every item as of one
+// instant to a temporary file, fsyncs it and renames it over the snapshot,
+// then deletes the log segments the snapshot holds. Writes go on meanwhile,
+// into a new segment. Without a data directory it does nothing.
+func (s *Server) Compact() error {
+	if s.wal == nil {
+		return nil
+	}
+	s.compacting.Lock()
+	defer s.compacting.Unlock()
+
+	s.schemaMu.RLock()
+	schema := append([][]byte(nil), s.schema...)
+	var next uint64
+	refs, err := s.ddb.Freeze(func() error {
+		var err error
+		next, err = s.wal.rotate()
+		return err
+	})
+	s.schemaMu.RUnlock()
+	if err != nil {
+		return err
+	}
+
+	tmp, err := os.CreateTemp(s.dir, ".snapshot-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	head := []byte(snapshotMagic)
+	for i := 7; i >= 0; i-- {
+		head = append(head, byte(next>>(8*i)))
+	}
+	_, err = w.Write(head)
+	for _, rec := range schema {
+		if err == nil {
+			_, err = w.Write(appendFrame(nil, rec))
+		}
+	}
+	const batch = 1000
+	changes := make([]server.Change, 0, batch)
+	var frame []byte
+	for i := 0; i < len(refs) && err == nil; i += batch {
+		changes = changes[:0]
+		for _, ref := range refs[i:min(i+batch, len(refs))] {
+			changes = append(changes, server.Change{Table: ref.Table, Key: ref.Key, Item: ref.Image()})
+		}
+		frame = appendFrame(frame[:0], encodeChanges(nil, changes))
+		_, err = w.Write(frame)
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), filepath.Join(s.dir, snapshotFile))
+	}
+	if err == nil {
+		err = syncDir(s.dir)
+	}
+	if err != nil {
+		return fmt.Errorf("embedded dynamodb: snapshot: %w", err)
+	}
+	// The snapshot holds everything before segment next; once the flusher
+	// has moved on to it, the older segments can go.
+	if err := s.wal.waitSegment(next); err != nil {
+		return err
+	}
+	segs, err := segments(s.dir)
+	if err != nil {
+		return err
+	}
+	for _, seg := range segs {
+		if seg < next {
+			if err := os.Remove(filepath.Join(s.dir, segmentName(seg))); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Server) compactLoop() {
+	defer close(s.stopped)
+	tick := time.NewTicker(compactEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-tick.C:
+		}
+		if s.wal.size() >= CompactBytes {
+			if err := s.Compact(); err != nil && s.OnError != nil {
+				s.OnError(err)
+			}
+		}
+	}
+}
