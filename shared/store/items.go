@@ -214,3 +214,13 @@ func (s *Store) createChunk(ctx context.Context, items []*Item) ([]*Item, error)
 	}
 	return created, nil
 }
+
+// ItemCount is how many items the table holds: exact on the embedded server,
+// DynamoDB's periodically refreshed estimate on AWS.
+func (s *Store) ItemCount(ctx context.Context) (int64, error) {
+	out, err := s.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &s.table})
+	if err != nil {
+		return 0, wrap("describe table", err)
+	}
+	return aws.ToInt64(out.Table.ItemCount), nil
+}

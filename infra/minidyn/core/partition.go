@@ -21,6 +21,10 @@ func (t *Table) hashOf(item map[string]*types.Item) string {
 		return ""
 	}
 
+	if s, ok := val.(string); ok {
+		return s // as %v prints it, without the cost
+	}
+
 	return fmt.Sprintf("%v", val)
 }
 
@@ -31,9 +35,10 @@ func (t *Table) addKey(key string, item map[string]*types.Item) {
 
 	h := t.hashOf(item)
 	keys := t.partitions[h]
-	pos, found := slices.BinarySearch(keys, key)
 
-	if !found {
+	if n := len(keys); n == 0 || keys[n-1] < key { // keys restored in order
+		t.partitions[h] = append(keys, key)
+	} else if pos, found := slices.BinarySearch(keys, key); !found {
 		t.partitions[h] = slices.Insert(keys, pos, key)
 	}
 

@@ -17,8 +17,10 @@ import (
 type Change struct {
 	// Table names the table; Key is the item's internal key in it.
 	Table, Key string
-	// Item is the whole item, or nil when the write deleted it.
-	Item map[string]*AttributeValue
+	// Item is the whole item, or nil when the write deleted it. It is the
+	// engine's own value, which it replaces but never changes: read it, do
+	// not change it.
+	Item map[string]*types.Item
 }
 
 // journal collects a table's changes for onCommit while a write runs.
@@ -28,12 +30,7 @@ func (c *Client) journal(table string) func(string, map[string]*types.Item) {
 			return
 		}
 
-		var img map[string]*AttributeValue
-		if item != nil {
-			img = mapTypesMapToAttributeValue(item)
-		}
-
-		c.pending = append(c.pending, Change{Table: table, Key: key, Item: img})
+		c.pending = append(c.pending, Change{Table: table, Key: key, Item: item})
 	}
 }
 
@@ -115,12 +112,7 @@ func (s *Server) Restore(changes []Change) error {
 			return fmt.Errorf("minidyn: restore into missing table %q", ch.Table)
 		}
 
-		var item map[string]*types.Item
-		if ch.Item != nil {
-			item = mapAttributeValueMapToTypes(ch.Item)
-		}
-
-		if err := table.ReplaceItem(ch.Key, item); err != nil {
+		if err := table.ReplaceItem(ch.Key, ch.Item); err != nil {
 			return err
 		}
 	}
@@ -135,8 +127,8 @@ type ItemRef struct {
 	item       map[string]*types.Item
 }
 
-// Image returns the item in wire form.
-func (r ItemRef) Image() map[string]*AttributeValue { return mapTypesMapToAttributeValue(r.item) }
+// Item returns the item itself: read it, do not change it.
+func (r ItemRef) Item() map[string]*types.Item { return r.item }
 
 // Freeze returns every item of every table as they are at one instant, and
 // runs atThatInstant (if not nil) while no write can happen, so a persistence

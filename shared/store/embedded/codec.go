@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/truora/minidyn/server"
+	"github.com/truora/minidyn/types"
 )
 
 // The log and the snapshot share one binary encoding of items. It is private
@@ -38,7 +39,7 @@ func putBytes(b, s []byte) []byte {
 	return append(b, s...)
 }
 
-func putItem(b []byte, item map[string]*server.AttributeValue) []byte {
+func putItem(b []byte, item map[string]*types.Item) []byte {
 	b = binary.AppendUvarint(b, uint64(len(item)))
 	for name, v := range item {
 		b = putString(b, name)
@@ -47,7 +48,7 @@ func putItem(b []byte, item map[string]*server.AttributeValue) []byte {
 	return b
 }
 
-func putValue(b []byte, v *server.AttributeValue) []byte {
+func putValue(b []byte, v *types.Item) []byte {
 	switch {
 	case v == nil:
 		return append(b, tagNULL, 1)
@@ -105,9 +106,64 @@ func deref(s *string) string {
 }
 
 // reader decodes what the put functions wrote; the first error sticks.
+// Binary values share the record's buffer (each record is read into its own),
+// and values are carved from slabs, not allocated one by one: a restart
+// decodes every item of the table.
 type reader struct {
-	b   []byte
-	err error
+	b     []byte
+	err   error
+	names map[string]string // attribute names, interned
+	items []types.Item      // slab for values
+	strs  []string          // slab for string values
+}
+
+func (r *reader) newItem() *types.Item {
+	if len(r.items) == 0 {
+		r.items = make([]types.Item, 256)
+	}
+	v := &r.items[0]
+	r.items = r.items[1:]
+	return v
+}
+
+func (r *reader) newString(s string) *string {
+	if len(r.strs) == 0 {
+		r.strs = make([]string, 256)
+	}
+	p := &r.strs[0]
+	r.strs = r.strs[1:]
+	*p = s
+	return p
+}
+
+// name reads an attribute name, keeping one copy of each.
+func (r *reader) name() string {
+	n := r.count()
+	if r.err != nil {
+		return ""
+	}
+	b := r.b[:n]
+	r.b = r.b[n:]
+	if s, ok := r.names[string(b)]; ok {
+		return s
+	}
+	if r.names == nil {
+		r.names = map[string]string{}
+	}
+	s := string(b)
+	r.names[s] = s
+	return s
+}
+
+// shared reads a byte string without copying it out of the record.
+func (r *reader) shared() []byte {
+	n := r.count()
+	if r.err != nil {
+		return nil
+	}
+	out := r.b[:n:n]
+	r.b = r.b[n:]
+	return out
 }
 
 func (r *reader) uvarint() uint64 {
@@ -167,31 +223,29 @@ func (r *reader) byte() byte {
 	return c
 }
 
-func (r *reader) item(depth int) map[string]*server.AttributeValue {
+func (r *reader) item(depth int) map[string]*types.Item {
 	n := r.count()
-	item := make(map[string]*server.AttributeValue, n)
+	item := make(map[string]*types.Item, n)
 	for i := 0; i < n && r.err == nil; i++ {
-		name := r.string()
+		name := r.name()
 		item[name] = r.value(depth)
 	}
 	return item
 }
 
-func (r *reader) value(depth int) *server.AttributeValue {
+func (r *reader) value(depth int) *types.Item {
 	if depth > 64 { // DynamoDB nests at most 32 levels
 		r.err = errCorrupt
 		return nil
 	}
-	v := &server.AttributeValue{}
+	v := r.newItem()
 	switch tag := r.byte(); tag {
 	case tagS:
-		s := r.string()
-		v.S = &s
+		v.S = r.newString(r.string())
 	case tagN:
-		s := r.string()
-		v.N = &s
+		v.N = r.newString(r.string())
 	case tagB:
-		v.B = r.bytes()
+		v.B = r.shared()
 	case tagBOOL:
 		b := r.byte() == 1
 		v.BOOL = &b
@@ -218,7 +272,7 @@ func (r *reader) value(depth int) *server.AttributeValue {
 		}
 	case tagL:
 		n := r.count()
-		v.L = make([]*server.AttributeValue, 0, n)
+		v.L = make([]*types.Item, 0, n)
 		for i := 0; i < n && r.err == nil; i++ {
 			v.L = append(v.L, r.value(depth+1))
 		}

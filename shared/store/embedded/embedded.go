@@ -2,6 +2,39 @@
 // inside the process, on a loopback port, so the real SDK client reaches it over
 // HTTP exactly as it reaches DynamoDB. The local stack, the smoke test and the
 // store and handler tests use it; nothing deployed does.
+//
+// # Durability
+//
+// Start keeps the table in memory only (tests). Open keeps it in a data
+// directory: a snapshot (snapshot.bin) and an append-only log (wal-N.log).
+// Every write the engine commits hands the item images it left (a whole
+// transaction in one record) to the log while the engine still holds its
+// lock, so the log's order is the commit order; the HTTP answer is held back
+// until the flusher has written and fsync'd that record. The flusher writes
+// everything that accumulated during the previous fsync with a single fsync
+// (group commit), so concurrent writers share the cost. Records carry their
+// length and a CRC-32C: on start the snapshot is loaded and the log replayed,
+// and a torn last record (the crash hit mid-write) is cut off. When the log
+// has grown by CompactBytes, and on Close, every item as of one instant is
+// written to a new snapshot (temporary file, fsync, rename) while writes
+// continue into a new log segment; older segments are then deleted.
+//
+// Logging item images rather than requests makes replay a plain put of each
+// image: no condition is evaluated twice, and what was acknowledged is
+// exactly what comes back.
+//
+// # Why a patched minidyn
+//
+// Upstream minidyn's TransactWriteItems deep-copied every table for rollback,
+// an insert re-sorted every key and a Query visited every item: costs that
+// grow with the table, all inside the engine's lock. Working around that from
+// here would mean re-implementing transactions over the HTTP API with our own
+// locks (and still paying for the Query scan), so the module is vendored under
+// infra/minidyn with a small patch (infra/minidyn/NOTES.md): per-item undo for
+// transactions, keys kept in order per partition, and the commit hook the log
+// needs. DynamoDB's semantics — all-or-nothing transactions, ConditionCheck,
+// TransactionCanceledException with cancellation reasons — are unchanged and
+// the store tests check them over HTTP with the real SDK.
 package embedded
 
 import (
@@ -45,6 +78,8 @@ type Server struct {
 	dir           string // data directory; "" keeps nothing
 	wal           *wal
 	compacting    sync.Mutex
+	snapshotSize  atomic.Int64 // bytes of the current snapshot
+	logged        atomic.Bool  // the log holds records the snapshot does not
 	stop, stopped chan struct{}
 	closeOnce     sync.Once
 	closeErr      error
@@ -155,6 +190,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		if res.status == http.StatusOK {
 			rec := encodeSchema(op, body)
 			s.schema = append(s.schema, rec)
+			s.logged.Store(true)
 			s.wal.append(rec)
 		}
 		s.schemaMu.Unlock()
@@ -220,7 +256,10 @@ func (s *Server) Close() error {
 		}
 		close(s.stop)
 		<-s.stopped
-		err := s.Compact()
+		var err error
+		if s.logged.Load() { // else the snapshot has everything already
+			err = s.Compact()
+		}
 		if cerr := s.wal.close(); err == nil {
 			err = cerr
 		}

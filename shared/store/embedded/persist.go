@@ -3,6 +3,7 @@ package embedded
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/truora/minidyn/server"
@@ -22,8 +25,11 @@ const (
 )
 
 // CompactBytes is how much the log may grow before it is folded into the
-// snapshot; restart replays at most about this much log.
-const CompactBytes = 32 << 20
+// snapshot, or half the snapshot's size if that is more: compaction rewrites
+// the whole table, so it waits until the log has grown in proportion, and
+// its cost per write stays the same however large the table is. A restart
+// replays at most that much log after the snapshot.
+const CompactBytes = 16 << 20
 
 // compactEvery is how often the size of the log is checked.
 const compactEvery = 5 * time.Second
@@ -38,7 +44,10 @@ func Open(addr, dir string) (*Server, error) {
 	}
 	s := newServer()
 	s.dir = dir
+	// Loading builds the whole heap at once: collect less often meanwhile.
+	gc := debug.SetGCPercent(400)
 	next, err := s.restore()
+	debug.SetGCPercent(gc)
 	if err != nil {
 		return nil, fmt.Errorf("embedded dynamodb: restore %s: %w", dir, err)
 	}
@@ -46,6 +55,7 @@ func Open(addr, dir string) (*Server, error) {
 		return nil, fmt.Errorf("embedded dynamodb: %w", err)
 	}
 	s.ddb.OnCommit(func(changes []server.Change) {
+		s.logged.Store(true)
 		s.wal.append(encodeChanges(make([]byte, 0, 512), changes))
 	})
 	s.stop = make(chan struct{})
@@ -72,6 +82,9 @@ func (s *Server) restore() (uint64, error) {
 	case err != nil:
 		return 0, err
 	default:
+		if fi, err := f.Stat(); err == nil {
+			s.snapshotSize.Store(fi.Size())
+		}
 		next, err = s.loadSnapshot(f)
 		f.Close()
 		if err != nil {
@@ -91,6 +104,9 @@ func (s *Server) restore() (uint64, error) {
 			continue
 		}
 		valid, err := s.replaySegment(path)
+		if valid > 0 {
+			s.logged.Store(true) // the snapshot is behind: fold the log in at close
+		}
 		if errors.Is(err, errTorn) {
 			if i != len(segs)-1 {
 				return 0, fmt.Errorf("%s: damaged record at byte %d before the newest segment", path, valid)
@@ -214,6 +230,7 @@ func (s *Server) Compact() error {
 	refs, err := s.ddb.Freeze(func() error {
 		var err error
 		next, err = s.wal.rotate()
+		s.logged.Store(false) // under the engine's lock: a later write sets it again
 		return err
 	})
 	s.schemaMu.RUnlock()
@@ -237,13 +254,17 @@ func (s *Server) Compact() error {
 			_, err = w.Write(appendFrame(nil, rec))
 		}
 	}
+	// In key order, so a restore appends each key to its partition.
+	slices.SortFunc(refs, func(a, b server.ItemRef) int {
+		return cmp.Or(cmp.Compare(a.Table, b.Table), cmp.Compare(a.Key, b.Key))
+	})
 	const batch = 1000
 	changes := make([]server.Change, 0, batch)
 	var frame []byte
 	for i := 0; i < len(refs) && err == nil; i += batch {
 		changes = changes[:0]
 		for _, ref := range refs[i:min(i+batch, len(refs))] {
-			changes = append(changes, server.Change{Table: ref.Table, Key: ref.Key, Item: ref.Image()})
+			changes = append(changes, server.Change{Table: ref.Table, Key: ref.Key, Item: ref.Item()})
 		}
 		frame = appendFrame(frame[:0], encodeChanges(nil, changes))
 		_, err = w.Write(frame)
@@ -253,6 +274,13 @@ func (s *Server) Compact() error {
 	}
 	if err == nil {
 		err = tmp.Sync()
+	}
+	var size int64
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = tmp.Stat(); err == nil {
+			size = fi.Size()
+		}
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -266,6 +294,7 @@ func (s *Server) Compact() error {
 	if err != nil {
 		return fmt.Errorf("embedded dynamodb: snapshot: %w", err)
 	}
+	s.snapshotSize.Store(size)
 	// The snapshot holds everything before segment next; once the flusher
 	// has moved on to it, the older segments can go.
 	if err := s.wal.waitSegment(next); err != nil {
@@ -295,7 +324,7 @@ func (s *Server) compactLoop() {
 			return
 		case <-tick.C:
 		}
-		if s.wal.size() >= CompactBytes {
+		if s.wal.size() >= max(CompactBytes, s.snapshotSize.Load()/2) {
 			if err := s.Compact(); err != nil && s.OnError != nil {
 				s.OnError(err)
 			}
