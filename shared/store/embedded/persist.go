@@ -132,18 +132,10 @@ func (s *Server) loadSnapshot(f *os.File) (uint64, error) {
 	for _, b := range magic[len(snapshotMagic):] {
 		next = next<<8 | uint64(b)
 	}
-	for {
-		payload, err := readFrame(r)
-		if err == io.EOF {
-			return next, nil
-		}
-		if err != nil {
-			return 0, err // written whole and renamed into place: never torn
-		}
-		if err := s.apply(payload); err != nil {
-			return 0, err
-		}
+	if _, err := s.replay(r); err != nil {
+		return 0, err // written whole and renamed into place: never torn
 	}
+	return next, nil
 }
 
 // replaySegment applies a segment's records and returns how many bytes of it
@@ -154,21 +146,68 @@ func (s *Server) replaySegment(path string) (int64, error) {
 		return 0, err
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(f, 1<<20)
+	return s.replay(bufio.NewReaderSize(f, 1<<20))
+}
+
+// decoded is one record read and decoded, ready to apply.
+type decoded struct {
+	size    int
+	changes []server.Change
+	schema  []byte
+	err     error
+}
+
+// replay applies records until the end and returns how many bytes were
+// whole records. One goroutine reads and decodes while this one applies, so
+// a restart uses both of a laptop's cores.
+func (s *Server) replay(r *bufio.Reader) (int64, error) {
+	recs := make(chan decoded, 16)
+	go func() {
+		defer close(recs)
+		for {
+			payload, err := readFrame(r)
+			d := decoded{size: frameHeader + len(payload), err: err}
+			switch {
+			case err != nil:
+			case len(payload) == 0:
+				d.err = errCorrupt
+			case payload[0] == recChanges:
+				d.changes, d.err = decodeChanges(payload[1:])
+			case payload[0] == recSchema:
+				d.schema = payload
+			default:
+				d.err = fmt.Errorf("%w: kind %d", errCorrupt, payload[0])
+			}
+			recs <- d
+			if d.err != nil {
+				return
+			}
+		}
+	}()
+	defer func() {
+		for range recs { // let the reader finish if applying stopped early
+		}
+	}()
 	var valid int64
-	for {
-		payload, err := readFrame(r)
-		if err == io.EOF {
+	for d := range recs {
+		if d.err == io.EOF {
 			return valid, nil
+		}
+		if d.err != nil {
+			return valid, d.err
+		}
+		var err error
+		if d.schema != nil {
+			err = s.applySchema(d.schema)
+		} else {
+			err = s.ddb.Restore(d.changes)
 		}
 		if err != nil {
 			return valid, err
 		}
-		if err := s.apply(payload); err != nil {
-			return valid, err
-		}
-		valid += int64(frameHeader + len(payload))
+		valid += int64(d.size)
 	}
+	return valid, nil
 }
 
 func truncate(path string, size int64) error {
@@ -183,34 +222,21 @@ func truncate(path string, size int64) error {
 	return f.Sync()
 }
 
-// apply replays one record into the engine.
-func (s *Server) apply(payload []byte) error {
-	if len(payload) == 0 {
-		return errCorrupt
+// applySchema replays a CreateTable, UpdateTable or DeleteTable record.
+func (s *Server) applySchema(payload []byte) error {
+	op, body, err := decodeSchema(payload[1:])
+	if err != nil {
+		return err
 	}
-	switch payload[0] {
-	case recChanges:
-		changes, err := decodeChanges(payload[1:])
-		if err != nil {
-			return err
-		}
-		return s.ddb.Restore(changes)
-	case recSchema:
-		op, body, err := decodeSchema(payload[1:])
-		if err != nil {
-			return err
-		}
-		rec := httptest.NewRecorder()
-		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
-		req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
-		s.ddb.ServeHTTP(rec, req)
-		if rec.Code != http.StatusOK {
-			return fmt.Errorf("replay %s: %s", op, rec.Body.String())
-		}
-		s.schema = append(s.schema, payload)
-		return nil
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
+	req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
+	s.ddb.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		return fmt.Errorf("replay %s: %s", op, rec.Body.String())
 	}
-	return fmt.Errorf("%w: kind %d", errCorrupt, payload[0])
+	s.schema = append(s.schema, payload)
+	return nil
 }
 
 // Compact folds the log into a new snapshot: it writes every item as of one
