@@ -158,15 +158,12 @@ func (a *API) wrap(rt Route) http.Handler {
 }
 
 func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
-	limit := int64(MaxBody)
-	if rt.Path == "/tournaments/import" {
-		limit = MaxImportBody // an export of a large event
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	limit := bodyLimit(rt)
+	body, err := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
 	if err != nil {
 		return writeError(w, a.log, badRequest("malformed_body", "could not read the request body"))
 	}
-	if int64(len(body)) > limit {
+	if len(body) > limit {
 		return writeError(w, a.log, &Error{Status: http.StatusRequestEntityTooLarge, Code: "body_too_large", Message: fmt.Sprintf("request bodies are limited to %d bytes", limit)})
 	}
 	c := &call{r: r, body: body, now: a.now().UTC()}

@@ -23,10 +23,10 @@ import (
 // exportFormat names the header's format.
 const exportFormat = "xqtour-event"
 
-// MaxImportBody is the body limit of POST /tournaments/import: an export of a
-// large event is well over MaxBody. (Behind API Gateway the HTTP API's own
-// 10 MB payload limit applies first.)
-const MaxImportBody = 32 << 20
+// MaxEventImportBody is the body limit of POST /tournaments/import: an
+// export of a large event is well over MaxBody. (Behind API Gateway the HTTP
+// API's own 10 MB payload limit applies first.)
+const MaxEventImportBody = 32 << 20
 
 type exportHeader struct {
 	Format       string `json:"format"`
