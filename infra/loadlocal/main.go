@@ -299,7 +299,9 @@ func median(xs []float64) float64 {
 	return s[len(s)/2]
 }
 
-// speed measures on an almost empty table, then on one with fill items.
+// speed measures two stacks side by side, one on an almost empty table and
+// one with fill items of other events, alternating between them so that the
+// load of a shared machine falls on both alike.
 func speed(fill, runs, clients, players int) error {
 	tmp, err := os.MkdirTemp("", "loadlocal-")
 	if err != nil {
@@ -310,92 +312,96 @@ func speed(fill, runs, clients, players int) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%d clients, %d-player events, medians of %d runs\n", clients, players, runs)
-	fmt.Printf("%-10s %12s %14s %14s %14s %14s %14s\n", "table", "items", "results/s", "register ms", "put ms", "restart ms", "kill-9 restart")
-	for _, size := range []int{0, fill} {
-		if err := speedAt(bin, filepath.Join(tmp, fmt.Sprint("data", size)), size, runs, clients, players); err != nil {
+	ctx := context.Background()
+	type side struct {
+		dir, label                  string
+		s                           *stack
+		st                          *store.Store
+		rates, regs, puts, restarts []float64
+		crashes                     []float64
+	}
+	sides := []*side{{dir: filepath.Join(tmp, "small"), label: "small"}, {dir: filepath.Join(tmp, "large"), label: "large"}}
+	connect := func(sd *side) error {
+		var err error
+		sd.st, err = store.Open(ctx, store.Config{Table: "xqtour", Region: "us-east-1", Endpoint: "http://" + sd.s.ddb})
+		return err
+	}
+	for _, sd := range sides {
+		if sd.s, _, err = start(bin, sd.dir); err != nil {
+			return err
+		}
+		defer func() { sd.s.kill() }()
+		if err := connect(sd); err != nil {
 			return err
 		}
 	}
-	return nil
-}
-
-func speedAt(bin, dir string, fill, runs, clients, players int) error {
-	s, _, err := start(bin, dir)
-	if err != nil {
-		return err
-	}
-	defer func() { s.kill() }()
-	ctx := context.Background()
-	st, err := store.Open(ctx, store.Config{Table: "xqtour", Region: "us-east-1", Endpoint: "http://" + s.ddb})
-	if err != nil {
-		return err
-	}
-	if err := fillTable(ctx, st, fill); err != nil {
+	large := sides[1]
+	if err := fillTable(ctx, large.st, fill); err != nil {
 		return err
 	}
 	// A season's data directory as the club finds it next time: compacted
 	// into the snapshot at the last stop, loaded at start.
-	s.stop()
-	if s, _, err = start(bin, dir); err != nil {
+	large.s.stop()
+	if large.s, _, err = start(bin, large.dir); err != nil {
 		return err
 	}
-	if st, err = store.Open(ctx, store.Config{Table: "xqtour", Region: "us-east-1", Endpoint: "http://" + s.ddb}); err != nil {
+	if err := connect(large); err != nil {
 		return err
 	}
-	var rates, regs, puts []float64
 	for run := range runs {
-		rate, reg, err := eventRun(s.base, run, clients, players)
-		if err != nil {
-			return err
-		}
-		rates = append(rates, rate)
-		regs = append(regs, reg)
-		put, err := putLatency(ctx, st, run)
-		if err != nil {
-			return err
-		}
-		puts = append(puts, put)
-	}
-	items, err := st.ItemCount(ctx)
-	if err != nil {
-		return err
-	}
-	var restarts, crashes []float64
-	for range runs {
-		s.stop()
-		var ready time.Duration
-		if s, ready, err = start(bin, dir); err != nil {
-			return err
-		}
-		restarts = append(restarts, float64(ready.Milliseconds()))
-	}
-	for run := range runs { // the log holds a few hundred writes, the snapshot the rest
-		ev, err := newEvent(s.base, fmt.Sprint("Crash ", run))
-		if err != nil {
-			return err
-		}
-		for i := range 200 {
-			if _, _, err := register(s.base, ev, fmt.Sprint("k", i)); err != nil {
+		for _, sd := range sides {
+			rate, reg, err := eventRun(sd.s.base, run, clients, players)
+			if err != nil {
 				return err
 			}
+			put, err := putLatency(ctx, sd.st, run)
+			if err != nil {
+				return err
+			}
+			sd.rates, sd.regs, sd.puts = append(sd.rates, rate), append(sd.regs, reg), append(sd.puts, put)
 		}
-		s.kill()
-		var ready time.Duration
-		if s, ready, err = start(bin, dir); err != nil {
+	}
+	items := make([]int64, len(sides))
+	for i, sd := range sides {
+		if items[i], err = sd.st.ItemCount(ctx); err != nil {
 			return err
 		}
-		crashes = append(crashes, float64(ready.Milliseconds()))
 	}
-	fmt.Printf("%-10s %12d %14.1f %14.2f %14.2f %14.0f %14.0f\n", label(fill), items, median(rates), median(regs), median(puts), median(restarts), median(crashes))
+	for range runs {
+		for _, sd := range sides {
+			sd.s.stop()
+			var ready time.Duration
+			if sd.s, ready, err = start(bin, sd.dir); err != nil {
+				return err
+			}
+			sd.restarts = append(sd.restarts, float64(ready.Milliseconds()))
+		}
+	}
+	for run := range runs { // the log holds a few hundred writes, the snapshot the rest
+		for _, sd := range sides {
+			ev, err := newEvent(sd.s.base, fmt.Sprint("Crash ", run))
+			if err != nil {
+				return err
+			}
+			for i := range 200 {
+				if _, _, err := register(sd.s.base, ev, fmt.Sprint("k", i)); err != nil {
+					return err
+				}
+			}
+			sd.s.kill()
+			var ready time.Duration
+			if sd.s, ready, err = start(bin, sd.dir); err != nil {
+				return err
+			}
+			sd.crashes = append(sd.crashes, float64(ready.Milliseconds()))
+		}
+	}
+	fmt.Printf("%d clients, %d-player events (%d results each), medians of %d runs\n", clients, players, players, runs)
+	fmt.Printf("%-8s %10s %11s %13s %8s %12s %16s\n", "table", "items", "results/s", "register ms", "put ms", "restart ms", "kill-9 restart ms")
+	for i, sd := range sides {
+		fmt.Printf("%-8s %10d %11.1f %13.2f %8.2f %12.0f %16.0f\n", sd.label, items[i], median(sd.rates), median(sd.regs), median(sd.puts), median(sd.restarts), median(sd.crashes))
+	}
 	return nil
-}
-
-func label(fill int) string {
-	if fill == 0 {
-		return "small"
-	}
-	return "large"
 }
 
 // fillTable writes n items of other events: 1,000-item partitions of
@@ -431,10 +437,10 @@ func fillTable(ctx context.Context, st *store.Store, n int) error {
 	return <-errc
 }
 
-// eventRun registers players in a new event (clients at once), pairs round 1
-// and has clients arbiters record every result; it returns results per
-// second, and the median latency of registering one player at a time into
-// another event.
+// eventRun registers players in a new event (clients at once), pairs two
+// rounds and has clients arbiters record every result; it returns results
+// per second, and the median latency of registering one player at a time
+// into another event.
 func eventRun(base string, run, clients, players int) (float64, float64, error) {
 	ev, err := newEvent(base, fmt.Sprint("Speed ", run))
 	if err != nil {
@@ -490,6 +496,22 @@ func eventRun(base string, run, clients, players int) (float64, float64, error) 
 	if st, err := call("POST", base+"/tournaments/"+ev.ID+"/officials", ev.Token, `{"role":"arbiter","name":"Arbiter"}`, &arb); err != nil || st != http.StatusCreated {
 		return 0, 0, fmt.Errorf("arbiter: %d %v", st, err)
 	}
+	var n int
+	var recording time.Duration
+	for range 2 { // two rounds: as many results as players
+		took, games, err := recordRound(base, ev, arb, clients)
+		if err != nil {
+			return 0, 0, err
+		}
+		n += games
+		recording += took
+	}
+	return float64(n) / recording.Seconds(), median(lat), nil
+}
+
+// recordRound pairs the next round and has clients arbiters record every
+// result at once; it returns the time the results took and how many.
+func recordRound(base string, ev, arb created, clients int) (time.Duration, int, error) {
 	var round struct {
 		Pairings []struct {
 			GameID string `json:"gameId"`
@@ -498,6 +520,9 @@ func eventRun(base string, run, clients, players int) (float64, float64, error) 
 	if st, err := call("POST", base+"/tournaments/"+ev.ID+"/rounds", ev.Token, `{}`, &round); err != nil || st != http.StatusCreated {
 		return 0, 0, fmt.Errorf("pair: %d %v", st, err)
 	}
+	var mu sync.Mutex
+	var firstErr error
+	var wg sync.WaitGroup
 	games := make(chan string)
 	began := time.Now()
 	for range clients {
@@ -528,7 +553,7 @@ func eventRun(base string, run, clients, players int) (float64, float64, error) 
 	}
 	close(games)
 	wg.Wait()
-	return float64(n) / time.Since(began).Seconds(), median(lat), firstErr
+	return time.Since(began), n, firstErr
 }
 
 // putLatency is the median time of one conditional PutItem through the SDK.

@@ -21,7 +21,9 @@
 //
 // Logging item images rather than requests makes replay a plain put of each
 // image: no condition is evaluated twice, and what was acknowledged is
-// exactly what comes back.
+// exactly what comes back. A read may see a write whose answer still waits
+// for the disk; a write made after that read is logged after it, so no
+// acknowledged write can depend on one a crash loses.
 //
 // # Why a patched minidyn
 //
@@ -66,7 +68,6 @@ type Server struct {
 	OnError   func(error)
 	http      *http.Server
 	ddb       *server.Server
-	changes   atomic.Int64
 	throttle  atomic.Bool
 	intercept atomic.Pointer[func(op string, body []byte) Fault]
 
@@ -169,7 +170,6 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.ddb.ServeHTTP(w, r)
 		return
 	}
-	s.changes.Add(1)
 	if s.wal == nil {
 		if schemaOp {
 			s.schemaMu.Lock()
@@ -227,8 +227,8 @@ func writeAPIError(w http.ResponseWriter, status int, code, message string) {
 	_, _ = fmt.Fprintf(w, `{"__type":"com.amazonaws.dynamodb.v20120810#%s","message":%q}`, code, message)
 }
 
-// mutates reports whether a DynamoDB operation may change data, so the local
-// stack snapshots only after changes.
+// mutates reports whether a DynamoDB operation may change data, so that its
+// answer waits for the log.
 func mutates(target string) bool {
 	switch operation(target) {
 	case "GetItem", "BatchGetItem", "Query", "Scan", "DescribeTable", "TransactGetItems":
@@ -240,9 +240,6 @@ func mutates(target string) bool {
 // operation is the DynamoDB operation named by an X-Amz-Target header
 // ("DynamoDB_20120810.GetItem" → "GetItem").
 func operation(target string) string { return target[strings.LastIndexByte(target, '.')+1:] }
-
-// Changes counts the mutating requests served so far.
-func (s *Server) Changes() int64 { return s.changes.Load() }
 
 // Close stops the server. Its callers have finished with the store by then,
 // so connections are closed at once: a graceful Shutdown would wait up to 5 s
