@@ -37,7 +37,7 @@ const compactEvery = 5 * time.Second
 // Open is Start with durability: the table is restored from dir (its snapshot,
 // then its log), and from then on every successful write is in dir's log,
 // fsync'd, before its answer is sent. The log is folded into the snapshot when
-// it has grown by CompactBytes and when the server closes.
+// it has grown enough (see CompactBytes) and when the server closes.
 func Open(addr, dir string) (*Server, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("embedded dynamodb: %w", err)
