@@ -90,14 +90,20 @@ func (a *API) decodeEvent(ctx context.Context, tid string) (*event, error) {
 }
 
 // eventItems reads every item of the event's partition but its officials
-// (O#…, which sort between META and the players) in two key-range Queries,
-// so an event's officials — their tables lists included — never add to the
-// cost of a public read of its rounds or standings. The part holding META is
-// read first: a registration or a pairing stored between the two reads then
-// shows as items newer than the event item, which a write under the event
-// item's version refuses (409, retried) and loadEvent rereads.
+// (O#…), so an event's officials — their tables lists included — never add
+// to the cost of a public read of its rounds or standings: the event item,
+// then a key-range Query from the players on (P#, R#, X#), then — in a team
+// event only — the range before the event item (L#, M#). The order keeps
+// every write's guard read before what it guards: a registration rewrites
+// the event item with its player or team, a lineup the round item with it,
+// so an item written between two reads shows up newer than its guard, and
+// a write under the guard's version refuses (409, retried); a round paired
+// between them is caught by loadEvent.
 func (a *API) eventItems(ctx context.Context, tid string) ([]*store.Record, error) {
-	below, err := a.store.QueryBelow(ctx, tournamentPK(tid), "O#")
+	meta, err := a.store.Get(ctx, tournamentPK(tid), metaSK)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +111,16 @@ func (a *API) eventItems(ctx context.Context, tid string) ([]*store.Record, erro
 	if err != nil {
 		return nil, err
 	}
-	return append(below, from...), nil
+	recs := append([]*store.Record{meta}, from...)
+	var t struct{ Settings struct{ Teams bool } }
+	if json.Unmarshal(meta.Doc, &t) == nil && !t.Settings.Teams {
+		return recs, nil
+	}
+	below, err := a.store.QueryBelow(ctx, tournamentPK(tid), metaSK)
+	if err != nil {
+		return nil, err
+	}
+	return append(recs, below...), nil
 }
 
 func (ev *event) round(n int) *tournament.Round {
