@@ -113,7 +113,10 @@ func (g *Game) pgn(now int64, info RecordInfo) (string, error) {
 		return "", err
 	}
 	date := info.Date
-	if date == "" {
+	switch {
+	case date == "" && g.startMs == 0:
+		date = "????.??.??" // PGN's unknown date: the round has not started
+	case date == "":
 		date = time.UnixMilli(g.startMs).UTC().Format("2006.01.02")
 	}
 	var b strings.Builder
@@ -169,4 +172,14 @@ func orQuestion(s string) string {
 func hms(ms int64) string {
 	s := ms / 1000
 	return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+// MovesIn writes the game's moves, from its start position, in notation n
+// (a game view's moves in the notation a client asks for).
+func (g *Game) MovesIn(n notation.Notation) ([]string, error) {
+	start, err := g.positionAt(0)
+	if err != nil {
+		return nil, err
+	}
+	return notation.FormatLine(n, start, g.moves)
 }

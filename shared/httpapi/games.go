@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/notation"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 	"github.com/xqtour/xqtour/shared/xiangqi"
@@ -36,6 +37,12 @@ type gameLink struct {
 	BlackHash string `json:"bh"`
 	// Reported is set once the result item exists (the tournament link).
 	Reported bool `json:"x,omitempty"`
+	// The players' names and numbers as the game was made (the event's
+	// players are edited only before round 1), for a board's display.
+	RedName     string `json:"rn,omitempty"`
+	BlackName   string `json:"bn,omitempty"`
+	RedNumber   int    `json:"ri,omitempty"`
+	BlackNumber int    `json:"bi,omitempty"`
 }
 
 // storedGame is a game item decoded: the link and the game.
@@ -113,21 +120,19 @@ func GameID(tid string, round, table, number int) string {
 
 // eventGame builds the record of a pairing's game (Version 0: to be created),
 // with the event's time control and rules; its clocks start at the round's
-// start (C-6), or at pairing time when the round has none.
+// start (C-6): a round with no start time yet waits, clocks still, until the
+// organiser or an arbiter starts it.
 func (a *API) eventGame(t *tournament.Tournament, r *tournament.Round, p tournament.Pairing, red, black *tournament.Player) (*store.Record, error) {
-	start := r.StartsAt
-	if start == 0 {
-		start = r.PairedAt
-	}
-	setup := game.Setup{Control: t.Settings.TimeControl, Rules: gameRules(t.Settings.Rules), StartMs: start}
-	if t.Settings.Rules.RecordArrivals && r.StartsAt != 0 {
+	setup := game.Setup{Control: t.Settings.TimeControl, Rules: gameRules(t.Settings.Rules), StartMs: r.StartsAt}
+	if t.Settings.Rules.RecordArrivals {
 		setup.LateLimitMs = t.Settings.Rules.LateForfeitMs // C-6: absent at start + limit forfeits
 	}
 	g, err := game.New(setup)
 	if err != nil {
 		return nil, err
 	}
-	link := gameLink{Tournament: t.ID, Round: r.Number, Table: p.Table, Red: red.ID, Black: black.ID, RedHash: red.TokenHash, BlackHash: black.TokenHash}
+	link := gameLink{Tournament: t.ID, Round: r.Number, Table: p.Table, Red: red.ID, Black: black.ID, RedHash: red.TokenHash, BlackHash: black.TokenHash,
+		RedName: red.Name, BlackName: black.Name, RedNumber: red.Number, BlackNumber: black.Number}
 	return encodeGame(&store.Record{PK: gamePK(p.GameID), SK: gameSK, Kind: "game"}, link, g)
 }
 
@@ -345,12 +350,60 @@ func (a *API) getGame(c *call) (int, any, error) {
 		}
 		since = n
 	}
+	want, err := notationQuery(c)
+	if err != nil {
+		return 0, nil, err
+	}
 	sg, err := a.loadGame(c, c.r.PathValue("gid"))
 	if err != nil {
 		return 0, nil, err
 	}
 	a.settleOnRead(c, sg)
-	return http.StatusOK, gameView(sg, c.nowMs(), since), nil
+	out := gameView(sg, c.nowMs(), since)
+	if want != nil {
+		moves, err := sg.Game.MovesIn(want.n)
+		if err != nil {
+			return 0, nil, err
+		}
+		want.Moves = moves[out.Since:]
+		out.Notation = &want.notationOut
+	}
+	return http.StatusOK, out, nil
+}
+
+// moveNotations are the notations a game view writes its moves in
+// (?notation=); the Chinese-character ones take ?script= (simplified by default).
+var moveNotations = []string{"chinese", "wxf", "iccs", "yz3", "yz4"}
+
+// notationWanted is a game view's ?notation= and ?script=, read.
+type notationWanted struct {
+	notationOut
+	n notation.Notation
+}
+
+// notationQuery reads ?notation= and ?script=: nil when no notation is asked for.
+func notationQuery(c *call) (*notationWanted, error) {
+	q := c.r.URL.Query()
+	sc, ok := notation.ParseScript(q.Get("script"))
+	if !ok {
+		return nil, badRequest("invalid_query", `script: want "simplified" (the default) or "traditional"`)
+	}
+	name := q.Get("notation")
+	chinese := name == "chinese" || name == "yz3" || name == "yz4"
+	switch {
+	case name == "" && q.Get("script") == "":
+		return nil, nil
+	case !slices.Contains(moveNotations, name):
+		return nil, badRequest("invalid_query", "notation: want one of "+join(moveNotations))
+	case !chinese && q.Get("script") != "":
+		return nil, badRequest("invalid_query", "script: goes with notation=chinese, yz3 or yz4")
+	}
+	n, _ := notation.ByName(name)
+	w := &notationWanted{notationOut: notationOut{Name: name}, n: notation.WithScript(n, sc)}
+	if chinese {
+		w.Script = sc.String()
+	}
+	return w, nil
 }
 
 type moveIn struct {
@@ -625,6 +678,19 @@ func (a *API) gameRecord(c *call) (int, any, error) {
 	format := c.r.URL.Query().Get("format")
 	if format == "" {
 		format = "pgn"
+	}
+	if !slices.Contains(game.RecordFormats, format) {
+		return 0, nil, badRequest("invalid_query", "format: want one of "+join(game.RecordFormats))
+	}
+	// Chinese characters are simplified unless ?script=traditional (N-4).
+	switch script := c.r.URL.Query().Get("script"); {
+	case script == "" || script == "simplified":
+	case script != "traditional":
+		return 0, nil, badRequest("invalid_query", `script: want "simplified" (the default) or "traditional"`)
+	case format != "chinese" && format != "yz3" && format != "yz4":
+		return 0, nil, badRequest("invalid_query", "script: goes with format=chinese, yz3 or yz4")
+	default:
+		format += "-traditional"
 	}
 	sg, err := a.loadGame(c, c.r.PathValue("gid"))
 	if err != nil {

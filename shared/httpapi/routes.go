@@ -50,6 +50,7 @@ var Routes = []Route{
 	{"POST", "/tournaments/{tid}/rounds", FnPairRound, "organiser", (*API).pairRound},
 	{"GET", "/tournaments/{tid}/rounds/{n}", FnPairRound, "public", (*API).getRound},
 	{"POST", "/tournaments/{tid}/rounds/{n}/changes", FnPairRound, "organiser", (*API).changeRound},
+	{"POST", "/tournaments/{tid}/rounds/{n}/start", FnPairRound, "organiser, arbiter", (*API).startRound},
 	{"GET", "/tournaments/{tid}/standings", FnStandings, "public", (*API).getStandings},
 	{"GET", "/tournaments/{tid}/crosstable", FnStandings, "public", (*API).getCrosstable},
 	{"POST", "/tournaments/{tid}/teams", FnTournaments, "organiser", (*API).registerTeam},
