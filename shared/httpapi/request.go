@@ -70,14 +70,18 @@ func (c *call) decode(v any) error {
 	return nil
 }
 
+// recordBodyRoutes take a record (PGN) as their body, not JSON; their
+// handlers check its media type (checkRecordType).
+var recordBodyRoutes = map[string]bool{"POST /games/import": true, "POST /games/{gid}/record": true}
+
 // checkContentType refuses a POST body that is not sent as JSON (415): a
 // form-encoded or text body would otherwise be read as JSON by luck. A POST
 // without a body (withdraw, resign, start) needs no Content-Type, and one
 // with a body and no Content-Type is read as JSON, as API.md's examples send
 // it; a body with any other media type is refused.
-func checkContentType(r *http.Request, body []byte) error {
+func checkContentType(r *http.Request, rt Route, body []byte) error {
 	ct := r.Header.Get("Content-Type")
-	if r.Method != http.MethodPost || ct == "" || len(bytes.TrimSpace(body)) == 0 {
+	if r.Method != http.MethodPost || ct == "" || len(bytes.TrimSpace(body)) == 0 || recordBodyRoutes[rt.Method+" "+rt.Path] {
 		return nil
 	}
 	mt, _, err := mime.ParseMediaType(ct)
@@ -177,14 +181,15 @@ func (a *API) wrap(rt Route) http.Handler {
 }
 
 func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
-	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+	limit := bodyLimit(rt)
+	body, err := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
 	if err != nil {
 		return writeError(w, a.log, badRequest("malformed_body", "could not read the request body"))
 	}
-	if len(body) > MaxBody {
-		return writeError(w, a.log, &Error{Status: http.StatusRequestEntityTooLarge, Code: "body_too_large", Message: fmt.Sprintf("request bodies are limited to %d bytes", MaxBody)})
+	if len(body) > limit {
+		return writeError(w, a.log, &Error{Status: http.StatusRequestEntityTooLarge, Code: "body_too_large", Message: fmt.Sprintf("request bodies are limited to %d bytes", limit)})
 	}
-	if err := checkContentType(r, body); err != nil {
+	if err := checkContentType(r, rt, body); err != nil {
 		return writeError(w, a.log, err)
 	}
 	c := &call{r: r, body: body, now: a.now().UTC()}
