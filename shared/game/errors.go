@@ -23,6 +23,8 @@ const (
 	CodeIllegalMoveLoss = "illegal_move_loss" // G-2: the event counts it as a loss; the game is over
 	// CodeRoundNotStarted: a player acted before the game's round started (C-1).
 	CodeRoundNotStarted = "round_not_started"
+	// CodeNotFinished: a result correction of a game that has no result.
+	CodeNotFinished = "not_finished"
 	// CodeRoundAlreadyStarted: Start on a game whose round has started.
 	CodeRoundAlreadyStarted = "round_already_started"
 )

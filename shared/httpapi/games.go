@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
@@ -223,10 +224,11 @@ func (a *API) mutateGame(c *call, op func(sg *storedGame, by game.Actor) error) 
 	if err != nil {
 		return 0, nil, err
 	}
-	by, _, err := a.gameActor(c, sg)
+	by, who, err := a.gameActor(c, sg)
 	if err != nil {
 		return 0, nil, err
 	}
+	by.ID = who.ID // the log of rulings says who
 	before := sg.Game.Version()
 	res, why := sg.Game.Result()
 	opErr := op(sg, by)
@@ -573,32 +575,61 @@ func (a *API) claim(c *call) (int, any, error) {
 	})
 }
 
-// POST /games/{gid}/result — an arbiter or the board's scribe records an
-// over-the-board result without moves.
+// POST /games/{gid}/result — an arbiter, the board's scribe or the organiser
+// records an over-the-board result without moves; with "correction": true an
+// arbiter or the organiser corrects a finished game's result, saying why in
+// "note" — logged with who, when, the result before and after (O-1).
 func (a *API) recordResult(c *call) (int, any, error) {
 	var in struct {
-		Result string `json:"result"`
-		Reason string `json:"reason"`
+		Result     string `json:"result"`
+		Reason     string `json:"reason"`
+		Correction bool   `json:"correction"`
+		Note       string `json:"note"`
 	}
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
 	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
-		if by.Role != game.Arbiter && by.Role != game.Scribe {
-			return forbidden("only an arbiter or the table's scribe records a result (O-1)")
+		if by.Role == game.Player {
+			return forbidden("only an arbiter, the table's scribe or the organiser records a result (O-1)")
 		}
 		res, ok := game.ParseResult(in.Result)
 		if !ok {
 			return badRequest("invalid_field", `result: want "1-0", "0-1", "1/2-1/2", "+-", "-+" or "0-0"`)
 		}
-		why := game.NoReason
-		if in.Reason != "" {
-			if why, ok = game.ParseReason(in.Reason); !ok {
-				return badRequest("invalid_field", "reason: unknown reason "+quote(in.Reason))
-			}
+		why, err := parseReason(in.Reason)
+		if err != nil {
+			return err
 		}
-		return sg.Game.RecordResult(c.nowMs(), by, res, why)
+		if !in.Correction {
+			if in.Note != "" {
+				return badRequest("invalid_field", `note: goes with "correction": true`)
+			}
+			err := sg.Game.RecordResult(c.nowMs(), by, res, why)
+			if re := (*game.RuleError)(nil); errors.As(err, &re) && re.Code == game.CodeGameOver {
+				r, w := sg.Game.Result()
+				re.Message = fmt.Sprintf("the game already has a result, %v (%v); to correct it, an arbiter or the organiser sends "+
+					`POST /games/%s/result with {"result": …, "reason": …, "correction": true, "note": "why"}`, r, w, sg.ID)
+			}
+			return err
+		}
+		if strings.TrimSpace(in.Note) == "" {
+			return badRequest("invalid_field", "note: a correction says why (it is kept in the game's log with who, when, before and after)")
+		}
+		return sg.Game.CorrectResult(c.nowMs(), by, res, why, in.Note)
 	})
+}
+
+// parseReason reads a result's reason; "" is the default (arbiter).
+func parseReason(s string) (game.Reason, error) {
+	if s == "" {
+		return game.NoReason, nil
+	}
+	why, ok := game.ParseReason(s)
+	if !ok {
+		return why, badRequest("invalid_field", "reason: unknown reason "+quote(s)+"; want one of "+join(game.ReasonNames()))
+	}
+	return why, nil
 }
 
 type rulingIn struct {
@@ -658,10 +689,8 @@ func (in rulingIn) ruling() (game.Ruling, error) {
 		if r.Result, ok = game.ParseResult(in.Result); !ok {
 			return r, badRequest("invalid_field", `result: want "1-0", "0-1", "1/2-1/2", "+-", "-+" or "0-0"`)
 		}
-		if in.Reason != "" {
-			if r.Reason, ok = game.ParseReason(in.Reason); !ok {
-				return r, badRequest("invalid_field", "reason: unknown reason "+quote(in.Reason))
-			}
+		if r.Reason, err = parseReason(in.Reason); err != nil {
+			return r, err
 		}
 	case game.RulingLateForfeit:
 		if len(in.Late) == 0 {

@@ -37,6 +37,9 @@ type gameOut struct {
 	Reason      *string         `json:"reason"`
 	EndedAt     *string         `json:"endedAt,omitempty"`
 	Tournament  *linkOut        `json:"tournament,omitempty"`
+	// Corrections are the result corrections, oldest first: who, when,
+	// the result before and after, and why (O-1).
+	Corrections []correctionOut `json:"corrections"`
 	Version     uint64          `json:"version"`
 }
 
@@ -100,6 +103,41 @@ type linkOut struct {
 	BlackNumber int    `json:"blackNumber"`
 }
 
+// correctionOut is one result correction in the game's log.
+type correctionOut struct {
+	At     string    `json:"at"`
+	By     string    `json:"by"`
+	ByID   string    `json:"byId,omitempty"`
+	Before resultOut `json:"before"`
+	After  resultOut `json:"after"`
+	Note   string    `json:"note"`
+}
+
+// resultOut is a result and its reason; both null for a game that had none.
+type resultOut struct {
+	Result *string `json:"result"`
+	Reason *string `json:"reason"`
+}
+
+func resultView(r game.Result, why game.Reason) resultOut {
+	if r == game.NoResult {
+		return resultOut{}
+	}
+	return resultOut{Result: strp(r.String()), Reason: strp(why.String())}
+}
+
+func correctionsView(log []game.LogEntry) []correctionOut {
+	out := []correctionOut{}
+	for _, e := range log {
+		if e.Ruling.Kind != game.RulingResult {
+			continue
+		}
+		out = append(out, correctionOut{At: rfc3339(e.At), By: e.By.Role.String(), ByID: e.By.ID,
+			Before: resultView(e.Ruling.Before, e.Ruling.BeforeReason), After: resultView(e.Ruling.Result, e.Ruling.Reason), Note: e.Ruling.Note})
+	}
+	return out
+}
+
 // notationOut is the moves (from since) in the notation a client asked for.
 type notationOut struct {
 	Name   string   `json:"name"`
@@ -153,6 +191,7 @@ func gameView(sg *storedGame, now int64, since int) gameOut {
 		out.Result, out.Reason = strp(v.Result.String()), strp(v.Reason.String())
 		out.EndedAt = strp(rfc3339(v.EndedAt))
 	}
+	out.Corrections = correctionsView(sg.Game.Log())
 	if sg.Link.Tournament != "" {
 		l := sg.Link
 		out.Tournament = &linkOut{ID: l.Tournament, Round: l.Round, Table: l.Table, Red: l.Red, Black: l.Black,

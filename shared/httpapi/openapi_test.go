@@ -2,9 +2,11 @@ package httpapi_test
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/httpapi"
 )
 
@@ -13,7 +15,8 @@ import (
 // throttles or fails, 500; and for every POST, which may carry an
 // Idempotency-Key, 400 (a key not a UUID), 409 (the key's first request still
 // running), 413 and 422 (the key reused with another body); a route that
-// needs a token documents 401 and 403.
+// needs a token documents 401 and 403; every POST documents 415 (a body not
+// sent as JSON).
 func TestOpenAPIDocumentsEveryRouteAndStatus(t *testing.T) {
 	doc, err := httpapi.OpenAPI()
 	if err != nil {
@@ -28,7 +31,7 @@ func TestOpenAPIDocumentsEveryRouteAndStatus(t *testing.T) {
 		op := item.GetOperation(rt.Method)
 		want := []int{429, 500, 503}
 		if rt.Method == http.MethodPost {
-			want = append(want, 400, 409, 413, 422)
+			want = append(want, 400, 409, 413, 415, 422)
 		}
 		if rt.Who != "public" && rt.Who != "anyone" {
 			want = append(want, 401, 403)
@@ -52,5 +55,23 @@ func TestOpenAPIDocumentsEveryRouteAndStatus(t *testing.T) {
 				t.Errorf("%s %s: no Idempotency-Key parameter", rt.Method, rt.Path)
 			}
 		}
+	}
+}
+
+// The Reason schema lists exactly the reasons the game knows, so a client
+// and the 400 for an unknown reason agree.
+func TestOpenAPIReasonEnumIsTheGames(t *testing.T) {
+	doc, err := httpapi.OpenAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range doc.Components.Schemas["Reason"].Value.Enum {
+		if s, ok := v.(string); ok {
+			got = append(got, s)
+		}
+	}
+	if want := game.ReasonNames(); !slices.Equal(got, want) {
+		t.Fatalf("Reason enum %v, want %v", got, want)
 	}
 }

@@ -47,7 +47,7 @@ var Routes = []Route{
 	{"POST", "/games/{gid}/draw", FnDraw, "player, scribe", (*API).draw},
 	{"POST", "/games/{gid}/resign", FnDraw, "player", (*API).resign},
 	{"POST", "/games/{gid}/claims", FnDraw, "player, scribe", (*API).claim},
-	{"POST", "/games/{gid}/result", FnRulings, "arbiter, scribe", (*API).recordResult},
+	{"POST", "/games/{gid}/result", FnRulings, "arbiter, scribe, organiser", (*API).recordResult},
 	{"POST", "/games/{gid}/rulings", FnRulings, "arbiter", (*API).rule},
 	{"POST", "/tournaments/{tid}/rounds", FnPairRound, "organiser", (*API).pairRound},
 	{"GET", "/tournaments/{tid}/rounds/{n}", FnPairRound, "public", (*API).getRound},
