@@ -136,9 +136,15 @@ func GameID(tid string, round, table, number int) string {
 // eventGame builds the record of a pairing's game (Version 0: to be created),
 // with the event's time control and rules; its clocks start at the round's
 // start (C-6): a round with no start time yet waits, clocks still, until the
-// organiser or an arbiter starts it.
-func (a *API) eventGame(t *tournament.Tournament, r *tournament.Round, p tournament.Pairing, red, black *tournament.Player) (*store.Record, error) {
-	setup := game.Setup{Control: t.Settings.TimeControl, Rules: gameRules(t.Settings.Rules), StartMs: r.StartsAt}
+// organiser or an arbiter starts it. A game made after its round started (a
+// knockout's next or play-off game, a team board set late) starts when it is
+// made, now: its players could not have played it before.
+func (a *API) eventGame(t *tournament.Tournament, r *tournament.Round, p tournament.Pairing, red, black *tournament.Player, now int64) (*store.Record, error) {
+	start := r.StartsAt
+	if start != 0 && now > start {
+		start = now
+	}
+	setup := game.Setup{Control: t.Settings.TimeControl, Rules: gameRules(t.Settings.Rules), StartMs: start}
 	if t.Settings.Rules.RecordArrivals {
 		setup.LateLimitMs = t.Settings.Rules.LateForfeitMs // C-6: absent at start + limit forfeits
 	}

@@ -350,7 +350,7 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	// The round, the games it gives new players (under the versions that
 	// showed them unstarted) and the event (no round paired since) change
 	// together: a move made or a round paired meanwhile makes this a 409.
-	rewrites, err := a.gameWrites(ev.t, &changed, ev.h, games, false)
+	rewrites, err := a.gameWrites(ev.t, &changed, ev.h, games, false, c.nowMs())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -388,10 +388,11 @@ func started(sg *storedGame) bool {
 	return sg.Game.Ply() > 0 || sg.Game.Status() != game.Playing || len(sg.Game.Log()) > 0
 }
 
-// needsStart reports whether a game of a round that has a start waits for a
-// later one (or none): the round was started after the game was made.
-func needsStart(sg *storedGame, r *tournament.Round) bool {
-	return r.StartsAt != 0 && sg.Game.Status() != game.Over && sg.Game.StartsAt() != r.StartsAt && !sg.Game.Started(r.StartsAt)
+// needsStart reports whether a game still waits for a round that has
+// started by now: the round was started (perhaps before its start time) after
+// the game was made. A game made after the start has started at its making.
+func needsStart(sg *storedGame, r *tournament.Round, now int64) bool {
+	return roundHasStarted(r, now) && sg.Game.Status() != game.Over && !sg.Game.Started(now)
 }
 
 // roundHasStarted reports whether the round's clocks run by now: it was
@@ -472,7 +473,7 @@ func (a *API) startGames(c *call, t *tournament.Tournament, r *tournament.Round,
 		}
 		waiting := false
 		for _, sg := range games {
-			waiting = waiting || needsStart(sg, r)
+			waiting = waiting || needsStart(sg, r, c.nowMs())
 		}
 		if !waiting {
 			return
@@ -512,7 +513,7 @@ func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round
 	if err != nil {
 		return err
 	}
-	recs, err := a.gameWrites(t, r, h, games, true)
+	recs, err := a.gameWrites(t, r, h, games, true, c.nowMs())
 	if err != nil {
 		return err
 	}
@@ -578,12 +579,12 @@ func (a *API) markGamesReady(c *call, tid string, r *tournament.Round) {
 // gameWrites returns the game records that make the round's games match its
 // pairings, given the games read: missing games (when create is set) and
 // games whose players changed, unless they have begun.
-func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tournament.History, games map[string]*storedGame, create bool) ([]*store.Record, error) {
+func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tournament.History, games map[string]*storedGame, create bool, now int64) ([]*store.Record, error) {
 	var recs []*store.Record
 	for _, p := range r.Pairings {
 		sg := games[p.GameID]
 		if sg != nil && sg.Link.Red == p.Red && sg.Link.Black == p.Black {
-			if needsStart(sg, r) {
+			if needsStart(sg, r, now) {
 				// The round started after the game was made: its clocks run
 				// from the round's start, and late arrival counts from it (C-6).
 				if err := sg.Game.Start(r.StartsAt); err != nil {
@@ -610,7 +611,7 @@ func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tourn
 		}
 		tt := *t
 		tt.Settings.TimeControl = tournament.GameControl(t, p) // additional rapid games have their own (S-3)
-		rec, err := a.eventGame(&tt, r, p, red, black)
+		rec, err := a.eventGame(&tt, r, p, red, black, now)
 		if err != nil {
 			return nil, err
 		}

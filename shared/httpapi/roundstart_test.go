@@ -154,3 +154,27 @@ func TestRoundStart_C1_ScheduledRoundStartsEarly(t *testing.T) {
 	s.Post("/tournaments/"+ev.ID+"/rounds/1/start", ev.Token, `{}`).Want(t, http.StatusOK)
 	s.Post("/games/"+p.GameID+"/moves", tokens[p.Red], `{"move":"h2e2","ply":0}`).Want(t, http.StatusOK)
 }
+
+// S-3 with C-1: a knockout game added after its round started (a play-off
+// game after a drawn match) starts its clocks when it is made, not at the
+// round's start, so it is not lost on time before anyone could move.
+func TestRoundStart_C1_GameAddedAfterTheStartRunsFromItsMaking(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Cup","system":"knockout","timeControl":{"periods":[{"moves":0,"ms":600000}]}}`, 2)
+	r1 := f.pair(t, s, nil, http.StatusCreated)
+	s.Post("/tournaments/"+f.ev.ID+"/rounds/1/start", f.ev.Token, nil).Want(t, http.StatusOK)
+	s.Clock.Advance(5 * time.Minute)
+	s.Post("/games/"+r1.Pairings[0].GameID+"/result", f.ev.Token, `{"result":"1/2-1/2","reason":"agreement"}`).Want(t, http.StatusOK)
+	s.Clock.Advance(time.Hour) // the play-off is made an hour after the round started
+	var r roundJSON
+	s.Get("/tournaments/"+f.ev.ID+"/rounds/1").Want(t, http.StatusOK).Decode(t, &r)
+	if len(r.Pairings) < 2 {
+		t.Fatalf("no play-off game after a drawn match: %+v", r.Pairings)
+	}
+	made := s.Clock.Now()
+	s.Clock.Advance(time.Minute)
+	st := s.Get("/games/"+r.Pairings[1].GameID).Want(t, http.StatusOK).JSON()
+	if st["status"] != "playing" || st["started"] != true || st["roundStartsAt"] != made.Format(time.RFC3339Nano) {
+		t.Fatalf("play-off game: status %v started %v roundStartsAt %v, want playing from %s", st["status"], st["started"], st["roundStartsAt"], made.Format(time.RFC3339Nano))
+	}
+}
