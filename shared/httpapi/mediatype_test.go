@@ -3,9 +3,11 @@ package httpapi_test
 import (
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
 )
 
@@ -67,5 +69,19 @@ func TestRepeatedSlashesServeTheRoute(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("GET //tournaments//%s: %d", ev.ID, res.StatusCode)
+	}
+}
+
+// A Lambda function's handler (what aws-lambda-go-api-proxy serves) collapses
+// the slashes too.
+func TestRepeatedSlashesServeTheRouteInALambdaFunction(t *testing.T) {
+	s := apitest.New(t)
+	h := httpapi.New(s.Store).FunctionHandler(httpapi.FnTournaments)
+	req := httptest.NewRequest("POST", "//tournaments", strings.NewReader(`{"name":"Lambda","rounds":3}`))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusCreated {
+		t.Fatalf("POST //tournaments to the Tournaments function: %d %s", rec.Code, rec.Body)
 	}
 }
