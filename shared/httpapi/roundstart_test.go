@@ -2,11 +2,15 @@ package httpapi_test
 
 import (
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
+	"github.com/xqtour/xqtour/shared/store/embedded"
 )
 
 // pairedGame is a two-player event paired for round 1 without a start time.
@@ -176,5 +180,47 @@ func TestRoundStart_C1_GameAddedAfterTheStartRunsFromItsMaking(t *testing.T) {
 	st := s.Get("/games/"+r.Pairings[1].GameID).Want(t, http.StatusOK).JSON()
 	if st["status"] != "playing" || st["started"] != true || st["roundStartsAt"] != made.Format(time.RFC3339Nano) {
 		t.Fatalf("play-off game: status %v started %v roundStartsAt %v, want playing from %s", st["status"], st["started"], st["roundStartsAt"], made.Format(time.RFC3339Nano))
+	}
+}
+
+// A player's arrival lands between the start's write of the round and its
+// write of the game: the game's write loses the race, is read again and
+// started, so the game runs from the start and keeps the arrival (C-6).
+// Two starts at once: one starts the round, the other is 409.
+func TestRoundStart_RacingAnArrivalAndAnotherStart(t *testing.T) {
+	s := apitest.New(t)
+	pg := pairTwo(t, s, `{"name":"Race","rounds":3,"rules":{"recordArrivals":true,"lateForfeitMs":600000}}`)
+	game := "/games/" + pg.gid
+	var fired atomic.Bool
+	s.DB.Intercept(func(op string, body []byte) embedded.Fault {
+		if op == "PutItem" && strings.Contains(string(body), "G#"+pg.gid) && fired.CompareAndSwap(false, true) {
+			s.Post(game+"/arrive", pg.black.Token, nil).Want(t, http.StatusOK)
+		}
+		return embedded.Serve
+	})
+	var wg sync.WaitGroup
+	statuses := make([]int, 2)
+	for i := range statuses {
+		wg.Go(func() {
+			statuses[i] = s.Post("/tournaments/"+pg.ev.ID+"/rounds/1/start", pg.ev.Token, nil).Status
+		})
+	}
+	wg.Wait()
+	s.DB.Intercept(nil)
+	slices.Sort(statuses)
+	if statuses[0] != http.StatusOK || statuses[1] != http.StatusConflict {
+		t.Fatalf("two starts: %v, want one 200 and one 409", statuses)
+	}
+	if !fired.Load() {
+		t.Fatal("the arrival never raced the start")
+	}
+	st := s.Get(game).Want(t, http.StatusOK).JSON()
+	if st["started"] != true || st["clocks"].(map[string]any)["running"] != "red" {
+		t.Fatalf("after the race: started %v running %v", st["started"], st["clocks"].(map[string]any)["running"])
+	}
+	// Black's arrival stands: at start + limit only red, absent, forfeits.
+	s.Clock.Advance(10 * time.Minute)
+	if st := s.Get(game).JSON(); st["result"] != "-+" || st["reason"] != "forfeit" {
+		t.Fatalf("at the late limit: %v %v, want -+ forfeit", st["result"], st["reason"])
 	}
 }
