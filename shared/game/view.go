@@ -11,7 +11,7 @@ type View struct {
 	SideToMove xiangqi.Color
 	Ply        int
 	Moves      []string // ICCS, from the start
-	LegalMoves []string // ICCS; empty unless the game is being played
+	LegalMoves []string // ICCS; empty unless the game is being played (its round started)
 	StartFEN   string   // the start position (xiangqi.StartFEN for the standard one)
 	InCheck    bool     // the side to move's general is in check
 
@@ -108,7 +108,7 @@ func (g *Game) View(now int64) View {
 	for i, m := range s.moves {
 		v.Moves[i] = m.String()
 	}
-	if s.status == Playing {
+	if s.status == Playing && v.Started { // before the round starts no move is legal yet (C-1)
 		legal := s.pos.LegalMoves()
 		v.LegalMoves = make([]string, len(legal))
 		for i, m := range legal {

@@ -59,6 +59,9 @@ func TestRoundStart_C1_ClocksWaitForTheStart(t *testing.T) {
 	s.Clock.Advance(18 * time.Second)
 	st := s.Get(game).Want(t, http.StatusOK).JSON()
 	clocks := st["clocks"].(map[string]any)
+	if len(st["legalMoves"].([]any)) != 0 {
+		t.Fatalf("legal moves before the start: %v", st["legalMoves"])
+	}
 	if st["status"] != "playing" || st["started"] != false || clocks["running"] != nil || st["roundStartsAt"] != nil || clocks["redMs"] != 15000.0 {
 		t.Fatalf("before the start: status %v started %v running %v roundStartsAt %v redMs %v", st["status"], st["started"], clocks["running"], st["roundStartsAt"], clocks["redMs"])
 	}
@@ -90,7 +93,7 @@ func TestRoundStart_C1_ClocksWaitForTheStart(t *testing.T) {
 		t.Fatalf("second start: %s", again.Body)
 	}
 	st = s.Get(game).Want(t, http.StatusOK).JSON()
-	if st["started"] != true || st["clocks"].(map[string]any)["running"] != "red" || st["roundStartsAt"] != r["startsAt"] {
+	if st["started"] != true || st["clocks"].(map[string]any)["running"] != "red" || st["roundStartsAt"] != r["startsAt"] || len(st["legalMoves"].([]any)) != 44 {
 		t.Fatalf("after the start: started %v running %v roundStartsAt %v", st["started"], st["clocks"].(map[string]any)["running"], st["roundStartsAt"])
 	}
 	s.Clock.Advance(9 * time.Second) // 10 s of red's 15 since the start
