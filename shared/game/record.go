@@ -174,12 +174,14 @@ func hms(ms int64) string {
 	return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
 }
 
-// MovesIn writes the game's moves, from its start position, in notation n
-// (a game view's moves in the notation a client asks for).
-func (g *Game) MovesIn(n notation.Notation) ([]string, error) {
-	start, err := g.positionAt(0)
+// MovesIn writes the game's moves after the first since in notation n (a
+// game view's moves in the notation a client asks for): a poll for what is
+// new pays for the new moves only.
+func (g *Game) MovesIn(n notation.Notation, since int) ([]string, error) {
+	since = min(max(since, 0), len(g.moves))
+	from, err := g.positionAt(since)
 	if err != nil {
 		return nil, err
 	}
-	return notation.FormatLine(n, start, g.moves)
+	return notation.FormatLine(n, from, g.moves[since:])
 }

@@ -405,11 +405,11 @@ func (a *API) getGame(c *call) (int, any, error) {
 	a.settleOnRead(c, sg)
 	out := gameView(sg, c.nowMs(), since)
 	if want != nil {
-		moves, err := sg.Game.MovesIn(want.n)
+		moves, err := sg.Game.MovesIn(want.n, out.Since)
 		if err != nil {
 			return 0, nil, err
 		}
-		want.Moves = moves[out.Since:]
+		want.Moves = moves
 		out.Notation = &want.notationOut
 	}
 	return http.StatusOK, out, nil
