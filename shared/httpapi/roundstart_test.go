@@ -227,3 +227,35 @@ func TestRoundStart_RacingAnArrivalAndAnotherStart(t *testing.T) {
 		t.Fatalf("at the late limit: %v %v, want -+ forfeit", st["result"], st["reason"])
 	}
 }
+
+// T-3 with C-1: a team round paired without a start time waits for lineups;
+// its start is the lineup deadline, so the start draws the missing ones, and
+// the board games it makes run from the start.
+func TestRoundStart_T3_TeamRoundStartDrawsLineups(t *testing.T) {
+	s := apitest.New(t)
+	te := newTeamEvent(t, s, `{"name":"Team Night","system":"roundRobin","teams":true,"boards":2,"teamFormat":"lineupPerMatch"}`, 2, 2, 0)
+	te.pair(t, s, nil, http.StatusCreated)
+	round1 := "/tournaments/" + te.ev.ID + "/rounds/1"
+	var before teamRoundJSON
+	s.Get(round1).Want(t, http.StatusOK).Decode(t, &before)
+	if len(before.Pairings) != 0 {
+		t.Fatalf("boards before any lineup or start: %+v", before.Pairings)
+	}
+	s.Clock.Advance(time.Hour) // a round without a start time draws nothing, however long
+	s.Get(round1).Want(t, http.StatusOK).Decode(t, &before)
+	if len(before.Pairings) != 0 {
+		t.Fatalf("lineups drawn before the start: %+v", before.Pairings)
+	}
+	startedAt := s.Clock.Now()
+	var started teamRoundJSON
+	s.Post(round1+"/start", te.ev.Token, nil).Want(t, http.StatusOK).Decode(t, &started)
+	if len(started.Pairings) != 2 || !started.Matches[0].Set {
+		t.Fatalf("the start did not set the match: %+v", started)
+	}
+	for _, p := range started.Pairings {
+		st := s.Get("/games/"+p.GameID).Want(t, http.StatusOK).JSON()
+		if st["started"] != true || st["roundStartsAt"] != startedAt.Format(time.RFC3339Nano) {
+			t.Errorf("board %d: started %v roundStartsAt %v, want from %s", p.Board, st["started"], st["roundStartsAt"], startedAt.Format(time.RFC3339Nano))
+		}
+	}
+}
