@@ -9,16 +9,28 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/xqtour/xqtour/shared/store"
 )
 
-// API holds what the handlers need: the store, the clock and a logger.
+// API holds what the handlers need: the store, the clock, a logger and the
+// deployment's protections (security.go).
 type API struct {
 	store *store.Store
 	now   func() time.Time
 	log   *slog.Logger
+	// creationKey, when set, is what POST /tournaments and POST /games must
+	// present in X-Creation-Key; empty leaves creation open.
+	creationKey string
+	// retention, when positive, is how long a finished standalone game and
+	// an event never paired are kept before DynamoDB's TTL may delete them.
+	retention time.Duration
+	// originSecret, when set, is the header value CloudFront adds to every
+	// request it forwards: a request without it bypassed the per-client limit.
+	originSecret string
 }
 
 // Option configures an API.
@@ -29,6 +41,29 @@ func WithClock(now func() time.Time) Option { return func(a *API) { a.now = now 
 
 // WithLogger sets the request logger (one JSON line per request by default).
 func WithLogger(l *slog.Logger) Option { return func(a *API) { a.log = l } }
+
+// WithCreationKey makes POST /tournaments and POST /games require the key in
+// the X-Creation-Key header; "" leaves them open.
+func WithCreationKey(key string) Option { return func(a *API) { a.creationKey = key } }
+
+// WithRetention sets how long finished standalone games and events never
+// paired are kept (0: for ever).
+func WithRetention(d time.Duration) Option { return func(a *API) { a.retention = d } }
+
+// WithOriginSecret makes every route require X-Origin-Verify: secret, the
+// header the CloudFront distribution in front of the API adds; "" turns it off.
+func WithOriginSecret(secret string) Option { return func(a *API) { a.originSecret = secret } }
+
+// EnvOptions reads the deployment's settings from the environment the
+// template gives every function: CREATION_KEY, RETENTION_DAYS and
+// ORIGIN_SECRET (each empty or absent: off).
+func EnvOptions() []Option {
+	opts := []Option{WithCreationKey(os.Getenv("CREATION_KEY")), WithOriginSecret(os.Getenv("ORIGIN_SECRET"))}
+	if days, err := strconv.Atoi(os.Getenv("RETENTION_DAYS")); err == nil && days > 0 {
+		opts = append(opts, WithRetention(time.Duration(days)*24*time.Hour))
+	}
+	return opts
+}
 
 // New builds the API over st.
 func New(st *store.Store, opts ...Option) *API {
@@ -46,6 +81,8 @@ func (a *API) Handler() http.Handler { return a.mux("") }
 // id in template.yaml); other paths are 404 as they would be behind API Gateway.
 func (a *API) FunctionHandler(function string) http.Handler { return a.mux(function) }
 
+// mux routes the table's routes (one function's, or all) behind
+// collapseSlashes, the same for the local stack and for Lambda.
 func (a *API) mux(function string) http.Handler {
 	mux := http.NewServeMux()
 	for _, rt := range Routes {
@@ -55,7 +92,32 @@ func (a *API) mux(function string) http.Handler {
 		mux.Handle(rt.Method+" "+rt.Path, a.wrap(rt))
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, a.log, &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no route " + r.Method + " " + r.URL.Path})
+		writeError(w, a.log, &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no route " + quote(r.Method+" "+r.URL.Path)})
 	})
-	return mux
+	return collapseSlashes(nosniff(mux))
+}
+
+// collapseSlashes serves a path with repeated slashes as the path with single
+// ones: a client whose BASE ends in "/" asks for //tournaments, and
+// http.ServeMux would answer that with a redirect (which a client may follow
+// as a GET, dropping the body) instead of serving the route.
+func collapseSlashes(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.Contains(r.URL.Path, "//") {
+			h.ServeHTTP(w, r)
+			return
+		}
+		u := *r.URL
+		u.Path, u.RawPath = squeezeSlashes(u.Path), squeezeSlashes(u.RawPath)
+		r2 := r.Clone(r.Context())
+		r2.URL = &u
+		h.ServeHTTP(w, r2)
+	})
+}
+
+func squeezeSlashes(p string) string {
+	for strings.Contains(p, "//") {
+		p = strings.ReplaceAll(p, "//", "/")
+	}
+	return p
 }
