@@ -500,6 +500,7 @@ func TestRetention_TTL(t *testing.T) {
 		}
 	}
 	tok := f.byID[r.Pairings[0].Red].Token
+	s.Post("/tournaments/"+f.ev.ID+"/rounds/1/start", f.ev.Token, nil).Want(t, http.StatusOK) // C-1: no resignation before the start
 	s.Post("/games/"+r.Pairings[0].GameID+"/resign", tok, `{}`).Want(t, http.StatusOK)
 	if ttl := ttls("G#" + r.Pairings[0].GameID)["GAME"]; ttl != 0 {
 		t.Errorf("a finished event game has ttl %d", ttl)
