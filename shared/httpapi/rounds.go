@@ -89,16 +89,16 @@ func (a *API) decodeEvent(ctx context.Context, tid string) (*event, error) {
 	return ev, nil
 }
 
-// eventItems reads every item of the event's partition but its officials
-// (O#…), so an event's officials — their tables lists included — never add
-// to the cost of a public read of its rounds or standings: the event item,
-// then a key-range Query from the players on (P#, R#, X#), then — in a team
-// event only — the range before the event item (L#, M#). The order keeps
-// every write's guard read before what it guards: a registration rewrites
-// the event item with its player or team, a lineup the round item with it,
-// so an item written between two reads shows up newer than its guard, and
-// a write under the guard's version refuses (409, retried); a round paired
-// between them is caught by loadEvent.
+// eventItems reads the items of the event's partition that pairing, rounds
+// and standings need. An individual event's are the event item and one
+// key-range Query from the players on (P#, R#, X#): its officials (O#…,
+// between the two) — their tables lists included — never add to the cost of
+// a public read. The event item is read first: a registration stored
+// between the two reads shows up newer than the event item, so a write
+// under its version refuses (409, retried), and a round paired meanwhile is
+// caught by loadEvent. A team event's lineups must be read in one request
+// with its rounds (a lineup is written with its round item), and lineups
+// and teams sort before the event item, so a team event is read whole.
 func (a *API) eventItems(ctx context.Context, tid string) ([]*store.Record, error) {
 	meta, err := a.store.Get(ctx, tournamentPK(tid), metaSK)
 	if errors.Is(err, store.ErrNotFound) {
@@ -107,20 +107,15 @@ func (a *API) eventItems(ctx context.Context, tid string) ([]*store.Record, erro
 	if err != nil {
 		return nil, err
 	}
+	var t struct{ Settings struct{ Teams bool } }
+	if err := json.Unmarshal(meta.Doc, &t); err != nil || t.Settings.Teams {
+		return a.store.Query(ctx, tournamentPK(tid), "", 0)
+	}
 	from, err := a.store.QueryFrom(ctx, tournamentPK(tid), "P#")
 	if err != nil {
 		return nil, err
 	}
-	recs := append([]*store.Record{meta}, from...)
-	var t struct{ Settings struct{ Teams bool } }
-	if json.Unmarshal(meta.Doc, &t) == nil && !t.Settings.Teams {
-		return recs, nil
-	}
-	below, err := a.store.QueryBelow(ctx, tournamentPK(tid), metaSK)
-	if err != nil {
-		return nil, err
-	}
-	return append(recs, below...), nil
+	return append([]*store.Record{meta}, from...), nil
 }
 
 func (ev *event) round(n int) *tournament.Round {
