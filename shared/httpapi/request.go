@@ -71,9 +71,10 @@ func (c *call) decode(v any) error {
 	return nil
 }
 
-// recordBodyRoutes take a record (PGN) as their body, not JSON; their
-// handlers check its media type (checkRecordType).
-var recordBodyRoutes = map[string]bool{"POST /games/import": true, "POST /games/{gid}/record": true}
+// recordBodyRoutes take a record (PGN) or an event export (JSON lines) as
+// their body, not one JSON object; their handlers check its media type
+// (checkRecordType, checkExportType).
+var recordBodyRoutes = map[string]bool{"POST /games/import": true, "POST /games/{gid}/record": true, "POST /tournaments/import": true}
 
 // otherBodyTypes are the media types a route takes besides JSON: an event's
 // export is imported as the NDJSON it was exported as.
