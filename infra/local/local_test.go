@@ -78,7 +78,8 @@ func TestREADMEWalkthrough(t *testing.T) {
 	}
 	for _, want := range []string{`"name":"Hong Zhi"`, `"code":"invalid_field"`, `"code":"illegal_move"`, "resignation", `[Game "Chinese Chess"]`,
 		`"homeMatchPoints":1`, "running\nfinished\n", `"stage":"groups"`,
-		`{"role":"organiser"`, `"status":"started","games":2`, `"name":"Xu Yinchuan","game":{"round":1`} {
+		`{"role":"organiser"`, `"status":"started","games":2`, `"name":"Xu Yinchuan","game":{"round":1`,
+		`"club":"Shanghai"}`, "old arbiter token: 401\n"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("walk-through output lacks %s:\n%s", want, out)
 		}
