@@ -77,7 +77,7 @@ func TestREADMEWalkthrough(t *testing.T) {
 		t.Fatalf("walk-through failed: %v\n%s", err, out)
 	}
 	for _, want := range []string{`"name":"Hong Zhi"`, `"code":"invalid_field"`, `"code":"illegal_move"`, "resignation", `[Game "Chinese Chess"]`,
-		`"homeMatchPoints":1`, "running\nfinished\n", `"stage":"groups"`,
+		`"homeMatchPoints":1`, "running\nfinished\n", `"stage":"groups"`, `"imported":1,"failed":1`,
 		`{"role":"organiser"`, `"status":"started","games":2`, `"name":"Xu Yinchuan","game":{"round":1`,
 		`"club":"Shanghai"}`, "old arbiter token: 401\n"} {
 		if !strings.Contains(string(out), want) {
