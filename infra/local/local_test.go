@@ -79,7 +79,9 @@ func TestREADMEWalkthrough(t *testing.T) {
 	for _, want := range []string{`"name":"Hong Zhi"`, `"code":"invalid_field"`, `"code":"illegal_move"`, "resignation", `[Game "Chinese Chess"]`,
 		`"homeMatchPoints":1`, "running\nfinished\n", `"stage":"groups"`, `"imported":1,"failed":1`,
 		`{"role":"organiser"`, `"status":"started","games":2`, `"name":"Xu Yinchuan","game":{"round":1`,
-		`"club":"Shanghai"}`, "old arbiter token: 401\n"} {
+		`"club":"Shanghai"}`, "old arbiter token: 401\n",
+		"number,playerId,name,points,round.1\n", "round,table,red,redName,black,blackName,gameId,result", "\n2\n",
+		`want one of \"json\", \"csv\"`} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("walk-through output lacks %s:\n%s", want, out)
 		}

@@ -645,9 +645,9 @@ func (a *API) rule(c *call) (int, any, error) {
 
 // GET /games/{gid}/record?format=pgn|fen|iccs|wxf|chinese|yz3|yz4 — public.
 func (a *API) gameRecord(c *call) (int, any, error) {
-	format := c.r.URL.Query().Get("format")
-	if format == "" {
-		format = "pgn"
+	format, err := formatQuery(c, game.RecordFormats...) // pgn first: the default
+	if err != nil {
+		return 0, nil, err
 	}
 	sg, err := a.loadGame(c, c.r.PathValue("gid"))
 	if err != nil {

@@ -190,7 +190,8 @@ func checkRoundStart(startsAt *time.Time, now time.Time) error {
 	return nil
 }
 
-// GET /tournaments/{tid}/rounds/{n} — public; ?explain=true adds why each pair.
+// GET /tournaments/{tid}/rounds/{n} — public; ?explain=true adds why each
+// pair, ?format=csv gives the pairings as a spreadsheet.
 func (a *API) getRound(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
 	n, err := strconv.Atoi(c.r.PathValue("n"))
@@ -198,6 +199,10 @@ func (a *API) getRound(c *call) (int, any, error) {
 		return 0, nil, badRequest("invalid_path", "n: want a round number ≥ 1")
 	}
 	explain, err := boolQuery(c, "explain")
+	if err != nil {
+		return 0, nil, err
+	}
+	format, err := formatQuery(c, "json", "csv")
 	if err != nil {
 		return 0, nil, err
 	}
@@ -227,6 +232,9 @@ func (a *API) getRound(c *call) (int, any, error) {
 		if err := a.ensureGames(c, ev.t, r, ev.h); err != nil {
 			return 0, nil, err
 		}
+	}
+	if format == "csv" {
+		return http.StatusOK, raw{contentType: csvType, data: roundCSV(ev.roundView(r, false))}, nil
 	}
 	return http.StatusOK, ev.roundView(r, explain), nil
 }

@@ -130,9 +130,9 @@ func (a *API) getStandings(c *call) (int, any, error) {
 	default:
 		return 0, nil, badRequest("invalid_query", `view: want "players", "teams", "boards" or "teamsByPlaces"`)
 	}
-	format := q.Get("format")
-	if format != "" && format != "json" && format != "csv" {
-		return 0, nil, badRequest("invalid_query", `format: want "json" or "csv"`)
+	format, err := formatQuery(c, "json", "csv")
+	if err != nil {
+		return 0, nil, err
 	}
 	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
 	if err != nil {
@@ -222,8 +222,13 @@ type crossRowOut struct {
 }
 
 // GET /tournaments/{tid}/crosstable — public: per player per round the
-// opponent, colour, result and forfeit/bye/rest marks; ?round=n as for standings.
+// opponent, colour, result and forfeit/bye/rest marks; ?round=n and
+// ?live=true as for standings; ?format=csv a spreadsheet.
 func (a *API) getCrosstable(c *call) (int, any, error) {
+	format, err := formatQuery(c, "json", "csv")
+	if err != nil {
+		return 0, nil, err
+	}
 	in, n, live, err := a.standingsEvent(c)
 	if err != nil {
 		return 0, nil, err
@@ -248,6 +253,9 @@ func (a *API) getCrosstable(c *call) (int, any, error) {
 			row.Cells = append(row.Cells, co)
 		}
 		rows = append(rows, row)
+	}
+	if format == "csv" {
+		return http.StatusOK, raw{contentType: csvType, data: crosstableCSV(rows)}, nil
 	}
 	return http.StatusOK, map[string]any{"round": n, "live": live, "rows": rows}, nil
 }
