@@ -28,6 +28,8 @@ var Functions = []string{FnTournaments, FnPairRound, FnSubmitMove, FnPressClock,
 // these (a test holds them equal), and the OpenAPI document describes them.
 var Routes = []Route{
 	{"GET", "/openapi.json", FnTournaments, "public", (*API).openAPI},
+	{"GET", "/rules", FnTournaments, "public", (*API).listRules},
+	{"GET", "/rules/{id}", FnTournaments, "public", (*API).getRule},
 	{"POST", "/tournaments", FnTournaments, "anyone", (*API).createTournament},
 	{"GET", "/tournaments/{tid}", FnTournaments, "public", (*API).getTournament},
 	{"POST", "/tournaments/{tid}/players", FnTournaments, "organiser", (*API).registerPlayer},
