@@ -129,8 +129,8 @@ var rules = []Rule{
 		"In a round robin a bye is a rest: no points, no game, no colour. In a Swiss the bye goes to the lowest score group and scores as a win (a match win for a team) without counting as a game or a colour; for opponents' scores (对手分) it counts as an opponent with the lowest non-zero score in the event, or half of that when the event has fewer than 7 rounds or fewer than 16 entrants.",
 		"GR §14.1, §14.4; A3 part 一 item 5"},
 	{"S-8", "Challenge (擂台赛)",
-		"A defender, player or team, meets challengers one after another; whoever wins holds the ring. The world time control is the default. Not implemented yet.",
-		"RB, competition rules ch. 5"},
+		"A defender meets challengers one at a time; whoever wins holds the ring. Here the first player registered defends, challengers come in registration order and may join at any time, colours come from a reproducible lot, a forfeit counts as a win, and a drawn challenge goes as the event says (by default the holder keeps the ring). The world time control is the default.",
+		"RB, competition rules ch. 5 item 7"},
 	{"S-9", "Not a game: solving contests",
 		"The opening-position contest with written answers (开场赛) is not played on a board and is out of scope.",
 		"RB, competition rules ch. 5"},
@@ -246,6 +246,6 @@ var rules = []Rule{
 
 	// L — later.
 	{"L-1", "Ratings",
-		"After an event the chief arbiter works out rating (等级分) changes. Not implemented yet.",
-		"RB, competition rules ch. 3"},
+		"After an event the chief arbiter works out each player's rating (等级分) change. Here the rating report uses Elo: the expected score from the rating difference (capped), K by rating band, only games played over the board counting, and a first rating from performance once an unrated player has played enough rated opponents.",
+		"RB, competition rules ch. 3 (duties)"},
 }
