@@ -81,7 +81,7 @@ func TestREADMEWalkthrough(t *testing.T) {
 		`{"role":"organiser"`, `"status":"started","games":2`, `"name":"Xu Yinchuan","game":{"round":1`,
 		`"club":"Shanghai"}`, "old arbiter token: 401\n",
 		"number,playerId,name,points,round.1\n", "round,table,red,redName,black,blackName,gameId,result", "\n2\n",
-		`want one of \"json\", \"csv\"`,
+		`want one of \"json\", \"csv\"`, `"eliminatedNames":["Player`,
 		`{"holder":"Defender","challenges":[{"round":1,"result":"1/2-1/2"}],"waiting":["Challenger 2"]}`} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("walk-through output lacks %s:\n%s", want, out)
