@@ -41,8 +41,9 @@ lint:
 ## lint-openapi: Redocly CLI (pinned in infra/openapi-lint) lints the OpenAPI document the API
 ## serves; needs node and npm, so .ci/run calls it and make test does not
 lint-openapi:
-	cd infra/openapi-lint && npm ci --no-audit --no-fund && \
-		REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --no-install redocly lint --config redocly.yaml ../../shared/httpapi/openapi.yaml
+	cd infra/openapi-lint && npm ci --no-audit --no-fund
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true infra/openapi-lint/node_modules/.bin/redocly lint \
+		--config infra/openapi-lint/redocly.yaml shared/httpapi/openapi.yaml
 
 ## smoke: every function's bootstrap under the AWS Lambda Runtime Interface Emulator, over an embedded DynamoDB
 smoke:

@@ -1,12 +1,15 @@
 // Command local serves every xqtour route over HTTP on one address, backed by
 // an embedded DynamoDB-compatible server (minidyn, reached over HTTP by the
-// real SDK client) whose table is snapshotted under DATA_DIR, or by the
+// real SDK client) that keeps its table under DATA_DIR — every acknowledged
+// write is in a write-ahead log there, fsync'd, before its answer — or by the
 // DynamoDB endpoint in DYNAMODB_ENDPOINT when set. It is what `make run` starts.
 //
 // Environment: ADDR (default 127.0.0.1:3000), DATA_DIR (default ./data),
 // TABLE_NAME (default xqtour), DYNAMODB_ENDPOINT (default: embedded),
 // DYNAMODB_ADDR (where the embedded DynamoDB listens; default a private
-// loopback port — set it, e.g. 0.0.0.0:8000, to let `sam local` reach it).
+// loopback port — set it, e.g. 127.0.0.1:8000, to let `sam local` reach it;
+// it must be a loopback address: the embedded DynamoDB answers unsigned
+// requests). CREATION_KEY and RETENTION_DAYS work as in the deployed stack.
 package main
 
 import (
@@ -14,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -47,13 +51,26 @@ func run(ctx context.Context, log *slog.Logger) error {
 	addr := env("ADDR", "127.0.0.1:3000")
 	cfg := store.ConfigFromEnv()
 	var db *embedded.Server
-	snapshotPath := filepath.Join(env("DATA_DIR", "./data"), cfg.Table+".json")
+	dataDir := env("DATA_DIR", "./data")
 	if cfg.Endpoint == "" {
-		var err error
-		if db, err = embedded.Start(env("DYNAMODB_ADDR", "127.0.0.1:0")); err != nil {
+		dbAddr := env("DYNAMODB_ADDR", "127.0.0.1:0")
+		if err := loopbackOnly(dbAddr); err != nil {
 			return err
 		}
-		defer db.Close()
+		var err error
+		started := time.Now()
+		if db, err = embedded.Open(dbAddr, dataDir); err != nil {
+			return err
+		}
+		db.OnError = func(err error) { log.Error("compaction failed", "err", err.Error()) }
+		defer func() {
+			if err := db.Close(); err != nil {
+				log.Error("closing the data directory", "err", err.Error())
+			} else {
+				log.Info("data saved", "dir", dataDir)
+			}
+		}()
+		log.Info("data loaded", "dir", dataDir, "ms", time.Since(started).Milliseconds())
 		cfg.Endpoint = db.URL
 	}
 	st, err := store.Open(ctx, cfg)
@@ -64,14 +81,11 @@ func run(ctx context.Context, log *slog.Logger) error {
 		return err
 	}
 	if db != nil {
-		n, err := embedded.Load(ctx, st, snapshotPath)
-		if err != nil {
+		if err := importLegacy(ctx, log, st, filepath.Join(dataDir, cfg.Table+".json")); err != nil {
 			return err
 		}
-		log.Info("snapshot loaded", "path", snapshotPath, "items", n)
-		go snapshotLoop(ctx, log, db, st, snapshotPath)
 	}
-	srv := &http.Server{Addr: addr, Handler: cors(httpapi.New(st, httpapi.WithLogger(log)).Handler()), ReadHeaderTimeout: 10 * time.Second}
+	srv := newServer(addr, cors(httpapi.New(st, append(httpapi.EnvOptions(), httpapi.WithLogger(log))...).Handler()))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	fmt.Fprintf(os.Stderr, "xqtour is listening on http://%s (every route; store: %s)\n", addr, storeName(db, cfg))
@@ -86,45 +100,58 @@ func run(ctx context.Context, log *slog.Logger) error {
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = srv.Shutdown(shutdown)
-	if db != nil {
-		if err := embedded.Save(shutdown, st, snapshotPath); err != nil {
-			return fmt.Errorf("final snapshot: %w", err)
-		}
-		log.Info("snapshot saved", "path", snapshotPath)
+	return nil // the deferred db.Close folds the log into the snapshot
+}
+
+// newServer bounds every phase of a connection, so a client that sends
+// its headers or body slowly, or never reads the answer, cannot hold a
+// connection: headers within 10 s, the whole request (bodies are at most
+// 64 KB) within 30 s, the answer within 60 s (a 10,000-player pairing
+// takes a few seconds; the deployed functions stop at 29 s), an idle
+// keep-alive connection closed after 2 minutes, headers at most 64 KB.
+func newServer(addr string, h http.Handler) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
 	}
-	return nil
+}
+
+// loopbackOnly refuses an address for the embedded DynamoDB that other
+// machines could reach: it answers unsigned requests, so anyone on the
+// venue's network could rewrite token hashes and results.
+func loopbackOnly(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("DYNAMODB_ADDR %q: %w", addr, err)
+	}
+	if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
+		return nil
+	}
+	return fmt.Errorf("DYNAMODB_ADDR %q: the embedded DynamoDB answers unsigned requests, so it listens on a loopback address only (e.g. 127.0.0.1:8000)", addr)
 }
 
 func storeName(db *embedded.Server, cfg store.Config) string {
 	if db != nil {
-		return "embedded, snapshots in " + env("DATA_DIR", "./data")
+		return "embedded, data in " + env("DATA_DIR", "./data")
 	}
 	return cfg.Endpoint
 }
 
-// snapshotLoop saves the table within a couple of seconds of any change, so a
-// crash loses at most that much.
-func snapshotLoop(ctx context.Context, log *slog.Logger, db *embedded.Server, st *store.Store, path string) {
-	saved := db.Changes()
-	tick := time.NewTicker(2 * time.Second)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-		n := db.Changes()
-		if n == saved {
-			continue
-		}
-		if err := embedded.Save(ctx, st, path); err != nil {
-			log.Error("snapshot failed", "err", err.Error())
-			continue
-		}
-		// Save's own Scan is not a change, so this does not re-trigger itself.
-		saved = n
+// importLegacy carries over a data directory from before the write-ahead log,
+// when the table was saved as one JSON file: its items are written once, then
+// the file is renamed so that it is not read again.
+func importLegacy(ctx context.Context, log *slog.Logger, st *store.Store, path string) error {
+	n, err := embedded.Load(ctx, st, path)
+	if err != nil || n == 0 {
+		return err
 	}
+	log.Info("legacy snapshot imported", "path", path, "items", n)
+	return os.Rename(path, path+".imported")
 }
 
 // cors answers browsers as the deployed HTTP API does (template.yaml's
@@ -139,7 +166,7 @@ func cors(next http.Handler) http.Handler {
 		}
 		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 			h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key")
+			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key, X-Creation-Key")
 			h.Set("Access-Control-Max-Age", "600")
 			w.WriteHeader(http.StatusNoContent)
 			return

@@ -145,7 +145,7 @@ func TestDiscovery_MeAndRounds(t *testing.T) {
 			t.Errorf("GET /me with %q: %d %s", tok, r.Status, r.Body)
 		}
 	}
-	if r := s.Get("/tournaments/tnosuch/rounds"); r.Status != http.StatusNotFound {
+	if r := s.Get("/tournaments/taaaaaaaaaaaaaaaa/rounds"); r.Status != http.StatusNotFound {
 		t.Errorf("rounds of an unknown event: %d %s", r.Status, r.Body)
 	}
 }

@@ -73,7 +73,7 @@ func TestFormats_CSVAndPGN(t *testing.T) {
 		strings.Count(pgn, `[Event "Formats Open"]`) != 4 || !strings.Contains(pgn, `[Round "2"]`) || !strings.Contains(pgn, `[Red "Player 1"]`) {
 		t.Fatalf("PGN file:\n%s", pgn)
 	}
-	if r := s.Get("/tournaments/tnosuch/games"); r.Status != http.StatusNotFound {
+	if r := s.Get("/tournaments/taaaaaaaaaaaaaaaa/games"); r.Status != http.StatusNotFound {
 		t.Fatalf("games of an unknown event: %d", r.Status)
 	}
 }

@@ -215,7 +215,7 @@ func TestPeople_ReissueTokens(t *testing.T) {
 	if m := me(t, s, off.Token); m.Role != "arbiter" || m.ID != f.oid {
 		t.Fatalf("the new arbiter token: %+v", m)
 	}
-	if r := s.Post("/tournaments/"+tid+"/officials/onobody/token", f.org, nil); r.Status != http.StatusNotFound {
+	if r := s.Post("/tournaments/"+tid+"/officials/oaaaaaaaaaaaaaaaa/token", f.org, nil); r.Status != http.StatusNotFound {
 		t.Fatalf("unknown official: %d %s", r.Status, r.Body)
 	}
 	if r := s.Post("/tournaments/"+tid+"/officials/"+f.oid+"/token", off.Token, nil); r.Status != http.StatusForbidden {

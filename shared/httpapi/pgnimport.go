@@ -35,6 +35,9 @@ func bodyLimit(rt Route) int {
 	if rt.Method == http.MethodPost && (rt.Path == "/games/import" || rt.Path == "/games/{gid}/record") {
 		return MaxImportBody
 	}
+	if rt.Method == http.MethodPost && rt.Path == "/tournaments/import" {
+		return MaxEventImportBody // an export of a large event
+	}
 	return MaxBody
 }
 
@@ -263,6 +266,7 @@ func (a *API) importGames(c *call) (int, any, error) {
 		if err != nil {
 			return 0, nil, err
 		}
+		rec.Expires = a.gameTTL(&storedGame{ID: gid, Link: link, Game: g, rec: rec}, now) // a finished record expires as a finished game does
 		if err := a.store.Put(c.ctx(), rec); err != nil {
 			return 0, nil, err
 		}

@@ -72,4 +72,6 @@ var Routes = []Route{
 	{"POST", "/tournaments/{tid}/rounds/{n}/lineups", FnPairRound, "captain, organiser", (*API).submitLineup},
 	{"POST", "/tournaments/{tid}/teams/{mid}/withdraw", FnTournaments, "organiser", (*API).withdrawTeam},
 	{"POST", "/tournaments/{tid}/teams/{mid}/token", FnTournaments, "organiser", (*API).reissueCaptainToken},
+	{"GET", "/tournaments/{tid}/export", FnTournaments, "organiser", (*API).exportEvent},
+	{"POST", "/tournaments/import", FnTournaments, "anyone", (*API).importEvent},
 }
