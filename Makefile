@@ -45,7 +45,7 @@ lint-openapi:
 	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true infra/openapi-lint/node_modules/.bin/redocly lint \
 		--config infra/openapi-lint/redocly.yaml shared/httpapi/openapi.yaml
 
-## smoke: every function's bootstrap under the AWS Lambda Runtime Interface Emulator, over an embedded DynamoDB
+## smoke: every function's bootstrap, built for the host's architecture (not arm64), under the AWS Lambda Runtime Interface Emulator, over an embedded DynamoDB
 smoke:
 	$(GO) run ./infra/smoke
 

@@ -35,11 +35,11 @@ type roundSummaryOut struct {
 	Stage         string  `json:"stage,omitempty"`
 }
 
-// hasStarted reports whether a round's games are under way at now: its
-// start time has passed, or — a round paired without one — its clocks run
-// from the pairing (C-6), or a game of it already has a result.
+// hasStarted reports whether a round's games are under way at now: it was
+// started or its start time has passed (roundHasStarted, C-1), or a game of
+// it already has a result (an over-the-board result recorded meanwhile).
 func (ev *event) hasStarted(r *tournament.Round, now int64) bool {
-	if r.StartsAt == 0 || now >= r.StartsAt {
+	if roundHasStarted(r, now) {
 		return true
 	}
 	for _, p := range r.Pairings {
@@ -186,7 +186,7 @@ func (a *API) me(c *call) (int, any, error) {
 		out["name"], out["official"] = o.Name, officialView(o)
 		if p.Role == roleScribe {
 			out["tables"] = append([]int{}, o.Tables...)
-			out["games"] = ev.scribeGames(o)
+			out["games"] = ev.scribeGames(o, c.nowMs())
 		}
 	case roleCaptain:
 		te, err := ev.teams()
@@ -247,13 +247,13 @@ func (ev *event) meGame(r *tournament.Round, p tournament.Pairing, pid string, n
 
 // scribeGames lists the latest round's games at the scribe's tables (every
 // table when the scribe is not limited), as the round view shows them.
-func (ev *event) scribeGames(o *tournament.Official) []pairingOut {
+func (ev *event) scribeGames(o *tournament.Official, now int64) []pairingOut {
 	out := []pairingOut{}
 	r := ev.round(ev.t.Round)
 	if r == nil {
 		return out
 	}
-	for _, po := range roundView(r, ev.h, false).Pairings {
+	for _, po := range roundView(r, ev.h, false, now).Pairings {
 		if o.Covers(po.Table) {
 			out = append(out, po)
 		}
