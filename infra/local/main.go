@@ -6,7 +6,14 @@
 // Environment: ADDR (default 127.0.0.1:3000), DATA_DIR (default ./data),
 // TABLE_NAME (default xqtour), DYNAMODB_ENDPOINT (default: embedded),
 // DYNAMODB_ADDR (where the embedded DynamoDB listens; default a private
-// loopback port — set it, e.g. 0.0.0.0:8000, to let `sam local` reach it).
+// loopback port — set it, e.g. 0.0.0.0:8000, to let `sam local` reach it),
+// LIVE_ORIGINS (browser origins besides its own allowed on the /ws live
+// updates socket, comma-separated host patterns; "*" for any).
+//
+// Live updates are served at ws://ADDR/ws through the same fan-out as the
+// deployed stream function, fed by the embedded DynamoDB's change feed (with
+// an external DYNAMODB_ENDPOINT there is no feed: the socket accepts
+// subscriptions but pushes nothing).
 package main
 
 import (
@@ -22,6 +29,8 @@ import (
 	"time"
 
 	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/live"
+	"github.com/xqtour/xqtour/shared/live/localws"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/embedded"
 )
@@ -71,10 +80,19 @@ func run(ctx context.Context, log *slog.Logger) error {
 		log.Info("snapshot loaded", "path", snapshotPath, "items", n)
 		go snapshotLoop(ctx, log, db, st, snapshotPath)
 	}
-	srv := &http.Server{Addr: addr, Handler: cors(httpapi.New(st, httpapi.WithLogger(log)).Handler()), ReadHeaderTimeout: 10 * time.Second}
+	ws := localws.New(st, localws.WithLogger(log), localws.WithOrigins(live.Origins(os.Getenv("LIVE_ORIGINS"))))
+	defer ws.Close()
+	if db != nil {
+		ws.Follow(db, cfg.Table)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/ws", ws)
+	mux.Handle("/", cors(httpapi.New(st, httpapi.WithLogger(log)).Handler()))
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	fmt.Fprintf(os.Stderr, "xqtour is listening on http://%s (every route; store: %s)\n", addr, storeName(db, cfg))
+	fmt.Fprintf(os.Stderr, "live updates: ws://%s/ws\n", addr)
 	fmt.Fprintf(os.Stderr, "try: curl -s -X POST http://%s/tournaments -d '{\"name\":\"Saturday Swiss\",\"system\":\"swiss\",\"rounds\":7}'\n", addr)
 	select {
 	case err := <-errc:

@@ -32,6 +32,21 @@ type Server struct {
 	changes   atomic.Int64
 	throttle  atomic.Bool
 	intercept atomic.Pointer[func(op string, body []byte) Fault]
+	feed      atomic.Pointer[func(table string, changes []store.Change)]
+	ddb       http.Handler
+}
+
+// Feed calls f after every successful write (PutItem, UpdateItem, DeleteItem,
+// TransactWriteItems, BatchWriteItem) with the items it changed, in the order
+// they were applied, before the write's response is sent: the local stand-in
+// for the table's DynamoDB Stream. f runs on the request's goroutine, so it
+// should hand the changes on rather than work on them; nil removes it.
+func (s *Server) Feed(f func(table string, changes []store.Change)) {
+	if f == nil {
+		s.feed.Store(nil)
+		return
+	}
+	s.feed.Store(&f)
 }
 
 // Throttle makes every request fail as DynamoDB does when it throttles
@@ -72,17 +87,23 @@ func Start(addr string) (*Server, error) {
 	}
 	s := &Server{URL: "http://" + ln.Addr().String()}
 	ddb := server.NewServer()
+	s.ddb = ddb
 	s.http = &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			fault := Serve
-			if f := s.intercept.Load(); f != nil {
-				body, err := io.ReadAll(r.Body)
-				if err != nil {
+			op := operation(r.Header.Get("X-Amz-Target"))
+			var body []byte
+			feed := s.feed.Load()
+			if f := s.intercept.Load(); f != nil || (feed != nil && writes(op)) {
+				var err error
+				if body, err = io.ReadAll(r.Body); err != nil {
 					http.Error(w, err.Error(), http.StatusBadRequest)
 					return
 				}
 				r.Body = io.NopCloser(bytes.NewReader(body))
-				fault = (*f)(operation(r.Header.Get("X-Amz-Target")), body)
+				if f != nil {
+					fault = (*f)(op, body)
+				}
 			}
 			if s.throttle.Load() || fault == Throttled {
 				w.Header().Set("Content-Type", "application/x-amz-json-1.0")
@@ -99,7 +120,17 @@ func Start(addr string) (*Server, error) {
 			if mutates(r.Header.Get("X-Amz-Target")) {
 				s.changes.Add(1)
 			}
-			ddb.ServeHTTP(w, r)
+			if feed == nil || !writes(op) {
+				ddb.ServeHTTP(w, r)
+				return
+			}
+			rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+			ddb.ServeHTTP(rec, r)
+			if rec.status == http.StatusOK {
+				for table, changes := range s.changesOf(op, body, rec.body.Bytes()) {
+					(*feed)(table, changes)
+				}
+			}
 		}),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
