@@ -172,11 +172,40 @@ func (c *client) want(within time.Duration) received {
 	return r
 }
 
-// follow subscribes and waits for the acknowledgement.
+// follow subscribes and waits for the acknowledgement. A message about a
+// write made just before may come first (the fan-out runs after the write,
+// and may find the subscription already there); it is passed over.
 func (c *client) follow(kind, id string) {
 	c.t.Helper()
 	c.send(fmt.Sprintf(`{"action":"subscribe",%q:%q}`, kind, id))
-	if r := c.want(5 * time.Second); r.body.Type != "subscribed" {
-		c.t.Fatalf("subscribe %s %s: %s", kind, id, r.raw)
+	for {
+		r := c.want(5 * time.Second)
+		if r.body.Type == "subscribed" {
+			return
+		}
+		if r.body.Type != "game" && r.body.Type != "tournament" {
+			c.t.Fatalf("subscribe %s %s: %s", kind, id, r.raw)
+		}
+	}
+}
+
+// awaitPly waits for the game message of ply p, passing over earlier plies.
+func (c *client) awaitPly(p int) received {
+	c.t.Helper()
+	for {
+		r, ok := c.next(10 * time.Second)
+		if !ok {
+			c.t.Fatalf("no game message for ply %d", p)
+		}
+		var g gameJSON
+		if r.body.Type != "game" || json.Unmarshal(r.body.Game, &g) != nil {
+			c.t.Fatalf("waiting for ply %d: %s", p, r.raw)
+		}
+		switch {
+		case g.Ply == p:
+			return r
+		case g.Ply > p:
+			c.t.Fatalf("waiting for ply %d, got ply %d first", p, g.Ply)
+		}
 	}
 }

@@ -97,10 +97,10 @@ func (s *Server) Follow(db *embedded.Server, table string) {
 			}
 			h := fnv.New32a()
 			h.Write([]byte(c.Key.PK))
-			select {
+			select { // the feed must not block: a message is a hint, a full queue drops it
 			case s.queues[h.Sum32()%shards] <- c:
-			case <-s.done:
-				return
+			default:
+				s.log.Warn("live: fan-out queue full, change not pushed", "pk", c.Key.PK, "sk", c.Key.SK)
 			}
 		}
 	})

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -34,13 +35,18 @@ type Server struct {
 	intercept atomic.Pointer[func(op string, body []byte) Fault]
 	feed      atomic.Pointer[func(table string, changes []store.Change)]
 	ddb       http.Handler
+	index     partitions
+	// writeMu orders writes: minidyn applies them, the partition index and
+	// the feed see them, in one order.
+	writeMu sync.Mutex
 }
 
 // Feed calls f after every successful write (PutItem, UpdateItem, DeleteItem,
 // TransactWriteItems, BatchWriteItem) with the items it changed, in the order
 // they were applied, before the write's response is sent: the local stand-in
-// for the table's DynamoDB Stream. f runs on the request's goroutine, so it
-// should hand the changes on rather than work on them; nil removes it.
+// for the table's DynamoDB Stream. f runs while the server holds its write
+// order, so it must hand the changes on without blocking and must not call
+// the server; nil removes it.
 func (s *Server) Feed(f func(table string, changes []store.Change)) {
 	if f == nil {
 		s.feed.Store(nil)
@@ -92,18 +98,17 @@ func Start(addr string) (*Server, error) {
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			fault := Serve
 			op := operation(r.Header.Get("X-Amz-Target"))
-			var body []byte
 			feed := s.feed.Load()
-			if f := s.intercept.Load(); f != nil || (feed != nil && writes(op)) {
-				var err error
-				if body, err = io.ReadAll(r.Body); err != nil {
-					http.Error(w, err.Error(), http.StatusBadRequest)
-					return
-				}
-				r.Body = io.NopCloser(bytes.NewReader(body))
-				if f != nil {
-					fault = (*f)(op, body)
-				}
+			// Every request's body is read: writes keep the partition
+			// index, and the index answers the store's Queries.
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if f := s.intercept.Load(); f != nil {
+				fault = (*f)(op, body)
 			}
 			if s.throttle.Load() || fault == Throttled {
 				w.Header().Set("Content-Type", "application/x-amz-json-1.0")
@@ -120,15 +125,33 @@ func Start(addr string) (*Server, error) {
 			if mutates(r.Header.Get("X-Amz-Target")) {
 				s.changes.Add(1)
 			}
-			if feed == nil || !writes(op) {
+			switch {
+			case op == "Query" && s.index.query(w, body):
+				return
+			case op == "CreateTable", op == "DeleteTable", writes(op):
+			default:
 				ddb.ServeHTTP(w, r)
 				return
 			}
+			s.writeMu.Lock()
+			defer s.writeMu.Unlock()
 			rec := &recorder{ResponseWriter: w, status: http.StatusOK}
 			ddb.ServeHTTP(rec, r)
-			if rec.status == http.StatusOK {
-				for table, changes := range s.changesOf(op, body, rec.body.Bytes()) {
-					(*feed)(table, changes)
+			if rec.status != http.StatusOK {
+				return
+			}
+			switch op {
+			case "CreateTable":
+				s.index.created(body)
+			case "DeleteTable":
+				s.index.deleted(body)
+			default:
+				ws := s.writtenBy(op, body, rec.body.Bytes())
+				s.index.apply(ws)
+				if feed != nil {
+					for table, cs := range changes(ws) {
+						(*feed)(table, cs)
+					}
 				}
 			}
 		}),

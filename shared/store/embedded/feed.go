@@ -38,19 +38,34 @@ func (r *recorder) Write(p []byte) (int, error) {
 	return r.ResponseWriter.Write(p)
 }
 
-// wireValue is one attribute value in DynamoDB's JSON protocol. The store
-// writes strings, numbers and binaries only; other types are left out.
+// rawItem is an item in DynamoDB's JSON protocol, each value kept as sent.
+type rawItem map[string]json.RawMessage
+
+// wireValue is one attribute value decoded. The store writes strings,
+// numbers and binaries only; other types are left out of Records.
 type wireValue struct {
 	S *string `json:"S,omitempty"`
 	N *string `json:"N,omitempty"`
 	B []byte  `json:"B,omitempty"`
 }
 
-type wireItem map[string]wireValue
+func (it rawItem) str(name string) string {
+	var v wireValue
+	if json.Unmarshal(it[name], &v) != nil || v.S == nil {
+		return ""
+	}
+	return *v.S
+}
 
-func (it wireItem) attributes() map[string]types.AttributeValue {
+func (it rawItem) key() store.Key { return store.Key{PK: it.str("PK"), SK: it.str("SK")} }
+
+func (it rawItem) record() (*store.Record, error) {
 	out := make(map[string]types.AttributeValue, len(it))
-	for name, v := range it {
+	for name, raw := range it {
+		var v wireValue
+		if json.Unmarshal(raw, &v) != nil {
+			continue
+		}
 		switch {
 		case v.S != nil:
 			out[name] = &types.AttributeValueMemberS{Value: *v.S}
@@ -60,108 +75,116 @@ func (it wireItem) attributes() map[string]types.AttributeValue {
 			out[name] = &types.AttributeValueMemberB{Value: v.B}
 		}
 	}
-	return out
+	return store.RecordOf(out)
 }
 
-func (it wireItem) key() store.Key {
-	var k store.Key
-	if v := it["PK"].S; v != nil {
-		k.PK = *v
-	}
-	if v := it["SK"].S; v != nil {
-		k.SK = *v
-	}
-	return k
+// written is one item a successful write changed: its new attributes, or
+// nil when it was removed.
+type written struct {
+	table string
+	key   store.Key
+	item  rawItem
 }
 
 type wireWrite struct {
-	TableName string   `json:"TableName"`
-	Item      wireItem `json:"Item"`
-	Key       wireItem `json:"Key"`
+	TableName string  `json:"TableName"`
+	Item      rawItem `json:"Item"`
+	Key       rawItem `json:"Key"`
 }
 
-// changesOf turns a successful write request (and its response) into the
-// changes it made, table by table in request order.
-func (s *Server) changesOf(op string, body, response []byte) iter.Seq2[string, []store.Change] {
+// writtenBy lists what a successful write request changed, in request order.
+func (s *Server) writtenBy(op string, body, response []byte) []written {
+	var out []written
+	switch op {
+	case "PutItem":
+		var w wireWrite
+		if json.Unmarshal(body, &w) == nil {
+			out = append(out, written{w.TableName, w.Item.key(), w.Item})
+		}
+	case "DeleteItem":
+		var w wireWrite
+		if json.Unmarshal(body, &w) == nil {
+			out = append(out, written{w.TableName, w.Key.key(), nil})
+		}
+	case "UpdateItem":
+		var w wireWrite
+		if json.Unmarshal(body, &w) == nil {
+			out = append(out, written{w.TableName, w.Key.key(), s.current(w.TableName, w.Key)})
+		}
+	case "TransactWriteItems":
+		var tx struct {
+			TransactItems []struct{ Put, Delete, Update *wireWrite }
+		}
+		if json.Unmarshal(body, &tx) != nil {
+			return nil
+		}
+		for _, it := range tx.TransactItems {
+			switch {
+			case it.Put != nil:
+				out = append(out, written{it.Put.TableName, it.Put.Item.key(), it.Put.Item})
+			case it.Delete != nil:
+				out = append(out, written{it.Delete.TableName, it.Delete.Key.key(), nil})
+			case it.Update != nil:
+				out = append(out, written{it.Update.TableName, it.Update.Key.key(), s.current(it.Update.TableName, it.Update.Key)})
+			}
+		}
+	case "BatchWriteItem":
+		type request struct {
+			PutRequest    *struct{ Item rawItem }
+			DeleteRequest *struct{ Key rawItem }
+		}
+		var in struct{ RequestItems map[string][]request }
+		var res struct{ UnprocessedItems map[string][]request }
+		if json.Unmarshal(body, &in) != nil {
+			return nil
+		}
+		_ = json.Unmarshal(response, &res)
+		type tk struct {
+			table string
+			key   store.Key
+		}
+		unprocessed := map[tk]bool{}
+		for table, reqs := range res.UnprocessedItems {
+			for _, r := range reqs {
+				if r.PutRequest != nil {
+					unprocessed[tk{table, r.PutRequest.Item.key()}] = true
+				} else if r.DeleteRequest != nil {
+					unprocessed[tk{table, r.DeleteRequest.Key.key()}] = true
+				}
+			}
+		}
+		for table, reqs := range in.RequestItems {
+			for _, r := range reqs {
+				switch {
+				case r.PutRequest != nil && !unprocessed[tk{table, r.PutRequest.Item.key()}]:
+					out = append(out, written{table, r.PutRequest.Item.key(), r.PutRequest.Item})
+				case r.DeleteRequest != nil && !unprocessed[tk{table, r.DeleteRequest.Key.key()}]:
+					out = append(out, written{table, r.DeleteRequest.Key.key(), nil})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// changes groups what a write changed into the feed's records, table by table.
+func changes(ws []written) iter.Seq2[string, []store.Change] {
 	return func(yield func(string, []store.Change) bool) {
 		var tables []string
 		by := map[string][]store.Change{}
-		add := func(table string, c store.Change) {
-			if _, seen := by[table]; !seen {
-				tables = append(tables, table)
-			}
-			by[table] = append(by[table], c)
-		}
-		put := func(table string, it wireItem) {
-			rec, err := store.RecordOf(it.attributes())
-			if err == nil {
-				add(table, store.Change{Key: it.key(), New: rec})
-			}
-		}
-		switch op {
-		case "PutItem":
-			var w wireWrite
-			if json.Unmarshal(body, &w) == nil {
-				put(w.TableName, w.Item)
-			}
-		case "DeleteItem":
-			var w wireWrite
-			if json.Unmarshal(body, &w) == nil {
-				add(w.TableName, store.Change{Key: w.Key.key()})
-			}
-		case "UpdateItem":
-			var w wireWrite
-			if json.Unmarshal(body, &w) == nil {
-				add(w.TableName, s.current(w.TableName, w.Key))
-			}
-		case "TransactWriteItems":
-			var tx struct {
-				TransactItems []struct{ Put, Delete, Update *wireWrite }
-			}
-			if json.Unmarshal(body, &tx) != nil {
-				return
-			}
-			for _, it := range tx.TransactItems {
-				switch {
-				case it.Put != nil:
-					put(it.Put.TableName, it.Put.Item)
-				case it.Delete != nil:
-					add(it.Delete.TableName, store.Change{Key: it.Delete.Key.key()})
-				case it.Update != nil:
-					add(it.Update.TableName, s.current(it.Update.TableName, it.Update.Key))
+		for _, w := range ws {
+			c := store.Change{Key: w.key}
+			if w.item != nil {
+				rec, err := w.item.record()
+				if err != nil {
+					continue
 				}
+				c.New = rec
 			}
-		case "BatchWriteItem":
-			type request struct {
-				PutRequest    *struct{ Item wireItem }
-				DeleteRequest *struct{ Key wireItem }
+			if _, seen := by[w.table]; !seen {
+				tables = append(tables, w.table)
 			}
-			var in struct{ RequestItems map[string][]request }
-			var out struct{ UnprocessedItems map[string][]request }
-			if json.Unmarshal(body, &in) != nil {
-				return
-			}
-			_ = json.Unmarshal(response, &out)
-			unprocessed := map[store.Key]bool{}
-			for _, reqs := range out.UnprocessedItems {
-				for _, r := range reqs {
-					if r.PutRequest != nil {
-						unprocessed[r.PutRequest.Item.key()] = true
-					} else if r.DeleteRequest != nil {
-						unprocessed[r.DeleteRequest.Key.key()] = true
-					}
-				}
-			}
-			for table, reqs := range in.RequestItems {
-				for _, r := range reqs {
-					switch {
-					case r.PutRequest != nil && !unprocessed[r.PutRequest.Item.key()]:
-						put(table, r.PutRequest.Item)
-					case r.DeleteRequest != nil && !unprocessed[r.DeleteRequest.Key.key()]:
-						add(table, store.Change{Key: r.DeleteRequest.Key.key()})
-					}
-				}
-			}
+			by[w.table] = append(by[w.table], c)
 		}
 		for _, t := range tables {
 			if !yield(t, by[t]) {
@@ -172,24 +195,20 @@ func (s *Server) changesOf(op string, body, response []byte) iter.Seq2[string, [
 }
 
 // current reads an item after an UpdateItem, whose request does not carry
-// the new image, straight from the embedded server.
-func (s *Server) current(table string, key wireItem) store.Change {
-	c := store.Change{Key: key.key()}
+// the new image, straight from minidyn; nil when it is not there.
+func (s *Server) current(table string, key rawItem) rawItem {
 	body, err := json.Marshal(map[string]any{"TableName": table, "Key": key, "ConsistentRead": true})
 	if err != nil {
-		return c
+		return nil
 	}
 	req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
 	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.GetItem")
 	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
 	res := httptest.NewRecorder()
 	s.ddb.ServeHTTP(res, req)
-	var out struct{ Item wireItem }
-	if res.Code != http.StatusOK || json.Unmarshal(res.Body.Bytes(), &out) != nil || out.Item == nil {
-		return c
+	var out struct{ Item rawItem }
+	if res.Code != http.StatusOK || json.Unmarshal(res.Body.Bytes(), &out) != nil {
+		return nil
 	}
-	if rec, err := store.RecordOf(out.Item.attributes()); err == nil {
-		c.New = rec
-	}
-	return c
+	return out.Item
 }
