@@ -28,6 +28,7 @@ var Functions = []string{FnTournaments, FnPairRound, FnSubmitMove, FnPressClock,
 // these (a test holds them equal), and the OpenAPI document describes them.
 var Routes = []Route{
 	{"GET", "/openapi.json", FnTournaments, "public", (*API).openAPI},
+	{"GET", "/asyncapi.yaml", FnTournaments, "public", (*API).asyncAPI},
 	{"POST", "/tournaments", FnTournaments, "anyone", (*API).createTournament},
 	{"GET", "/tournaments/{tid}", FnTournaments, "public", (*API).getTournament},
 	{"POST", "/tournaments/{tid}/players", FnTournaments, "organiser", (*API).registerPlayer},
