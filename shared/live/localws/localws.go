@@ -60,7 +60,7 @@ func WithClock(now func() time.Time) Option {
 
 // shards is how many feed workers run: changes of one item always go to the
 // same worker, in order, as a stream shard keeps them.
-const shards = 4
+const shards = 16
 
 // New builds the server over st; Follow connects it to a change feed.
 func New(st *store.Store, opts ...Option) *Server {
