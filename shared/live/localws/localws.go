@@ -59,7 +59,9 @@ func WithClock(now func() time.Time) Option {
 }
 
 // shards is how many feed workers run: changes of one item always go to the
-// same worker, in order, as a stream shard keeps them.
+// same worker, in order, as a stream shard keeps them (and as Lambda's
+// ParallelizationFactor keeps a partition key's). Enough of them that one
+// busy batch seldom holds up another game's message.
 const shards = 16
 
 // New builds the server over st; Follow connects it to a change feed.
