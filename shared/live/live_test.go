@@ -121,6 +121,9 @@ func TestSocket_ConnectSubscribeDisconnect(t *testing.T) {
 	if err != nil || sub.Expires != conn.Expires {
 		t.Fatalf("subscription item %+v (%v), want one expiring with its connection", sub, err)
 	}
+	if res, _ = f.hub.Socket(ctx, wsEvent("MESSAGE", "$default", "c1=", `{"action":"ping"}`, nil)); res.Body != `{"type":"pong"}` {
+		t.Errorf("ping: %q, want a pong", res.Body)
+	}
 	res, _ = f.hub.Socket(ctx, wsEvent("MESSAGE", "$default", "c1=", `{"action":"watch"}`, nil))
 	if !strings.Contains(res.Body, `"type":"error"`) {
 		t.Errorf("an unknown action: %q, want an error reply", res.Body)
@@ -309,10 +312,10 @@ func TestAsyncAPI_DescribesTheProtocol(t *testing.T) {
 	if msgs["game"].Payload.Properties["type"].Const != "game" || !slices.Equal(msgs["game"].Payload.Required, []string{"type", "serverTime", "game"}) {
 		t.Errorf("game message %+v", msgs["game"].Payload)
 	}
-	if got := msgs["reply"].Payload.Properties["type"].Enum; !slices.Equal(got, []string{"subscribed", "unsubscribed", "error"}) {
+	if got := msgs["reply"].Payload.Properties["type"].Enum; !slices.Equal(got, []string{"subscribed", "unsubscribed", "pong", "error"}) {
 		t.Errorf("reply types %v", got)
 	}
-	for _, m := range []string{"subscribe", "unsubscribe"} {
+	for _, m := range []string{"subscribe", "unsubscribe", "ping"} {
 		if msgs[m].Payload.Properties["action"].Const != m {
 			t.Errorf("%s message's action is %q", m, msgs[m].Payload.Properties["action"].Const)
 		}

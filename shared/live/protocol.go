@@ -9,7 +9,7 @@ import (
 )
 
 // ClientMessage is what a client sends: subscribe or unsubscribe to one game
-// or one event.
+// or one event, or ping to keep an idle connection open.
 type ClientMessage struct {
 	Action     string `json:"action"`
 	Game       string `json:"game,omitempty"`
@@ -37,7 +37,7 @@ type TournamentMessage struct {
 	Round int `json:"round"`
 }
 
-// Reply answers a client's message: "subscribed", "unsubscribed" or "error".
+// Reply answers a client's message: "subscribed", "unsubscribed", "pong" or "error".
 type Reply struct {
 	Type       string      `json:"type"`
 	Game       string      `json:"game,omitempty"`

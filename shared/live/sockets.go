@@ -48,9 +48,12 @@ func (h *Hub) Handle(ctx context.Context, id string, body []byte) ([]byte, error
 	if err := json.Unmarshal(body, &m); err != nil {
 		return reply(Reply{Type: "error", Error: &ReplyError{"invalid_json", "the message is not a JSON object: " + err.Error()}})
 	}
+	if m.Action == "ping" { // keeps an idle connection open (API Gateway closes it after 10 minutes)
+		return reply(Reply{Type: "pong"})
+	}
 	topic, bad := m.topic()
 	if bad == nil && m.Action != "subscribe" && m.Action != "unsubscribe" {
-		bad = &ReplyError{"invalid_field", fmt.Sprintf("action: want subscribe or unsubscribe, not %q", m.Action)}
+		bad = &ReplyError{"invalid_field", fmt.Sprintf("action: want subscribe, unsubscribe or ping, not %q", m.Action)}
 	}
 	if bad != nil {
 		return reply(Reply{Type: "error", Game: m.Game, Tournament: m.Tournament, Error: bad})
