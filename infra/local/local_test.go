@@ -184,3 +184,55 @@ func TestLocal_LiveUpdatesAtWS(t *testing.T) {
 		}
 	}
 }
+
+// A snapshot taken with sockets open keeps their connection and subscription
+// items; the next start forgets them, since those sockets closed with the
+// last run.
+func TestLocal_RestartForgetsSockets(t *testing.T) {
+	dir := t.TempDir()
+	base, stop := start(t, dir)
+	res, err := http.Post(base+"/games", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g struct{ ID string }
+	_ = json.NewDecoder(res.Body).Decode(&g)
+	res.Body.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	if err := c.Write(ctx, websocket.MessageText, []byte(`{"action":"subscribe","game":"`+g.ID+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Read(ctx); err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	kinds := func() map[string]int {
+		data, err := os.ReadFile(dir + "/xqtour.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var snap struct{ Records []struct{ Kind string } }
+		if err := json.Unmarshal(data, &snap); err != nil {
+			t.Fatal(err)
+		}
+		n := map[string]int{}
+		for _, r := range snap.Records {
+			n[r.Kind]++
+		}
+		return n
+	}
+	if k := kinds(); k["connection"] != 1 || k["subscription"] != 1 {
+		t.Fatalf("the first snapshot holds %v, want the open socket's connection and subscription", k)
+	}
+	_, stop = start(t, dir)
+	stop()
+	if k := kinds(); k["connection"]+k["subscription"] != 0 || k["game"] != 1 {
+		t.Errorf("after a restart the snapshot holds %v, want the game and no socket items", k)
+	}
+}

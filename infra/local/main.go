@@ -78,6 +78,9 @@ func run(ctx context.Context, log *slog.Logger) error {
 			return err
 		}
 		log.Info("snapshot loaded", "path", snapshotPath, "items", n)
+		if err := forgetSockets(ctx, st); err != nil {
+			return err
+		}
 		go snapshotLoop(ctx, log, db, st, snapshotPath)
 	}
 	ws := localws.New(st, localws.WithLogger(log), localws.WithOrigins(live.Origins(os.Getenv("LIVE_ORIGINS"))))
@@ -109,6 +112,23 @@ func run(ctx context.Context, log *slog.Logger) error {
 			return fmt.Errorf("final snapshot: %w", err)
 		}
 		log.Info("snapshot saved", "path", snapshotPath)
+	}
+	return nil
+}
+
+// forgetSockets removes the live connections and subscriptions a snapshot
+// kept from the last run: their sockets closed with it.
+func forgetSockets(ctx context.Context, st *store.Store) error {
+	recs, err := st.Export(ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		if live.Ephemeral(r) {
+			if err := st.Delete(ctx, r.PK, r.SK); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

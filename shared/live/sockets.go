@@ -16,6 +16,12 @@ const (
 	kindSubscription = "subscription"
 )
 
+// Ephemeral reports whether an item is a live connection or subscription:
+// state of open sockets, meaningless once the server that held them stops.
+func Ephemeral(r *store.Record) bool {
+	return r.Kind == kindConnection || r.Kind == kindSubscription
+}
+
 func connectionPK(id string) string { return "C#" + id }
 
 const connectionSK = "CONN"
