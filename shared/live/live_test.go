@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -318,6 +319,56 @@ func TestAsyncAPI_DescribesTheProtocol(t *testing.T) {
 	for _, m := range []string{"subscribe", "unsubscribe", "ping"} {
 		if msgs[m].Payload.Properties["action"].Const != m {
 			t.Errorf("%s message's action is %q", m, msgs[m].Payload.Properties["action"].Const)
+		}
+	}
+}
+
+// What the cost table counts: pushing a move to its followers costs one
+// Query (1 RRU for a few hundred followers) and no write, however many
+// follow; subscribing costs two reads and two writes.
+func TestCost_OneQueryPerPushedChange(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	gid := f.game(t)
+	var mu sync.Mutex
+	ops := map[string]int{}
+	count := func(op string, _ []byte) embedded.Fault {
+		mu.Lock()
+		ops[op]++
+		mu.Unlock()
+		return embedded.Serve
+	}
+	for i := range 3 {
+		id := fmt.Sprintf("c%d=", i)
+		if err := f.hub.Connect(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		f.db.Intercept(count)
+		if _, err := f.hub.Handle(ctx, id, []byte(`{"action":"subscribe","game":"`+gid+`"}`)); err != nil {
+			t.Fatal(err)
+		}
+		f.db.Intercept(nil)
+	}
+	if want := map[string]int{"GetItem": 6, "PutItem": 6}; !maps.Equal(ops, want) {
+		t.Errorf("three subscriptions made %v, want %v", ops, want)
+	}
+	rec, err := f.st.Get(ctx, "G#"+gid, "GAME")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clear(ops)
+	f.db.Intercept(count)
+	_, err = f.hub.Fanout(ctx, []store.Change{{Key: store.Key{PK: rec.PK, SK: rec.SK}, New: rec}})
+	f.db.Intercept(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]int{"Query": 1}; !maps.Equal(ops, want) {
+		t.Errorf("pushing one move made %v, want %v", ops, want)
+	}
+	for i := range 3 {
+		if n := len(f.post.messages(fmt.Sprintf("c%d=", i))); n != 1 {
+			t.Errorf("c%d= got %d messages", i, n)
 		}
 	}
 }
