@@ -21,6 +21,9 @@ import (
 	"github.com/xqtour/xqtour/shared/store/storetest"
 )
 
+// serverTimeout is the stack's read and write deadline for plain requests.
+const serverTimeout = 300 * time.Millisecond
+
 // stack is the local stack as `make run` wires it: the API and /ws on one
 // server, over the embedded DynamoDB whose change feed drives the fan-out.
 type stack struct {
@@ -39,7 +42,11 @@ func newStack(t testing.TB) *stack {
 	mux := http.NewServeMux()
 	mux.Handle("/ws", ws)
 	mux.Handle("/", httpapi.New(st, httpapi.WithLogger(quiet)).Handler())
-	srv := httptest.NewServer(mux)
+	// Request deadlines as make run sets them, scaled down: they bound plain
+	// requests and must not cut a socket.
+	srv := httptest.NewUnstartedServer(mux)
+	srv.Config.ReadTimeout, srv.Config.WriteTimeout = serverTimeout, serverTimeout
+	srv.Start()
 	t.Cleanup(func() { ws.Close(); srv.Close() })
 	return &stack{t: t, url: srv.URL, store: st, ws: ws}
 }

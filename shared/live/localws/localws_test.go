@@ -294,3 +294,15 @@ func TestLive_OriginPolicy(t *testing.T) {
 	}
 	_ = c.CloseNow()
 }
+
+// A socket outlives the server's request deadlines: a subscriber quiet for
+// longer than them still receives the next move.
+func TestLive_SocketOutlivesServerTimeouts(t *testing.T) {
+	s := newStack(t)
+	g, view := s.newGame()
+	c := s.dial()
+	c.follow("game", g.ID)
+	time.Sleep(3 * serverTimeout)
+	s.play(g, view)
+	c.awaitPly(1)
+}
