@@ -44,3 +44,5 @@ require (
 )
 
 tool honnef.co/go/tools/cmd/staticcheck
+
+replace github.com/truora/minidyn => ./infra/minidyn

@@ -16,6 +16,9 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/store/storetest"
 )
 
 // start runs the local stack on a free port with its data in dir, as `make run` does.
@@ -80,7 +83,8 @@ func TestREADMEWalkthrough(t *testing.T) {
 		t.Fatalf("walk-through failed: %v\n%s", err, out)
 	}
 	for _, want := range []string{`"name":"Hong Zhi"`, `"code":"invalid_field"`, `"code":"illegal_move"`, "resignation", `[Game "Chinese Chess"]`,
-		`"homeMatchPoints":1`, "running\nfinished\n", `"stage":"groups"`, `"imported":1,"failed":1`, `{"holder":"Defender","challenges":[{"round":1,"result":"1/2-1/2"}],"waiting":["Challenger 2"]}`} {
+		`"homeMatchPoints":1`, "running\nfinished\n", `"stage":"groups"`, `"imported":1,"failed":1`, `{"holder":"Defender","challenges":[{"round":1,"result":"1/2-1/2"}],"waiting":["Challenger 2"]}`,
+		`"round":1,"started":true`, `"redNumber":`, `"after":"1/2-1/2"`, "\"game_over\""} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("walk-through output lacks %s:\n%s", want, out)
 		}
@@ -185,55 +189,29 @@ func TestLocal_LiveUpdatesAtWS(t *testing.T) {
 	}
 }
 
-// A snapshot taken with sockets open keeps their connection and subscription
-// items; the next start forgets them, since those sockets closed with the
-// last run.
-func TestLocal_RestartForgetsSockets(t *testing.T) {
-	dir := t.TempDir()
-	base, stop := start(t, dir)
-	res, err := http.Post(base+"/games", "application/json", strings.NewReader(`{}`))
+// The live connections and subscriptions a crashed run left in the data
+// directory are removed at start; everything else stays.
+func TestForgetSockets(t *testing.T) {
+	st, _ := storetest.New(t)
+	ctx := context.Background()
+	for _, r := range []*store.Record{
+		{PK: "C#x", SK: "CONN", Kind: "connection", Doc: []byte(`{"topics":["G#g1"]}`)},
+		{PK: "S#G#g1", SK: "C#x", Kind: "subscription"},
+		{PK: "G#g1", SK: "GAME", Kind: "game", Doc: []byte("g")},
+	} {
+		if err := st.Put(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := forgetSockets(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := st.Export(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var g struct{ ID string }
-	_ = json.NewDecoder(res.Body).Decode(&g)
-	res.Body.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.CloseNow()
-	if err := c.Write(ctx, websocket.MessageText, []byte(`{"action":"subscribe","game":"`+g.ID+`"}`)); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := c.Read(ctx); err != nil {
-		t.Fatal(err)
-	}
-	stop()
-	kinds := func() map[string]int {
-		data, err := os.ReadFile(dir + "/xqtour.json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var snap struct{ Records []struct{ Kind string } }
-		if err := json.Unmarshal(data, &snap); err != nil {
-			t.Fatal(err)
-		}
-		n := map[string]int{}
-		for _, r := range snap.Records {
-			n[r.Kind]++
-		}
-		return n
-	}
-	if k := kinds(); k["connection"] != 1 || k["subscription"] != 1 {
-		t.Fatalf("the first snapshot holds %v, want the open socket's connection and subscription", k)
-	}
-	_, stop = start(t, dir)
-	stop()
-	if k := kinds(); k["connection"]+k["subscription"] != 0 || k["game"] != 1 {
-		t.Errorf("after a restart the snapshot holds %v, want the game and no socket items", k)
+	if len(recs) != 1 || recs[0].Kind != "game" {
+		t.Errorf("left %d items (first %+v), want the game alone", len(recs), recs[0])
 	}
 }
 

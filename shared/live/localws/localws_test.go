@@ -134,6 +134,8 @@ func TestLive_TournamentMessagesOnPairingAndResults(t *testing.T) {
 		t.Fatalf("pairings %+v", round.Pairings)
 	}
 	p := round.Pairings[0]
+	s.must("POST", "/tournaments/"+ev.ID+"/rounds/1/start", ev.Token, nil, nil) // C-1: the clocks start with the round
+	expect("round", 1)
 	game := s.dial()
 	game.follow("game", p.GameID)
 	s.must("POST", "/games/"+p.GameID+"/resign", tokens[p.Black], nil, nil)
