@@ -86,9 +86,9 @@ func TestRoundRobinNumbering_S1_OverHTTP(t *testing.T) {
 		Shuffle(len(holder), func(i, j int) { holder[i], holder[j] = holder[j], holder[i] })
 	check(byDraw, bergerRounds(holder))
 
-	bad := s.Do(apitest.Req{Method: "POST", Path: "/tournaments", Body: `{"name":"x","system":"swiss","rounds":5,"numbering":"draw"}`}).Want(t, http.StatusBadRequest)
+	bad := s.Do(apitest.Req{Method: "POST", Path: "/tournaments", Body: `{"name":"x","system":"knockout","numbering":"draw"}`}).Want(t, http.StatusBadRequest)
 	if msg := bad.JSON()["error"].(map[string]any)["message"].(string); !strings.HasPrefix(msg, "numbering") {
-		t.Fatalf("numbering on a Swiss: %s", bad.Body)
+		t.Fatalf("numbering on a knockout: %s", bad.Body)
 	}
 }
 

@@ -14,8 +14,9 @@ import (
 	"github.com/xqtour/xqtour/shared/pairing/roundrobin"
 )
 
-// Round-robin numberings (S-1: "numbers by draw or by seeding"): which
-// player holds which number of the round-robin table.
+// Numberings: which player holds which number of a round-robin table (S-1:
+// "numbers by draw or by seeding") or which pairing number of an individual
+// Swiss (P-3, see PairingNumbers).
 const (
 	// NumberingRegistration gives each player their registration number (the default).
 	NumberingRegistration = "registration"
@@ -64,7 +65,8 @@ func (s *Settings) playsKnockoutMatches() bool {
 // knockout options (S-3, S-4); a system that does not use one refuses it.
 // It runs after normalizeCombined, which fills the groups' finals.
 func (s *Settings) normalizeOptions() error {
-	if s.System == RoundRobin || s.System == DoubleRoundRobin {
+	switch {
+	case s.System == RoundRobin || s.System == DoubleRoundRobin:
 		switch s.Numbering {
 		case "":
 			s.Numbering = NumberingRegistration
@@ -72,9 +74,18 @@ func (s *Settings) normalizeOptions() error {
 		default:
 			return &FieldError{Field: "numbering", Message: fmt.Sprintf("unknown numbering %q (want registration, rating or draw)", s.Numbering), Rule: "S-1"}
 		}
-	} else if s.Numbering != "" && s.Numbering != NumberingRegistration {
-		return &FieldError{Field: "numbering", Message: "only a round robin numbers its players for the round-robin table", Rule: "S-1"}
-	} else {
+	case swissNumbered(*s):
+		// P-3: round 1 by rating unless the organiser asks otherwise.
+		switch s.Numbering {
+		case "":
+			s.Numbering = NumberingRating
+		case NumberingRegistration, NumberingRating, NumberingDraw:
+		default:
+			return &FieldError{Field: "numbering", Message: fmt.Sprintf("unknown numbering %q (want rating, draw or registration)", s.Numbering), Rule: "P-3"}
+		}
+	case s.Numbering != "" && s.Numbering != NumberingRegistration:
+		return &FieldError{Field: "numbering", Message: "only a round robin or an individual Swiss numbers its players", Rule: "S-1"}
+	default:
 		s.Numbering = ""
 	}
 	k := &s.Knockout
@@ -137,17 +148,23 @@ func (s Settings) KnockoutInEffect() KnockoutOptions {
 	return k
 }
 
-// NumberingInEffect is the round-robin numbering the pairing applies
-// (NumberingRegistration when none is stored); "" for other systems.
+// NumberingInEffect is the numbering the pairing applies: the round-robin
+// table's (S-1) or an individual Swiss's pairing numbers (P-3). An event
+// stored before the option read NumberingRegistration and still does (new
+// Swiss events are created with NumberingRating); "" for other systems.
 func (s Settings) NumberingInEffect() string {
 	switch {
-	case s.System != RoundRobin && s.System != DoubleRoundRobin:
+	case s.System != RoundRobin && s.System != DoubleRoundRobin && !swissNumbered(s):
 		return ""
 	case s.Numbering == "":
 		return NumberingRegistration
 	}
 	return s.Numbering
 }
+
+// swissNumbered reports whether the event pairs individuals with the
+// Swiss system and so numbers them for round 1 (P-3).
+func swissNumbered(s Settings) bool { return isSwiss(s.System) && !s.Teams }
 
 // tieBreakControl is the preset of the event's additional rapid games (S-3).
 func tieBreakControl(t *Tournament) string {

@@ -183,36 +183,93 @@ func missedPoints(sc standings.Scoring, m standings.Missed) int {
 	return 0
 }
 
-// PairingNumbers gives every player a Swiss pairing number (P-3): players
-// of the first round's field who are seeded take the odd numbers 1, 3, 5 …
-// by rating, the others the even numbers in registration order (the
-// registration order stands for the draw); whoever is left when one list
-// runs out takes the next numbers; late entries follow in registration order.
-// Without seeds the pairing numbers are the registration numbers.
-func PairingNumbers(players []*Player) map[string]int {
-	var seeds, others, late []*Player
+// PairingNumbers gives every player of an individual Swiss its pairing
+// number (P-3, 002 appendix 3 §2.1) as the event's numbering says; late
+// entries follow in registration order in every method.
+//
+//   - NumberingRating (the default): the first round's field is ordered by
+//     rating — seeded players first, then the others, each by rating (an
+//     unrated player counts as 0), ties in registration order — and split
+//     into an upper and a lower half of equal size (the upper half one
+//     larger when the field is odd). Each half draws lots for its numbers
+//     (SwissLot): the upper half takes the odd numbers 1, 3, 5 …, the lower
+//     half the even numbers, so round 1's neighbours (1-2, 4-3 …) set the
+//     upper half against the lower.
+//   - NumberingDraw: one lot over the whole field (一般比赛可采用全体运动员一次性
+//     抽签确定序号); seeding is not looked at.
+//   - NumberingRegistration (on request, and events stored before the
+//     option): seeded players take the odd numbers by rating, the others the
+//     even numbers in registration order; whoever is left when one list runs
+//     out takes the next numbers. Without seeds these are the registration
+//     numbers.
+func PairingNumbers(t *Tournament, players []*Player) map[string]int {
+	var first, late []*Player
 	for _, p := range players {
-		switch {
-		case p.JoinedRound > 1:
+		if p.JoinedRound > 1 {
 			late = append(late, p)
-		case p.Seeded:
-			seeds = append(seeds, p)
-		default:
-			others = append(others, p)
+		} else {
+			first = append(first, p)
 		}
 	}
 	byNumber := func(s []*Player) {
 		sort.Slice(s, func(i, j int) bool { return s[i].Number < s[j].Number })
 	}
-	byNumber(others)
+	byNumber(first)
 	byNumber(late)
-	sort.SliceStable(seeds, func(i, j int) bool {
-		if seeds[i].Rating != seeds[j].Rating {
-			return seeds[i].Rating > seeds[j].Rating
-		}
-		return seeds[i].Number < seeds[j].Number
-	})
 	out := make(map[string]int, len(players))
+	switch t.Settings.NumberingInEffect() {
+	case NumberingRating:
+		ranked := append([]*Player(nil), first...)
+		sort.SliceStable(ranked, func(i, j int) bool {
+			a, b := ranked[i], ranked[j]
+			if a.Seeded != b.Seeded {
+				return a.Seeded
+			}
+			return a.Rating > b.Rating
+		})
+		upper := append([]*Player(nil), ranked[:(len(ranked)+1)/2]...)
+		lower := append([]*Player(nil), ranked[(len(ranked)+1)/2:]...)
+		byNumber(upper)
+		byNumber(lower)
+		lot := rand.New(rand.NewPCG(SwissLot(t.ID)))
+		lot.Shuffle(len(upper), func(i, j int) { upper[i], upper[j] = upper[j], upper[i] })
+		lot.Shuffle(len(lower), func(i, j int) { lower[i], lower[j] = lower[j], lower[i] })
+		for i, p := range upper {
+			out[p.ID] = 2*i + 1
+		}
+		for i, p := range lower {
+			out[p.ID] = 2*i + 2
+		}
+	case NumberingDraw:
+		drawn := append([]*Player(nil), first...)
+		lot := rand.New(rand.NewPCG(SwissLot(t.ID)))
+		lot.Shuffle(len(drawn), func(i, j int) { drawn[i], drawn[j] = drawn[j], drawn[i] })
+		for i, p := range drawn {
+			out[p.ID] = i + 1
+		}
+	default:
+		registrationNumbers(first, out)
+	}
+	next := len(first) + 1
+	for _, p := range late {
+		out[p.ID] = next
+		next++
+	}
+	return out
+}
+
+// registrationNumbers numbers the first round's field by registration,
+// seeded players taking the odd numbers by rating (NumberingRegistration).
+func registrationNumbers(first []*Player, out map[string]int) {
+	var seeds, others []*Player
+	for _, p := range first {
+		if p.Seeded {
+			seeds = append(seeds, p)
+		} else {
+			others = append(others, p)
+		}
+	}
+	sort.SliceStable(seeds, func(i, j int) bool { return seeds[i].Rating > seeds[j].Rating })
 	next := 1
 	for len(seeds) > 0 || len(others) > 0 {
 		list := &others
@@ -223,11 +280,17 @@ func PairingNumbers(players []*Player) map[string]int {
 		*list = (*list)[1:]
 		next++
 	}
-	for _, p := range late {
-		out[p.ID] = next
-		next++
-	}
-	return out
+}
+
+// SwissLot is the seed of an individual Swiss's first-round lot (P-3): the
+// first 16 bytes of SHA-256("swiss-numbering/" + tournament id) as the two
+// words of a PCG generator (little endian). The generator shuffles the
+// upper half, then the lower half, each listed in registration order
+// (math/rand/v2's Shuffle); with the draw numbering it shuffles the whole
+// field. An arbiter can replay it, and every round reads the same numbers.
+func SwissLot(tid string) (uint64, uint64) {
+	sum := sha256.Sum256([]byte("swiss-numbering/" + tid))
+	return binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:16])
 }
 
 // swissState is each player's record as the Swiss pairing reads it.
@@ -244,7 +307,7 @@ type swissState struct {
 // and the unfinished games (P-12, counted as draws).
 func swissHistory(t *Tournament, h *History, n int) *swissState {
 	sc := scoring(t)
-	st := &swissState{num: PairingNumbers(h.Players), byNum: map[int]*Player{}, hist: map[string][]swiss.RoundRecord{}, score: map[string]int{}}
+	st := &swissState{num: PairingNumbers(t, h.Players), byNum: map[int]*Player{}, hist: map[string][]swiss.RoundRecord{}, score: map[string]int{}}
 	for _, p := range h.Players {
 		st.byNum[st.num[p.ID]] = p
 		st.hist[p.ID] = make([]swiss.RoundRecord, n-1)
@@ -895,10 +958,8 @@ func GameControl(t *Tournament, p Pairing) clock.Control {
 // a round robin with a withdrawal the rest of the schedule so that S-6 can
 // annul or forfeit the games not played.
 func StandingsEvent(t *Tournament, h *History) (standings.Event, error) {
-	ev := standings.Event{System: t.Settings.System, Rounds: t.Settings.Rounds, Scoring: scoring(t), PlayoffPlaces: standings.NoPlayoff}
-	if t.Settings.Playoff {
-		ev.PlayoffPlaces = 0 // the title goes to a play-off
-	}
+	// a tie for the title needs a play-off unless the event shares it.
+	ev := standings.Event{System: t.Settings.System, Rounds: t.Settings.Rounds, Scoring: scoring(t), PlayoffPlaces: t.Settings.PlayoffPlaces()}
 	chain, err := standings.ParseChain(t.Settings.Tiebreaks)
 	if err != nil {
 		return ev, fmt.Errorf("standings: %w", err)

@@ -108,8 +108,13 @@ type Settings struct {
 	AvoidSameClub bool
 	// GamesPerMatch is the games per pairing in round robins and knockouts (S-1, S-3); default 1.
 	GamesPerMatch int
-	// Playoff asks for a play-off instead of shared first place.
+	// Playoff asks for a play-off for the title; it is the default
+	// now and the flag is kept for events and clients that send it.
 	Playoff bool
+	// ShareTitle lets a tie for first place be shared (R-10, 000 ch.7 §2
+	// 3.6: 冠军或不宜并列的名次，应安排加赛或在赛前补充细则中作出明确规定);
+	// without it such a tie is marked as needing a play-off.
+	ShareTitle bool
 	// StartsAt is the first round's start, Unix ms (0: unset); late arrival counts from each round's start (C-6).
 	StartsAt int64
 	// Elimination sets the last-place elimination of a swissElimination event (S-4).
@@ -237,6 +242,9 @@ func (s *Settings) Normalize() error {
 	if s.StartsAt < 0 {
 		return &FieldError{Field: "startsAt", Message: "must be a time"}
 	}
+	if s.Playoff && s.ShareTitle {
+		return &FieldError{Field: "shareTitle", Message: "an event cannot both share the title and decide it by play-off", Rule: "R-10"}
+	}
 	if err := s.normalizeCombined(); err != nil {
 		return err
 	}
@@ -280,6 +288,16 @@ func (r *Rules) normalize() error {
 		return &FieldError{Field: "rules.lateForfeitMs", Message: "must be between 1 ms and a day", Rule: "C-6"}
 	}
 	return nil
+}
+
+// PlayoffPlaces is how many top places a play-off decides when still tied
+// after the whole chain: the title, unless the event lets it be
+// shared.
+func (s Settings) PlayoffPlaces() int {
+	if s.ShareTitle {
+		return standings.NoPlayoff
+	}
+	return 0
 }
 
 func isSwiss(system string) bool {

@@ -1,0 +1,47 @@
+package tournament_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/xqtour/xqtour/shared/standings"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+// TestStandings_R10_TitleTieNeedsPlayoff: 000 ch.7 §2 3.6 (冠军或不宜并列的名次，
+// 应安排加赛或在赛前补充细则中作出明确规定). Four players, one round of a
+// Swiss, both games drawn: everyone has 1 point, 对手分 1, no win, no
+// foul; the two who had black lead on games as black and stay tied for
+// first through the rest of R-4a's chain. By default the title cannot be
+// shared: both rows are marked for a play-off. With shareTitle they share
+// first place; asking for both is refused.
+func TestStandings_R10_TitleTieNeedsPlayoff(t *testing.T) {
+	for _, tc := range []struct {
+		share   bool
+		playoff bool
+	}{{false, true}, {true, false}} {
+		ev, ps := event(t, tournament.Settings{Name: "x", System: tournament.Swiss, Rounds: 5, ShareTitle: tc.share}, 4)
+		var rounds []*tournament.Round
+		var results []tournament.Result
+		play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, func(tournament.Pairing) string { return "1/2-1/2" })
+		in, err := tournament.StandingsEvent(ev, tournament.NewHistory(ps, rounds, results))
+		if err != nil {
+			t.Fatal(err)
+		}
+		table, err := standings.Standings(in, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		top := table.Rows[:2]
+		for _, r := range top {
+			if r.Rank != 1 || r.Playoff != tc.playoff || !r.Shared {
+				t.Errorf("shareTitle %v: %s rank %d playoff %v shared %v, want rank 1, still tied, playoff %v", tc.share, r.PlayerID, r.Rank, r.Playoff, r.Shared, tc.playoff)
+			}
+		}
+	}
+	_, err := tournament.New("e", tournament.Settings{Name: "x", System: tournament.Swiss, Rounds: 5, ShareTitle: true, Playoff: true}, "", 0)
+	var fe *tournament.FieldError
+	if !errors.As(err, &fe) || fe.Rule != "R-10" {
+		t.Errorf("shareTitle with playoff: %v", err)
+	}
+}
