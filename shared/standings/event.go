@@ -86,6 +86,17 @@ type Event struct {
 	// are still tied: 0 is the rule book's default, the title only;
 	// NoPlayoff lets every place be shared.
 	PlayoffPlaces int
+	// Final, when set, is an N+1 event's final (S-4, 001 §10.4.3.1): from
+	// its round on, its two players take 1st and 2nd by its result and
+	// everyone else is ranked from 3rd down by the table.
+	Final *Final
+}
+
+// Final is the game for 1st and 2nd place of an N+1 event (S-4).
+type Final struct {
+	Round int
+	// Players are the finalists, in any order.
+	Players [2]string
 }
 
 // entry is one player's game (or bye) as this package scores it.

@@ -89,7 +89,64 @@ func Standings(ev Event, n int) (Table, error) {
 		t.run()
 		prevRank = t.rk.rank
 	}
-	return t.table(), nil
+	tab := t.table()
+	if f := ev.Final; f != nil && n >= f.Round {
+		finalPlaces(&tab, *f, ev.Games)
+	}
+	return tab, nil
+}
+
+// finalPlaces applies an N+1 final (S-4, 001 §10.4.3.1: 第N轮结束后排名前2名的
+// 棋手…进行冠亚军决赛，其他棋手进行第N+1轮积分编排赛确定第3名及以后名次): the
+// final's winner is 1st and its loser 2nd whatever their points; a drawn or
+// unfinished final leaves the two in the table's order between them. The
+// others keep the table's order and ties from 3rd down.
+func finalPlaces(tab *Table, f Final, games []Game) {
+	first, second := f.Players[0], f.Players[1]
+	pos := map[string]int{}
+	for i, r := range tab.Rows {
+		pos[r.PlayerID] = i
+	}
+	if pos[second] < pos[first] {
+		first, second = second, first
+	}
+	for _, g := range games {
+		if g.Round != f.Round || !(g.Red == f.Players[0] && g.Black == f.Players[1] || g.Red == f.Players[1] && g.Black == f.Players[0]) {
+			continue
+		}
+		switch g.Result {
+		case "1-0", "+-":
+			first, second = g.Red, g.Black
+		case "0-1", "-+":
+			first, second = g.Black, g.Red
+		}
+	}
+	rows := make([]Row, 0, len(tab.Rows))
+	for _, id := range []string{first, second} {
+		if i, ok := pos[id]; ok {
+			r := tab.Rows[i]
+			r.Rank, r.Shared, r.Playoff = len(rows)+1, false, false
+			rows = append(rows, r)
+		}
+	}
+	top := len(rows)
+	var rest []Row
+	for _, r := range tab.Rows {
+		if r.PlayerID != first && r.PlayerID != second {
+			rest = append(rest, r)
+		}
+	}
+	for i, r := range rest {
+		// A tie among the others keeps its shared place, counted from 3rd;
+		// the title being decided by the final, no play-off is marked.
+		lo := i
+		for lo > 0 && rest[lo-1].Rank == r.Rank {
+			lo--
+		}
+		r.Rank, r.Playoff = top+lo+1, false
+		rows = append(rows, r)
+	}
+	tab.Rows = rows
 }
 
 // byeOpponentScore is what a Swiss bye counts for 对手分, doubled (S-7,

@@ -995,6 +995,12 @@ func StandingsEvent(t *Tournament, h *History) (standings.Event, error) {
 			}
 		}
 	}
+	// S-4 N+1: once round N+1 is paired its table 1 is the final for 1st
+	// and 2nd; everyone else is placed from 3rd down.
+	if n := t.Settings.Rounds; t.Settings.System == SwissNPlusOne && len(h.Rounds) >= n && len(h.Rounds[n-1].Pairings) > 0 {
+		fp := h.Rounds[n-1].Pairings[0]
+		ev.Final = &standings.Final{Round: n, Players: [2]string{fp.Red, fp.Black}}
+	}
 	if t.Settings.System != RoundRobin && t.Settings.System != DoubleRoundRobin {
 		return ev, nil
 	}
