@@ -47,7 +47,19 @@ func (a *API) createTournament(c *call) (int, any, error) {
 	if err := a.store.Put(c.ctx(), encode(&store.Record{PK: tournamentPK(tid), SK: metaSK, Kind: "tournament"}, t)); err != nil {
 		return 0, nil, err
 	}
-	return http.StatusCreated, map[string]any{"id": tid, "token": token, "tournament": tournamentView(t)}, nil
+	// P-2: settings against the rule book's advice are created with warnings.
+	warnings := []warningOut{}
+	for _, w := range t.Settings.Warnings() {
+		warnings = append(warnings, warningOut{Code: w.Code, Message: w.Message, Rule: w.Rule})
+	}
+	return http.StatusCreated, map[string]any{"id": tid, "token": token, "tournament": tournamentView(t), "warnings": warnings}, nil
+}
+
+// warningOut is one warning of a creation response.
+type warningOut struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Rule    string `json:"rule"`
 }
 
 // POST /tournaments/{tid}/players — organiser.

@@ -290,6 +290,43 @@ func (r *Rules) normalize() error {
 	return nil
 }
 
+// Warning is advice about settings that are allowed but against a rule
+// book's recommendation; the event is created anyway.
+type Warning struct {
+	Code    string
+	Message string
+	Rule    string
+}
+
+// Warning codes.
+const (
+	// WarnSwissRounds: an individual Swiss with fewer than 7 or an even
+	// number of rounds (P-2).
+	WarnSwissRounds = "swiss_rounds"
+)
+
+// Warnings lists what the settings do against the rule books' advice.
+// P-2 (002 appendix 3 §1.2: 尽量不要少于七轮 … 个人赛的轮数宜为单数): an
+// individual Swiss should have at least 7 rounds, and an odd number so
+// colours end at most one apart; fewer or even is allowed with a warning.
+func (s Settings) Warnings() []Warning {
+	var out []Warning
+	if isSwiss(s.System) && !s.Teams && s.Rounds > 0 {
+		var why []string
+		if s.Rounds < 7 {
+			why = append(why, "fewer than 7 rounds leave more to chance (尽量不要少于七轮)")
+		}
+		if s.Rounds%2 == 0 {
+			why = append(why, "an even number of rounds can leave colours two apart (个人赛的轮数宜为单数)")
+		}
+		if len(why) > 0 {
+			out = append(out, Warning{Code: WarnSwissRounds, Rule: "P-2",
+				Message: fmt.Sprintf("%d rounds: %s", s.Rounds, strings.Join(why, "; "))})
+		}
+	}
+	return out
+}
+
 // PlayoffPlaces is how many top places a play-off decides when still tied
 // after the whole chain: the title, unless the event lets it be
 // shared.
