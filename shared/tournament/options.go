@@ -48,7 +48,17 @@ type KnockoutOptions struct {
 	// that settle a level match (S-3, C-2); default
 	// knockout.DefaultTieBreakTimeControl.
 	TieBreak string
+	// Colours is how colours move between a match's games (S-3):
+	// ColoursAlternate (default, 001 §12.4 第二局换先) or ColoursLoserTakesRed
+	// (000 ch.2 §4 第4条: 二局输棋方执红先行; after a draw they swap).
+	Colours string
 }
+
+// How colours move between the games of a knockout match (S-3).
+const (
+	ColoursAlternate     = "alternate"
+	ColoursLoserTakesRed = "loserTakesRed"
+)
 
 // playsKnockoutMatches reports whether the settings have knockout matches.
 func (s *Settings) playsKnockoutMatches() bool {
@@ -119,6 +129,13 @@ func (s *Settings) normalizeOptions() error {
 	if k.TieBreak == "" {
 		k.TieBreak = knockout.DefaultTieBreakTimeControl
 	}
+	switch k.Colours {
+	case "":
+		k.Colours = ColoursAlternate
+	case ColoursAlternate, ColoursLoserTakesRed:
+	default:
+		return &FieldError{Field: "knockout.colours", Message: fmt.Sprintf("unknown colour rule %q (want alternate or loserTakesRed)", k.Colours), Rule: "S-3"}
+	}
 	if _, ok := clock.Preset(k.TieBreak); !ok {
 		names := clock.PresetNames()
 		sort.Strings(names)
@@ -144,6 +161,9 @@ func (s Settings) KnockoutInEffect() KnockoutOptions {
 	}
 	if k.TieBreak == "" {
 		k.TieBreak = knockout.DefaultTieBreakTimeControl
+	}
+	if k.Colours == "" {
+		k.Colours = ColoursAlternate
 	}
 	return k
 }

@@ -823,7 +823,11 @@ func pairNPlusOne(t *Tournament, h *History, n int, o PairOptions, gameID GameID
 // games, then two-game mini-matches of additional rapid games at the
 // event's tie-break preset while level.
 func knockoutFormat(t *Tournament) knockout.Format {
-	return knockout.Format{Games: max(t.Settings.GamesPerMatch, 1), TieBreak: []knockout.TieBreakStage{{TimeControl: tieBreakControl(t), Games: 2}}}
+	f := knockout.Format{Games: max(t.Settings.GamesPerMatch, 1), TieBreak: []knockout.TieBreakStage{{TimeControl: tieBreakControl(t), Games: 2}}}
+	if t.Settings.KnockoutInEffect().Colours == ColoursLoserTakesRed {
+		f.Colours = knockout.LoserTakesRed
+	}
+	return f
 }
 
 // matchPending says why a match holds up the next round: a game still being
@@ -937,7 +941,11 @@ func NextGames(t *Tournament, h *History, gameID GameIDFunc) ([]Pairing, []Expla
 		if d.NeedsTieBreak {
 			why = fmt.Sprintf("match %s level after %d game(s): additional rapid game %d at %s (附加快棋, S-3)", m.ID, d.Next.Number-1, d.Next.Number, d.Next.TimeControl)
 		}
-		ex = append(ex, Explanation{Opponent: why, OpponentReason: "bracket", ColourReason: "alternate"})
+		colour := "alternate"
+		if f.Colours == knockout.LoserTakesRed {
+			colour = "loserTakesRed"
+		}
+		ex = append(ex, Explanation{Opponent: why, OpponentReason: "bracket", ColourReason: colour})
 	}
 	return ps, ex, nil
 }

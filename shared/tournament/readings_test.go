@@ -45,3 +45,33 @@ func TestStandings_R10_TitleTieNeedsPlayoff(t *testing.T) {
 		t.Errorf("shareTitle with playoff: %v", err)
 	}
 }
+
+// TestNextGames_S3_LoserTakesRed: 000 ch.2 §4 第4条 (多局制比赛，由红棋方先走一局
+// 完了，二局输棋方执红先行或换棋轮流先走) — both ways are selectable. A two-game
+// knockout match whose first game black wins: alternating gives the winner
+// red in game 2; loserTakesRed keeps red with the loser, the game-1 red.
+func TestNextGames_S3_LoserTakesRed(t *testing.T) {
+	for _, tc := range []struct {
+		colours    string
+		sameRed    bool
+		reasonWant string
+	}{{"", false, "alternate"}, {tournament.ColoursLoserTakesRed, true, "loserTakesRed"}} {
+		ev, ps := event(t, tournament.Settings{Name: "x", System: tournament.Knockout, GamesPerMatch: 2,
+			Knockout: tournament.KnockoutOptions{Colours: tc.colours}}, 2)
+		var rounds []*tournament.Round
+		var results []tournament.Result
+		r1 := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, func(tournament.Pairing) string { return "0-1" })
+		add, ex, err := tournament.NextGames(ev, tournament.NewHistory(ps, rounds, results), gid)
+		if err != nil || len(add) != 1 {
+			t.Fatalf("%q: next games %v %+v", tc.colours, err, add)
+		}
+		if got := add[0].Red == r1.Pairings[0].Red; got != tc.sameRed || ex[0].ColourReason != tc.reasonWant {
+			t.Errorf("%q: game 2 red %s (game 1 red %s, colour reason %s)", tc.colours, add[0].Red, r1.Pairings[0].Red, ex[0].ColourReason)
+		}
+	}
+	_, err := tournament.New("e", tournament.Settings{Name: "x", System: tournament.Knockout, Knockout: tournament.KnockoutOptions{Colours: "winnerTakesRed"}}, "", 0)
+	var fe *tournament.FieldError
+	if !errors.As(err, &fe) || fe.Field != "knockout.colours" || fe.Rule != "S-3" {
+		t.Errorf("unknown colour rule: %v", err)
+	}
+}
