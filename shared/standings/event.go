@@ -109,6 +109,7 @@ type entry struct {
 	oppPts   int // the opponent's points in this game
 	fouls    int
 	forfeit  bool
+	void     bool // double forfeit (C-6 双方弃权): no game, colour or opponent; a loss for both
 	bye      bool // Swiss bye: scores a win (S-7)
 	missed   bool // a late entrant's missed round: a bye scored as the event says
 	rest     bool // round-robin bye: nothing (S-7)
@@ -122,7 +123,7 @@ func (e *entry) counts() bool { return !e.annulled && !e.pending && !e.rest }
 
 // isGame reports whether the entry is a game against an opponent that
 // counts (not a bye, rest, annulled or pending game).
-func (e *entry) isGame() bool { return e.counts() && !e.bye }
+func (e *entry) isGame() bool { return e.counts() && !e.bye && !e.void }
 
 // prepared is an event's results as they stand after round n.
 type prepared struct {
@@ -309,8 +310,11 @@ func (pe *parsedEvent) prepare(n int) *prepared {
 			}
 			o, _ = parseResult(result)
 		}
-		re := entry{round: it.round, opp: b, res: o.red, fouls: it.redFouls, forfeit: o.forfeit, pending: o.pending, result: result}
-		be := entry{round: it.round, opp: r, black: true, res: o.black, fouls: it.blackFouls, forfeit: o.forfeit, pending: o.pending, result: result}
+		// A double forfeit "0-0" is no game: neither side played, so it is
+		// no colour and no meeting (the Swiss pairing reads it the same way).
+		void := result == "0-0"
+		re := entry{round: it.round, opp: b, res: o.red, fouls: it.redFouls, forfeit: o.forfeit, void: void, pending: o.pending, result: result}
+		be := entry{round: it.round, opp: r, black: true, res: o.black, fouls: it.blackFouls, forfeit: o.forfeit, void: void, pending: o.pending, result: result}
 		if !o.pending {
 			re.pts = p.scoring.points(o.red, false)
 			be.pts = p.scoring.points(o.black, true)

@@ -23,9 +23,11 @@ type Row struct {
 	// blackInMutualGame) hold the value computed among the players still tied
 	// with this one when the criterion was reached, 0 when it never was.
 	Tiebreaks []Tiebreak
-	// Games, Wins, Draws, Losses count games against opponents, forfeits
-	// included; Byes counts Swiss byes (S-7: a bye is not a game), not the
-	// rounds a late entrant missed (Bye.Missed), which only add points.
+	// Games, Wins, Draws, Losses count games against opponents, single
+	// forfeits included (a game, a colour and a meeting as paired); a double
+	// forfeit (0-0) is none of these and counts only in Forfeits. Byes
+	// counts Swiss byes (S-7: a bye is not a game), not the rounds a late
+	// entrant missed (Bye.Missed), which only add points.
 	Games      int
 	Wins       int
 	Draws      int
@@ -239,6 +241,10 @@ func newTableCalc(p *prepared, chain Chain, prevRank []int) *tableCalc {
 				}
 				continue
 			}
+			if e.void {
+				s.forfeits[i]++ // a double forfeit: no game, colour or opponent
+				continue
+			}
 			s.games[i]++
 			if e.forfeit {
 				s.forfeits[i]++
@@ -318,7 +324,7 @@ func (t *tableCalc) eval(c Criterion) critEval {
 	case Wins:
 		ce.global = t.st.wins
 	case FirstCycleWins:
-		ce.global = t.sum(cyc, func(e *entry) int { return boolInt(!e.bye && e.res == 1) })
+		ce.global = t.sum(cyc, func(e *entry) int { return boolInt(e.isGame() && e.res == 1) })
 	case Fouls:
 		ce.lower, ce.global = true, t.st.fouls
 	case FirstCycleFouls:
@@ -327,11 +333,11 @@ func (t *tableCalc) eval(c Criterion) critEval {
 	case BlackGames:
 		ce.global = t.st.blackGames
 	case FirstCycleBlackGames:
-		ce.global = t.sum(cyc, func(e *entry) int { return boolInt(!e.bye && e.black) })
+		ce.global = t.sum(cyc, func(e *entry) int { return boolInt(e.isGame() && e.black) })
 	case BlackWins:
 		ce.global = t.st.blackWins
 	case FirstCycleBlackWins:
-		ce.global = t.sum(cyc, func(e *entry) int { return boolInt(!e.bye && e.black && e.res == 1) })
+		ce.global = t.sum(cyc, func(e *entry) int { return boolInt(e.isGame() && e.black && e.res == 1) })
 	case DirectEncounter, FirstCycleDirectEncounter:
 		ce.local = func(group, out []int) { t.directEncounter(cyc, group, out) }
 	case BlackInMutualGame, FirstCycleBlackInMutualGame:
@@ -342,8 +348,8 @@ func (t *tableCalc) eval(c Criterion) critEval {
 		ce.denom = 2
 		ce.global = t.sum(0, func(e *entry) int {
 			switch {
-			case e.missed && e.res < 0:
-				return 0 // a missed round scored zero meets nobody, like a paused round
+			case e.missed && e.res < 0, e.void:
+				return 0 // a missed round scored zero, or a double forfeit, meets nobody
 			case e.bye:
 				return t.byeNum
 			}
@@ -373,7 +379,7 @@ func (t *tableCalc) smallPoints(cyc int) []int {
 		}
 	}
 	return t.sum(cyc, func(e *entry) int {
-		if e.bye {
+		if e.bye || e.void {
 			return 0
 		}
 		v := byCycle[t.p.cycleOf(e.round)][e.opp]

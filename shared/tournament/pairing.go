@@ -336,6 +336,12 @@ func swissHistory(t *Tournament, h *History, n int) *swissState {
 			red, black := st.num[p.Red], st.num[p.Black]
 			st.hist[p.Red][k] = swiss.RoundRecord{Side: swiss.Red, Opponent: black, Pending: !ok}
 			st.hist[p.Black][k] = swiss.RoundRecord{Side: swiss.Black, Opponent: red, Pending: !ok}
+			if ok && res.Result == "0-0" {
+				// A double forfeit (C-6 双方弃权) is no game: neither a colour
+				// nor a meeting, so the two may still meet (the standings
+				// read it the same way); a single forfeit is a game as paired.
+				st.hist[p.Red][k], st.hist[p.Black][k] = swiss.RoundRecord{}, swiss.RoundRecord{}
+			}
 		}
 		for _, id := range r.Byes {
 			gained[k][id] += sc.Win // S-7: a Swiss bye scores a win
@@ -381,6 +387,9 @@ func swissHistory(t *Tournament, h *History, n int) *swissState {
 			return f
 		}
 		for _, p := range r.Pairings {
+			if st.hist[p.Red][k].Side == swiss.Absent {
+				continue // a double forfeit: no game, so no float
+			}
 			rs, bs := seen[p.Red], seen[p.Black]
 			switch {
 			case rs > bs:

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/xqtour/xqtour/shared/pairing/swiss"
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -73,5 +74,63 @@ func TestNextGames_S3_LoserTakesRed(t *testing.T) {
 	var fe *tournament.FieldError
 	if !errors.As(err, &fe) || fe.Field != "knockout.colours" || fe.Rule != "S-3" {
 		t.Errorf("unknown colour rule: %v", err)
+	}
+}
+
+// TestForfeits_C6_DoubleForfeitIsNoGame: 000 ch.2 §3 2 (若双方均超过规定时限即
+// 判双方弃) — a double forfeit scores nothing for either side and, the game
+// never having been played, is neither a colour nor a meeting: the Swiss
+// pairing may pair the two again and the standings count no game, no black
+// game and no opponent for it, only a forfeit. A single forfeit stays a
+// game as paired in both (colour, meeting, win and loss).
+func TestForfeits_C6_DoubleForfeitIsNoGame(t *testing.T) {
+	ev, ps := event(t, tournament.Settings{Name: "x", System: tournament.Swiss, Rounds: 7, Numbering: tournament.NumberingRegistration}, 4)
+	var rounds []*tournament.Round
+	var results []tournament.Result
+	r1 := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, func(p tournament.Pairing) string {
+		if p.Table == 1 {
+			return "0-0"
+		}
+		return "+-"
+	})
+	void, single := r1.Pairings[0], r1.Pairings[1]
+	h := tournament.NewHistory(ps, rounds, results)
+	in, err := tournament.SwissInput(ev, h, tournament.PairOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	num := tournament.PairingNumbers(ev, ps)
+	for _, p := range in.Players {
+		r := p.History[0]
+		switch p.Number {
+		case num[void.Red], num[void.Black]:
+			if r.Side != swiss.Absent || r.Opponent != 0 || p.Score != 0 {
+				t.Errorf("double forfeit, player %d: %+v score %d, want no colour, no opponent, 0", p.Number, r, p.Score)
+			}
+		case num[single.Red]:
+			if r.Side != swiss.Red || r.Opponent != num[single.Black] || p.Score != 2 {
+				t.Errorf("forfeit win, player %d: %+v score %d, want red against %d, 2", p.Number, r, p.Score, num[single.Black])
+			}
+		}
+	}
+	sev, err := tournament.StandingsEvent(ev, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := standings.Standings(sev, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range table.Rows {
+		switch row.PlayerID {
+		case void.Red, void.Black:
+			if row.Points != 0 || row.Games != 0 || row.Losses != 0 || row.BlackGames != 0 || row.Forfeits != 1 || row.Tiebreaks[0].Num != 0 {
+				t.Errorf("double forfeit row %+v: want no game, colour or opponent, one forfeit", row)
+			}
+		case single.Black:
+			if row.Games != 1 || row.Losses != 1 || row.BlackGames != 1 || row.Forfeits != 1 {
+				t.Errorf("forfeit loss row %+v: want a game lost as black", row)
+			}
+		}
 	}
 }
