@@ -104,6 +104,7 @@ type tournamentIn struct {
 	GamesPerMatch int              `json:"gamesPerMatch"`
 	Playoff       bool             `json:"playoff"`
 	ShareTitle    bool             `json:"shareTitle"`
+	PlacesCounted int              `json:"placesCounted"`
 	StartsAt      *time.Time       `json:"startsAt"`
 	Elimination   *eliminationJSON `json:"elimination"`
 	Groups        *groupsJSON      `json:"groups"`
@@ -190,6 +191,7 @@ type tournamentOut struct {
 	GamesPerMatch int              `json:"gamesPerMatch"`
 	Playoff       bool             `json:"playoff"`
 	ShareTitle    bool             `json:"shareTitle"`
+	PlacesCounted int              `json:"placesCounted,omitempty"`
 	StartsAt      *string          `json:"startsAt,omitempty"`
 	Status        string           `json:"status"`
 	CreatedAt     string           `json:"createdAt"`
@@ -210,7 +212,7 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 		ID: t.ID, Name: s.Name, System: s.System, Rounds: s.Rounds, Teams: s.Teams, Boards: s.Boards,
 		Substitutes: s.Substitutes, TeamFormat: s.TeamFormat, KeepEntry: s.KeepEntryOrder, Scoring: s.Scoring, Tiebreaks: s.Tiebreaks, TimeControl: timeControlOut(s.TimeControl),
 		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch,
-		Playoff: s.PlayoffPlaces() == 0, ShareTitle: s.ShareTitle, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Players, Round: t.Round,
+		Playoff: s.PlayoffPlaces() == 0, ShareTitle: s.ShareTitle, PlacesCounted: s.PlacesCounted, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Players, Round: t.Round,
 		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s),
 	}
 	if s.StartsAt != 0 {

@@ -112,7 +112,7 @@ func (ev *event) teamStandings(view, format string, n int) (int, any, error) {
 		if err != nil {
 			return 0, nil, err
 		}
-		if table, err = standings.PlacesStandings(ind, teams, members, t.Settings.PlayoffPlaces()); err != nil {
+		if table, err = standings.PlacesStandings(ind, teams, members, t.Settings.PlacesCounted, t.Settings.PlayoffPlaces()); err != nil {
 			return 0, nil, err
 		}
 	}

@@ -32,7 +32,7 @@ func (a *API) createTournament(c *call) (int, any, error) {
 		Name: in.Name, System: in.System, Rounds: in.Rounds, Teams: in.Teams, Boards: in.Boards, Substitutes: in.Substitutes,
 		TeamFormat: in.TeamFormat, KeepEntryOrder: in.KeepEntry,
 		Scoring: in.Scoring, Tiebreaks: in.Tiebreaks, TimeControl: tc, Rules: in.Rules.rules(), FirstRound: in.FirstRound,
-		AvoidSameClub: in.AvoidSameClub, GamesPerMatch: in.GamesPerMatch, Playoff: in.Playoff, ShareTitle: in.ShareTitle,
+		AvoidSameClub: in.AvoidSameClub, GamesPerMatch: in.GamesPerMatch, Playoff: in.Playoff, ShareTitle: in.ShareTitle, PlacesCounted: in.PlacesCounted,
 	}
 	if in.StartsAt != nil {
 		s.StartsAt = in.StartsAt.UnixMilli()

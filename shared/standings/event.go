@@ -298,12 +298,16 @@ func (pe *parsedEvent) prepare(n int) *prepared {
 		}
 		r, b, o, result := it.red, it.black, it.o, it.result
 		// S-6 (seed 000 ch.2 §2.2–2.3): a withdrawn player's games not
-		// finished count as forfeits he lost, whatever the system.
-		if o.pending && (p.withdrawn[r] || p.withdrawn[b]) {
+		// finished count as forfeits he lost, whatever the system — from
+		// the withdrawal on, so also a game of the round he was last paired
+		// in, the last round included (如他下过的棋有的还未终局…按负局计算).
+		gone := func(i int) bool { return p.withdrawn[i] || pe.wd[i] >= 0 && it.round <= pe.wd[i] }
+		if o.pending && (gone(r) || gone(b)) {
+			wr, wb := gone(r), gone(b)
 			switch {
-			case p.withdrawn[r] && p.withdrawn[b]:
+			case wr && wb:
 				result = "0-0"
-			case p.withdrawn[r]:
+			case wr:
 				result = "-+"
 			default:
 				result = "+-"
@@ -369,12 +373,29 @@ func (pe *parsedEvent) segmentEnd(r, n int) int {
 // results annulled, from everyone's table; otherwise the results stand and
 // the games left are forfeits (already converted in prepare). "Met" counts
 // distinct opponents of games played over the board — a forfeit is not a
-// game played (弃权) — and the opponents due are all the other players.
+// game played (弃权). The opponents due (应赛对手数) are the real ones only
+// (S-6 as settled, 001 §14.4): every other player still in the event or
+// who has played a game over the board; one who left before playing any is
+// no opponent anybody was due to meet.
 func (p *prepared) annulWithdrawals(np int) {
-	due := np - 1
+	played := make([]bool, np)
+	for i, es := range p.entries {
+		for _, e := range es {
+			if e.opp >= 0 && !e.pending && !e.forfeit {
+				played[i] = true
+				break
+			}
+		}
+	}
 	for w := range p.withdrawn {
 		if !p.withdrawn[w] {
 			continue
+		}
+		due := 0
+		for o := range np {
+			if o != w && (!p.withdrawn[o] || played[o]) {
+				due++
+			}
 		}
 		met := make(map[int]bool)
 		for _, e := range p.entries[w] {

@@ -222,9 +222,18 @@ func DrawSeed(tid string) (uint64, uint64) {
 // round 1 is paired, a withdrawn player keeps their number, and registration
 // numbers, ratings and the tournament id never change — so round 1, every
 // later round, a retry and the standings all read the same numbers.
+//
+// S-6 (001 §14.4 在比赛开始前退出，如系循环制…应重新抽签; 000 ch.2 §2.1): a
+// player who withdrew before round 1 was paired is not in the table at all —
+// the others are renumbered (with NumberingDraw the lot is drawn again over
+// them) and the table is the one for the remaining field.
 func RoundRobinOrder(t *Tournament, players []*Player) []*Player {
-	out := make([]*Player, len(players))
-	copy(out, players)
+	out := make([]*Player, 0, len(players))
+	for _, p := range players {
+		if p.Status != Withdrawn || p.WithdrawnAfter > 0 {
+			out = append(out, p)
+		}
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Number < out[j].Number })
 	switch t.Settings.Numbering {
 	case NumberingRating:

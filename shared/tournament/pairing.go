@@ -326,6 +326,11 @@ func swissHistory(t *Tournament, h *History, n int) *swissState {
 		gained[k] = map[string]int{}
 		for _, p := range r.Pairings {
 			res, ok := h.Result(r.Number, p)
+			if !ok {
+				// S-6 (000 ch.2 §2.2–2.3): a withdrawn player's unfinished
+				// game is a forfeit he lost, as the standings score it.
+				res.Result, ok = withdrawalForfeit(h, r.Number, p)
+			}
 			rp, bp := sc.DrawRed, sc.DrawBlack
 			if ok {
 				rp, bp = points(sc, res.Result)
@@ -404,6 +409,26 @@ func swissHistory(t *Tournament, h *History, n int) *swissState {
 	}
 	st.score = before
 	return st
+}
+
+// withdrawalForfeit is the result of an unfinished game of round n when a
+// player of it has withdrawn since it was paired (S-6, 000 ch.2 §2.2–2.3:
+// 如他下过的棋有的还未终局…按负局计算): a forfeit lost by whoever withdrew,
+// both when both did. It is false when neither has.
+func withdrawalForfeit(h *History, n int, p Pairing) (string, bool) {
+	gone := func(id string) bool {
+		q := h.Player(id)
+		return q != nil && q.Status == Withdrawn && q.WithdrawnAfter >= n
+	}
+	switch r, b := gone(p.Red), gone(p.Black); {
+	case r && b:
+		return "0-0", true
+	case r:
+		return "-+", true
+	case b:
+		return "+-", true
+	}
+	return "", false
 }
 
 // SwissInput is what the Swiss engine is given to pair round t.Round+1 —
@@ -539,10 +564,11 @@ func schedule(t *Tournament, players int) (roundrobin.Schedule, error) {
 }
 
 func pairRoundRobin(t *Tournament, h *History, n int, o PairOptions, gameID GameIDFunc) (*Round, error) {
-	if len(h.Players) < 2 {
-		return nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d player(s); a round robin needs at least 2", len(h.Players)), Rule: "S-1"}
+	field := len(RoundRobinOrder(t, h.Players)) // S-6: without those who left before round 1
+	if field < 2 {
+		return nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d player(s); a round robin needs at least 2", field), Rule: "S-1"}
 	}
-	s, err := schedule(t, len(h.Players))
+	s, err := schedule(t, field)
 	if err != nil {
 		return nil, fmt.Errorf("pair round %d: %w", n, err)
 	}
@@ -1021,7 +1047,8 @@ func StandingsEvent(t *Tournament, h *History) (standings.Event, error) {
 	if t.Settings.System != RoundRobin && t.Settings.System != DoubleRoundRobin {
 		return ev, nil
 	}
-	s, err := schedule(t, len(h.Players))
+	order := RoundRobinOrder(t, h.Players)
+	s, err := schedule(t, len(order))
 	if err != nil {
 		return ev, nil // fewer than two players: nothing scheduled
 	}
@@ -1031,7 +1058,6 @@ func StandingsEvent(t *Tournament, h *History) (standings.Event, error) {
 	if len(ev.Withdrawals) == 0 {
 		return ev, nil
 	}
-	order := RoundRobinOrder(t, h.Players)
 	for _, sr := range s.Rounds {
 		for _, pp := range sr.Pairings {
 			for _, g := range pp.Games {

@@ -115,6 +115,11 @@ type Settings struct {
 	// 3.6: 冠军或不宜并列的名次，应安排加赛或在赛前补充细则中作出明确规定);
 	// without it such a tie is marked as needing a play-off.
 	ShareTitle bool
+	// PlacesCounted is how many members of each team the teams-by-places
+	// table sums (T-5, R-9 as settled): teams of unequal size are compared
+	// on the same number, a missing member counting as the last place + 1;
+	// 0 counts as many as the largest team has.
+	PlacesCounted int
 	// StartsAt is the first round's start, Unix ms (0: unset); late arrival counts from each round's start (C-6).
 	StartsAt int64
 	// Elimination sets the last-place elimination of a swissElimination event (S-4).
@@ -241,6 +246,9 @@ func (s *Settings) Normalize() error {
 	}
 	if s.StartsAt < 0 {
 		return &FieldError{Field: "startsAt", Message: "must be a time"}
+	}
+	if s.PlacesCounted < 0 || s.PlacesCounted > 100 {
+		return &FieldError{Field: "placesCounted", Message: "must be between 0 (as many as the largest team has) and 100", Rule: "R-9"}
 	}
 	if s.Playoff && s.ShareTitle {
 		return &FieldError{Field: "shareTitle", Message: "an event cannot both share the title and decide it by play-off", Rule: "R-10"}
