@@ -1,6 +1,10 @@
 package game
 
-import "github.com/xqtour/xqtour/shared/xiangqi"
+import (
+	"fmt"
+
+	"github.com/xqtour/xqtour/shared/xiangqi"
+)
 
 // playerSide returns the side a player's action is for: a player's own, or
 // the side a scribe records it for. Officials other than the scribe may not
@@ -40,6 +44,15 @@ func (g *Game) OfferDraw(now int64, by Actor) error {
 	}
 	if g.status == Playing {
 		if err := g.checkOffer(side); err != nil {
+			// O-2 (000 ch.4 (9), (13), (15)): where the event adopts it, an
+			// offer without mating material or repeated after a refusal
+			// loses at once instead of being refused.
+			if g.rules.OfferLoses && (err.Rule == "D-5" || err.Rule == "D-2") {
+				g.logRuling(now, by, Ruling{Kind: RulingPenalty, Side: side, Penalty: LossOfGame,
+					Note: fmt.Sprintf("O-2: %s (立即认负)", err.Message)})
+				g.end(now, winFor(side.Opponent()), OfferPenalty)
+				return nil
+			}
 			return err
 		}
 	}

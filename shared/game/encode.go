@@ -11,8 +11,9 @@ import (
 
 // The binary form packs a game into one small store item: moves two bytes
 // each, times as varint deltas, everything else a few bytes. The position is
-// not stored; decoding replays the moves.
-const formatVersion = 1
+// not stored; decoding replays the moves. Version 2 adds the O-2 penalty
+// options after the rules; version 1 games read them as off.
+const formatVersion = 2
 
 // ErrCorrupt is wrapped by every UnmarshalBinary error.
 var ErrCorrupt = errors.New("game: corrupt encoding")
@@ -40,6 +41,7 @@ func (g *Game) AppendBinary(b []byte) ([]byte, error) {
 	w.varint(int64(g.rules.DrawOffers))
 	w.uvarint(uint64(g.rules.NoCaptureMoves))
 	w.bool(g.rules.DeadPositionDraws)
+	w.byte(b2u(g.rules.OfferLoses) | b2u(g.rules.DroppedPieceLoses)<<1)
 
 	c := g.clk.Control
 	w.string(c.Name)
@@ -124,7 +126,8 @@ func Decode(data []byte) (*Game, error) {
 
 func decode(data []byte) (*Game, error) {
 	r := reader{b: data}
-	if v := r.byte(); v != formatVersion {
+	v := r.byte()
+	if v != 1 && v != formatVersion {
 		return nil, fmt.Errorf("format version %d", v)
 	}
 	g := &Game{}
@@ -142,6 +145,13 @@ func decode(data []byte) (*Game, error) {
 	g.rules.DrawOffers = int(r.varint())
 	g.rules.NoCaptureMoves = int(r.small(MaxNoCaptureMoves))
 	g.rules.DeadPositionDraws = r.bool()
+	if v >= 2 {
+		p := r.byte()
+		if p > 3 {
+			r.fail("penalty options")
+		}
+		g.rules.OfferLoses, g.rules.DroppedPieceLoses = p&1 != 0, p&2 != 0
+	}
 	if err := g.rules.Validate(); err != nil && r.err == nil {
 		r.err = err
 	}

@@ -63,13 +63,15 @@ func timeControlOut(c clock.Control) timeControlJSON {
 }
 
 type rulesJSON struct {
-	Repetition       string `json:"repetition,omitempty"`
-	IllegalMoves     string `json:"illegalMoves,omitempty"`
-	NoCaptureMoves   int    `json:"noCaptureMoves,omitempty"`
-	DrawOfferLimit   int    `json:"drawOfferLimit,omitempty"`
-	DeadPositionDraw bool   `json:"deadPositionDraw"`
-	LateForfeitMs    int64  `json:"lateForfeitMs,omitempty"`
-	RecordArrivals   bool   `json:"recordArrivals"`
+	Repetition        string `json:"repetition,omitempty"`
+	IllegalMoves      string `json:"illegalMoves,omitempty"`
+	NoCaptureMoves    int    `json:"noCaptureMoves,omitempty"`
+	DrawOfferLimit    int    `json:"drawOfferLimit,omitempty"`
+	DeadPositionDraw  bool   `json:"deadPositionDraw"`
+	LateForfeitMs     int64  `json:"lateForfeitMs,omitempty"`
+	RecordArrivals    bool   `json:"recordArrivals"`
+	OfferLoses        bool   `json:"offerLoses"`
+	DroppedPieceLoses bool   `json:"droppedPieceLoses"`
 }
 
 func (r *rulesJSON) rules() tournament.Rules {
@@ -77,12 +79,14 @@ func (r *rulesJSON) rules() tournament.Rules {
 		return tournament.Rules{}
 	}
 	return tournament.Rules{Repetition: r.Repetition, IllegalMoves: r.IllegalMoves, NoCaptureMoves: r.NoCaptureMoves,
-		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals}
+		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals,
+		OfferLoses: r.OfferLoses, DroppedPieceLoses: r.DroppedPieceLoses}
 }
 
 func rulesOut(r tournament.Rules) rulesJSON {
 	return rulesJSON{Repetition: r.Repetition, IllegalMoves: r.IllegalMoves, NoCaptureMoves: r.NoCaptureMoves,
-		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals}
+		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals,
+		OfferLoses: r.OfferLoses, DroppedPieceLoses: r.DroppedPieceLoses}
 }
 
 // tournamentIn is POST /tournaments.

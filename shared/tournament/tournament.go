@@ -77,6 +77,13 @@ type Rules struct {
 	// a side not there by the start plus LateForfeitMs forfeits (C-6). Off, an
 	// arbiter rules late forfeits.
 	RecordArrivals bool
+	// OfferLoses: an offer without mating material against mating material,
+	// or repeated after a refusal, loses at once (O-2, 000 ch.4 (9), (13),
+	// (15)); off, it is refused (D-5, D-2).
+	OfferLoses bool
+	// DroppedPieceLoses: a side's second dropped piece in a game, recorded
+	// by a scribe or an arbiter, loses (O-2, 000 ch.7 §2 第4条).
+	DroppedPieceLoses bool
 }
 
 // Settings is what the organiser chooses when creating an event.
