@@ -13,15 +13,15 @@ type RulingKind int8
 // The kinds. RulingRecord is a result recorded with RecordResult, RulingLoad
 // a record loaded with LoadRecord; neither is a ruling an arbiter posts.
 const (
-	RulingRepetition  RulingKind = iota // G-6: three arbiters' votes
-	RulingFoul                          // G-2: a foul (犯规); the third loses
-	RulingPenalty                       // O-2: warning, loss of the game, expulsion
-	RulingClock                         // C-5: clock correction with a reason
-	RulingResult                        // a result correction
-	RulingLateForfeit                   // C-6: late arrival forfeit
-	RulingRecord                        // an over-the-board result recorded without moves
-	RulingLoad                          // a scoresheet's moves loaded in place of those entered
-	RulingDroppedPiece                  // O-2: a piece dropped on the board (000 ch.7 §2 第4条)
+	RulingRepetition   RulingKind = iota // G-6: three arbiters' votes
+	RulingFoul                           // G-2: a foul (犯规); the third loses
+	RulingPenalty                        // O-2: warning, loss of the game, expulsion
+	RulingClock                          // C-5: clock correction with a reason
+	RulingResult                         // a result correction
+	RulingLateForfeit                    // C-6: late arrival forfeit
+	RulingRecord                         // an over-the-board result recorded without moves
+	RulingLoad                           // a scoresheet's moves loaded in place of those entered
+	RulingDroppedPiece                   // O-2: a piece dropped on the board (000 ch.7 §2 第4条)
 )
 
 var rulingNames = [...]string{"repetition", "foul", "penalty", "clock", "result", "lateForfeit", "record", "load", "droppedPiece"}
