@@ -102,3 +102,47 @@ func TestDroppedPiece_O2_SecondLoses(t *testing.T) {
 		t.Errorf("without the option: status %v, %d log entries", off.Status(), len(off.Log()))
 	}
 }
+
+// TestRepetition_G6_WhoCouldBreak: 000 ch.8 新的规定 (运子后,下一着不致被将死。则应
+// 化解循环局面). Red's chariot checks the bare black general up and down
+// (a8a9+ d9d8, a9a8+ d8d9). Worked by hand: at d9 black has one move (d8;
+// e9 stays on the chariot's rank and faces the red general on e0). At d8
+// it may also go d7, but then a8e8 leaves it no move at all (d8 is on the
+// chariot's rank, e7 on its file, d6 and c7 outside the palace) — 困毙,
+// which loses like mate (G-1) — so black could not have broken the cycle.
+// Red, against a bare general, can deviate with any move. From 5 cycles on
+// the game shows both facts to the arbiters.
+func TestRepetition_G6_WhoCouldBreak(t *testing.T) {
+	const fen = "3k5/R8/9/9/9/9/9/9/9/4K4 w - - 0 1"
+	var line []step
+	for range 5 {
+		line = append(line,
+			step{do: "move+press", by: red, move: "a8a9"},
+			step{do: "move+press", by: black, move: "d9d8"},
+			step{do: "move+press", by: red, move: "a9a8"},
+			step{do: "move+press", by: black, move: "d8d9"})
+	}
+	g := newGame(t, game.Setup{FEN: fen, Control: preset(t, "untimed")})
+	run(t, g, line[:16])
+	if v := g.View(t0); v.Repetition.CouldBreak != [2]bool{} {
+		t.Errorf("before 5 cycles: %+v, want no break facts yet", v.Repetition)
+	}
+	run(t, g, line[16:])
+	r := g.View(t0).Repetition
+	if r.Cycles < 5 || !r.CouldBreak[xiangqi.Red] || r.CouldBreak[xiangqi.Black] || r.BreakingMove[xiangqi.Black] != "" {
+		t.Fatalf("repetition %+v, want red able to break and black not", r)
+	}
+	if m := r.BreakingMove[xiangqi.Red]; m == "" || m == "a8a9" || m == "a9a8" {
+		t.Errorf("red's breaking move %q, want a move off the cycle", m)
+	}
+	// Give black a soldier on i5 (it cannot move while in check, so the
+	// cycle is the same): after d8d7 a8e8 no longer leaves black without a
+	// move, and no red move mates, so d8d7 — black's only deviation — breaks
+	// the cycle.
+	g = newGame(t, game.Setup{FEN: "3k5/R8/9/9/8p/9/9/9/9/4K4 w - - 0 1", Control: preset(t, "untimed")})
+	run(t, g, line)
+	r = g.View(t0).Repetition
+	if !r.CouldBreak[xiangqi.Black] || r.BreakingMove[xiangqi.Black] != "d8d7" {
+		t.Errorf("with a black soldier: %+v, want black able to break with d8d7", r)
+	}
+}

@@ -637,14 +637,17 @@ func (a *API) rule(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+		// O-2: the board's scribe may record a dropped piece; every other
+		// ruling is an arbiter's.
+		if by.Role != game.Arbiter && by.Role != game.Scribe {
+			return forbidden("only an arbiter rules (O-1)")
+		}
 		r, err := in.ruling()
 		if err != nil {
 			return err
 		}
-		// O-2: the board's scribe may record a dropped piece; every other
-		// ruling is an arbiter's.
-		if by.Role != game.Arbiter && !(by.Role == game.Scribe && r.Kind == game.RulingDroppedPiece) {
-			return forbidden("only an arbiter rules (O-1)")
+		if by.Role == game.Scribe && r.Kind != game.RulingDroppedPiece {
+			return forbidden("only an arbiter rules (O-1); a scribe may record a dropped piece")
 		}
 		return sg.Game.Rule(c.nowMs(), by, r)
 	})

@@ -71,10 +71,18 @@ func (s *Settings) playsKnockoutMatches() bool {
 	return false
 }
 
-// normalizeOptions fills and checks the round-robin numbering (S-1) and the
-// knockout options (S-3, S-4); a system that does not use one refuses it.
+// normalizeOptions fills and checks the title's play-off or sharing,
+// the members a teams-by-places table compares, the numbering (S-1,
+// P-3) and the knockout options (S-3, S-4); a system that does not use one
+// refuses it.
 // It runs after normalizeCombined, which fills the groups' finals.
 func (s *Settings) normalizeOptions() error {
+	if s.PlacesCounted < 0 || s.PlacesCounted > 100 {
+		return &FieldError{Field: "placesCounted", Message: "must be between 0 (as many as the largest team has) and 100", Rule: "R-9"}
+	}
+	if s.Playoff && s.ShareTitle {
+		return &FieldError{Field: "shareTitle", Message: "an event cannot both share the title and decide it by play-off", Rule: "R-10"}
+	}
 	switch {
 	case s.System == RoundRobin || s.System == DoubleRoundRobin:
 		switch s.Numbering {

@@ -258,12 +258,6 @@ func (s *Settings) Normalize() error {
 	if s.StartsAt < 0 {
 		return &FieldError{Field: "startsAt", Message: "must be a time"}
 	}
-	if s.PlacesCounted < 0 || s.PlacesCounted > 100 {
-		return &FieldError{Field: "placesCounted", Message: "must be between 0 (as many as the largest team has) and 100", Rule: "R-9"}
-	}
-	if s.Playoff && s.ShareTitle {
-		return &FieldError{Field: "shareTitle", Message: "an event cannot both share the title and decide it by play-off", Rule: "R-10"}
-	}
 	if err := s.normalizeCombined(); err != nil {
 		return err
 	}
