@@ -154,15 +154,23 @@ func radixMul(a, b int64) (int64, bool) {
 	return int64(lo), true
 }
 
+// sinkMate is the partner optimum gives a player it sends below the field
+// (sinks).
+var sinkMate = &entrant{num: -1}
+
 // optimum finds an optimal pairing of ps (the objective above) with one
 // maximum-weight perfect matching whose weights encode the objective
 // digit by digit: each boundary outweighs everything below it. When
 // byes is not empty one of them takes the bye (a dummy vertex joined to
-// each). It returns each player's partner (nil for the bye) and false
-// when the weights would not fit in an int64 or the field is too big.
-func (f *field) optimum(ps []*entrant, byes []*entrant) (map[*entrant]*entrant, bool) {
+// each). With sinks, ps is the top of a bigger field and every player may
+// instead float below it (a sink vertex of its own, crossing the boundary
+// under ps and everything above that), a relaxation of what the players
+// below could take: a partner of sinkMate marks it. It returns each
+// player's partner (nil for the bye) and false when the weights would not
+// fit in an int64 or the field is too big.
+func (f *field) optimum(ps []*entrant, byes []*entrant, sinks bool) (map[*entrant]*entrant, bool) {
 	n := len(ps)
-	if n > exactLimit {
+	if n > exactLimit || sinks && 2*n > exactLimit {
 		return nil, false
 	}
 	// Levels of the players who will be paired: every bye candidate has
@@ -175,6 +183,11 @@ func (f *field) optimum(ps []*entrant, byes []*entrant) (map[*entrant]*entrant, 
 		n = len(ps)
 	}
 	lv := levelsOf(paired)
+	total := n // vertices besides the bye's
+	if sinks && len(lv) > 0 {
+		lv = append(lv, lv[len(lv)-1]-1) // the sinks' level, below everyone
+		total = 2 * n
+	}
 	nb := max(len(lv)-1, 0)
 	// bound[i] caps the crossings of boundary i: min(above, below).
 	above := make([]int, nb)
@@ -194,7 +207,7 @@ func (f *field) optimum(ps []*entrant, byes []*entrant) (map[*entrant]*entrant, 
 		rTie = 0
 		if withTie {
 			rTie = 1
-			if unit, ok = radixMul(int64(n/2+1), tieMax+1); !ok {
+			if unit, ok = radixMul(int64(total/2+1), tieMax+1); !ok {
 				return false
 			}
 		}
@@ -212,7 +225,7 @@ func (f *field) optimum(ps []*entrant, byes []*entrant) (map[*entrant]*entrant, 
 		// suffices.
 		for i := nb - 1; i >= 0; i-- {
 			radix[i] = unit
-			spread := (min(above[i], n-above[i]) - above[i]%2) / 2
+			spread := (min(above[i], total-above[i]) - above[i]%2) / 2
 			if unit, ok = radixMul(unit, int64(spread+1)); !ok {
 				return false
 			}
@@ -250,6 +263,18 @@ func (f *field) optimum(ps []*entrant, byes []*entrant) (map[*entrant]*entrant, 
 			edges = append(edges, matching.Edge{U: u, V: v, Weight: top - cost})
 		}
 	}
+	if sinks {
+		bottom := prefix[len(lv)-1]
+		for u, e := range ps {
+			cost := bottom - prefix[lv.index(e.score)]
+			edges = append(edges, matching.Edge{U: u, V: n + u, Weight: top - cost})
+			// Sinks left over pair among themselves at no cost, so that a
+			// perfect matching may leave any of them unused.
+			for v := u + 1; v < n; v++ {
+				edges = append(edges, matching.Edge{U: n + u, V: n + v, Weight: top})
+			}
+		}
+	}
 	dummy := -1
 	if len(byes) > 0 {
 		dummy = n
@@ -263,7 +288,6 @@ func (f *field) optimum(ps []*entrant, byes []*entrant) (map[*entrant]*entrant, 
 			}
 		}
 	}
-	total := n
 	if dummy >= 0 {
 		total++
 	}
@@ -275,6 +299,8 @@ func (f *field) optimum(ps []*entrant, byes []*entrant) (map[*entrant]*entrant, 
 			return nil, false // cannot happen: a complete pairing exists
 		case m == dummy:
 			out[e] = nil
+		case m >= n:
+			out[e] = sinkMate
 		default:
 			out[e] = ps[m]
 		}
@@ -370,4 +396,128 @@ func (f *field) rebuild(sorted []*entrant, mate map[*entrant]*entrant) []made {
 		pairs = append(pairs, walked...)
 	}
 	return pairs
+}
+
+// windowLimit bounds the players optimalWindow settles with one weighted
+// matching (each with a sink vertex, so twice as many vertices).
+const windowLimit = exactLimit / 2
+
+// optimalWindow makes a field too big for one weighted matching optimal
+// when the walk's trouble — boundaries crossed more often than the lower
+// bound, colour faults, third floats — lies within a window of score levels
+// small enough to solve exactly, as it does in big events (a few players
+// at the top who have met, a pair in the middle). The window runs from the
+// boundary a above it to the boundary b below it (or the field's top or
+// bottom); the walk crosses neither, nobody need (an even number above
+// each), and outside the window the walk's pairs are at the bound without
+// fault. Then, lexicographically from the top: above the window nothing can
+// be better; crossing a could only be worse; and the window is paired
+// exactly against a relaxation in which each of its players may instead
+// float below b to a partner of its own (a sink). If that optimum uses no
+// sink it is the true optimum of the window, crossing b not at all, and the
+// walk's pairs outside the window stand. A window that reaches the bottom
+// also chooses the bye among the candidates (byes; bye is the walk's). It
+// returns nil when no window of at most windowLimit players works, else the
+// pairs and the bye.
+func (f *field) optimalWindow(sorted []*entrant, pairs []made, got, lb objective, lv levels, bye *entrant, byes []*entrant) ([]made, *entrant) {
+	nb := len(got.cross)
+	count := make([]int, len(lv))
+	for _, e := range sorted {
+		count[lv.index(e.score)]++
+	}
+	// Trouble: the window must hold levels lo…hi (a < lo, hi ≤ b).
+	lo, hi := len(lv), -1
+	span := func(l, h int) { lo, hi = min(lo, l), max(hi, h) }
+	for i := range nb {
+		if got.cross[i] != lb.cross[i] {
+			span(i, i+1)
+		}
+	}
+	levelOf := func(p made) (int, int) {
+		i, j := lv.index(p.red.score), lv.index(p.black.score)
+		return min(i, j), max(i, j)
+	}
+	for _, p := range pairs {
+		if f.pairFaults(p.red, p.black) > 0 || pairThirds(p.red, p.black) > 0 {
+			span(levelOf(p))
+		}
+	}
+	if hi < 0 {
+		return nil, nil // nothing to mend
+	}
+	// A boundary may close the window when the walk does not cross it and
+	// an even number of players is above it.
+	closes := func(i int) bool { return got.cross[i] == 0 && lb.cross[i] == 0 }
+	type window struct{ a, b, size int }
+	var ws []window
+	for a := lo - 1; a >= -1; a-- {
+		if a >= 0 && !closes(a) {
+			continue
+		}
+		for b := max(hi, a+1); b <= nb; b++ {
+			if b < nb && !closes(b) {
+				continue
+			}
+			size := 0
+			for l := a + 1; l <= b; l++ {
+				size += count[l]
+			}
+			if size <= windowLimit {
+				ws = append(ws, window{a, b, size})
+			}
+		}
+	}
+	sort.SliceStable(ws, func(i, j int) bool { return ws[i].size < ws[j].size })
+	for _, w := range ws {
+		var in []*entrant
+		for _, e := range sorted {
+			if l := lv.index(e.score); l > w.a && l <= w.b {
+				in = append(in, e)
+			}
+		}
+		var cands []*entrant
+		if w.b == nb && bye != nil {
+			in, cands = append(in, bye), byes
+		}
+		mate, ok := f.optimum(in, cands, w.b < nb)
+		if !ok {
+			continue
+		}
+		newBye := bye
+		if len(cands) > 0 {
+			var rest []*entrant
+			for _, e := range in {
+				if mate[e] == nil && len(cands) > 1 {
+					newBye = e
+				} else if e != bye || len(cands) > 1 {
+					rest = append(rest, e)
+				}
+			}
+			sort.SliceStable(rest, func(i, j int) bool { return rest[i].score > rest[j].score })
+			in = rest
+		}
+		sunk := false
+		for _, m := range mate {
+			sunk = sunk || m == sinkMate
+		}
+		if sunk {
+			continue
+		}
+		var above, below []made
+		for _, p := range pairs {
+			switch l, _ := levelOf(p); {
+			case l <= w.a:
+				above = append(above, p)
+			case l > w.b:
+				below = append(below, p)
+			}
+		}
+		out := append(above, f.rebuild(in, mate)...)
+		out = append(out, below...)
+		for k := range out {
+			out[k].seq = k
+		}
+		return out, newBye
+	}
+	return nil, nil
 }

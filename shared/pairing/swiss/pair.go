@@ -22,9 +22,16 @@ var (
 // 0.2 s at 300 (BenchmarkMaxWeight300): a score group plus everyone below
 // it when the walk needs help choosing floaters (bigger stages merge with
 // the next group, never needed in simulations), and the whole field for
-// the optimum of a round the walk does not pair at the lower bound (a
-// bigger field keeps the walk's round, complete but not proven optimal).
+// the optimum of a round the walk does not pair at the lower bound. A
+// bigger field mends a window of score levels around the trouble
+// (optimalWindow); when none proves optimal the walk's round stands,
+// complete but not proven optimal.
 const exactLimit = 300
+
+// wholeFieldLimit is the largest field paired by one weighted matching over
+// everyone; bigger fields mend a window (optimalWindow). Tests lower it to
+// check the window against the whole-field optimum.
+var wholeFieldLimit = exactLimit
 
 // entrant is an active player with the facts the rules look at.
 type entrant struct {
@@ -445,8 +452,20 @@ func (f *field) laterRound() ([]made, int, string, error) {
 			}
 		}
 	}
-	mate, ok := f.optimum(f.ents, cands)
+	mate, ok := f.optimum(f.ents, cands, false)
+	if len(f.ents) > wholeFieldLimit {
+		ok = false
+	}
 	if !ok {
+		// Too big for one weighted matching: settle the window of score
+		// levels the trouble lies in exactly, when the walk is optimal outside it.
+		if mended, wb := f.optimalWindow(sorted, pairs, got, lowerBound(sorted, lv), lv, bye, cands); mended != nil {
+			if wb != bye {
+				byeNum = wb.num
+				byeWhy = fmt.Sprintf("S-7: lowest score group (score %d), no bye before; this bye lets the others pair with the fewest floats (P-4)", wb.score)
+			}
+			return mended, byeNum, byeWhy, nil
+		}
 		return pairs, byeNum, byeWhy, nil
 	}
 	optBye := bye

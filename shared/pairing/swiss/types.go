@@ -8,8 +8,9 @@
 // as few times as possible boundary by boundary from the top (P-4, P-10
 // 拆对), then colour faults (P-8), then third floats (P-6); when the walk
 // misses the lower bound, one weighted matching finds the optimum (fields
-// up to exactLimit players) and the walk is redone around it, so the
-// positional order only breaks ties. Every pair carries an explanation a
+// up to exactLimit players; bigger ones in a window of score levels around
+// the trouble) and the walk is redone around it, so the positional order
+// only breaks ties. Every pair carries an explanation a
 // chief arbiter can check by hand.
 package swiss
 
