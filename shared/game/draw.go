@@ -47,10 +47,12 @@ func (g *Game) OfferDraw(now int64, by Actor) error {
 			// O-2 (000 ch.4 (9), (13), (15)): where the event adopts it, an
 			// offer without mating material or repeated after a refusal
 			// loses at once instead of being refused.
+			// (15) 不与纪律处分: a loss, not a disciplinary penalty, so it
+			// is logged as its own kind.
 			if g.rules.OfferLoses && (err.Rule == "D-5" || err.Rule == "D-2") {
-				g.logRuling(now, by, Ruling{Kind: RulingPenalty, Side: side, Penalty: LossOfGame,
-					Note: fmt.Sprintf("O-2: %s (立即认负)", err.Message)})
-				g.end(now, winFor(side.Opponent()), OfferPenalty)
+				g.logRuling(now, by, Ruling{Kind: RulingForbiddenOffer, Side: side,
+					Note: fmt.Sprintf("O-2: %s (%s; 立即认负)", err.Message, err.Rule)})
+				g.end(now, winFor(side.Opponent()), ForbiddenOffer)
 				return nil
 			}
 			return err

@@ -9,9 +9,9 @@ import (
 
 // TestOffer_O2_ForbiddenOfferLoses: 000 ch.4 注意事项 (9) 在有杀对无杀的情况下无杀方
 // 无权提和, (13) 提议作和经对方拒绝后,连续提出, and (15) 运动员违反上述规定时，立即
-// 认负 — where the event adopts it (rules.offerLoses) such an offer loses at
-// once, logged as a penalty; without it the offer is refused (D-5, D-2) and
-// the game goes on.
+// 认负。不与纪律处分) — where the event adopts it (rules.offerLoses) such an
+// offer loses at once, logged as a forbidden offer (not a disciplinary
+// penalty); without it the offer is refused (D-5, D-2) and the game goes on.
 func TestOffer_O2_ForbiddenOfferLoses(t *testing.T) {
 	const redHasNone = "3ak4/9/9/9/9/9/9/9/r8/3K1A3 w - - 0 1"
 	t.Run("NoMaterial_9", func(t *testing.T) {
@@ -20,9 +20,13 @@ func TestOffer_O2_ForbiddenOfferLoses(t *testing.T) {
 			{do: "move", by: red, move: "f0e1"},
 			{do: "offer", by: red},
 		})
-		wantResult(t, g, game.BlackWins, game.OfferPenalty)
-		if l := g.Log(); len(l) != 1 || l[0].Ruling.Kind != game.RulingPenalty || l[0].Ruling.Penalty != game.LossOfGame || l[0].Ruling.Side != xiangqi.Red {
-			t.Errorf("log %+v, want one loss-of-game penalty against red", l)
+		wantResult(t, g, game.BlackWins, game.ForbiddenOffer)
+		// (15) 不与纪律处分: logged as what it is, not as a disciplinary penalty.
+		if l := g.Log(); len(l) != 1 || l[0].Ruling.Kind != game.RulingForbiddenOffer || l[0].Ruling.Side != xiangqi.Red {
+			t.Errorf("log %+v, want one forbidden offer by red", l)
+		}
+		if _, ok := game.ParseRulingKind("forbiddenOffer"); ok {
+			t.Error("an arbiter may post a forbiddenOffer ruling")
 		}
 	})
 	t.Run("RepeatedAfterRefusal_13", func(t *testing.T) {
@@ -35,7 +39,7 @@ func TestOffer_O2_ForbiddenOfferLoses(t *testing.T) {
 			{do: "move", by: red, move: "h0g2"},
 			{do: "offer", by: red},
 		})
-		wantResult(t, g, game.BlackWins, game.OfferPenalty)
+		wantResult(t, g, game.BlackWins, game.ForbiddenOffer)
 	})
 	t.Run("OffByDefault", func(t *testing.T) {
 		g := newGame(t, game.Setup{FEN: redHasNone, Control: preset(t, "world")})

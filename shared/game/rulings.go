@@ -13,18 +13,19 @@ type RulingKind int8
 // The kinds. RulingRecord is a result recorded with RecordResult, RulingLoad
 // a record loaded with LoadRecord; neither is a ruling an arbiter posts.
 const (
-	RulingRepetition   RulingKind = iota // G-6: three arbiters' votes
-	RulingFoul                           // G-2: a foul (犯规); the third loses
-	RulingPenalty                        // O-2: warning, loss of the game, expulsion
-	RulingClock                          // C-5: clock correction with a reason
-	RulingResult                         // a result correction
-	RulingLateForfeit                    // C-6: late arrival forfeit
-	RulingRecord                         // an over-the-board result recorded without moves
-	RulingLoad                           // a scoresheet's moves loaded in place of those entered
-	RulingDroppedPiece                   // O-2: a piece dropped on the board (000 ch.7 §2 第4条)
+	RulingRepetition     RulingKind = iota // G-6: three arbiters' votes
+	RulingFoul                             // G-2: a foul (犯规); the third loses
+	RulingPenalty                          // O-2: warning, loss of the game, expulsion
+	RulingClock                            // C-5: clock correction with a reason
+	RulingResult                           // a result correction
+	RulingLateForfeit                      // C-6: late arrival forfeit
+	RulingRecord                           // an over-the-board result recorded without moves
+	RulingLoad                             // a scoresheet's moves loaded in place of those entered
+	RulingDroppedPiece                     // O-2: a piece dropped on the board (000 ch.7 §2 第4条)
+	RulingForbiddenOffer                   // O-2: a draw offer 000 ch.4 makes a loss (logged by the game, not posted)
 )
 
-var rulingNames = [...]string{"repetition", "foul", "penalty", "clock", "result", "lateForfeit", "record", "load", "droppedPiece"}
+var rulingNames = [...]string{"repetition", "foul", "penalty", "clock", "result", "lateForfeit", "record", "load", "droppedPiece", "forbiddenOffer"}
 
 // String returns the API name, such as "lateForfeit".
 func (k RulingKind) String() string {
@@ -38,7 +39,7 @@ func (k RulingKind) String() string {
 // POST /result).
 func ParseRulingKind(s string) (RulingKind, bool) {
 	for i, n := range rulingNames {
-		if n == s && RulingKind(i) != RulingRecord && RulingKind(i) != RulingLoad {
+		if k := RulingKind(i); n == s && k != RulingRecord && k != RulingLoad && k != RulingForbiddenOffer {
 			return RulingKind(i), true
 		}
 	}
