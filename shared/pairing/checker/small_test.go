@@ -18,7 +18,14 @@ func TestSmallEvents_P4_P10_Optimum(t *testing.T) {
 		count = 60
 	}
 	rounds := 0
-	for seed := uint64(1); seed <= uint64(count); seed++ {
+	// Seeds the sweep once caught off the optimum (odd fields whose bye
+	// candidates sit above players who had byes: the weights' digit for a
+	// boundary below them was one short), then 1…count.
+	seeds := []uint64{3411, 3710, 14200, 16437, 16624}
+	for s := uint64(1); s <= uint64(count); s++ {
+		seeds = append(seeds, s)
+	}
+	for _, seed := range seeds {
 		ev := checker.SmallEvent(seed)
 		rep, err := checker.Simulate(ev)
 		if err != nil {

@@ -220,12 +220,21 @@ func (f *field) optimum(ps []*entrant, byes []*entrant, sinks bool) (map[*entran
 			return false
 		}
 		// Two pairings' crossings of a boundary differ by an even number
-		// (the parity of the players above it is fixed), at most
-		// min(above, below) minus that parity: a digit of half that range
+		// (the parity of the players paired above it is fixed: every bye
+		// candidate has the same score), at most min(above, below) of the
+		// players paired minus that parity: a digit of half that range
 		// suffices.
 		for i := nb - 1; i >= 0; i-- {
 			radix[i] = unit
-			spread := (min(above[i], total-above[i]) - above[i]%2) / 2
+			up, down := above[i], total-above[i]
+			if len(byes) > 1 {
+				if lv.index(byes[0].score) <= i {
+					up--
+				} else {
+					down--
+				}
+			}
+			spread := (min(up, down) - up%2) / 2
 			if unit, ok = radixMul(unit, int64(spread+1)); !ok {
 				return false
 			}
