@@ -192,11 +192,12 @@ func missedPoints(sc standings.Scoring, m standings.Missed) int {
 //   - NumberingRating (the default): the first round's field is ordered by
 //     rating — seeded players first, then the others, each by rating (an
 //     unrated player counts as 0), ties in registration order — and split
-//     into an upper and a lower half of equal size (the upper half one
-//     larger when the field is odd). Each half draws lots for its numbers
-//     (SwissLot): the upper half takes the odd numbers 1, 3, 5 …, the lower
-//     half the even numbers, so round 1's neighbours (1-2, 4-3 …) set the
-//     upper half against the lower.
+//     into an upper and a lower half of equal size. Each half draws lots
+//     for its numbers (SwissLot): the upper half takes the odd numbers 1,
+//     3, 5 …, the lower half the even numbers, so round 1's neighbours (1-2,
+//     4-3 …) set the upper half against the lower. In an odd field the
+//     lower half is one larger and its last drawn player takes the last
+//     number — the one round 1 leaves for the bye (S-7).
 //   - NumberingDraw: one lot over the whole field (一般比赛可采用全体运动员一次性
 //     抽签确定序号); seeding is not looked at.
 //   - NumberingRegistration (on request, and events stored before the
@@ -229,8 +230,8 @@ func PairingNumbers(t *Tournament, players []*Player) map[string]int {
 			}
 			return a.Rating > b.Rating
 		})
-		upper := append([]*Player(nil), ranked[:(len(ranked)+1)/2]...)
-		lower := append([]*Player(nil), ranked[(len(ranked)+1)/2:]...)
+		upper := append([]*Player(nil), ranked[:len(ranked)/2]...)
+		lower := append([]*Player(nil), ranked[len(ranked)/2:]...)
 		byNumber(upper)
 		byNumber(lower)
 		lot := rand.New(rand.NewPCG(SwissLot(t.ID)))
@@ -240,7 +241,7 @@ func PairingNumbers(t *Tournament, players []*Player) map[string]int {
 			out[p.ID] = 2*i + 1
 		}
 		for i, p := range lower {
-			out[p.ID] = 2*i + 2
+			out[p.ID] = min(2*i+2, len(ranked)) // an odd field's extra lower player: the last number
 		}
 	case NumberingDraw:
 		drawn := append([]*Player(nil), first...)

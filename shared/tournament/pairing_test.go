@@ -75,8 +75,10 @@ func TestPairingNumbers_P3_SeedsTakeOddNumbers(t *testing.T) {
 // 单数号，非种子组抽2、4、6…双数号) as settled for P-3: by default the field
 // splits by rating into halves of equal size (a seeded player heads the
 // upper half whatever the rating), each half draws its numbers by a lot
-// replayable from the event id, the upper half the odd numbers. An
-// unrated player is rated last; a late entry follows.
+// replayable from the event id, the upper half the odd numbers. Seven
+// players: the lower half is one larger and its last drawn player takes
+// number 7, round 1's bye. An unrated player is rated last; a late entry
+// follows.
 func TestPairingNumbers_P3_HalvesByRating(t *testing.T) {
 	ev, err := tournament.New("evt-42", tournament.Settings{Name: "x", System: tournament.Swiss, Rounds: 7}, "", 0)
 	if err != nil {
@@ -93,12 +95,12 @@ func TestPairingNumbers_P3_HalvesByRating(t *testing.T) {
 	ps[0].Seeded = true // seeded on past results: upper half despite 1500
 	ps = append(ps, &tournament.Player{ID: "late", Number: 8, Rating: 2500, JoinedRound: 3})
 	got := tournament.PairingNumbers(ev, ps)
-	upper := map[string]bool{"p1": true, "p2": true, "p5": true, "p4": true} // seed, then 2300, 2100, 1900
+	upper := map[string]bool{"p1": true, "p2": true, "p5": true} // seed, then 2300, 2100; seven players: the lower half is one larger
 	// Replay the lot by hand: the upper half in registration order, then
 	// the lower half, shuffled by the generator SwissLot seeds.
 	lot := rand.New(rand.NewPCG(tournament.SwissLot("evt-42")))
-	up := []string{"p1", "p2", "p4", "p5"}
-	low := []string{"p3", "p6", "p7"}
+	up := []string{"p1", "p2", "p5"}
+	low := []string{"p3", "p4", "p6", "p7"}
 	lot.Shuffle(len(up), func(i, j int) { up[i], up[j] = up[j], up[i] })
 	lot.Shuffle(len(low), func(i, j int) { low[i], low[j] = low[j], low[i] })
 	want := map[string]int{"late": 8}
@@ -106,13 +108,13 @@ func TestPairingNumbers_P3_HalvesByRating(t *testing.T) {
 		want[id] = 2*i + 1
 	}
 	for i, id := range low {
-		want[id] = 2*i + 2
+		want[id] = min(2*i+2, 7) // the extra lower player: number 7, round 1's bye
 	}
 	for id, n := range want {
 		if got[id] != n {
 			t.Errorf("%s: number %d, want %d", id, got[id], n)
 		}
-		if id != "late" && upper[id] != (n%2 == 1) {
+		if id != "late" && n != 7 && upper[id] != (n%2 == 1) {
 			t.Errorf("%s: number %d is in the wrong half", id, n)
 		}
 	}
@@ -121,7 +123,7 @@ func TestPairingNumbers_P3_HalvesByRating(t *testing.T) {
 	other.ID = "evt-43"
 	again := tournament.PairingNumbers(&other, ps)
 	for id := range upper {
-		if again[id]%2 != 1 {
+		if again[id]%2 != 1 || again[id] == 7 {
 			t.Errorf("%s: upper half, number %d", id, again[id])
 		}
 	}
