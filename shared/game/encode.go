@@ -11,9 +11,11 @@ import (
 
 // The binary form packs a game into one small store item: moves two bytes
 // each, times as varint deltas, everything else a few bytes. The position is
-// not stored; decoding replays the moves. Version 2 adds the O-2 penalty
-// options after the rules; version 1 games read them as off.
-const formatVersion = 2
+// not stored; decoding replays the moves.
+// Version 2 adds to each log entry who acted (Actor.ID) and what a result
+// correction replaced; version 3 adds the O-2 penalty options after the
+// rules (read as off before). Versions 1 and 2 still decode.
+const formatVersion = 3
 
 // ErrCorrupt is wrapped by every UnmarshalBinary error.
 var ErrCorrupt = errors.New("game: corrupt encoding")
@@ -100,6 +102,9 @@ func (g *Game) AppendBinary(b []byte) ([]byte, error) {
 		w.byte(byte(r.Result))
 		w.byte(byte(r.Reason))
 		w.string(r.Note)
+		w.byte(byte(r.Before))
+		w.byte(byte(r.BeforeReason))
+		w.string(e.By.ID)
 	}
 	return w.b, nil
 }
@@ -126,9 +131,9 @@ func Decode(data []byte) (*Game, error) {
 
 func decode(data []byte) (*Game, error) {
 	r := reader{b: data}
-	v := r.byte()
-	if v != 1 && v != formatVersion {
-		return nil, fmt.Errorf("format version %d", v)
+	version := r.byte()
+	if version < 1 || version > formatVersion {
+		return nil, fmt.Errorf("format version %d", version)
 	}
 	g := &Game{}
 	g.version = r.uvarint()
@@ -145,7 +150,7 @@ func decode(data []byte) (*Game, error) {
 	g.rules.DrawOffers = int(r.varint())
 	g.rules.NoCaptureMoves = int(r.small(MaxNoCaptureMoves))
 	g.rules.DeadPositionDraws = r.bool()
-	if v >= 2 {
+	if version >= 3 {
 		p := r.byte()
 		if p > 3 {
 			r.fail("penalty options")
@@ -234,6 +239,11 @@ func decode(data []byte) (*Game, error) {
 		e.Ruling.Result = Result(r.byte())
 		e.Ruling.Reason = Reason(r.byte())
 		e.Ruling.Note = r.string()
+		if version >= 2 {
+			e.Ruling.Before = Result(r.byte())
+			e.Ruling.BeforeReason = Reason(r.byte())
+			e.By.ID = r.string()
+		}
 		g.log = append(g.log, e)
 	}
 	if r.err == nil && len(r.b) != 0 {

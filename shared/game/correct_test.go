@@ -1,0 +1,74 @@
+package game_test
+
+import (
+	"testing"
+
+	"github.com/xqtour/xqtour/shared/game"
+)
+
+// O-1: the organiser records a result (a small event has no arbiter); a
+// second record is refused; a correction of the finished game by the
+// organiser or an arbiter is logged with who, when, before and after.
+func TestCorrectResult_O1_AuditedCorrection(t *testing.T) {
+	g := newGame(t, game.Setup{Control: preset(t, "rapid-5/30")})
+	org := game.Actor{Role: game.Organiser, ID: "tevent"}
+	if err := g.CorrectResult(t0, org, game.BlackWins, game.NoReason, "why"); !isCode(err, game.CodeNotFinished) {
+		t.Fatalf("correcting a game without result: %v", err)
+	}
+	if err := g.RecordResult(t0+mn, org, game.RedWins, game.NoReason); err != nil {
+		t.Fatalf("organiser records: %v", err)
+	}
+	if err := g.RecordResult(t0+2*mn, arb, game.BlackWins, game.NoReason); !isCode(err, game.CodeGameOver) {
+		t.Fatalf("a second record: %v", err)
+	}
+	if err := g.CorrectResult(t0+2*mn, game.Actor{Role: game.Scribe}, game.BlackWins, game.NoReason, "sheet"); !isCode(err, game.CodeForbidden) {
+		t.Fatalf("a scribe's correction: %v", err)
+	}
+	if err := g.CorrectResult(t0+2*mn, org, game.RedWins, game.ArbiterDecision, "same"); !isCode(err, game.CodeInvalidRuling) {
+		t.Fatalf("a correction to the same result: %v", err)
+	}
+	if err := g.CorrectResult(t0+3*mn, org, game.BlackWins, game.Resignation, "the score sheet shows red resigned"); err != nil {
+		t.Fatal(err)
+	}
+	wantResult(t, g, game.BlackWins, game.Resignation)
+	log := g.Log()
+	e := log[len(log)-1]
+	if e.By != org || e.At != t0+3*mn || e.Ruling.Kind != game.RulingResult || e.Ruling.Before != game.RedWins ||
+		e.Ruling.BeforeReason != game.ArbiterDecision || e.Ruling.Result != game.BlackWins || e.Ruling.Note == "" {
+		t.Fatalf("audit entry: %+v", e)
+	}
+	roundTrip(t, g, t0+3*mn)
+}
+
+// A version-1 item (before the log kept who and what a correction replaced)
+// and a version-2 item (before the O-2 penalty options) still decode, the
+// options off.
+func TestDecode_FormatVersion1(t *testing.T) {
+	g := newGame(t, game.Setup{Control: preset(t, "rapid-5/30")})
+	b, err := g.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The penalty options' byte is where the encodings of the same game
+	// with and without them differ; versions 1 and 2 have no such byte.
+	h := newGame(t, game.Setup{Control: preset(t, "rapid-5/30"), Rules: game.Rules{OfferLoses: true}})
+	hb, err := h.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := 0
+	for at < len(b) && b[at] == hb[at] {
+		at++
+	}
+	old := append(append([]byte(nil), b[:at]...), b[at+1:]...)
+	for _, v := range []byte{1, 2} {
+		old[0] = v // no log entries: the forms differ only in the version byte
+		back, err := game.Decode(old)
+		if err != nil {
+			t.Fatalf("version %d: %v", v, err)
+		}
+		if r := back.Rules(); r.OfferLoses || r.DroppedPieceLoses {
+			t.Errorf("version %d: penalty options %+v, want off", v, r)
+		}
+	}
+}
