@@ -70,9 +70,10 @@ func (c *call) decode(v any) error {
 	return nil
 }
 
-// recordBodyRoutes take a record (PGN) as their body, not JSON; their
-// handlers check its media type (checkRecordType).
-var recordBodyRoutes = map[string]bool{"POST /games/import": true, "POST /games/{gid}/record": true}
+// recordBodyRoutes take a record (PGN) or an event export (JSON lines) as
+// their body, not one JSON object; their handlers check its media type
+// (checkRecordType, checkExportType).
+var recordBodyRoutes = map[string]bool{"POST /games/import": true, "POST /games/{gid}/record": true, "POST /tournaments/import": true}
 
 // checkContentType refuses a POST body that is not sent as JSON (415): a
 // form-encoded or text body would otherwise be read as JSON by luck. A POST
