@@ -66,9 +66,10 @@ livebench:
 perft:
 	XQ_PERFT_ALL=1 $(GO) test -count=1 -run Perft -timeout 60m -v ./shared/xiangqi/ | grep -E '^(---|ok|FAIL|PASS)|perft'
 
-## checkpairings: simulate whole Swiss events and check every round (COUNT events, default 500)
+## checkpairings: COUNT small Swiss events (default 20000) with every round held to the
+## brute-force optimum, then LARGE bigger events (default 300) checked rule by rule
 checkpairings:
-	$(GO) run ./infra/checkpairings -count $(or $(COUNT),500)
+	$(GO) run ./infra/checkpairings -small $(or $(COUNT),20000) -count $(or $(LARGE),300)
 
 ## fmt: gofmt the tree
 fmt:
