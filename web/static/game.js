@@ -471,6 +471,8 @@ export function mount(root, { gid }) {
 
   function render() {
     if (!game) return;
+    page.dataset.ply = String(game.ply);
+    page.dataset.status = game.status;
     renderSeats();
     const playing = game.status === 'playing';
     const lastMove = game.moves.length ? game.moves[game.moves.length - 1] : '';
