@@ -15,7 +15,7 @@ import { addStrings, t } from './i18n.js';
 const NS = 'http://www.w3.org/2000/svg';
 const STEP = 100; // distance between two points
 const MX = 56; // margin left and right of the outer files
-const MY = 84; // margin above and below the outer ranks (room for file numbers)
+const MY = 112; // margin above and below the outer ranks (room for file numbers)
 const W = MX * 2 + STEP * 8;
 const H = MY * 2 + STEP * 9;
 const R = 45; // a piece's radius
@@ -172,6 +172,7 @@ export function createBoard(host, opts = {}) {
 
   function drawGrid() {
     gLines.replaceChildren();
+    gMarks.replaceChildren();
     el('rect', { x: 0, y: 0, width: W, height: H, rx: 18, class: 'xq-wood' }, gLines);
     const x0 = MX; const x1 = MX + 8 * STEP; const y0 = MY; const y1 = MY + 9 * STEP;
     el('rect', { x: x0 - 10, y: y0 - 10, width: 8 * STEP + 20, height: 9 * STEP + 20, class: 'xq-frame', fill: 'none' }, gLines);
@@ -210,6 +211,16 @@ export function createBoard(host, opts = {}) {
     words.forEach((ch, i) => {
       el('use', { href: glyphRef(ch), class: 'xq-river', transform: `translate(${xs[i] - size / 2} ${ry - size / 2}) scale(${sc})` }, gLines);
     });
+    // Chinese numerals as outlines (no font needed), Black's digits as text
+    const label = (txt, x, y) => {
+      if (GLYPHS[txt]) {
+        const size = 36; const sc = size / EM;
+        el('use', { href: glyphRef(txt), class: 'xq-coord-glyph', transform: `translate(${x - size / 2} ${y - size / 2}) scale(${sc})` }, gMarks);
+      } else {
+        const e = el('text', { x, y, class: 'xq-coord', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, gMarks);
+        e.textContent = txt;
+      }
+    };
     // file numbers: Red counts 一…九 from its right, Black 1…9 from its right
     const zh = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
     for (let col = 0; col < 9; col++) {
@@ -219,10 +230,8 @@ export function createBoard(host, opts = {}) {
       const bottom = st.orientation === 'red' ? redNum : blackNum;
       const top = st.orientation === 'red' ? blackNum : redNum;
       const x = x0 + col * STEP;
-      const tt = el('text', { x, y: 40, class: 'xq-coord', 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, gMarks);
-      tt.textContent = top;
-      const tb = el('text', { x, y: H - 34, class: 'xq-coord', 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, gMarks);
-      tb.textContent = bottom;
+      label(top, x, 40);
+      label(bottom, x, H - 40);
     }
   }
 
