@@ -47,6 +47,8 @@ addStrings({
     'game.offerDraw': '提和',
     'game.offerDrawConfirm': '确认提和？',
     'game.drawOffered': '已提和，等待对方答复',
+    'game.drawArmed': '走下一步时提和',
+    'game.drawArmedCancel': '取消提和',
     'game.drawIncoming': '对方提和',
     'game.accept': '同意和棋',
     'game.decline': '拒绝',
@@ -100,6 +102,8 @@ addStrings({
     'game.offerDraw': 'Offer draw',
     'game.offerDrawConfirm': 'Offer a draw?',
     'game.drawOffered': 'Draw offered; waiting for the answer',
+    'game.drawArmed': 'A draw will be offered with your next move',
+    'game.drawArmedCancel': 'Cancel the offer',
     'game.drawIncoming': 'Your opponent offers a draw',
     'game.accept': 'Accept draw',
     'game.decline': 'Decline',
@@ -179,6 +183,7 @@ export function mount(root, { gid }) {
   let mySide = ''; // the player's side
   let pending = null; // {move, ply, key, state: 'confirm'|'sending'|'retry'}
   let ask = ''; // the action asking ✓/✗ in place: 'draw' | 'resign' | ''
+  let drawArmed = false; // D-1: an offer goes with the next move, before the clock press
   let lastPly = -1;
   let lastStatus = '';
   let notation = notationSetting();
@@ -303,11 +308,23 @@ export function mount(root, { gid }) {
     p.state = 'sending';
     render();
     const body = { move: p.move, ply: p.ply };
-    if (pressOpt.input.checked) body.press = true;
+    const offer = drawArmed && role === 'player';
+    if (pressOpt.input.checked && !offer) body.press = true;
     try {
       await post('/moves', body, p.key);
       if (pending === p) pending = null;
       render();
+      if (offer) {
+        // D-1: offer after one's own move and before pressing the clock.
+        drawArmed = false;
+        try {
+          await post('/draw', { action: 'offer' });
+        } catch (err) {
+          showError(err);
+        }
+        if (pressOpt.input.checked) await act('/clock', {});
+        render();
+      }
     } catch (err) {
       if (pending !== p) return;
       if (err instanceof ApiError && (err.status === 0 || err.status >= 500 || err.status === 429)) {
@@ -452,7 +469,14 @@ export function mount(root, { gid }) {
         button('✗', '', () => { ask = ''; render(); }, { 'aria-label': t('game.cancel') }));
       return wrap;
     };
-    if (ask === 'draw') bar.append(confirmIn('draw', t('game.offerDrawConfirm'), () => act('/draw', { action: 'offer' })));
+    // D-1: a draw is offered right after one's own move, before the press:
+    // now, if that is where the game stands, else together with the next move.
+    const justMoved = game.clocks.awaitingPress && game.sideToMove !== mySide;
+    const offerNow = () => (justMoved ? act('/draw', { action: 'offer' }) : (drawArmed = true, render()));
+    if (drawArmed) {
+      bar.append(h('span', { class: 'armed' }, t('game.drawArmed')),
+        button(t('game.drawArmedCancel'), '', () => { drawArmed = false; render(); }));
+    } else if (ask === 'draw') bar.append(confirmIn('draw', t('game.offerDrawConfirm'), offerNow));
     else if (!by) bar.append(button(t('game.offerDraw'), '', () => { ask = 'draw'; render(); focusAsk(); }));
     if (ask === 'resign') bar.append(confirmIn('resign', t('game.resignConfirm'), () => act('/resign', {})));
     else bar.append(button(t('game.resign'), 'danger', () => { ask = 'resign'; render(); focusAsk(); }));

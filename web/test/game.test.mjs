@@ -1,0 +1,199 @@
+// game.test.mjs — the game page (/g/{gid}) in real Chromium: two players
+// play a five-ply mate by clicks on the board, each page following the
+// other's moves without a reload; a move whose answer is lost is not sent
+// twice; an arbiter enters a result on the table pad. Screenshots at 360 px
+// and 1280 px, axe-core, and no console errors on every page.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPage, assertNoErrors, checkA11y, screenshot, apiCall } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = process.env.XQ_DEV_BASE ? { base: process.env.XQ_DEV_BASE, stop: async () => {} } : await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+// G-1: a five-ply mate from the start (炮八平七 士6进5 炮七进四 炮2平3 炮七进三).
+const MATE = ['b2c2', 'f9e8', 'c2c6', 'b7c7', 'c6c9'];
+
+const point = (page, sq) => page.locator(`.xq-point[data-square="${sq}"]`);
+
+async function openGame(gid, token, opts) {
+  const page = await newPage(browser, opts);
+  await page.goto(`${server.base}/g/${gid}${token ? `#token=${token}` : ''}`);
+  await page.locator('.game-page[data-ply]').waitFor();
+  return page;
+}
+
+const atPly = (page, ply) => page.locator(`.game-page[data-ply="${ply}"]`).waitFor();
+
+// A move by clicks: the piece, then its target.
+async function clickMove(page, move) {
+  await point(page, move.slice(0, 2)).click();
+  await page.locator('.xq-dot, .xq-capture-hint').first().waitFor();
+  await point(page, move.slice(2)).click();
+}
+
+test('two players play to checkmate by clicks; each page follows the other live', async () => {
+  const g = await apiCall(server.base, 'POST', '/games', { body: { timeControl: 'rapid-10/40+5/30' } });
+  const red = await openGame(g.id, g.redToken, { width: 1280, locale: 'en-US' });
+  const black = await openGame(g.id, g.blackToken, { width: 360, locale: 'zh-CN' });
+
+  // The token left the address bar; each page turned the board to its side.
+  assert.ok(!red.url().includes('token='), 'the token stays out of the address bar');
+  const bottomLeft = async (page) => page.locator('.xq-point').nth(81).getAttribute('data-square');
+  assert.equal(await bottomLeft(red), 'a0');
+  assert.equal(await bottomLeft(black), 'i9');
+  // Only the side to move may move: Black's pieces show no targets yet.
+  await point(black, 'f9').click();
+  assert.equal(await black.locator('.xq-dot').count(), 0);
+
+  // Black plays with the ✓/✗ confirmation on.
+  await black.locator('#game-confirm').check();
+
+  for (let i = 0; i < MATE.length; i++) {
+    const mover = i % 2 === 0 ? red : black;
+    const other = i % 2 === 0 ? black : red;
+    await clickMove(mover, MATE[i]);
+    if (mover === black) {
+      await black.locator('.confirm-bar .yes').click();
+    }
+    await atPly(mover, i + 1);
+    await atPly(other, i + 1); // pushed or polled: no reload
+    if (i === 2) {
+      await screenshot(red, 'game-1280-playing');
+      await screenshot(black, 'game-360-playing');
+      const axeMid = [...await checkA11y(red), ...await checkA11y(black)];
+      assert.deepEqual(axeMid, [], 'no serious or critical axe violation mid-game');
+    }
+  }
+
+  for (const page of [red, black]) {
+    await page.locator('.game-page[data-status="over"]').waitFor();
+  }
+  assert.match(await red.locator('.game-result').innerText(), /Red wins · checkmate/);
+  assert.match(await black.locator('.game-result').innerText(), /红胜 · 将死/);
+  // The move list is in each reader's notation.
+  await black.locator('.moves .m', { hasText: '炮七进三' }).waitFor();
+  await red.locator('.moves .m', { hasText: 'C7+3' }).waitFor();
+  // The last move and the mated king are marked.
+  assert.match(await point(red, 'c9').getAttribute('aria-label'), /last move/);
+  // The record's downloads answer.
+  const pgn = await red.locator('.downloads a', { hasText: 'PGN' }).getAttribute('href');
+  const res = await fetch(server.base + pgn);
+  assert.equal(res.status, 200);
+  assert.match(await res.text(), /\[Result "1-0"\]/);
+
+  await screenshot(red, 'game-1280-over');
+  await screenshot(black, 'game-360-over');
+  assert.deepEqual([...await checkA11y(red), ...await checkA11y(black)], [], 'no serious or critical axe violation');
+  assertNoErrors(red, 'red');
+  assertNoErrors(black, 'black');
+  await red.context().close();
+  await black.context().close();
+});
+
+test('a move made by keyboard whose answer is lost is not sent twice; offline shows and re-reads', async () => {
+  const g = await apiCall(server.base, 'POST', '/games', { body: { timeControl: 'rapid-10/40+5/30' } });
+  const red = await openGame(g.id, g.redToken, { width: 1280 });
+  // Red's clock runs between updates.
+  const before = await red.locator('.seat-red .clock').innerText();
+  await red.waitForTimeout(1300);
+  assert.notEqual(await red.locator('.seat-red .clock').innerText(), before, 'the running clock counts down');
+  const sent = [];
+  let dropped = false;
+  await red.route('**/moves', async (route) => {
+    sent.push(route.request().headers()['idempotency-key']);
+    if (!dropped) {
+      dropped = true;
+      await route.fetch(); // the server takes the move…
+      await route.abort('connectionreset'); // …but its answer is lost
+      return;
+    }
+    await route.continue();
+  });
+  // 炮二平五 by keyboard: the focus starts on e0; arrows walk the points, Enter picks and drops.
+  await point(red, 'e0').focus();
+  for (const k of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowUp', 'ArrowUp', 'Enter']) await red.keyboard.press(k);
+  assert.match(await point(red, 'h2').getAttribute('aria-label'), /selected/);
+  assert.match(await point(red, 'e2').getAttribute('aria-label'), /legal target/);
+  for (const k of ['ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'Enter']) await red.keyboard.press(k);
+  await atPly(red, 1);
+  const view = await apiCall(server.base, 'GET', `/games/${g.id}`);
+  assert.deepEqual(view.moves, ['h2e2']);
+  assert.equal(sent.length, 1, `one POST for one move, got ${sent.length}`);
+
+  // Offline: the banner shows; the opponent's move arrives when the page is back.
+  await red.context().setOffline(true);
+  await red.locator('.game-offline:not([hidden])').waitFor();
+  await apiCall(server.base, 'POST', `/games/${g.id}/moves`, { token: g.blackToken, body: { move: 'h9g7', ply: 1, press: true } });
+  await red.context().setOffline(false);
+  await atPly(red, 2);
+  await red.locator('.game-offline[hidden]').waitFor({ state: 'attached' });
+  red.errors = red.errors.filter((e) => !/ERR_CONNECTION_RESET|ERR_INTERNET_DISCONNECTED|net::ERR_FAILED/.test(e));
+  assertNoErrors(red, 'red');
+  await red.context().close();
+});
+
+test('a draw offer is confirmed in place and declined; resignation asks first', async () => {
+  const g = await apiCall(server.base, 'POST', '/games', { body: { timeControl: 'rapid-10/40+5/30' } });
+  const red = await openGame(g.id, g.redToken, { width: 1280 });
+  const black = await openGame(g.id, g.blackToken, { width: 360 });
+  await red.getByRole('button', { name: 'Offer draw' }).click();
+  await red.getByRole('button', { name: /Offer a draw\? Confirm/ }).click();
+  // D-1: the offer goes with Red's next move, before the clock press.
+  await red.getByText('A draw will be offered with your next move').waitFor();
+  await clickMove(red, 'h2e2');
+  await black.getByRole('button', { name: 'Accept draw' }).waitFor();
+  await red.getByText('Draw offered; waiting for the answer').waitFor();
+  await screenshot(black, 'game-360-draw-offer');
+  assert.deepEqual(await checkA11y(black), []);
+  await black.getByRole('button', { name: 'Decline' }).click();
+  await black.getByRole('button', { name: 'Accept draw' }).waitFor({ state: 'detached' });
+  await black.getByRole('button', { name: 'Resign' }).click();
+  await black.getByRole('button', { name: /Resign this game\? Confirm/ }).click();
+  for (const page of [red, black]) await page.locator('.game-page[data-status="over"]').waitFor();
+  assert.match(await red.locator('.game-result').innerText(), /Red wins · resignation/);
+  assertNoErrors(red, 'red');
+  assertNoErrors(black, 'black');
+  await red.context().close();
+  await black.context().close();
+});
+
+test('an arbiter enters a result on the table pad and the public page shows it', async () => {
+  const ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: 'Pad Cup', system: 'swiss', rounds: 3 } });
+  for (const name of ['甲', '乙']) {
+    await apiCall(server.base, 'POST', `/tournaments/${ev.id}/players`, { token: ev.token, body: { name, rating: 1500 } });
+  }
+  const arb = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/officials`, { token: ev.token, body: { name: 'Arb', role: 'arbiter' } });
+  const round = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: {} });
+  const gid = round.pairings[0].gameId;
+
+  const pad = await openGame(gid, arb.token, { width: 360, locale: 'zh-CN' });
+  await pad.locator('.official-pad').waitFor();
+  // Names come from the event.
+  await pad.locator('.seat-red .seat-label', { hasText: round.pairings[0].redName }).waitFor();
+  await screenshot(pad, 'game-360-arbiter');
+  assert.deepEqual(await checkA11y(pad), []);
+
+  const viewer = await openGame(gid, '', { width: 1280 });
+  await pad.locator('select[id$="-result"]').selectOption('1/2-1/2');
+  await pad.locator('select[id$="-reason"]').selectOption('agreement');
+  await pad.locator('.official-pad form').first().locator('button[type=submit]').click();
+  for (const page of [pad, viewer]) await page.locator('.game-page[data-status="over"]').waitFor();
+  assert.match(await viewer.locator('.game-result').innerText(), /Draw · agreement/);
+  assert.equal(await viewer.locator('.official-pad').count(), 0, 'a spectator gets no pad');
+  assert.equal(await viewer.locator('.game-bar:not([hidden]) button').count(), 0, 'nor player buttons');
+  assertNoErrors(pad, 'arbiter');
+  assertNoErrors(viewer, 'viewer');
+  await pad.context().close();
+  await viewer.context().close();
+});
