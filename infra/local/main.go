@@ -6,7 +6,9 @@
 // Environment: ADDR (default 127.0.0.1:3000), DATA_DIR (default ./data),
 // TABLE_NAME (default xqtour), DYNAMODB_ENDPOINT (default: embedded),
 // DYNAMODB_ADDR (where the embedded DynamoDB listens; default a private
-// loopback port — set it, e.g. 0.0.0.0:8000, to let `sam local` reach it).
+// loopback port — set it, e.g. 0.0.0.0:8000, to let `sam local` reach it),
+// WEBSOCKET_URL (the live-updates socket the web pages use; default the same
+// origin's /ws). The web client's pages are served at /, /t/{tid} and /g/{gid}.
 package main
 
 import (
@@ -24,6 +26,7 @@ import (
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/embedded"
+	"github.com/xqtour/xqtour/web"
 )
 
 func main() {
@@ -71,10 +74,14 @@ func run(ctx context.Context, log *slog.Logger) error {
 		log.Info("snapshot loaded", "path", snapshotPath, "items", n)
 		go snapshotLoop(ctx, log, db, st, snapshotPath)
 	}
-	srv := &http.Server{Addr: addr, Handler: cors(httpapi.New(st, httpapi.WithLogger(log)).Handler()), ReadHeaderTimeout: 10 * time.Second}
+	pages, err := web.New(web.Options{WebSocketURL: os.Getenv("WEBSOCKET_URL")})
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Addr: addr, Handler: cors(httpapi.New(st, httpapi.WithLogger(log), httpapi.WithPages(pages)).Handler()), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
-	fmt.Fprintf(os.Stderr, "xqtour is listening on http://%s (every route; store: %s)\n", addr, storeName(db, cfg))
+	fmt.Fprintf(os.Stderr, "xqtour is listening on http://%s (every route, the web client at /; store: %s)\n", addr, storeName(db, cfg))
 	fmt.Fprintf(os.Stderr, "try: curl -s -X POST http://%s/tournaments -d '{\"name\":\"Saturday Swiss\",\"system\":\"swiss\",\"rounds\":7}'\n", addr)
 	select {
 	case err := <-errc:

@@ -19,6 +19,7 @@ type API struct {
 	store *store.Store
 	now   func() time.Time
 	log   *slog.Logger
+	pages http.Handler
 }
 
 // Option configures an API.
@@ -29,6 +30,10 @@ func WithClock(now func() time.Time) Option { return func(a *API) { a.now = now 
 
 // WithLogger sets the request logger (one JSON line per request by default).
 func WithLogger(l *slog.Logger) Option { return func(a *API) { a.log = l } }
+
+// WithPages serves the web client (package web) on the Web function's routes;
+// without it those routes are 404 like any unknown path.
+func WithPages(h http.Handler) Option { return func(a *API) { a.pages = h } }
 
 // New builds the API over st.
 func New(st *store.Store, opts ...Option) *API {
@@ -52,10 +57,25 @@ func (a *API) mux(function string) http.Handler {
 		if function != "" && rt.Function != function {
 			continue
 		}
+		if rt.Function == FnWeb {
+			if a.pages != nil {
+				mux.Handle(rt.Method+" "+pagePattern(rt.Path), a.pages)
+			}
+			continue
+		}
 		mux.Handle(rt.Method+" "+rt.Path, a.wrap(rt))
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, a.log, &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no route " + r.Method + " " + r.URL.Path})
 	})
 	return mux
+}
+
+// pagePattern is the ServeMux pattern of a page route: "/" is the home page
+// only (API Gateway matches "/" exactly), not every path.
+func pagePattern(p string) string {
+	if p == "/" {
+		return "/{$}"
+	}
+	return p
 }
