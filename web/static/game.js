@@ -40,6 +40,7 @@ addStrings({
     'game.confirmMoves': '走子前确认（✓/✗）',
     'game.autoPress': '走子后自动按钟',
     'game.mute': '静音',
+    'game.flip': '翻转棋盘',
     'game.confirmMove': '确认这步棋？',
     'game.confirm': '确认',
     'game.cancel': '取消',
@@ -95,6 +96,7 @@ addStrings({
     'game.confirmMoves': 'Confirm moves (✓/✗)',
     'game.autoPress': 'Press the clock with each move',
     'game.mute': 'Mute sounds',
+    'game.flip': 'Flip the board',
     'game.confirmMove': 'Play this move?',
     'game.confirm': 'Confirm',
     'game.cancel': 'Cancel',
@@ -170,12 +172,12 @@ export function parseRecord(text) {
 }
 
 /** mount draws the game page for gid into root. */
-export function mount(root, { gid }) {
+export function mount(root, { gid, token: given = '' }) {
   ensureStyles();
   const page = h('section', { class: 'game-page', 'aria-labelledby': 'game-title' });
   root.replaceChildren(page);
 
-  let token = tokenFrom(`game:${gid}`);
+  let token = given || tokenFrom(`game:${gid}`);
   let game = null;
   let names = { red: '', black: '' };
   let eventName = '';
@@ -241,12 +243,14 @@ export function mount(root, { gid }) {
   const confirmOpt = check('game-confirm', t('game.confirmMoves'), false, (on) => saveSetting('confirm', on));
   const pressOpt = check('game-autopress', t('game.autoPress'), setting('autoPress', true), (on) => saveSetting('autoPress', on));
   const muteOpt = check('game-mute', t('game.mute'), muted(), (on) => setMuted(on));
+  const flip = h('button', { type: 'button', class: 'flip' }, t('game.flip'));
+  flip.addEventListener('click', () => { board.setOrientation(board.orientation === 'red' ? 'black' : 'red'); render(); });
   const tokenInput = h('input', { id: 'game-token', type: 'password', autocomplete: 'off', spellcheck: 'false' });
   const tokenForm = h('form', { class: 'form-row' }, h('label', { for: 'game-token' }, t('game.tokenLabel')), tokenInput,
     h('button', { type: 'submit' }, t('game.tokenSave')));
   const tokenBox = h('details', {}, h('summary', {}, t('game.token')), tokenForm);
   const settingsBox = h('section', { class: 'settings', 'aria-labelledby': 'game-set-h' },
-    h('h2', { id: 'game-set-h' }, t('game.settings')), confirmOpt.row, pressOpt.row, muteOpt.row, tokenBox);
+    h('h2', { id: 'game-set-h' }, t('game.settings')), confirmOpt.row, pressOpt.row, muteOpt.row, flip, tokenBox);
   const officialHost = h('div');
   const side = h('aside', { class: 'game-side' }, officialHost, movesBox, downloadsBox, settingsBox);
   page.append(offline, head, errorBox, h('div', { class: 'game-layout' }, boardCol, side));
@@ -346,6 +350,10 @@ export function mount(root, { gid }) {
   // board is exactly one ply behind it (the move did not land); forget it
   // when the game went on without it or with it.
   function settlePending() {
+    if (pending && pending.state === 'confirm' && game && (game.ply !== pending.ply || game.status !== 'playing')) {
+      pending = null; // the game moved on under the unconfirmed move
+      return;
+    }
     if (!pending || pending.state !== 'retry' || !game) return;
     if (game.ply === pending.ply + 1) {
       pending = null;
@@ -502,7 +510,10 @@ export function mount(root, { gid }) {
     const lastMove = game.moves.length ? game.moves[game.moves.length - 1] : '';
     const canMove = playing && !pending && (
       (role === 'player' && game.sideToMove === mySide) || role === 'official' || role === 'organiser');
-    const check = game.inCheck === true ? game.sideToMove : typeof game.inCheck === 'string' ? game.inCheck : '';
+    // The king in check: from the view's inCheck when the API sends it, and
+    // the mated side when the result says checkmate (never computed here).
+    let check = game.inCheck === true ? game.sideToMove : typeof game.inCheck === 'string' ? game.inCheck : '';
+    if (game.status === 'over' && game.reason === 'checkmate') check = game.sideToMove;
     board.set({
       fen: game.fen, legalMoves: canMove ? game.legalMoves : [], lastMove: isICCS(lastMove) ? lastMove : '',
       check, movable: canMove, pending: pending ? pending.move : '',

@@ -6,7 +6,19 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, assertNoErrors, checkA11y, screenshot, apiCall } from './harness.mjs';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { startServer, launchBrowser, newPage, assertNoErrors, screenshot, apiCall } from './harness.mjs';
+
+// axe-core is evaluated through DevTools, which the page's CSP does not
+// govern (a <script> tag would be refused by it, rightly).
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+async function checkA11y(page) {
+  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.evaluate(axeSource);
+  const res = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return res.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 let server;
 let browser;
@@ -193,6 +205,31 @@ test('an arbiter enters a result on the table pad and the public page shows it',
   assert.equal(await viewer.locator('.official-pad').count(), 0, 'a spectator gets no pad');
   assert.equal(await viewer.locator('.game-bar:not([hidden]) button').count(), 0, 'nor player buttons');
   assertNoErrors(pad, 'arbiter');
+  assertNoErrors(viewer, 'viewer');
+  await pad.context().close();
+  await viewer.context().close();
+});
+
+test('a scribe records a table\'s moves by clicks and a spectator follows them', async () => {
+  const ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: 'Scribe Cup', system: 'swiss', rounds: 3, timeControl: 'rapid-10/40+5/30' } });
+  for (const name of ['甲', '乙']) {
+    await apiCall(server.base, 'POST', `/tournaments/${ev.id}/players`, { token: ev.token, body: { name, rating: 1600 } });
+  }
+  const scribe = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/officials`, { token: ev.token, body: { name: 'Scribe', role: 'scribe', tables: [1] } });
+  const round = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: {} });
+  const gid = round.pairings[0].gameId;
+  const pad = await openGame(gid, scribe.token, { width: 1280, locale: 'zh-CN' });
+  const viewer = await openGame(gid, '', { width: 360, locale: 'zh-CN' });
+  await clickMove(pad, 'h2e2'); // 炮二平五, recorded for Red
+  await atPly(pad, 1);
+  await clickMove(pad, 'h9g7'); // 马8进7, for Black
+  await atPly(viewer, 2);
+  await viewer.locator('.moves .m', { hasText: '马8进7' }).waitFor();
+  // The auto-press pressed each clock: Red's runs again.
+  await pad.locator('.seat-red .clock.clock-running').waitFor();
+  await screenshot(pad, 'game-1280-scribe');
+  assert.deepEqual(await checkA11y(pad), []);
+  assertNoErrors(pad, 'scribe');
   assertNoErrors(viewer, 'viewer');
   await pad.context().close();
   await viewer.context().close();
