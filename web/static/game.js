@@ -365,8 +365,14 @@ export function mount(root, { gid, token: given = '' }) {
   }
 
   // ---- rendering ----
+  // A name the game view itself carries, when the API sends one.
+  function viewName(s) {
+    const link = game && game.tournament;
+    return (game && game.names && game.names[s]) || (link && link[`${s}Name`]) || '';
+  }
+
   function playerLabel(s) {
-    const base = names[s] || t(`game.${s}`);
+    const base = names[s] || viewName(s) || t(`game.${s}`);
     return base + (role === 'player' && s === mySide ? t('game.you') : '');
   }
 
