@@ -234,3 +234,55 @@ test('a scribe records a table\'s moves by clicks and a spectator follows them',
   await pad.context().close();
   await viewer.context().close();
 });
+
+test('a piece can be dragged to its target; the clock shows tenths under ten seconds', async () => {
+  const g = await apiCall(server.base, 'POST', '/games', { body: { timeControl: 'rapid-10/40+5/30' } });
+  const red = await openGame(g.id, g.redToken, { width: 360 });
+  const from = await point(red, 'b0').boundingBox();
+  const to = await point(red, 'c2').boundingBox();
+  await red.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await red.mouse.down();
+  await red.mouse.move(from.x + from.width / 2 + 10, from.y, { steps: 3 });
+  await red.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 6 });
+  await red.mouse.up();
+  await atPly(red, 1);
+  assert.deepEqual((await apiCall(server.base, 'GET', `/games/${g.id}`)).moves, ['b0c2']);
+  // The clock's own formatting and lichess's low-time threshold.
+  const got = await red.evaluate(async () => {
+    const m = await import('/assets/clock.js');
+    return [m.formatClock(9440), m.formatClock(600000), m.formatClock(3723000), m.formatClock(-5),
+      m.lowTimeMs({ periods: [{ moves: 40, ms: 600000 }] }), m.lowTimeMs({ periods: [{ moves: 40, ms: 5400000 }] })];
+  });
+  assert.deepEqual(got, ['0:09.4', '10:00', '1:02:03', '0:00.0', 60000, 60000]);
+  const small = await red.evaluate(async () => (await import('/assets/clock.js')).lowTimeMs({ periods: [{ moves: 30, ms: 300000 }] }));
+  assert.equal(small, 37500);
+  assertNoErrors(red, 'red');
+  await red.context().close();
+});
+
+test('an official\'s table list links to each table\'s game', async () => {
+  const ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: 'Tables', system: 'swiss', rounds: 3 } });
+  for (const name of ['甲', '乙', '丙', '丁']) {
+    await apiCall(server.base, 'POST', `/tournaments/${ev.id}/players`, { token: ev.token, body: { name } });
+  }
+  const scribe = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/officials`, { token: ev.token, body: { name: 'S', role: 'scribe', tables: [2] } });
+  const round = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: {} });
+  const page = await newPage(browser, { width: 360, locale: 'en-US' });
+  await page.goto(`${server.base}/g/${round.pairings[1].gameId}`);
+  await page.locator('.game-page[data-ply]').waitFor();
+  await page.evaluate(async ({ tid, token }) => {
+    const host = document.createElement('div');
+    host.id = 'tables-host';
+    document.getElementById('main').prepend(host);
+    (await import('/assets/arbiter.js')).mountTables(host, { tid, token });
+  }, { tid: ev.id, token: scribe.token });
+  const links = page.locator('#tables-host .tables a');
+  await links.first().waitFor();
+  const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+  // Without GET /me the list is the whole round; with it, the scribe's own table.
+  const all = round.pairings.map((p) => `/g/${p.gameId}`);
+  assert.ok(hrefs.length >= 1 && hrefs.every((h) => all.includes(h)), `table links ${hrefs}`);
+  assert.match(await page.locator('#tables-host h2').innerText(), /round 1/);
+  assertNoErrors(page, 'tables');
+  await page.context().close();
+});
