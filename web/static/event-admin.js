@@ -180,10 +180,22 @@ export function createAdmin(page) {
 
   function after(status, text) {
     showOk(status, text);
-    page.refresh({ what: 'round' });
+    page.refresh({ what: 'round', force: true });
+  }
+
+  // Controls are kept across redraws (polls, pushes) while what they depend
+  // on is unchanged, so a half-filled form or a status message survives.
+  const memoNodes = new Map();
+  function memo(key, build) {
+    if (!memoNodes.has(key)) memoNodes.set(key, build());
+    return memoNodes.get(key);
   }
 
   function roundControls(n) {
+    return memo(`round-${page.ev.round}-${page.ev.status}-${n}`, () => buildRoundControls(n));
+  }
+
+  function buildRoundControls(n) {
     const ev = page.ev;
     const status = h('div', { class: 'status', 'aria-live': 'polite' });
     const next = ev.round + 1;
@@ -223,6 +235,10 @@ export function createAdmin(page) {
   }
 
   function resultControl(p, n) {
+    return memo(`result-${p.gameId}-${p.result}`, () => buildResultControl(p, n));
+  }
+
+  function buildResultControl(p, n) {
     const label = t('adm.result', { table: p.board ? `${p.table}.${p.board}` : p.table });
     const sel = select([['', '—'], ...RESULTS.map((r) => [r, `${r} · ${resultName(r)}`])], { 'aria-label': label, value: p.result || '', class: 'result-select' });
     const btn = h('button', { type: 'button', class: 'small' }, p.result ? t('adm.correct') : t('adm.save'));
@@ -247,6 +263,10 @@ export function createAdmin(page) {
 
   function changeForm(n, r) {
     if (!r || n !== page.ev.round) return null;
+    return memo(`change-${n}-${page.players.map((p) => p.status).join()}`, () => buildChangeForm(n));
+  }
+
+  function buildChangeForm(n) {
     const status = h('div', { class: 'status', 'aria-live': 'polite' });
     const action = select([['swapColours', t('adm.act.swapColours')], ['pair', t('adm.act.pair')], ['bye', t('adm.act.bye')]], { name: 'action' });
     const table = h('input', { type: 'number', name: 'table', min: 1, inputmode: 'numeric', value: 1 });
@@ -284,6 +304,10 @@ export function createAdmin(page) {
   }
 
   function playerActions(p) {
+    return memo(`player-${p.id}-${p.status}`, () => buildPlayerActions(p));
+  }
+
+  function buildPlayerActions(p) {
     const status = h('span', { class: 'status inline', 'aria-live': 'polite' });
     const mk = (what, label) => {
       const b = h('button', { type: 'button', class: 'small', 'aria-label': `${label}: ${p.name}` }, label);
@@ -327,6 +351,11 @@ export function createAdmin(page) {
   }
 
   function registerForms() {
+    if (page.ev.teams) return null;
+    return memo('register', buildRegisterForms);
+  }
+
+  function buildRegisterForms() {
     const status = h('div', { class: 'status', 'aria-live': 'polite' });
     const name = h('input', { type: 'text', name: 'name', required: true, maxlength: 120, autocomplete: 'off' });
     const rating = h('input', { type: 'number', name: 'rating', min: 0, max: 4000, inputmode: 'numeric' });
@@ -379,10 +408,9 @@ export function createAdmin(page) {
         preview.textContent = '';
         clear(csvStatus, h('p', { class: bad.length ? 'error' : 'ok', role: bad.length ? 'alert' : 'status' }, t('adm.csvDone', { ok, bad: bad.length })),
           bad.length ? h('ul', { class: 'error' }, bad) : null);
-        page.refresh({ what: 'players' });
+        page.refresh({ what: 'players', force: true });
       });
     });
-    if (page.ev.teams) return null;
     return h('div', { class: 'admin no-print' },
       h('section', { class: 'card' }, h('h2', {}, t('adm.register')), one),
       h('details', { class: 'card', open: page.players.length === 0 }, h('summary', {}, t('adm.csv')), many));
@@ -398,6 +426,13 @@ export function createAdmin(page) {
   }
 
   function teamForms() {
+    const box = memo('teams', buildTeamForms);
+    const slot = box.querySelector('.lineup-slot');
+    if (page.ev.round) clear(slot, memo(`lineup-${page.ev.round}-${page.teams.length}`, lineupForm));
+    return box;
+  }
+
+  function buildTeamForms() {
     const ev = page.ev;
     const status = h('div', { class: 'status', 'aria-live': 'polite' });
     const name = h('input', { type: 'text', name: 'teamName', required: true, maxlength: 120, autocomplete: 'off' });
@@ -423,7 +458,7 @@ export function createAdmin(page) {
     });
     return h('div', { class: 'admin no-print' },
       h('section', { class: 'card' }, h('h2', {}, t('adm.team')), form),
-      page.ev.round ? lineupForm() : null);
+      h('div', { class: 'lineup-slot' }));
   }
 
   function lineupForm() {
@@ -460,6 +495,10 @@ export function createAdmin(page) {
 
   function teamActions(tm) {
     if (tm.status === 'withdrawn') return null;
+    return memo(`team-${tm.id}-${tm.status}`, () => buildTeamActions(tm));
+  }
+
+  function buildTeamActions(tm) {
     const status = h('span', { class: 'status inline', 'aria-live': 'polite' });
     const b = h('button', { type: 'button', class: 'small no-print' }, t('adm.withdrawTeam'));
     b.addEventListener('click', () => {
@@ -504,7 +543,7 @@ export function createAdmin(page) {
       h('p', {}, t('adm.nextSteps')),
       roundControls(page.ev.round),
       h('section', { class: 'card' }, h('h3', {}, t('adm.organiserLink')), linkBox(t('adm.organiserLink'), eventLink(token))),
-      h('section', { class: 'card' }, h('h3', {}, t('adm.officials')), officialsForm()),
+      h('section', { class: 'card' }, h('h3', {}, t('adm.officials')), memo('officials', officialsForm)),
       h('section', { class: 'card' }, h('h3', {}, t('adm.links')), linksList()));
   }
 

@@ -181,20 +181,39 @@ class EventPage {
     this.pending = setTimeout(() => this.refresh(change), change.what === 'poll' ? 0 : 150);
   }
 
-  /** refresh re-reads the event and redraws the header and the open tab. */
+  /**
+   * refresh re-reads the event and redraws the header and the open tab. A
+   * poll or a push that changed nothing the page shows redraws nothing, so an
+   * open explanation or a half-typed form survives; change.force redraws.
+   */
   async refresh(change = {}) {
     try {
-      if (change.what === 'round' || change.what === 'result') this.roundCache.delete(change.round);
-      if (!change.what || change.what === 'poll' || change.what === 'reconnect') this.roundCache.clear();
+      const background = change.what === 'poll' || change.what === 'reconnect';
+      if (change.what && !background) this.roundCache.delete(change.round);
+      if (background || !change.what) this.roundCache.clear();
       const prevRound = this.ev?.round;
       await this.loadCore();
       if (this.ev.round !== prevRound && this.view.round === prevRound) this.view.round = this.ev.round;
+      const shown = new Set([this.ev.round, this.view.round].filter(Boolean));
+      const rounds = await Promise.all([...shown].map((n) => this.round(n).catch(() => null)));
+      const sig = JSON.stringify([this.ev, this.players, this.teams, rounds]);
+      const same = sig === this.signature;
+      this.signature = sig;
+      if (same && !change.force && change.what) {
+        this.drawUpdated();
+        return;
+      }
       this.drawHeader();
       await this.drawTab();
       if (change.what && this.me !== null) this.loadMe();
     } catch (err) {
       if (this.statusEl) showError(this.statusEl, err);
     }
+  }
+
+  drawUpdated() {
+    const el = this.headerEl && this.headerEl.querySelector('.updated');
+    if (el) el.textContent = t('ev.updated', { time: formatTime(this.updatedAt, { timeStyle: 'medium' }) });
   }
 
   layout() {
@@ -215,9 +234,9 @@ class EventPage {
       return b;
     });
     this.panel = h('section', { id: 'panel', role: 'tabpanel', class: 'panel', tabindex: '0' });
-    clear(this.root, this.headerEl, this.meEl, this.tokenPaste(),
+    clear(this.root, this.headerEl, this.meEl,
       h('nav', { class: 'tabs', role: 'tablist', 'aria-label': ev.name }, this.tabButtons),
-      this.statusEl, this.panel);
+      this.statusEl, this.panel, this.tokenPaste());
     this.markTabs();
   }
 
@@ -385,24 +404,24 @@ class EventPage {
       }
     }
     const pairRow = (p) => {
-      const why = p.explanation ? this.whyButton(p) : null;
+      const why = p.explanation ? this.whyParts(p) : null;
       const res = p.result
         ? h('a', { href: `/g/${enc(p.gameId)}`, title: resultName(p.result) + (p.reason ? ` · ${p.reason}` : '') }, resultShort(p.result))
         : h('a', { href: `/g/${enc(p.gameId)}`, class: 'playing', title: t('pair.playing') }, '*');
       const mine = this.me && this.me.role === 'player' && (p.red === this.me.id || p.black === this.me.id);
-      return h('tr', { class: mine ? 'mine' : null, 'data-table': p.table },
+      return [h('tr', { class: mine ? 'mine' : null, 'data-table': p.table },
         h('td', { class: 'num' }, p.board && p.match ? `${p.table}.${p.board}` : p.table),
-        h('td', { class: 'num' }, num(p.red)),
+        h('td', { class: 'num col-no' }, num(p.red)),
         h('td', { class: 'name red' }, p.redName),
         h('td', { class: 'num' }, points(before.get(p.red) ?? 0)),
         h('td', { class: 'result' }, res, this.admin ? this.admin.resultControl(p, n) : null),
         h('td', { class: 'num' }, points(before.get(p.black) ?? 0)),
         h('td', { class: 'name black' }, p.blackName),
-        h('td', { class: 'num' }, num(p.black)),
-        h('td', { class: 'why no-print' }, why));
+        h('td', { class: 'num col-no' }, num(p.black)),
+        h('td', { class: 'why no-print' }, why ? why.button : null)), why ? why.row : null];
     };
     const head = h('thead', {}, h('tr', {},
-      ['pair.table', 'pair.no', 'pair.red', 'pair.score', 'pair.result', 'pair.score', 'pair.black', 'pair.no'].map((k) => h('th', { scope: 'col' }, t(k))),
+      ['pair.table', 'pair.no', 'pair.red', 'pair.score', 'pair.result', 'pair.score', 'pair.black', 'pair.no'].map((k) => h('th', { scope: 'col', class: k === 'pair.no' ? 'col-no' : null }, t(k))),
       h('th', { scope: 'col', class: 'no-print' }, h('span', { class: 'visually-hidden' }, t('pair.why')))));
     if (r.matches && r.matches.length) {
       for (const m of r.matches) {
@@ -418,7 +437,7 @@ class EventPage {
     const byeIds = [r.bye, ...(r.byes || [])].filter(Boolean).filter((v, i, a) => a.indexOf(v) === i);
     for (const id of byeIds) {
       const who = this.playerById(id)?.name || this.teamById(id)?.name || id;
-      rows.push(h('tr', { class: 'bye-row' }, h('td', { class: 'num' }, ''), h('td', { class: 'num' }, num(id)),
+      rows.push(h('tr', { class: 'bye-row' }, h('td', { class: 'num' }, ''), h('td', { class: 'num col-no' }, num(id)),
         h('td', { class: 'name', colspan: 7 }, t('pair.byeRow', { name: who }))));
     }
     const elim = (r.eliminated || []).map((id) => this.playerById(id)?.name || id);
@@ -431,21 +450,24 @@ class EventPage {
       this.admin ? this.admin.changeForm(n, r) : null);
   }
 
-  whyButton(p) {
+  // whyParts gives a pair's explanation toggle and the row it opens below
+  // the pair (a row, not a popover, so it never hides under the table's edge).
+  whyParts(p) {
     const x = p.explanation;
     const id = `why-${p.table}-${p.board || 0}`;
-    const box = h('div', { class: 'why-box', id, hidden: true, role: 'note' },
-      h('strong', {}, t('pair.whyFor', { table: p.table })),
-      h('p', {}, x.opponent),
-      h('p', {}, `${whyText(x.opponentReason)} · ${t('pair.colour', { why: whyText(x.colourReason) })}`),
-      x.scoreGroup !== undefined ? h('p', { class: 'muted' }, t('pair.scoreGroup', { g: points(x.scoreGroup) })) : null);
+    const row = h('tr', { class: 'why-row', id, hidden: true },
+      h('td', { colspan: 9 },
+        h('strong', {}, t('pair.whyFor', { table: p.table })),
+        h('p', {}, x.opponent),
+        h('p', {}, `${whyText(x.opponentReason)} · ${t('pair.colour', { why: whyText(x.colourReason) })}`),
+        x.scoreGroup !== undefined ? h('p', { class: 'muted' }, t('pair.scoreGroup', { g: points(x.scoreGroup) })) : null));
     const b = h('button', { type: 'button', class: 'small why-btn', 'aria-expanded': 'false', 'aria-controls': id, 'aria-label': t('pair.whyFor', { table: p.table }) }, '?');
     b.addEventListener('click', () => {
-      const open = box.hidden;
-      box.hidden = !open;
+      const open = row.hidden;
+      row.hidden = !open;
       b.setAttribute('aria-expanded', String(open));
     });
-    return h('div', { class: 'why-wrap' }, b, box);
+    return { button: b, row };
   }
 
   standingsViews() {
@@ -480,7 +502,7 @@ class EventPage {
     const th = (c) => h('th', { scope: 'col' }, h('abbr', { title: tiebreakHelp(c) || tiebreakName(c), tabindex: '0' }, tiebreakName(c)));
     const head = h('tr', {},
       h('th', { scope: 'col' }, t('st.rank')), h('th', { scope: 'col' }, t('st.no')), h('th', { scope: 'col' }, t('st.name')),
-      team ? null : h('th', { scope: 'col' }, t('st.rating')),
+      team ? null : h('th', { scope: 'col', class: 'col-rating' }, t('st.rating')),
       team ? h('th', { scope: 'col' }, h('abbr', { title: tiebreakHelp('matchPoints'), tabindex: '0' }, t('st.matchPoints'))) : null,
       h('th', { scope: 'col' }, team ? h('abbr', { title: tiebreakHelp('boardPoints'), tabindex: '0' }, t('st.boardPoints')) : h('abbr', { title: tiebreakHelp('points'), tabindex: '0' }, t('st.points'))),
       chain.map(th),
@@ -495,7 +517,7 @@ class EventPage {
         h('td', { class: 'num' }, row.rank),
         h('td', { class: 'num' }, row.number ?? ''),
         h('th', { scope: 'row', class: 'name' }, nameCell, flags ? h('small', { class: 'flag' }, ` ${flags}`) : null),
-        team ? null : h('td', { class: 'num' }, p?.rating || ''),
+        team ? null : h('td', { class: 'num col-rating' }, p?.rating || ''),
         team ? h('td', { class: 'num strong' }, points(row.matchPoints)) : null,
         h('td', { class: 'num strong' }, points(team ? row.boardPoints : row.points)),
         chain.map((c) => h('td', { class: 'num' }, tb.has(c) ? points(tb.get(c)) : '')),

@@ -10,6 +10,7 @@ import { act, checkbox, clear, field, h, linkBox, select } from './ui.js';
 addStrings({
   zh: {
     'home.title': '象棋赛事',
+    'home.default': '默认',
     'home.lead': '编排瑞士制、循环赛、淘汰赛和团体赛，实时公布对阵与名次，在手机上下棋。',
     'home.create': '创建赛事',
     'home.name': '赛事名称',
@@ -70,6 +71,7 @@ addStrings({
   },
   en: {
     'home.title': 'Xiangqi tournaments',
+    'home.default': 'Default',
     'home.lead': 'Pair Swiss, round-robin, knockout and team events, publish pairings and standings live, and play on a phone.',
     'home.create': 'Create an event',
     'home.name': 'Event name',
@@ -180,7 +182,7 @@ function createEventForm(out) {
     h('legend', {}, t('home.teams')),
     field(t('home.boards'), h('input', { type: 'number', name: 'boards', min: 1, max: 16, value: 4, inputmode: 'numeric' })),
     field(t('home.substitutes'), h('input', { type: 'number', name: 'substitutes', min: 0, max: 8, value: 0, inputmode: 'numeric' })),
-    field(t('home.teamFormat'), select([['', '—'], ...opts('home.tf', ['fixedBoards', 'boardsWithSubstitutes', 'lineupPerMatch', 'allPlayAll'])], { name: 'teamFormat' })),
+    field(t('home.teamFormat'), select([['', t('home.default')], ...opts('home.tf', ['fixedBoards', 'boardsWithSubstitutes', 'lineupPerMatch', 'allPlayAll'])], { name: 'teamFormat' })),
     checkbox(t('home.keepEntryOrder'), { name: 'keepEntryOrder' }));
   const elim = h('fieldset', { class: 'inline-fields', 'data-system': 'swissElimination', hidden: true },
     h('legend', {}, t('home.elimination')),
@@ -195,18 +197,18 @@ function createEventForm(out) {
     h('legend', {}, t('home.knockout')),
     h('div', { 'data-system': 'knockout' }, checkbox(t('home.ko.thirdPlace'), { name: 'koThirdPlace' })),
     h('div', { 'data-system': 'doubleElimination' }, checkbox(t('home.ko.reset'), { name: 'koReset', checked: true })),
-    h('div', { 'data-system': 'swissKnockout' }, field(t('home.ko.finalists'), select([['', '—'], ['2', '2'], ['4', '4']], { name: 'koFinalists' }))),
-    field(t('home.ko.tieBreak'), select([['', '—'], ...PRESETS.filter((p) => p.startsWith('rapid')).map((p) => [p, t(`tc.${p}`)])], { name: 'koTieBreak' })));
+    h('div', { 'data-system': 'swissKnockout' }, field(t('home.ko.finalists'), select([['', t('home.default')], ['2', '2'], ['4', '4']], { name: 'koFinalists' }))),
+    field(t('home.ko.tieBreak'), select([['', t('home.default')], ...PRESETS.filter((p) => p.startsWith('rapid')).map((p) => [p, t(`tc.${p}`)])], { name: 'koTieBreak' })));
   const late = h('fieldset', { class: 'inline-fields', 'data-system': 'swiss swissKnockout swissElimination swissNPlusOne', hidden: true },
     h('legend', {}, t('home.late')),
     field(t('home.late.untilRound'), h('input', { type: 'number', name: 'lateUntil', min: 0, max: 99, inputmode: 'numeric' })),
     field(t('home.late.missedRounds'), select(opts('home.late', ['zero', 'draw', 'win']), { name: 'lateMissed' })));
   const rr = h('div', { 'data-system': 'roundRobin doubleRoundRobin', hidden: true },
-    field(t('home.numbering'), select([['', '—'], ...opts('home.nb', ['registration', 'rating', 'draw'])], { name: 'numbering' })));
+    field(t('home.numbering'), select([['', t('home.default')], ...opts('home.nb', ['registration', 'rating', 'draw'])], { name: 'numbering' })));
   const rules = h('fieldset', { class: 'inline-fields' },
     h('legend', {}, t('home.rules')),
-    field(t('home.r.repetition'), select([['', '—'], ...opts('home.r', ['ruling', 'threefoldDraw', 'perpetualCheckLoses'])], { name: 'rRepetition' })),
-    field(t('home.r.illegalMoves'), select([['', '—'], ...opts('home.r', ['reject', 'foul', 'lose'])], { name: 'rIllegal' })),
+    field(t('home.r.repetition'), select([['', t('home.default')], ...opts('home.r', ['ruling', 'threefoldDraw', 'perpetualCheckLoses'])], { name: 'rRepetition' })),
+    field(t('home.r.illegalMoves'), select([['', t('home.default')], ...opts('home.r', ['reject', 'foul', 'lose'])], { name: 'rIllegal' })),
     field(t('home.r.noCaptureMoves'), h('input', { type: 'number', name: 'rNoCapture', min: 10, max: 200, inputmode: 'numeric' })),
     field(t('home.r.drawOfferLimit'), h('input', { type: 'number', name: 'rDrawLimit', min: -1, max: 50, inputmode: 'numeric' })),
     field(t('home.r.lateForfeitMinutes'), h('input', { type: 'number', name: 'rLateMin', min: 1, max: 600, inputmode: 'numeric' })),

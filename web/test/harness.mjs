@@ -7,7 +7,7 @@
 //   import { startServer, launchBrowser, newPage, checkA11y, screenshot, apiCall } from './harness.mjs';
 
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
@@ -133,15 +133,17 @@ export function assertNoErrors(page, label = '') {
 }
 
 const require = createRequire(import.meta.url);
-const axePath = require.resolve('axe-core/axe.min.js');
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
  * checkA11y runs axe-core on the page and returns the serious and critical
  * violations (empty when the page passes), each as "id: help (targets)".
+ * axe is evaluated through DevTools, which the page's CSP does not govern
+ * (a <script> tag would be refused by it, rightly).
  */
 export async function checkA11y(page) {
-  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.addScriptTag({ path: axePath });
-  const res = await page.evaluate(async () => window.axe.run(document, { resultTypes: ['violations'] }));
+  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.evaluate(axeSource);
+  const res = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
   return res.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);

@@ -1,0 +1,165 @@
+// event.test.mjs — the home page, the organiser's console and the public
+// event page in real Chromium: an organiser creates a 4-player Swiss in the
+// browser, registers the players by CSV paste, pairs round 1 and starts it,
+// enters both results; the public page (another browser context, no token)
+// shows the right standings. Screenshots at 360 px and 1280 px; axe-core
+// finds no serious or critical violation; no console errors on any page.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPage, assertNoErrors, checkA11y, screenshot, apiCall } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = process.env.XQ_DEV_BASE ? { base: process.env.XQ_DEV_BASE, stop: async () => {} } : await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+async function a11y(page, label) {
+  const v = await checkA11y(page);
+  assert.deepEqual(v, [], `${label}: axe-core found serious or critical violations`);
+}
+
+const CSV = `name,rating,club
+Wang Tianyi,2650,Hangzhou
+"Zheng, Weitong",2600,Beijing
+Xu Yinchuan,2550,Guangdong
+Hong Zhi,2500,Shanghai
+`;
+
+test('home page: every section renders at 360 and 1280 px, in both languages', async () => {
+  for (const [width, locale] of [[360, 'zh-CN'], [1280, 'en-US']]) {
+    const page = await newPage(browser, { width, locale });
+    await page.goto(`${server.base}/`);
+    await page.locator('#create-event').waitFor();
+    assert.equal(await page.locator('html').getAttribute('lang'), locale === 'zh-CN' ? 'zh-Hans' : 'en');
+    await page.locator('#create-event details.advanced summary').click();
+    await screenshot(page, `home-${width}`);
+    await a11y(page, `home ${width}`);
+    // No horizontal scrolling on a phone.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `home ${width}: the page is ${overflow}px wider than the screen`);
+    assertNoErrors(page, `home ${width}`);
+    await page.context().close();
+  }
+});
+
+test('a refusal is shown with the API message', async () => {
+  const page = await newPage(browser, { width: 360, locale: 'en-US' });
+  await page.goto(`${server.base}/`);
+  // An empty name: the API refuses it, and the page says why.
+  await page.locator('#create-event button[type=submit]').click();
+  const err = page.locator('#create-event .error[role=alert]');
+  await err.waitFor();
+  assert.match(await err.textContent(), /Refused: .*name/i);
+  assertNoErrors(page, 'refusal');
+  await page.context().close();
+});
+
+test('organiser creates a 4-player Swiss, registers by CSV paste, pairs and starts round 1, enters results; the public page shows the standings', async () => {
+  const org = await newPage(browser, { width: 1280, locale: 'en-US' });
+  await org.goto(`${server.base}/`);
+  await org.locator('#create-event input[name=name]').fill('Saturday Swiss');
+  await org.locator('#create-event select[name=system]').selectOption('swiss');
+  await org.locator('#create-event input[name=rounds]').fill('3');
+  await org.locator('#create-event select[name=tc]').selectOption('rapid-10/40+5/30');
+  await org.locator('#create-event button[type=submit]').click();
+  const open = org.locator('#created a.button');
+  await open.waitFor();
+  const link = await org.locator('#created input.link-input').inputValue();
+  const m = /\/t\/([a-z0-9]+)#token=(\S+)$/.exec(link);
+  assert.ok(m, `organiser link ${link}`);
+  const [, tid, token] = m;
+  await open.click();
+  await org.locator('.event-header h1').waitFor();
+  assert.equal(await org.locator('.event-header h1').textContent(), 'Saturday Swiss');
+  // The organiser's token is kept for the event, never left in the address bar.
+  assert.ok(!org.url().includes('token='), org.url());
+
+  // Players tab: register the four by CSV paste.
+  await org.locator('#tab-players').click();
+  await org.locator('#register-csv textarea').fill(CSV);
+  await org.locator('#register-csv button[type=submit]').click();
+  await org.locator('#register-csv .ok').waitFor();
+  assert.match(await org.locator('#register-csv .ok').textContent(), /4 registered, 0 refused/);
+  await org.locator('table.players tbody tr').nth(3).waitFor();
+  assert.equal(await org.locator('table.players tbody tr').count(), 4);
+  assert.match(await org.locator('table.players').textContent(), /Zheng, Weitong/);
+
+  // Pairings tab: pair round 1 and start it.
+  await org.locator('#tab-pairings').click();
+  await org.locator('#pair-next').click();
+  await org.locator('table.pairings tbody tr[data-table="2"]').waitFor();
+  assert.equal(await org.locator('table.pairings tbody tr[data-table]').count(), 2);
+  // The explanation is one tap away.
+  await org.locator('table.pairings tr[data-table="1"] .why-btn').click();
+  await org.locator('table.pairings tr.why-row:not([hidden])').waitFor();
+  await org.locator('#start-round').click();
+  await org.locator('.admin .ok').first().waitFor();
+  await screenshot(org, 'event-organiser-pairings-1280');
+  await a11y(org, 'organiser pairings');
+
+  // Results: table 1 red wins, table 2 a draw (the console appoints the organiser as arbiter).
+  const round = await apiCall(server.base, 'GET', `/tournaments/${tid}/rounds/1`);
+  const results = { 1: '1-0', 2: '1/2-1/2' };
+  for (const table of [1, 2]) {
+    const row = org.locator(`table.pairings tr[data-table="${table}"]`);
+    await row.locator('select.result-select').selectOption(results[table]);
+    await row.locator('.result-entry button').click();
+    await org.locator(`table.pairings tr[data-table="${table}"] td.result a:not(.playing)`).waitFor();
+  }
+  assertNoErrors(org, 'organiser');
+
+  // Expected standings from the results: table 1's red 2, both of table 2 1, table 1's black 0.
+  const t1 = round.pairings.find((p) => p.table === 1);
+  const t2 = round.pairings.find((p) => p.table === 2);
+  const pub = await newPage(browser, { width: 360, locale: 'zh-CN' });
+  await pub.goto(`${server.base}/t/${tid}?tab=standings`);
+  await pub.locator('table.standings tbody tr').nth(3).waitFor();
+  const rows = await pub.locator('table.standings tbody tr').evaluateAll((trs) => trs.map((tr) => ({
+    rank: tr.children[0].textContent, name: tr.querySelector('th.name button, th.name').textContent, points: tr.querySelector('td.strong').textContent,
+  })));
+  assert.equal(rows[0].rank, '1');
+  assert.match(rows[0].name, new RegExp(t1.redName));
+  assert.equal(rows[0].points, '2');
+  assert.deepEqual(rows.slice(1, 3).map((r) => r.points), ['1', '1']);
+  assert.deepEqual(new Set(rows.slice(1, 3).map((r) => r.name.trim())), new Set([t2.redName, t2.blackName]));
+  assert.match(rows[3].name, new RegExp(t1.blackName));
+  assert.equal(rows[3].points, '0');
+  // The API agrees with what the page shows.
+  const st = await apiCall(server.base, 'GET', `/tournaments/${tid}/standings`);
+  assert.deepEqual(st.rows.map((r) => String(r.points)), rows.map((r) => r.points));
+  // Tie-breaks carry their names and explanations.
+  assert.ok(await pub.locator('table.standings thead abbr[title]').count() >= 2);
+  await screenshot(pub, 'event-standings-360');
+  await a11y(pub, 'public standings 360');
+  // The public has no organiser controls.
+  assert.equal(await pub.locator('#tab-console, #pair-next, .result-entry').count(), 0);
+
+  await pub.locator('#tab-pairings').click();
+  await pub.locator('table.pairings tbody tr[data-table="2"]').waitFor();
+  assert.match(await pub.locator('table.pairings tr[data-table="2"] td.result').textContent(), /½-½/);
+  await screenshot(pub, 'event-pairings-360');
+  await a11y(pub, 'public pairings 360');
+  await pub.locator('#tab-crosstable').click();
+  await pub.locator('table.crosstable tbody tr').nth(3).waitFor();
+  await screenshot(pub, 'event-crosstable-360');
+  await a11y(pub, 'public crosstable 360');
+  assertNoErrors(pub, 'public 360');
+
+  const wide = await newPage(browser, { width: 1280, locale: 'en-US' });
+  await wide.goto(`${server.base}/t/${tid}?tab=standings`);
+  await wide.locator('table.standings tbody tr').nth(3).waitFor();
+  await screenshot(wide, 'event-standings-1280');
+  await a11y(wide, 'public standings 1280');
+  assertNoErrors(wide, 'public 1280');
+  for (const p of [org, pub, wide]) await p.context().close();
+  void token;
+});
