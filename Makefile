@@ -7,7 +7,7 @@ GO        ?= go
 FUNCTIONS := $(notdir $(wildcard functions/*))
 LAMBDA    := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags=-s
 
-.PHONY: all build run test vet lint smoke template bench perft checkpairings fmt clean
+.PHONY: all build run test vet lint smoke template bench perft checkpairings fmt clean webtest
 
 all: test
 
@@ -57,6 +57,15 @@ perft:
 ## checkpairings: simulate whole Swiss events and check every round (COUNT events, default 500)
 checkpairings:
 	$(GO) run ./infra/checkpairings -count $(or $(COUNT),500)
+
+## webtest: the web client's browser tests in Debian's Chromium (CHROMIUM, default
+## /usr/bin/chromium) with playwright-core and axe-core from web/package-lock.json;
+## each test file starts the local stack itself on a free port with a temporary DATA_DIR.
+## Needs Node.js 20+ and npm (.ci/run installs Chromium when missing). The client
+## itself has no build step: its ES modules are embedded by Go as they are.
+webtest:
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	cd web && node --test --test-concurrency=1 test/
 
 ## fmt: gofmt the tree
 fmt:
