@@ -83,11 +83,12 @@ const (
 	PerpetualCheck          // perpetualCheckLoses rule set
 	IllegalMove             // G-2/B-10 when the event counts an illegal move as a loss
 	Penalty                 // O-2 loss of the game or expulsion
+	RecordSays              // the result an imported record gives, its cause not written
 )
 
 var reasonNames = [...]string{"", "checkmate", "stalemate", "resignation", "time", "agreement",
 	"noCapture", "deadPosition", "repetitionRuling", "fouls", "forfeit", "arbiter", "threefold",
-	"perpetualCheck", "illegalMove", "penalty"}
+	"perpetualCheck", "illegalMove", "penalty", "record"}
 
 // String returns the API name, such as "checkmate"; "" for NoReason.
 func (r Reason) String() string {

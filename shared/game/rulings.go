@@ -10,7 +10,8 @@ import (
 // RulingKind names an official's decision, with API.md's names.
 type RulingKind int8
 
-// The kinds. RulingRecord is a result recorded with RecordResult.
+// The kinds. RulingRecord is a result recorded with RecordResult, RulingLoad
+// a record loaded with LoadRecord; neither is a ruling an arbiter posts.
 const (
 	RulingRepetition  RulingKind = iota // G-6: three arbiters' votes
 	RulingFoul                          // G-2: a foul (犯规); the third loses
@@ -19,9 +20,10 @@ const (
 	RulingResult                        // a result correction
 	RulingLateForfeit                   // C-6: late arrival forfeit
 	RulingRecord                        // an over-the-board result recorded without moves
+	RulingLoad                          // a scoresheet's moves loaded in place of those entered
 )
 
-var rulingNames = [...]string{"repetition", "foul", "penalty", "clock", "result", "lateForfeit", "record"}
+var rulingNames = [...]string{"repetition", "foul", "penalty", "clock", "result", "lateForfeit", "record", "load"}
 
 // String returns the API name, such as "lateForfeit".
 func (k RulingKind) String() string {

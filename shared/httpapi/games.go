@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
@@ -36,6 +37,19 @@ type gameLink struct {
 	BlackHash string `json:"bh"`
 	// Reported is set once the result item exists (the tournament link).
 	Reported bool `json:"x,omitempty"`
+	// Info is what an imported record's tags said of a standalone game
+	// (event, site, date, round, players), written again in its export.
+	Info *recordInfoJSON `json:"i,omitempty"`
+}
+
+// recordInfoJSON is the stored form of game.RecordInfo.
+type recordInfoJSON struct {
+	Event string `json:"e,omitempty"`
+	Site  string `json:"s,omitempty"`
+	Date  string `json:"d,omitempty"`
+	Round string `json:"r,omitempty"`
+	Red   string `json:"rn,omitempty"`
+	Black string `json:"bn,omitempty"`
 }
 
 // storedGame is a game item decoded: the link and the game.
@@ -293,6 +307,16 @@ func (a *API) settleOnRead(c *call, sg *storedGame) {
 	}
 }
 
+// standaloneGameRules validates a standalone game's rule options as an
+// event's are validated, defaults included.
+func standaloneGameRules(tc clock.Control, r tournament.Rules) (game.Rules, error) {
+	settings := tournament.Settings{Name: "game", Rounds: 1, TimeControl: tc, Rules: r}
+	if err := settings.Normalize(); err != nil {
+		return game.Rules{}, err
+	}
+	return gameRules(settings.Rules), nil
+}
+
 // POST /games — anyone: a standalone game; returns both seats' tokens once.
 func (a *API) createGame(c *call) (int, any, error) {
 	var in struct {
@@ -307,12 +331,11 @@ func (a *API) createGame(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	rules := in.Rules.rules()
-	settings := tournament.Settings{Name: "game", Rounds: 1, TimeControl: tc, Rules: rules}
-	if err := settings.Normalize(); err != nil {
+	rules, err := standaloneGameRules(tc, in.Rules.rules())
+	if err != nil {
 		return 0, nil, err
 	}
-	g, err := game.New(game.Setup{FEN: in.FEN, Control: tc, Rules: gameRules(settings.Rules), StartMs: c.nowMs()})
+	g, err := game.New(game.Setup{FEN: in.FEN, Control: tc, Rules: rules, StartMs: c.nowMs()})
 	if err != nil {
 		var re *game.RuleError
 		if errors.As(err, &re) && re.Code == game.CodeInvalidArgument {
@@ -632,6 +655,15 @@ func (a *API) gameRecord(c *call) (int, any, error) {
 	}
 	a.settleOnRead(c, sg)
 	info := game.RecordInfo{Red: "Red", Black: "Black"}
+	if i := sg.Link.Info; i != nil {
+		info = game.RecordInfo{Event: i.Event, Site: i.Site, Date: i.Date, Round: i.Round, Red: i.Red, Black: i.Black}
+		if info.Red == "" {
+			info.Red = "Red"
+		}
+		if info.Black == "" {
+			info.Black = "Black"
+		}
+	}
 	if t := sg.Link.Tournament; t != "" {
 		got, err := a.store.GetMany(c.ctx(), store.Key{PK: tournamentPK(t), SK: metaSK},
 			store.Key{PK: tournamentPK(t), SK: playerSK(sg.Link.Red)}, store.Key{PK: tournamentPK(t), SK: playerSK(sg.Link.Black)})

@@ -158,12 +158,13 @@ func (a *API) wrap(rt Route) http.Handler {
 }
 
 func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
-	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+	limit := bodyLimit(rt)
+	body, err := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
 	if err != nil {
 		return writeError(w, a.log, badRequest("malformed_body", "could not read the request body"))
 	}
-	if len(body) > MaxBody {
-		return writeError(w, a.log, &Error{Status: http.StatusRequestEntityTooLarge, Code: "body_too_large", Message: fmt.Sprintf("request bodies are limited to %d bytes", MaxBody)})
+	if len(body) > limit {
+		return writeError(w, a.log, &Error{Status: http.StatusRequestEntityTooLarge, Code: "body_too_large", Message: fmt.Sprintf("request bodies are limited to %d bytes", limit)})
 	}
 	c := &call{r: r, body: body, now: a.now().UTC()}
 	key := r.Header.Get("Idempotency-Key")

@@ -42,6 +42,8 @@ var Routes = []Route{
 	{"POST", "/games", FnGames, "anyone", (*API).createGame},
 	{"GET", "/games/{gid}", FnGames, "public", (*API).getGame},
 	{"GET", "/games/{gid}/record", FnGames, "public", (*API).gameRecord},
+	{"POST", "/games/import", FnGames, "anyone", (*API).importGames},
+	{"POST", "/games/{gid}/record", FnRulings, "arbiter, scribe", (*API).loadRecord},
 	{"POST", "/games/{gid}/moves", FnSubmitMove, "player to move, scribe", (*API).submitMove},
 	{"POST", "/games/{gid}/clock", FnPressClock, "player to move, scribe", (*API).pressClock},
 	{"POST", "/games/{gid}/arrive", FnPressClock, "player, scribe, arbiter", (*API).arrive},

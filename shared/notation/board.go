@@ -288,3 +288,13 @@ func legalOnes(cs []candidate) []candidate {
 	}
 	return out
 }
+
+// iccsOf lists cs's moves in ICCS, for naming the candidates of an ambiguous
+// text.
+func iccsOf(cs []candidate) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = xiangqi.NewMove(c.from, c.to).String()
+	}
+	return out
+}

@@ -105,3 +105,18 @@ func compact(s string) string {
 func describe(r rune) string {
 	return "'" + string(r) + "'"
 }
+
+// narrow maps full-width forms (Ｃ２＝５, ｈ２ｅ２, the ideographic space) to
+// their ASCII letters, digits and signs, as real records often write WXF and
+// ICCS moves with a Chinese input method.
+func narrow(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= '！' && r <= '～':
+			return r - '！' + '!'
+		case r == '\u3000':
+			return ' '
+		}
+		return r
+	}, s)
+}

@@ -240,14 +240,10 @@ func (n Chinese) Parse(p *xiangqi.Position, s string) (xiangqi.Move, error) {
 	switch {
 	case len(ok) == 1:
 		return xiangqi.NewMove(ok[0].from, ok[0].to), nil
-	case len(ok) > 1 && head[0].kind != 0:
-		if len(pieces) == 2 {
-			return fail(true, "two %s on file %d: say 前 or %s", kindPlural(kind), head[1].num, rear)
-		}
-		return fail(true, "%d %s on file %d: say 前, 中 or %s", len(pieces), kindPlural(kind), head[1].num, rear)
 	case len(ok) > 1:
-		return fail(true, "%s stand together on more than one file: say which, such as 前%s", kindPlural(kind),
-			number(c, ownFile(c, ok[0].from.File())))
+		err := ambiguous(head, pieces, kind, c, rear, ok)
+		err.Notation, err.Input = name, s
+		return xiangqi.NoMove, err
 	}
 	if len(pieces) == 1 && len(cands) == 1 {
 		return xiangqi.NoMove, &ParseError{Notation: name, Input: s, Reason: reasons[0], Err: cands[0].err, shaped: true}
@@ -275,4 +271,22 @@ func pick(group []xiangqi.Square, place, nth int) (xiangqi.Square, string) {
 		return group[len(group)/2], ""
 	}
 	return xiangqi.NoSquare, fmt.Sprintf("中 needs three pieces on the file, and it has %d", len(group))
+}
+
+// ambiguous is the error for a text that more than one legal move fits; it
+// names them (in ICCS) so that a person can tell which was meant.
+func ambiguous(head []chineseToken, pieces []xiangqi.Square, kind xiangqi.Kind, c xiangqi.Color, rear string, ok []candidate) *ParseError {
+	var reason string
+	switch {
+	case head[0].kind != 0 && len(pieces) == 2:
+		reason = fmt.Sprintf("two %s on file %d: say 前 or %s", kindPlural(kind), head[1].num, rear)
+	case head[0].kind != 0:
+		reason = fmt.Sprintf("%d %s on file %d: say 前, 中 or %s", len(pieces), kindPlural(kind), head[1].num, rear)
+	default:
+		reason = fmt.Sprintf("%s stand together on more than one file: say which, such as 前%s", kindPlural(kind),
+			number(c, ownFile(c, ok[0].from.File())))
+	}
+	cands := iccsOf(ok)
+	reason += " (it could be " + strings.Join(cands, " or ") + ")"
+	return &ParseError{Reason: reason, Candidates: cands, shaped: true}
 }

@@ -26,7 +26,7 @@ func (ICCS) Format(p *xiangqi.Position, m xiangqi.Move) (string, error) {
 
 // Parse reads "h2e2", "H2E2" or "h2-e2".
 func (ICCS) Parse(p *xiangqi.Position, s string) (xiangqi.Move, error) {
-	t := strings.ToLower(compact(s))
+	t := strings.ToLower(narrow(compact(s)))
 	if len(t) == 5 && t[2] == '-' {
 		t = t[:2] + t[3:]
 	}

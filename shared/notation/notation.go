@@ -40,6 +40,9 @@ type ParseError struct {
 	// Err is the rules engine's *xiangqi.IllegalMoveError when the text named
 	// a move that the rules refuse (it carries the SPEC rule id), else nil.
 	Err error
+	// Candidates lists, in ICCS, the legal moves an ambiguous text could
+	// mean (two soldiers on a file and no 前/后 or +/-); nil otherwise.
+	Candidates []string
 
 	// shaped is set when Input had the shape of the notation and failed on
 	// the position; ParseAny reports such an error rather than a shape error.

@@ -100,9 +100,14 @@ func (b *board) shiftFits(k xiangqi.Kind, other xiangqi.Square, m xiangqi.Move) 
 
 // Parse reads a WXF move such as "C2=5", "H8+7", "C+=5" or "25+1".
 func (WXF) Parse(p *xiangqi.Position, s string) (xiangqi.Move, error) {
-	t := strings.ToUpper(compact(s))
+	t := strings.ToUpper(narrow(compact(s)))
 	fail := func(shaped bool, format string, args ...any) (xiangqi.Move, error) {
 		return xiangqi.NoMove, &ParseError{Notation: "wxf", Input: s, Reason: fmt.Sprintf(format, args...), shaped: shaped}
+	}
+	if len(t) == 4 && (t[0] == '+' || t[0] == '-') && wxfRead[t[1]] != 0 {
+		// The sign-first tandem spelling of tools derived from the WXF
+		// site's format: "+C-2" is "C+-2", "-P+1" is "P-+1".
+		t = string([]byte{t[1], t[0], t[2], t[3]})
 	}
 	if len(t) != 4 {
 		return fail(false, "want four characters such as C2=5")
@@ -190,15 +195,20 @@ func (WXF) Parse(p *xiangqi.Position, s string) (xiangqi.Move, error) {
 	case len(ok) == 1:
 		return xiangqi.NewMove(ok[0].from, ok[0].to), nil
 	case len(ok) > 1:
-		if t[1] == '+' || t[1] == '-' {
-			return fail(true, "%s stand together on more than one file: write the place and the file, such as 1%c%c%c",
+		var reason string
+		switch {
+		case t[1] == '+' || t[1] == '-':
+			reason = fmt.Sprintf("%s stand together on more than one file: write the place and the file, such as 1%c%c%c",
 				kindPlural(kind), '0'+ownFile(b.side, ok[0].from.File()), dir, t[3])
+		case len(pieces) == 2:
+			reason = fmt.Sprintf("two %s on file %c: say + or -", kindPlural(kind), t[1])
+		default:
+			reason = fmt.Sprintf("%d %s on file %c can play that: say which, such as 2%c%c%c",
+				len(pieces), kindPlural(kind), t[1], t[1], dir, t[3])
 		}
-		if len(pieces) == 2 {
-			return fail(true, "two %s on file %c: say + or -", kindPlural(kind), t[1])
-		}
-		return fail(true, "%d %s on file %c can play that: say which, such as 2%c%c%c",
-			len(pieces), kindPlural(kind), t[1], t[1], dir, t[3])
+		cands := iccsOf(ok)
+		return xiangqi.NoMove, &ParseError{Notation: "wxf", Input: s, shaped: true, Candidates: cands,
+			Reason: reason + " (it could be " + strings.Join(cands, " or ") + ")"}
 	}
 	if len(pieces) == 1 && len(cands) == 1 {
 		return xiangqi.NoMove, &ParseError{Notation: "wxf", Input: s, Reason: reasons[0], Err: cands[0].err, shaped: true}

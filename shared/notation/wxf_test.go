@@ -81,3 +81,44 @@ func TestWXF_N4_FairyStockfish(t *testing.T) {
 		}
 	}
 }
+
+// wide writes s in full-width forms, as a Chinese input method types it.
+func wide(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '!' && r <= '~' {
+			return r - '!' + '！'
+		}
+		return r
+	}, s)
+}
+
+// TestWXF_N4_RealSpellings reads the two spellings real records use beside
+// Fairy-Stockfish's: full-width characters (Ｃ２＝５) for every row of
+// wxf.tsv, and the sign before the letter for tandem pieces (+C-2 for C+-2,
+// -P+1 for P-+1). Both must read as the same move; Format keeps writing the
+// canonical form.
+func TestWXF_N4_RealSpellings(t *testing.T) {
+	var wxf notation.WXF
+	signFirst := 0
+	for _, row := range readTSV(t, "wxf.tsv") {
+		p := mustFEN(t, row[0])
+		spellings := []string{wide(row[2]), strings.ToLower(wide(row[2]))}
+		if w := row[2]; (w[1] == '+' || w[1] == '-') && w[0] >= 'A' && w[0] <= 'Z' {
+			spellings = append(spellings, w[1:2]+w[0:1]+w[2:], wide(w[1:2]+w[0:1]+w[2:]))
+			signFirst++
+		}
+		for _, s := range spellings {
+			m, err := wxf.Parse(p, s)
+			if err != nil {
+				t.Errorf("%s: Parse(%q): %v", row[0], s, err)
+				continue
+			}
+			if m.String() != row[1] {
+				t.Errorf("%s: Parse(%q) = %v, want %s", row[0], s, m, row[1])
+			}
+		}
+	}
+	if signFirst < 50 {
+		t.Errorf("only %d tandem rows tried in the sign-first spelling", signFirst)
+	}
+}
