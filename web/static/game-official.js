@@ -5,6 +5,7 @@
 // corrections, results, late forfeits). The API decides who may do what
 // and its refusal is shown as it is.
 
+import { ApiError, newKey } from './api.js';
 import { addStrings, t } from './i18n.js';
 import { h, RESULTS, REASONS, resultText, reasonText } from './game-text.js';
 
@@ -35,6 +36,9 @@ addStrings({
     'off.note': '备注',
     'off.done': '已提交',
     'off.badTime': '时间写作 分:秒，例如 5:00',
+    'off.sheet': '录入记录纸（PGN）',
+    'off.sheetLabel': 'PGN 棋谱',
+    'off.sheetLoad': '载入',
   },
   en: {
     'off.pad': 'Table pad',
@@ -62,6 +66,9 @@ addStrings({
     'off.note': 'Note',
     'off.done': 'Done',
     'off.badTime': 'Write the time as m:ss, e.g. 5:00',
+    'off.sheet': 'Load a scoresheet (PGN)',
+    'off.sheetLabel': 'PGN record',
+    'off.sheetLoad': 'Load',
   },
 });
 
@@ -175,10 +182,34 @@ export function mountOfficial(host, ctx) {
     run('/rulings', body);
   });
 
+  // a paper scoresheet typed or pasted as PGN replaces the moves entered
+  // (POST /games/{gid}/record takes the PGN text itself, not JSON)
+  const sheet = h('textarea', { id: id('sheet'), rows: 5, spellcheck: 'false' });
+  const sheetForm = h('form', {}, h('label', { for: id('sheet') }, t('off.sheetLabel')), sheet,
+    h('div', { class: 'form-row' }, h('button', { type: 'submit' }, t('off.sheetLoad'))));
+  sheetForm.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    done.textContent = '';
+    const res = await fetch(`/games/${encodeURIComponent(ctx.gid)}/record`, {
+      method: 'POST', cache: 'no-store', body: sheet.value,
+      headers: { Authorization: `Bearer ${ctx.token}`, 'Idempotency-Key': newKey(), 'Content-Type': 'text/plain; charset=utf-8', Accept: 'application/json' },
+    }).catch(() => null);
+    if (!res) { ctx.showError(new ApiError(0, 'network', 'network error')); return; }
+    const body = await res.json().catch(() => null);
+    if (!res.ok) {
+      const e = (body && body.error) || {};
+      ctx.showError(new ApiError(res.status, e.code, e.message || `HTTP ${res.status}`, e.rule, body));
+      return;
+    }
+    done.textContent = t('off.done');
+    if (ctx.setView && body) ctx.setView(body);
+  });
+  const sheetBox = h('details', {}, h('summary', {}, t('off.sheet')), sheetForm);
+
   host.replaceChildren(h('section', { class: 'official-pad', 'aria-labelledby': id('h') },
     h('h2', { id: id('h') }, t('off.pad')), pressRow, drawRow, arriveRow,
     h('h3', {}, t('off.result')), resultForm,
-    h('h3', {}, t('off.ruling')), rulingForm, done));
+    h('h3', {}, t('off.ruling')), rulingForm, sheetBox, done));
 
   return {
     /** update shows what the current game view allows (the clock press). */

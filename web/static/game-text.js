@@ -10,7 +10,7 @@ addStrings({
     'reason.checkmate': '将死', 'reason.stalemate': '困毙', 'reason.resignation': '认输', 'reason.time': '超时',
     'reason.agreement': '协议和棋', 'reason.noCapture': '限着未吃子', 'reason.deadPosition': '双方无子力可胜',
     'reason.repetitionRuling': '重复局面裁决', 'reason.fouls': '犯规', 'reason.forfeit': '弃权', 'reason.arbiter': '裁判判定',
-    'reason.threefold': '三次重复', 'reason.perpetualCheck': '长将', 'reason.illegalMove': '违例着法', 'reason.penalty': '处罚',
+    'reason.threefold': '三次重复', 'reason.perpetualCheck': '长将', 'reason.illegalMove': '违例着法', 'reason.penalty': '处罚', 'reason.record': '据记录纸',
   },
   en: {
     'result.1-0': 'Red wins', 'result.0-1': 'Black wins', 'result.1/2-1/2': 'Draw',
@@ -18,7 +18,7 @@ addStrings({
     'reason.checkmate': 'checkmate', 'reason.stalemate': 'stalemate', 'reason.resignation': 'resignation', 'reason.time': 'time',
     'reason.agreement': 'agreement', 'reason.noCapture': 'no-capture rule', 'reason.deadPosition': 'no mating material',
     'reason.repetitionRuling': 'repetition ruling', 'reason.fouls': 'fouls', 'reason.forfeit': 'forfeit', 'reason.arbiter': 'arbiter’s decision',
-    'reason.threefold': 'threefold repetition', 'reason.perpetualCheck': 'perpetual check', 'reason.illegalMove': 'illegal move', 'reason.penalty': 'penalty',
+    'reason.threefold': 'threefold repetition', 'reason.perpetualCheck': 'perpetual check', 'reason.illegalMove': 'illegal move', 'reason.penalty': 'penalty', 'reason.record': 'from the scoresheet',
   },
 });
 

@@ -602,7 +602,7 @@ export function mount(root, { gid, token: given = '' }) {
       loadNames(link);
     }
     if (role === 'official' || role === 'organiser') {
-      official = mountOfficial(officialHost, { gid, token, role, post, showError, refresh: () => refreshGame(gid) });
+      official = mountOfficial(officialHost, { gid, token, role, post, showError, refresh: () => refreshGame(gid), setView: (v) => setGame(gid, v) });
     }
     document.title = `${title.textContent} · xqtour`;
   }
