@@ -119,7 +119,7 @@ export function createBoard(host, opts = {}) {
   const st = {
     orientation: opts.orientation === 'black' ? 'black' : 'red',
     fen: '', pieces: {}, legal: [], lastMove: '', check: '', movable: false, pending: '',
-    selected: '', focus: 'e0', drag: null,
+    selected: '', focus: 'e0', drag: null, slide: '', justMoved: '',
   };
   const wrap = document.createElement('div');
   wrap.className = 'xq-board';
@@ -256,6 +256,17 @@ export function createBoard(host, opts = {}) {
 
   const targetsOf = (sq) => (st.movable && !st.pending ? st.legal.filter((m) => m.startsWith(sq)).map((m) => m.slice(2)) : []);
 
+  // slide shows a move made elsewhere (the opponent's, a scribe's) by moving
+  // its piece from the square it left; reduced motion skips it.
+  const still = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+  function slide(g, from, x, y) {
+    st.slide = '';
+    if (still || !g.animate) return;
+    const a = pos(from);
+    g.animate([{ transform: `translate(${a.x}px, ${a.y}px)` }, { transform: `translate(${x}px, ${y}px)` }],
+      { duration: 180, easing: 'ease-out' });
+  }
+
   function render() {
     const pcs = shownPieces();
     gPieces.replaceChildren();
@@ -273,7 +284,8 @@ export function createBoard(host, opts = {}) {
       if (sq === st.selected) extra += ' xq-selected';
       if (st.check && p.kind === 'k' && p.side === st.check) extra += ' xq-check';
       if (st.drag && st.drag.from === sq && st.drag.moved) extra += ' xq-ghost';
-      drawPiece(gPieces, p, x, y, extra);
+      const g = drawPiece(gPieces, p, x, y, extra);
+      if (st.slide && st.slide.slice(2) === sq) slide(g, st.slide.slice(0, 2), x, y);
     }
     if (st.selected) {
       for (const to of targetsOf(st.selected)) {
@@ -408,6 +420,7 @@ export function createBoard(host, opts = {}) {
       if (move && st.legal.includes(move)) {
         st.selected = '';
         render();
+        st.justMoved = move;
         if (opts.onMove) opts.onMove(move);
         return;
       }
@@ -453,13 +466,19 @@ export function createBoard(host, opts = {}) {
     el: wrap,
     /** set updates what the board shows; fields left out keep their value. */
     set(s = {}) {
+      const fresh = !st.fen;
       if ('fen' in s && s.fen !== st.fen) {
         st.fen = s.fen || '';
         st.pieces = parseFEN(st.fen);
         st.selected = '';
       }
       if ('legalMoves' in s) st.legal = (s.legalMoves || []).filter(isICCS);
-      if ('lastMove' in s) st.lastMove = isICCS(s.lastMove) ? s.lastMove : '';
+      if ('lastMove' in s) {
+        const next = isICCS(s.lastMove) ? s.lastMove : '';
+        // a new last move that was not this board's own pending move slides in
+        if (!fresh && next && next !== st.lastMove && next !== st.pending && next !== st.justMoved) st.slide = next;
+        st.lastMove = next;
+      }
       if ('check' in s) st.check = s.check === 'red' || s.check === 'black' ? s.check : '';
       if ('movable' in s) st.movable = !!s.movable;
       if ('pending' in s) st.pending = isICCS(s.pending) ? s.pending : '';

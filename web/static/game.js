@@ -200,6 +200,7 @@ export function mount(root, { gid, token: given = '' }) {
   const eventLink = h('a', { href: '#', hidden: '' }, t('game.event'));
   const roleLine = h('span', { class: 'seat-meta' });
   const head = h('div', { class: 'game-head' }, title, status, roleLine, eventLink);
+  const announce = h('p', { class: 'visually-hidden', 'aria-live': 'polite' });
   const offline = h('div', { class: 'game-offline', role: 'alert', hidden: '' });
   const errorBox = h('div', { class: 'game-error', role: 'alert', hidden: '' });
   const resultBox = h('div', { class: 'game-result', role: 'status', hidden: '' });
@@ -253,7 +254,7 @@ export function mount(root, { gid, token: given = '' }) {
     h('h2', { id: 'game-set-h' }, t('game.settings')), confirmOpt.row, pressOpt.row, muteOpt.row, flip, tokenBox);
   const officialHost = h('div');
   const side = h('aside', { class: 'game-side' }, officialHost, movesBox, downloadsBox, settingsBox);
-  page.append(offline, head, errorBox, h('div', { class: 'game-layout' }, boardCol, side));
+  page.append(offline, head, announce, errorBox, h('div', { class: 'game-layout' }, boardCol, side));
 
   const board = createBoard(boardHost, { orientation: 'red', onMove: (mv) => chooseMove(mv) });
   const clocks = createClocks({ red: seats.red.clockEl, black: seats.black.clockEl }, {
@@ -393,6 +394,7 @@ export function mount(root, { gid, token: given = '' }) {
     const moves = shown && shown.length === game.moves.length ? shown : game.moves;
     movesList.replaceChildren();
     if (!moves.length) {
+      if (announced < 0) announced = 0;
       movesList.append(h('li', { class: 'moves-empty' }, h('span', { class: 'm' }, t('game.noMoves'))));
       return;
     }
@@ -404,10 +406,20 @@ export function mount(root, { gid, token: given = '' }) {
       }
       movesList.append(li);
     }
+    // a screen reader hears each new move once, in the reader's notation
+    const named = moves !== game.moves || notation === 'iccs';
+    if (announced < 0) announced = moves.length;
+    else if (named && moves.length > announced) {
+      announced = moves.length;
+      const mover = moves.length % 2 === 1 ? sideToMoveOf(game.startFen) : (sideToMoveOf(game.startFen) === 'red' ? 'black' : 'red');
+      const txt = notation === 'chinese' ? simplify(moves[moves.length - 1]) : moves[moves.length - 1];
+      announce.textContent = `${t(`game.${mover}`)}: ${txt}`;
+    }
     const last = movesList.lastElementChild;
     if (last && last.lastElementChild) movesList.scrollTop = movesList.scrollHeight;
   }
 
+  let announced = -1;
   let recordBusy = false;
   async function loadNotation() {
     if (!game || recordBusy) return;

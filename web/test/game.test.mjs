@@ -96,6 +96,8 @@ test('two players play to checkmate by clicks; each page follows the other live'
   // The move list is in each reader's notation.
   await black.locator('.moves .m', { hasText: '炮七进三' }).waitFor();
   await red.locator('.moves .m', { hasText: 'C7+3' }).waitFor();
+  // A screen reader heard the last move.
+  assert.equal(await black.locator('.game-page > p[aria-live]').textContent(), '红方: 炮七进三');
   // The last move and the mated king are marked.
   assert.match(await point(red, 'c9').getAttribute('aria-label'), /last move/);
   // The record's downloads answer.
