@@ -229,6 +229,13 @@ test('a scribe records a table\'s moves by clicks and a spectator follows them',
   await viewer.locator('.moves .m', { hasText: '马8进7' }).waitFor();
   // The auto-press pressed each clock: Red's runs again.
   await pad.locator('.seat-red .clock.clock-running').waitFor();
+  // A paper scoresheet pasted as PGN replaces the moves entered.
+  await pad.locator('.official-pad summary', { hasText: '录入记录纸' }).click();
+  await pad.locator('.official-pad textarea').fill('1. 炮二平五 马8进7\n2. 马二进三 马2进3 *\n');
+  await pad.getByRole('button', { name: '载入' }).click();
+  await atPly(pad, 4);
+  await atPly(viewer, 4);
+  await viewer.locator('.moves .m', { hasText: '马2进3' }).waitFor();
   await screenshot(pad, 'game-1280-scribe');
   assert.deepEqual(await checkA11y(pad), []);
   assertNoErrors(pad, 'scribe');
