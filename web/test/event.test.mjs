@@ -42,6 +42,8 @@ test('home page: every section renders at 360 and 1280 px, in both languages', a
     assert.equal(await page.locator('html').getAttribute('lang'), locale === 'zh-CN' ? 'zh-Hans' : 'en');
     await page.locator('#create-event details.advanced summary').click();
     await screenshot(page, `home-${width}`);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, `home-${width}-top`, { fullPage: false });
     await a11y(page, `home ${width}`);
     // No horizontal scrolling on a phone.
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -103,7 +105,7 @@ test('organiser creates a 4-player Swiss, registers by CSV paste, pairs and star
   await org.locator('table.pairings tr.why-row:not([hidden])').waitFor();
   await org.locator('#start-round').click();
   await org.locator('.admin .ok').first().waitFor();
-  await screenshot(org, 'event-organiser-pairings-1280');
+  await screenshot(org, 'event-organiser-pairings-1280', { fullPage: false });
   await a11y(org, 'organiser pairings');
 
   // Results: table 1 red wins, table 2 a draw (the console appoints the organiser as arbiter).
