@@ -206,15 +206,24 @@ export function mountOfficial(host, ctx) {
   });
   const sheetBox = h('details', {}, h('summary', {}, t('off.sheet')), sheetForm);
 
+  const rulingHead = h('h3', {}, t('off.ruling'));
   host.replaceChildren(h('section', { class: 'official-pad', 'aria-labelledby': id('h') },
     h('h2', { id: id('h') }, t('off.pad')), pressRow, drawRow, arriveRow,
     h('h3', {}, t('off.result')), resultForm,
-    h('h3', {}, t('off.ruling')), rulingForm, sheetBox, done));
+    rulingHead, rulingForm, sheetBox, done));
+  let kind0 = '';
 
   return {
+    /** only keeps the tools of one kind of official: "scribe" (no rulings) or "arbiter" (no presses or draws). */
+    only(k) {
+      kind0 = k;
+      rulingHead.hidden = rulingForm.hidden = k === 'scribe';
+      drawRow.hidden = pressRow.hidden = k === 'arbiter';
+    },
     /** update shows what the current game view allows (the clock press). */
     update(game) {
       pressRow.replaceChildren();
+      if (kind0 === 'arbiter') return;
       if (game.status === 'playing' && game.clocks && game.clocks.awaitingPress) {
         const mover = game.sideToMove === 'red' ? 'black' : 'red';
         pressRow.append(btn(t('off.press', { side: t(`off.${mover}`) }), () => run('/clock', {}), 'primary'));

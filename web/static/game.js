@@ -12,7 +12,7 @@
 // message is shown as it is).
 
 import { api, ApiError, getToken, newKey, tokenFrom, tokenParts } from './api.js';
-import { addStrings, lang, t } from './i18n.js';
+import { addStrings, formatTime, lang, t } from './i18n.js';
 import { onStatus, setGame, watchGame, refreshGame } from './live.js';
 import { createBoard, isICCS, sideToMoveOf } from './board.js';
 import { createClocks } from './clock.js';
@@ -29,6 +29,8 @@ addStrings({
     'game.you': '（你）',
     'game.toMove': '{side}走棋',
     'game.pendingRuling': '等待裁判裁决',
+    'game.notStarted': '本轮尚未开始',
+    'game.startsAt': '本轮 {at} 开始',
     'game.moves': '着法',
     'game.noMoves': '尚无着法',
     'game.notation': '记谱法',
@@ -85,6 +87,8 @@ addStrings({
     'game.you': ' (you)',
     'game.toMove': '{side} to move',
     'game.pendingRuling': 'Waiting for the arbiter’s ruling',
+    'game.notStarted': 'The round has not started',
+    'game.startsAt': 'The round starts at {at}',
     'game.moves': 'Moves',
     'game.noMoves': 'No moves yet',
     'game.notation': 'Notation',
@@ -193,6 +197,7 @@ export function mount(root, { gid, token: given = '' }) {
   let alive = true;
   let unwatch = () => {};
   let official = null;
+  let officialKind = ''; // 'scribe' | 'arbiter' once GET /me says
 
   // ---- layout ----
   const title = h('h1', { id: 'game-title' }, t('game.title'));
@@ -431,10 +436,17 @@ export function mount(root, { gid, token: given = '' }) {
     }
     recordBusy = true;
     const want = { ply: game.ply, notation };
+    const path = `/games/${encodeURIComponent(gid)}`;
     try {
-      const text = await api('GET', `/games/${encodeURIComponent(gid)}/record?format=${notation}`, { raw: true });
-      const moves = parseRecord(text);
-      recordTexts = { ...want, moves };
+      // The game view writes its moves in the notation asked for (?notation=);
+      // an API without it answers the plain view, and the record is read instead.
+      const view = await api('GET', `${path}?notation=${notation}`);
+      if (view && view.notation && Array.isArray(view.notation.moves) && !view.since) {
+        recordTexts = { ...want, ply: view.ply, moves: view.notation.moves };
+      } else {
+        const text = await api('GET', `${path}/record?format=${notation}`, { raw: true });
+        recordTexts = { ...want, moves: parseRecord(text) };
+      }
     } catch {
       recordTexts = { ...want, moves: game.moves };
     } finally {
@@ -449,7 +461,7 @@ export function mount(root, { gid, token: given = '' }) {
     bar.replaceChildren();
     confirmBar.replaceChildren();
     offerBar.replaceChildren();
-    const playing = game && game.status === 'playing';
+    const playing = game && game.status === 'playing' && game.started !== false;
     const isPlayer = role === 'player';
     confirmBar.hidden = true;
     offerBar.hidden = true;
@@ -524,10 +536,10 @@ export function mount(root, { gid, token: given = '' }) {
     page.dataset.ply = String(game.ply);
     page.dataset.status = game.status;
     renderSeats();
-    const playing = game.status === 'playing';
+    const playing = game.status === 'playing' && game.started !== false;
     const lastMove = game.moves.length ? game.moves[game.moves.length - 1] : '';
     const canMove = playing && !pending && (
-      (role === 'player' && game.sideToMove === mySide) || role === 'official' || role === 'organiser');
+      (role === 'player' && game.sideToMove === mySide) || (role === 'official' && officialKind !== 'arbiter'));
     // The king in check: from the view's inCheck when the API sends it, and
     // the mated side when the result says checkmate (never computed here).
     let check = game.inCheck === true ? game.sideToMove : typeof game.inCheck === 'string' ? game.inCheck : '';
@@ -543,7 +555,8 @@ export function mount(root, { gid, token: given = '' }) {
     } else {
       resultBox.hidden = true;
       status.textContent = game.status === 'pendingRuling' ? t('game.pendingRuling')
-        : t('game.toMove', { side: t(`game.${sideToMoveOf(game.fen)}`) });
+        : game.started === false ? (game.roundStartsAt ? t('game.startsAt', { at: formatTime(game.roundStartsAt, { timeStyle: 'short' }) }) : t('game.notStarted'))
+          : t('game.toMove', { side: t(`game.${sideToMoveOf(game.fen)}`) });
     }
     roleLine.textContent = role === 'player' ? t('game.role.player', { side: t(`game.${mySide}`) })
       : role === 'official' ? t('game.role.official') : role === 'organiser' ? t('game.role.organiser') : t('game.viewer');
@@ -614,7 +627,18 @@ export function mount(root, { gid, token: given = '' }) {
       loadNames(link);
     }
     if (role === 'official' || role === 'organiser') {
-      official = mountOfficial(officialHost, { gid, token, role, post, showError, refresh: () => refreshGame(gid), setView: (v) => setGame(gid, v) });
+      const ctx = { gid, token, role, post, showError, refresh: () => refreshGame(gid), setView: (v) => setGame(gid, v) };
+      official = mountOfficial(officialHost, ctx);
+      // GET /me (when the API has it) says whether the official is a scribe
+      // (records moves and presses) or an arbiter (rules): show only their tools.
+      if (role === 'official') {
+        api('GET', '/me', { token }).then((me) => {
+          if (!alive || !me || (me.role !== 'scribe' && me.role !== 'arbiter')) return;
+          officialKind = me.role;
+          official.only(officialKind);
+          render();
+        }).catch(() => { /* no /me: every tool stays, the API refuses what is not theirs */ });
+      }
     }
     document.title = `${title.textContent} · xqtour`;
   }
