@@ -156,7 +156,11 @@ export function mountOfficial(host, ctx) {
     lateForfeit: [lateRow],
   };
   const fieldRow = h('div', { class: 'form-row' });
-  const showFields = () => fieldRow.replaceChildren(...fields[kind.s.value]);
+  // C-5, O-1: a clock or result correction says why (the note)
+  const showFields = () => {
+    fieldRow.replaceChildren(...fields[kind.s.value]);
+    note.required = kind.s.value === 'clock' || kind.s.value === 'result';
+  };
   kind.s.addEventListener('change', showFields);
   showFields();
   const rulingForm = h('form', {}, h('div', { class: 'form-row' }, kind.row), fieldRow,
