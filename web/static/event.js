@@ -166,11 +166,27 @@ class EventPage {
     try {
       this.me = await api('GET', '/me', { token: this.token });
     } catch (err) {
-      // The server may not have /me: the page works without it.
-      if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 401 && err.status !== 403)) console.warn(err);
-      this.me = null;
+      // A server without GET /me: a player's token still names the player,
+      // and the latest round says where they play.
+      if (!(err instanceof ApiError) || err.status !== 404) console.warn(err);
+      this.me = await this.meFromRounds().catch(() => null);
     }
     this.drawMe();
+  }
+
+  async meFromRounds() {
+    const { kind, id } = tokenParts(this.token);
+    const p = this.playerById(id);
+    if (kind !== 'player' || !p) return kind === 'official' ? { role: 'official', id } : null;
+    const me = { role: 'player', id, name: p.name, player: p, currentGame: null, nextGame: null };
+    const r = await this.round(this.ev.round);
+    const pair = r && (r.pairings || []).find((x) => x.red === id || x.black === id);
+    if (pair && !pair.result) {
+      const red = pair.red === id;
+      me.currentGame = { round: r.round, table: pair.table, gameId: pair.gameId, colour: red ? 'red' : 'black',
+        opponent: red ? pair.black : pair.red, opponentName: red ? pair.blackName : pair.redName, result: null };
+    }
+    return me;
   }
 
   playerById(id) { return this.players.find((p) => p.id === id); }

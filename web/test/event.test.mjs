@@ -108,6 +108,37 @@ test('organiser creates a 4-player Swiss, registers by CSV paste, pairs and star
   await screenshot(org, 'event-organiser-pairings-1280', { fullPage: false });
   await a11y(org, 'organiser pairings');
 
+  // The console: the organiser link, officials, and each player's link (shown once, kept here).
+  await org.locator('#tab-console').click();
+  await org.locator('.console .links input.link-input').nth(3).waitFor();
+  await screenshot(org, 'event-console-1280');
+  await a11y(org, 'organiser console');
+  const playerLinks = await org.locator('.console .links input.link-input').evaluateAll((els) => els.map((e) => e.value));
+  assert.equal(playerLinks.length, 4);
+  await org.locator('#appoint input[name=officialName]').fill('Li Arbiter');
+  await org.locator('#appoint button[type=submit]').click();
+  await org.locator('#appoint .linkbox input').waitFor();
+  assert.match(await org.locator('#appoint .linkbox input').inputValue(), new RegExp(`/t/${tid}#token=${tid}\\.o`));
+
+  // A player's link: "you are playing — open your game", to the right game.
+  const player = await newPage(browser, { width: 360, locale: 'en-US' });
+  await player.goto(playerLinks[0]);
+  const go = player.locator('.me-card a.button');
+  await go.waitFor();
+  assert.equal((await go.textContent()).trim(), 'You are playing — open your game');
+  const r1 = await apiCall(server.base, 'GET', `/tournaments/${tid}/rounds/1`);
+  const pid = /#token=[^.]+\.([^.]+)\./.exec(playerLinks[0])[1];
+  const mine = r1.pairings.find((p) => p.red === pid || p.black === pid);
+  assert.equal(await go.getAttribute('href'), `/g/${mine.gameId}`);
+  assert.ok(!player.url().includes('token='), player.url());
+  await player.locator('table.pairings tr.mine').waitFor();
+  await screenshot(player, 'event-player-360');
+  await a11y(player, 'player view');
+  assertNoErrors(player, 'player');
+  await player.context().close();
+  await org.locator('#tab-pairings').click();
+  await org.locator('table.pairings tbody tr[data-table="2"]').waitFor();
+
   // Results: table 1 red wins, table 2 a draw (the console appoints the organiser as arbiter).
   const round = await apiCall(server.base, 'GET', `/tournaments/${tid}/rounds/1`);
   const results = { 1: '1-0', 2: '1/2-1/2' };
