@@ -225,7 +225,7 @@ export function mount(root, { gid, token: given = '' }) {
   const confirmBar = h('div', { class: 'confirm-bar', hidden: '' });
   const offerBar = h('div', { class: 'offer-bar', role: 'status', hidden: '' });
   const bar = h('div', { class: 'game-bar', hidden: '' });
-  const boardCol = h('div', { class: 'game-col' }, topSlot, boardHost, bottomSlot, confirmBar, offerBar, resultBox, bar);
+  const boardCol = h('div', { class: 'game-col' }, topSlot, boardHost, bottomSlot, errorBox, confirmBar, offerBar, resultBox, bar);
 
   const movesList = h('ol', { class: 'moves', 'aria-label': t('game.moves') });
   const notationSel = h('select', { id: 'game-notation' },
@@ -259,7 +259,7 @@ export function mount(root, { gid, token: given = '' }) {
     h('h2', { id: 'game-set-h' }, t('game.settings')), confirmOpt.row, pressOpt.row, muteOpt.row, flip, tokenBox);
   const officialHost = h('div');
   const side = h('aside', { class: 'game-side' }, officialHost, movesBox, downloadsBox, settingsBox);
-  page.append(offline, head, announce, errorBox, h('div', { class: 'game-layout' }, boardCol, side));
+  page.append(offline, head, announce, h('div', { class: 'game-layout' }, boardCol, side));
 
   const board = createBoard(boardHost, { orientation: 'red', onMove: (mv) => chooseMove(mv) });
   const clocks = createClocks({ red: seats.red.clockEl, black: seats.black.clockEl }, {
@@ -342,13 +342,24 @@ export function mount(root, { gid, token: given = '' }) {
         // Idempotency-Key; the next game view decides whether to resend.
         p.state = 'retry';
         render();
-        setTimeout(() => { if (pending === p) refreshGame(gid); }, err.retryAfter ? err.retryAfter * 1000 : 2000);
+        setTimeout(() => recheck(p), err.retryAfter ? err.retryAfter * 1000 : 2000);
         return;
       }
       pending = null;
       showError(err);
       render();
       refreshGame(gid);
+    }
+  }
+
+  // recheck reads the game for a move whose answer was lost (a view always
+  // delivered, even when nothing changed) until the server answers.
+  async function recheck(p) {
+    if (pending !== p || !alive) return;
+    try {
+      setGame(gid, await api('GET', `/games/${encodeURIComponent(gid)}`));
+    } catch {
+      setTimeout(() => recheck(p), 3000);
     }
   }
 

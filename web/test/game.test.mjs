@@ -123,13 +123,18 @@ test('a move made by keyboard whose answer is lost is not sent twice; offline sh
   await red.waitForTimeout(1300);
   assert.notEqual(await red.locator('.seat-red .clock').innerText(), before, 'the running clock counts down');
   const sent = [];
-  let dropped = false;
+  let fail = 'answer'; // lose the answer of the next POST ('answer'), the request itself ('request'), or nothing
   await red.route('**/moves', async (route) => {
     sent.push(route.request().headers()['idempotency-key']);
-    if (!dropped) {
-      dropped = true;
+    if (fail === 'answer') {
+      fail = '';
       await route.fetch(); // the server takes the move…
       await route.abort('connectionreset'); // …but its answer is lost
+      return;
+    }
+    if (fail === 'request') {
+      fail = '';
+      await route.abort('connectionreset'); // the move never reaches the server
       return;
     }
     await route.continue();
@@ -152,6 +157,15 @@ test('a move made by keyboard whose answer is lost is not sent twice; offline sh
   await red.context().setOffline(false);
   await atPly(red, 2);
   await red.locator('.game-offline[hidden]').waitFor({ state: 'attached' });
+
+  // A move that never reached the server is sent again, once, under the same Idempotency-Key.
+  sent.length = 0;
+  fail = 'request';
+  await clickMove(red, 'b0c2');
+  await atPly(red, 3);
+  assert.deepEqual((await apiCall(server.base, 'GET', `/games/${g.id}`)).moves, ['h2e2', 'h9g7', 'b0c2']);
+  assert.equal(sent.length, 2, `the lost move is resent once, got ${sent.length} POSTs`);
+  assert.equal(sent[0], sent[1], 'the resend reuses the Idempotency-Key');
   red.errors = red.errors.filter((e) => !/ERR_CONNECTION_RESET|ERR_INTERNET_DISCONNECTED|net::ERR_FAILED/.test(e));
   assertNoErrors(red, 'red');
   await red.context().close();
