@@ -139,8 +139,7 @@ var (
 func (h *Handler) rewrite(body []byte, re *regexp.Regexp) []byte {
 	return re.ReplaceAllFunc(body, func(m []byte) []byte {
 		sub := re.FindSubmatchIndex(m)
-		name := string(m[sub[2]:sub[3]])
-		a, ok := h.assets[name]
+		a, ok := h.assets[string(m[sub[2]:sub[3]])]
 		if !ok {
 			return m
 		}
