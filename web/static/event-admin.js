@@ -450,7 +450,7 @@ export function createAdmin(page) {
         if (s.length) body.substitutes = s;
         const res = await post(`${base()}/teams`, body);
         if (res.token) keepLink({ id: res.id, name: `${body.name} (captain)`, token: res.token });
-        for (const m of res.members || res.players || []) if (m.token) keepLink({ id: m.id, name: m.name, token: m.token });
+        for (const m of res.playerTokens || []) keepLink({ id: m.id, name: m.name, token: m.token });
         clear(out, res.token ? linkBox(t('adm.captainLink', { name: body.name }), eventLink(res.token)) : null);
         form.reset();
         after(status, t('adm.teamAdded', { name: body.name }));

@@ -310,7 +310,8 @@ class EventPage {
 
   drawHeader() {
     const ev = this.ev;
-    const roundText = ev.round ? t('ev.round', { n: ev.round, of: ev.rounds || '?' }) : t('ev.roundNone', { of: ev.rounds || '?' });
+    let roundText = ev.round ? t('ev.round', { n: ev.round, of: ev.rounds }) : t('ev.roundNone', { of: ev.rounds });
+    if (!ev.rounds) roundText = ev.round ? t('ev.roundsOpen', { n: ev.round }) : t('pair.none');
     const items = [
       [systemName(ev.system) + (ev.teams ? ` · ${t('tab.teams')}` : ''), 'system'],
       [roundText, 'round'],

@@ -97,6 +97,7 @@ export async function act(button, status, fn) {
 /** linkBox shows a URL to keep (a token link) with a copy button. */
 export function linkBox(label, url) {
   const input = h('input', { type: 'text', readonly: true, value: url, class: 'link-input', 'aria-label': label });
+  input.setAttribute('value', url); // survives a reset of the form it sits in
   const btn = h('button', { type: 'button', class: 'small' }, t('ui.copy'));
   btn.addEventListener('click', async () => {
     try {

@@ -100,6 +100,7 @@ test('organiser creates a 4-player Swiss, registers by CSV paste, pairs and star
   await org.locator('#pair-next').click();
   await org.locator('table.pairings tbody tr[data-table="2"]').waitFor();
   assert.equal(await org.locator('table.pairings tbody tr[data-table]').count(), 2);
+  await screenshot(org, 'event-team-pairings-360');
   // The explanation is one tap away.
   await org.locator('table.pairings tr[data-table="1"] .why-btn').click();
   await org.locator('table.pairings tr.why-row:not([hidden])').waitFor();
@@ -195,4 +196,36 @@ test('organiser creates a 4-player Swiss, registers by CSV paste, pairs and star
   assertNoErrors(wide, 'public 1280');
   for (const p of [org, pub, wide]) await p.context().close();
   void token;
+});
+
+test('team event: the organiser registers two teams, pairs round 1, and the match and the team table show', async () => {
+  const ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: 'Club Teams', system: 'roundRobin', teams: true, boards: 2 } });
+  const org = await newPage(browser, { width: 360, locale: 'zh-CN' });
+  await org.goto(`${server.base}/t/${ev.id}#token=${ev.token}`);
+  await org.locator('#tab-teams').click();
+  for (const [name, members] of [['Dragons', 'Lü Qin, 2700\nXu Tianhong, 2650'], ['Tigers', 'Zhao Guorong, 2600\nJiang Chuan, 2550']]) {
+    await org.locator('#register-team input[name=teamName]').fill(name);
+    await org.locator('#register-team textarea[name=members]').fill(members);
+    await org.locator('#register-team button[type=submit]').click();
+    await org.locator(`.team h3:has-text("${name}")`).waitFor();
+  }
+  await org.locator('#register-team .linkbox input').waitFor();
+  assert.match(await org.locator('#register-team .linkbox input').inputValue(), new RegExp(`/t/${ev.id}#token=${ev.id}\\.m`));
+  await screenshot(org, 'event-teams-360');
+  await a11y(org, 'teams console');
+  await org.locator('#tab-pairings').click();
+  await org.locator('#pair-next').click();
+  await org.locator('table.pairings tr.match-row').first().waitFor();
+  assert.match(await org.locator('table.pairings tr.match-row').first().textContent(), /Dragons|Tigers/);
+  assert.equal(await org.locator('table.pairings tbody tr[data-table]').count(), 2);
+  await screenshot(org, 'event-team-pairings-360');
+  await org.locator('#tab-standings').click();
+  await org.locator('table.standings tbody tr').nth(1).waitFor();
+  const views = await org.locator('.toolbar select').first().locator('option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(views, ['teams', 'boards', 'teamsByPlaces']);
+  await org.locator('.toolbar select').first().selectOption('boards');
+  await org.locator('table.standings tbody tr').nth(3).waitFor();
+  await a11y(org, 'team standings');
+  assertNoErrors(org, 'team event');
+  await org.context().close();
 });
