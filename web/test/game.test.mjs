@@ -261,6 +261,8 @@ test('a scribe records a table\'s moves by clicks and a spectator follows them',
 test('a piece can be dragged to its target; the clock shows tenths under ten seconds', async () => {
   const g = await apiCall(server.base, 'POST', '/games', { body: { timeControl: 'rapid-10/40+5/30' } });
   const red = await openGame(g.id, g.redToken, { width: 360 });
+  await red.locator('#game-autopress').uncheck(); // this time Red presses by hand (C-1)
+  await red.locator('.xq-board').scrollIntoViewIfNeeded();
   const from = await point(red, 'b0').boundingBox();
   const to = await point(red, 'c2').boundingBox();
   await red.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
@@ -270,6 +272,10 @@ test('a piece can be dragged to its target; the clock shows tenths under ten sec
   await red.mouse.up();
   await atPly(red, 1);
   assert.deepEqual((await apiCall(server.base, 'GET', `/games/${g.id}`)).moves, ['b0c2']);
+  // Red's clock runs until Red presses it.
+  await red.locator('.seat-red .clock.clock-running').waitFor();
+  await red.getByRole('button', { name: 'Press clock' }).click();
+  await red.locator('.seat-black .clock.clock-running').waitFor();
   // The clock's own formatting and lichess's low-time threshold.
   const got = await red.evaluate(async () => {
     const m = await import('/assets/clock.js');
