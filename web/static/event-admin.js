@@ -9,7 +9,7 @@
 
 import { api, ApiError, getToken, newKey, saveToken } from './api.js';
 import { addStrings, t } from './i18n.js';
-import { playerStatus, resultName } from './names.js';
+import { playerStatus, resultName, resultShort } from './names.js';
 import { act, checkbox, clear, field, h, linkBox, parseCSV, select, showError, showOk } from './ui.js';
 
 addStrings({
@@ -240,7 +240,7 @@ export function createAdmin(page) {
 
   function buildResultControl(p, n) {
     const label = t('adm.result', { table: p.board ? `${p.table}.${p.board}` : p.table });
-    const sel = select([['', '—'], ...RESULTS.map((r) => [r, `${r} · ${resultName(r)}`])], { 'aria-label': label, value: p.result || '', class: 'result-select' });
+    const sel = select([['', '—'], ...RESULTS.map((r) => [r, `${resultShort(r)} ${resultName(r)}`])], { 'aria-label': label, value: p.result || '', class: 'result-select' });
     const btn = h('button', { type: 'button', class: 'small' }, p.result ? t('adm.correct') : t('adm.save'));
     const status = h('span', { class: 'status inline', 'aria-live': 'polite' });
     btn.addEventListener('click', () => act(btn, status, async () => {

@@ -9,7 +9,7 @@
 import { api, ApiError, saveToken, tokenFrom, tokenParts } from './api.js';
 import { addStrings, formatTime, t } from './i18n.js';
 import { watchEvent } from './live.js';
-import { playerStatus, points, resultName, statusName, systemName, tcName, tiebreakHelp, tiebreakName } from './names.js';
+import { playerStatus, points, resultName, resultShort, statusName, systemName, tcName, tiebreakHelp, tiebreakName } from './names.js';
 import { act, clear, download, errorText, field, h, select, showError } from './ui.js';
 
 addStrings({
@@ -102,12 +102,6 @@ const enc = encodeURIComponent;
 /** whyText turns a pairing explanation's reason ids into words. */
 export function whyText(id) {
   return id ? (t(`why.${id}`) === `why.${id}` ? id : t(`why.${id}`)) : '';
-}
-
-/** resultCell shows a result as 1-0 / ½-½ with its words as the tooltip. */
-export function resultShort(r) {
-  if (!r) return '';
-  return { '1/2-1/2': '½-½', '+-': '+ : −', '-+': '− : +', '0-0': '− : −' }[r] || r;
 }
 
 /**
@@ -427,7 +421,7 @@ class EventPage {
         : h('a', { href: `/g/${enc(p.gameId)}`, class: 'playing', title: t('pair.playing') }, '*');
       const mine = this.me && this.me.role === 'player' && (p.red === this.me.id || p.black === this.me.id);
       return [h('tr', { class: mine ? 'mine' : null, 'data-table': p.table },
-        h('td', { class: 'num' }, p.board && p.match ? `${p.table}.${p.board}` : p.table),
+        h('td', { class: 'num' }, p.table),
         h('td', { class: 'num col-no' }, num(p.red)),
         h('td', { class: 'name red' }, p.redName),
         h('td', { class: 'num' }, points(before.get(p.red) ?? 0)),

@@ -129,3 +129,9 @@ export const resultName = (r) => (r ? t(`res.${r}`) : '');
 export function points(v) {
   return Number.isInteger(v) ? String(v) : String(Math.round(v * 100) / 100);
 }
+
+/** resultShort writes a result compactly (½-½, + : − for forfeits) for tables. */
+export function resultShort(r) {
+  if (!r) return '';
+  return { '1/2-1/2': '½-½', '+-': '+ : −', '-+': '− : +', '0-0': '− : −' }[r] || r;
+}
