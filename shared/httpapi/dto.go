@@ -109,6 +109,7 @@ type tournamentIn struct {
 	Numbering     string           `json:"numbering"`
 	Knockout      *knockoutJSON    `json:"knockout"`
 	LateEntries   *lateEntriesJSON `json:"lateEntries"`
+	Rating        *ratingJSON      `json:"rating"`
 }
 
 // lateEntriesJSON is a Swiss event's late-entry rules (S-2).
@@ -167,6 +168,7 @@ func (in *tournamentIn) combinedSettings(s *tournament.Settings) {
 	if l := in.LateEntries; l != nil {
 		s.LateEntries = tournament.LateEntries{UntilRound: l.UntilRound, MissedRounds: standings.Missed(l.MissedRounds)}
 	}
+	s.Rating = in.Rating.params()
 }
 
 type tournamentOut struct {
@@ -197,6 +199,7 @@ type tournamentOut struct {
 	Numbering     string           `json:"numbering,omitempty"`
 	Knockout      *knockoutJSON    `json:"knockout,omitempty"`
 	LateEntries   *lateEntriesJSON `json:"lateEntries,omitempty"`
+	Rating        *ratingJSON      `json:"rating"`
 }
 
 func rfc3339(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
@@ -208,7 +211,7 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 		Substitutes: s.Substitutes, TeamFormat: s.TeamFormat, KeepEntry: s.KeepEntryOrder, Scoring: s.Scoring, Tiebreaks: s.Tiebreaks, TimeControl: timeControlOut(s.TimeControl),
 		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch,
 		Playoff: s.Playoff, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Players, Round: t.Round,
-		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s),
+		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s), Rating: ratingOut(s.Rating),
 	}
 	if s.StartsAt != 0 {
 		v := rfc3339(s.StartsAt)

@@ -57,6 +57,7 @@ var Routes = []Route{
 	{"POST", "/tournaments/{tid}/rounds/{n}/changes", FnPairRound, "organiser", (*API).changeRound},
 	{"GET", "/tournaments/{tid}/standings", FnStandings, "public", (*API).getStandings},
 	{"GET", "/tournaments/{tid}/crosstable", FnStandings, "public", (*API).getCrosstable},
+	{"GET", "/tournaments/{tid}/ratings", FnStandings, "public", (*API).getRatings},
 	{"POST", "/tournaments/{tid}/teams", FnTournaments, "organiser", (*API).registerTeam},
 	{"GET", "/tournaments/{tid}/teams", FnTournaments, "public", (*API).listTeams},
 	{"POST", "/tournaments/{tid}/rounds/{n}/lineups", FnPairRound, "captain, organiser", (*API).submitLineup},

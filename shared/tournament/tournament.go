@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/rating"
 	"github.com/xqtour/xqtour/shared/standings"
 )
 
@@ -124,6 +125,9 @@ type Settings struct {
 	// LateEntries says until when a Swiss takes late entries and how the
 	// rounds they missed score (S-2; the organisers' "late entries").
 	LateEntries LateEntries
+	// Rating holds the parameters of the event's rating report (L-1); the
+	// zero value takes rating.Defaults.
+	Rating rating.Params
 }
 
 // LateEntries are a Swiss event's late-entry rules.
@@ -241,6 +245,9 @@ func (s *Settings) Normalize() error {
 		return err
 	}
 	if err := s.normalizeLateEntries(); err != nil {
+		return err
+	}
+	if err := s.normalizeRating(); err != nil {
 		return err
 	}
 	return s.normalizeOptions()

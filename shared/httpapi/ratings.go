@@ -1,0 +1,127 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/csv"
+	"net/http"
+	"strconv"
+
+	"github.com/xqtour/xqtour/shared/rating"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+// ratingJSON is the rating report's parameters (L-1), in and out.
+type ratingJSON struct {
+	KBands        []kBandJSON `json:"kBands,omitempty"`
+	InitialRating int         `json:"initialRating"`
+	MinGames      int         `json:"minGames,omitempty"`
+	MaxDiff       int         `json:"maxDiff,omitempty"`
+}
+
+// kBandJSON is one K band: K for ratings below Below (0: no upper bound).
+type kBandJSON struct {
+	Below int `json:"below"`
+	K     int `json:"k"`
+}
+
+func (r *ratingJSON) params() rating.Params {
+	if r == nil {
+		return rating.Params{}
+	}
+	p := rating.Params{InitialRating: r.InitialRating, MinGames: r.MinGames, MaxDiff: r.MaxDiff}
+	for _, b := range r.KBands {
+		p.Bands = append(p.Bands, rating.Band{Below: b.Below, K: b.K})
+	}
+	return p
+}
+
+func ratingOut(p rating.Params) *ratingJSON {
+	p = tournament.RatingParams(p)
+	out := &ratingJSON{InitialRating: p.InitialRating, MinGames: p.MinGames, MaxDiff: p.MaxDiff}
+	for _, b := range p.Bands {
+		out.KBands = append(out.KBands, kBandJSON{Below: b.Below, K: b.K})
+	}
+	return out
+}
+
+// ratingRowOut is one player's line of the rating report.
+type ratingRowOut struct {
+	PlayerID        string  `json:"playerId"`
+	Name            string  `json:"name"`
+	Number          int     `json:"number"`
+	OldRating       int     `json:"oldRating"`
+	NewRating       int     `json:"newRating"`
+	Games           int     `json:"games"`
+	Score           float64 `json:"score"`
+	ExpectedScore   float64 `json:"expectedScore"`
+	K               int     `json:"k"`
+	Change          int     `json:"change"`
+	FirstRating     bool    `json:"firstRating"`
+	OpponentAverage int     `json:"opponentAverage"`
+}
+
+// GET /tournaments/{tid}/ratings — public: the rating report of the event
+// (L-1, the chief arbiter's 等级分计算) after the last paired round, or
+// ?round=n; ?format=csv for a spreadsheet. Players in number order.
+func (a *API) getRatings(c *call) (int, any, error) {
+	format := c.r.URL.Query().Get("format")
+	if format != "" && format != "json" && format != "csv" {
+		return 0, nil, badRequest("invalid_query", `format: want "json" or "csv"`)
+	}
+	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
+	if err != nil {
+		return 0, nil, err
+	}
+	n, err := standingsRound(c, ev.t)
+	if err != nil {
+		return 0, nil, err
+	}
+	in, err := tournament.StandingsEvent(ev.t, ev.h)
+	if ev.t.Settings.Teams { // a team event's players are rated on its board games
+		in, err = ev.boardsEvent()
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	ratings := map[string]int{}
+	names := map[string]string{}
+	for _, p := range ev.h.Players {
+		ratings[p.ID], names[p.ID] = p.Rating, p.Name
+	}
+	// Only the rounds up to n count.
+	games := in.Games[:0:0]
+	for _, g := range in.Games {
+		if g.Round <= n {
+			games = append(games, g)
+		}
+	}
+	in.Games = games
+	lines, err := tournament.RatingReport(ev.t, in, ratings)
+	if err != nil {
+		return 0, nil, err
+	}
+	rows := make([]ratingRowOut, len(lines))
+	for i, l := range lines {
+		rows[i] = ratingRowOut{PlayerID: l.ID, Name: names[l.ID], Number: in.Players[i].Number, OldRating: l.Old, NewRating: l.New,
+			Games: l.Games, Score: float64(l.Halves) / 2, ExpectedScore: l.Expected, K: l.K, Change: l.Change,
+			FirstRating: l.First, OpponentAverage: l.OpponentAverage}
+	}
+	if format == "csv" {
+		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: ratingsCSV(rows)}, nil
+	}
+	return http.StatusOK, map[string]any{"round": n, "parameters": ratingOut(ev.t.Settings.Rating), "rows": rows}, nil
+}
+
+func ratingsCSV(rows []ratingRowOut) []byte {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	_ = w.Write([]string{"number", "playerId", "name", "oldRating", "games", "score", "expectedScore", "k", "change", "newRating", "firstRating", "opponentAverage"})
+	itoa := strconv.Itoa
+	ftoa := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+	for _, r := range rows {
+		_ = w.Write([]string{itoa(r.Number), r.PlayerID, csvText(r.Name), itoa(r.OldRating), itoa(r.Games), ftoa(r.Score),
+			ftoa(r.ExpectedScore), itoa(r.K), itoa(r.Change), itoa(r.NewRating), strconv.FormatBool(r.FirstRating), itoa(r.OpponentAverage)})
+	}
+	w.Flush()
+	return buf.Bytes()
+}
