@@ -30,6 +30,8 @@ addStrings({
     'game.toMove': '{side}走棋',
     'game.pendingRuling': '等待裁判裁决',
     'game.notStarted': '本轮尚未开始',
+    'game.yourMove': '轮到你走',
+    'game.theirMove': '等待对方走棋',
     'game.startsAt': '本轮 {at} 开始',
     'game.moves': '着法',
     'game.noMoves': '尚无着法',
@@ -88,6 +90,8 @@ addStrings({
     'game.toMove': '{side} to move',
     'game.pendingRuling': 'Waiting for the arbiter’s ruling',
     'game.notStarted': 'The round has not started',
+    'game.yourMove': 'Your move',
+    'game.theirMove': 'Waiting for your opponent',
     'game.startsAt': 'The round starts at {at}',
     'game.moves': 'Moves',
     'game.noMoves': 'No moves yet',
@@ -567,7 +571,8 @@ export function mount(root, { gid, token: given = '' }) {
       resultBox.hidden = true;
       status.textContent = game.status === 'pendingRuling' ? t('game.pendingRuling')
         : game.started === false ? (game.roundStartsAt ? t('game.startsAt', { at: formatTime(game.roundStartsAt, { timeStyle: 'short' }) }) : t('game.notStarted'))
-          : t('game.toMove', { side: t(`game.${sideToMoveOf(game.fen)}`) });
+          : role === 'player' ? t(sideToMoveOf(game.fen) === mySide ? 'game.yourMove' : 'game.theirMove')
+            : t('game.toMove', { side: t(`game.${sideToMoveOf(game.fen)}`) });
     }
     roleLine.textContent = role === 'player' ? t('game.role.player', { side: t(`game.${mySide}`) })
       : role === 'official' ? t('game.role.official') : role === 'organiser' ? t('game.role.organiser') : t('game.viewer');
