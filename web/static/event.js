@@ -539,7 +539,7 @@ class EventPage {
       podium,
       h('h2', { class: 'print-title' }, `${ev.name} — ${t('tab.standings')} · ${t('st.afterRound', { n: st.round })}`),
       tools,
-      h('p', { class: 'muted' }, t('st.afterRound', { n: st.round })),
+      h('p', { class: 'muted no-print' }, t('st.afterRound', { n: st.round })),
       h('div', { class: 'table-wrap' }, h('table', { class: 'standings' }, h('thead', {}, head), h('tbody', {}, rows))),
       h('div', { id: 'player-card', class: 'player-card', hidden: true, 'aria-live': 'polite' }));
   }

@@ -229,3 +229,62 @@ test('team event: the organiser registers two teams, pairs round 1, and the matc
   assertNoErrors(org, 'team event');
   await org.context().close();
 });
+
+test('home: a standalone game gives a link per seat; the language switch is kept', async () => {
+  const page = await newPage(browser, { width: 360, locale: 'en-US' });
+  await page.goto(`${server.base}/`);
+  await page.locator('#create-game select[name=tc]').selectOption('untimed');
+  await page.locator('#create-game button[type=submit]').click();
+  await page.locator('#create-game .linkbox').nth(2).waitFor();
+  const links = await page.locator('#create-game .linkbox input').evaluateAll((els) => els.map((e) => e.value));
+  assert.match(links[0], /\/g\/g[a-z0-9]+#token=g[a-z0-9]+\.red\./);
+  assert.match(links[1], /\/g\/g[a-z0-9]+#token=g[a-z0-9]+\.black\./);
+  assert.doesNotMatch(links[2], /token/);
+  // Keyboard: the switch is a button reachable by Tab, and the choice survives a reload.
+  await page.locator('#lang-switch').focus();
+  await Promise.all([page.waitForEvent('load'), page.keyboard.press('Enter')]);
+  await page.locator('#create-event').waitFor();
+  assert.equal(await page.locator('html').getAttribute('lang'), 'zh-Hans');
+  assert.equal(await page.locator('#create-event h2').textContent(), '创建赛事');
+  await page.reload();
+  await page.locator('#create-event').waitFor();
+  assert.equal(await page.locator('html').getAttribute('lang'), 'zh-Hans');
+  assertNoErrors(page, 'home game');
+  await page.context().close();
+});
+
+test('event page: downloads, print layout and keyboard tabs', async () => {
+  const ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: 'Print Open', rounds: 2 } });
+  for (const name of ['A One', 'B Two', 'C Three']) {
+    await apiCall(server.base, 'POST', `/tournaments/${ev.id}/players`, { token: ev.token, body: { name } });
+  }
+  await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: {} });
+  const page = await newPage(browser, { width: 1280, locale: 'en-US' });
+  await page.goto(`${server.base}/t/${ev.id}`);
+  await page.locator('table.pairings tbody tr[data-table="1"]').waitFor();
+  // The bye is listed under the pairings.
+  assert.equal(await page.locator('table.pairings tr.bye-row').count(), 1);
+  // Tabs follow the arrow keys.
+  await page.locator('#tab-pairings').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.locator('#tab-standings').getAttribute('aria-selected'), 'true');
+  await page.locator('table.standings tbody tr').nth(2).waitFor();
+  // The venue wall: no navigation, the title and table only.
+  await page.emulateMedia({ media: 'print' });
+  assert.equal(await page.locator('nav.tabs').isVisible(), false);
+  assert.equal(await page.locator('.topbar').isVisible(), false);
+  assert.equal(await page.locator('h2.print-title').isVisible(), true);
+  await screenshot(page, 'event-standings-print', { fullPage: false });
+  await page.emulateMedia({ media: 'screen' });
+  // Downloads: the standings CSV and the round's PGN.
+  await page.locator('#tab-downloads').click();
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.locator('.downloads a.button').click()]);
+  assert.match(csv.suggestedFilename(), /\.csv$/);
+  const [pgn] = await Promise.all([page.waitForEvent('download'), page.locator('.downloads button').first().click()]);
+  assert.match(pgn.suggestedFilename(), /\.pgn$/);
+  const text = await (await pgn.createReadStream()).toArray();
+  assert.match(Buffer.concat(text).toString(), /\[Game "Chinese Chess"\]/);
+  await a11y(page, 'downloads');
+  assertNoErrors(page, 'downloads');
+  await page.context().close();
+});
