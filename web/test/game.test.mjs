@@ -64,6 +64,11 @@ test('two players play to checkmate by clicks; each page follows the other live'
   const bottomLeft = async (page) => page.locator('.xq-point').nth(81).getAttribute('data-square');
   assert.equal(await bottomLeft(red), 'a0');
   assert.equal(await bottomLeft(black), 'i9');
+  // Every Chinese character on the board is an embedded outline, not font text:
+  // the only text left is Black's file digits.
+  const texts = await red.locator('.xq-svg text').allTextContents();
+  assert.deepEqual(texts.sort(), ['1', '2', '3', '4', '5', '6', '7', '8', '9']);
+  assert.equal(await red.locator('.xq-pieces .xq-piece use').count(), 32);
   // Only the side to move may move: Black's pieces show no targets yet.
   await point(black, 'f9').click();
   assert.equal(await black.locator('.xq-dot').count(), 0);
