@@ -82,18 +82,10 @@ func New(opts Options) (*Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Stylesheets may name other assets in url(…): fingerprint those first so
-	// a stylesheet's own hash covers the names it refers to.
-	slices.SortStableFunc(names, func(a, b string) int {
-		return boolInt(path.Ext(a) == ".css") - boolInt(path.Ext(b) == ".css")
-	})
 	for _, name := range names {
 		body, err := fs.ReadFile(sub, name)
 		if err != nil {
 			return nil, err
-		}
-		if path.Ext(name) == ".css" {
-			body = h.rewrite(body, cssURL)
 		}
 		sum := sha256.Sum256(body)
 		ext := path.Ext(name)
@@ -120,15 +112,7 @@ func New(opts Options) (*Handler, error) {
 	return h, nil
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 var (
-	cssURL    = regexp.MustCompile(`url\(\s*['"]?(?:\./|/assets/)?([A-Za-z0-9._/-]+)['"]?\s*\)`)
 	shellURL  = regexp.MustCompile(`/assets/([A-Za-z0-9._/-]+)`)
 	moduleTag = regexp.MustCompile(`<script[^>]*type="module"`)
 	wsMeta    = regexp.MustCompile(`<meta name="xqtour-ws" content="[^"]*">`)
@@ -142,9 +126,6 @@ func (h *Handler) rewrite(body []byte, re *regexp.Regexp) []byte {
 		a, ok := h.assets[string(m[sub[2]:sub[3]])]
 		if !ok {
 			return m
-		}
-		if re == cssURL {
-			return []byte("url(/assets/" + a.hashed + ")")
 		}
 		return slices.Concat(m[:sub[2]], []byte(a.hashed), m[sub[3]:])
 	})
