@@ -63,8 +63,9 @@ const immutable = "public, max-age=31536000, immutable"
 // hashLen is how many hex digits of the SHA-256 of an asset its name carries.
 const hashLen = 10
 
-// New fingerprints the embedded assets and renders the shell. It fails only
-// when the embedded files are inconsistent (a bug caught by the package's tests).
+// New fingerprints the embedded assets and renders the shell. It fails when
+// opts.WebSocketURL is not a ws:// or wss:// URL, or when the embedded files
+// are inconsistent (a bug the package's tests catch).
 func New(opts Options) (*Handler, error) {
 	sub, err := fs.Sub(static, "static")
 	if err != nil {
