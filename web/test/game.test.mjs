@@ -201,8 +201,8 @@ test('a draw offer is confirmed in place and declined; resignation asks first', 
   await black.context().close();
 });
 
-test('an arbiter enters a result on the table pad and the public page shows it', async () => {
-  const ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: 'Pad Cup', system: 'swiss', rounds: 3 } });
+test('an arbiter rules (a foul, a clock correction) and enters a result on the table pad; the public page shows it', async () => {
+  const ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: 'Pad Cup', system: 'swiss', rounds: 3, timeControl: 'rapid-5/30' } });
   for (const name of ['甲', '乙']) {
     await apiCall(server.base, 'POST', `/tournaments/${ev.id}/players`, { token: ev.token, body: { name, rating: 1500 } });
   }
@@ -214,10 +214,23 @@ test('an arbiter enters a result on the table pad and the public page shows it',
   await pad.locator('.official-pad').waitFor();
   // Names come from the event.
   await pad.locator('.seat-red .seat-label', { hasText: round.pairings[0].redName }).waitFor();
+  const viewer = await openGame(gid, '', { width: 1280 });
+
+  // A foul against Red (O-2).
+  await pad.locator('select[id$="-kind"]').selectOption('foul');
+  await pad.locator('select[id$="-rside"]').selectOption('red');
+  await pad.locator('.official-pad form').nth(1).locator('button[type=submit]').click();
+  await viewer.getByText('Fouls: Red 1 · Black 0').waitFor();
+  // A clock correction needs its reason (C-5): Black's clock is set to 8 s.
+  await pad.locator('select[id$="-kind"]').selectOption('clock');
+  await pad.locator('select[id$="-rside"]').selectOption('black');
+  await pad.locator('input[id$="-remaining"]').fill('0:08');
+  await pad.locator('input[id$="-note"]').fill('clock slipped');
+  await pad.locator('.official-pad form').nth(1).locator('button[type=submit]').click();
+  await viewer.locator('.seat-black .clock.clock-low', { hasText: /^0:0[0-8]\.\d$/ }).waitFor();
   await screenshot(pad, 'game-360-arbiter');
   assert.deepEqual(await checkA11y(pad), []);
 
-  const viewer = await openGame(gid, '', { width: 1280 });
   await pad.locator('select[id$="-result"]').selectOption('1/2-1/2');
   await pad.locator('select[id$="-reason"]').selectOption('agreement');
   await pad.locator('.official-pad form').first().locator('button[type=submit]').click();
