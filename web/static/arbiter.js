@@ -14,7 +14,6 @@ addStrings({
     'tables.table': '第 {n} 台',
     'tables.playing': '进行中',
     'tables.open': '打开',
-    'tables.bye': '轮空：{name}',
   },
   en: {
     'tables.title': 'My tables (round {round})',
@@ -22,7 +21,6 @@ addStrings({
     'tables.table': 'Table {n}',
     'tables.playing': 'in play',
     'tables.open': 'Open',
-    'tables.bye': 'Bye: {name}',
   },
 });
 
@@ -47,11 +45,13 @@ export function mountTables(host, { tid, token = getToken(`event:${tid}`) }) {
   const load = async () => {
     try {
       const who = await me(token);
-      const ev = await api('GET', `/tournaments/${encodeURIComponent(tid)}`);
-      const n = (who && who.round) || ev.round || 0;
+      const ev = (who && who.tournament) || await api('GET', `/tournaments/${encodeURIComponent(tid)}`);
+      const n = ev.round || 0;
       const heading = h('h2', { id: `tables-${tid}` }, t('tables.title', { round: n }));
       if (!n) { box.replaceChildren(heading, h('p', {}, t('tables.none'))); return; }
-      const round = await api('GET', `/tournaments/${encodeURIComponent(tid)}/rounds/${n}`);
+      // A scribe's /me lists its tables' games in the latest round; others read the round.
+      const round = who && Array.isArray(who.games) && who.games.length ? { pairings: who.games }
+        : await api('GET', `/tournaments/${encodeURIComponent(tid)}/rounds/${n}`);
       const mine = who && Array.isArray(who.tables) && who.tables.length ? new Set(who.tables) : null;
       const list = h('ul', { class: 'tables' });
       for (const p of round.pairings || []) {
@@ -61,8 +61,7 @@ export function mountTables(host, { tid, token = getToken(`event:${tid}`) }) {
           h('a', { href: `/g/${encodeURIComponent(p.gameId)}` }, t('tables.table', { n: p.table })),
           ` ${p.redName || p.red} – ${p.blackName || p.black} · ${state}`));
       }
-      const bye = round.bye ? h('p', {}, t('tables.bye', { name: round.bye })) : null;
-      box.replaceChildren(heading, list, bye || '');
+      box.replaceChildren(heading, list);
     } catch (err) {
       box.replaceChildren(h('p', { class: 'game-error', role: 'alert' }, err.message));
     }
