@@ -534,7 +534,12 @@ class EventPage {
         chain.map((c) => h('td', { class: 'num' }, tb.has(c) ? points(tb.get(c)) : '')),
         team ? null : h('td', { class: 'num' }, `${row.wins}/${row.draws}/${row.losses}`));
     });
-    const podium = ev.status === 'finished' && !team ? this.podium(st.rows) : null;
+    let podium = null;
+    if (ev.status === 'finished' && !team) {
+      // The statistics count every round's games.
+      await Promise.all(Array.from({ length: ev.round }, (_, i) => this.round(i + 1).catch(() => null)));
+      podium = this.podium(st.rows);
+    }
     return h('div', {},
       podium,
       h('h2', { class: 'print-title' }, `${ev.name} — ${t('tab.standings')} · ${t('st.afterRound', { n: st.round })}`),

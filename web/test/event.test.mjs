@@ -288,3 +288,22 @@ test('event page: downloads, print layout and keyboard tabs', async () => {
   assertNoErrors(page, 'downloads');
   await page.context().close();
 });
+
+test('a finished event shows its podium and statistics', async () => {
+  const ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: 'Final Day', rounds: 1 } });
+  for (const name of ['Winner', 'Runner-up']) await apiCall(server.base, 'POST', `/tournaments/${ev.id}/players`, { token: ev.token, body: { name } });
+  const arb = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/officials`, { token: ev.token, body: { role: 'arbiter', name: 'Arb' } });
+  const r = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: {} });
+  const p = r.pairings[0];
+  const redWins = p.redName === 'Winner';
+  await apiCall(server.base, 'POST', `/games/${p.gameId}/result`, { token: arb.token, body: { result: redWins ? '1-0' : '0-1' } });
+  const page = await newPage(browser, { width: 360, locale: 'en-US' });
+  await page.goto(`${server.base}/t/${ev.id}?tab=standings`);
+  await page.locator('.podium li').first().waitFor();
+  assert.match(await page.locator('.podium li').first().textContent(), /^Winner/);
+  assert.match(await page.locator('.podium').textContent(), redWins ? /Red wins 1 · Black wins 0/ : /Red wins 0 · Black wins 1/);
+  assert.match(await page.locator('.event-meta').textContent(), /Finished/);
+  await a11y(page, 'finished event');
+  assertNoErrors(page, 'finished event');
+  await page.context().close();
+});
