@@ -49,6 +49,7 @@ addStrings({
     'game.confirm': '确认',
     'game.cancel': '取消',
     'game.press': '按钟',
+    'game.arrive': '我已到场',
     'game.offerDraw': '提和',
     'game.offerDrawConfirm': '确认提和？',
     'game.drawOffered': '已提和，等待对方答复',
@@ -109,6 +110,7 @@ addStrings({
     'game.confirm': 'Confirm',
     'game.cancel': 'Cancel',
     'game.press': 'Press clock',
+    'game.arrive': 'I am here',
     'game.offerDraw': 'Offer draw',
     'game.offerDrawConfirm': 'Offer a draw?',
     'game.drawOffered': 'Draw offered; waiting for the answer',
@@ -193,6 +195,7 @@ export function mount(root, { gid, token: given = '' }) {
   let mySide = ''; // the player's side
   let pending = null; // {move, ply, key, state: 'confirm'|'sending'|'retry'}
   let ask = ''; // the action asking ✓/✗ in place: 'draw' | 'resign' | ''
+  let arrived = false; // this page recorded the player's arrival (C-6)
   let drawArmed = false; // D-1: an offer goes with the next move, before the clock press
   let lastPly = -1;
   let lastStatus = '';
@@ -512,6 +515,11 @@ export function mount(root, { gid, token: given = '' }) {
       return b;
     };
     // The clock press: the last mover (that is, not the side to move) while its press is awaited.
+    // C-6: in an event a player records arriving at the board (a first move counts too)
+    const movedYet = game.ply >= (sideToMoveOf(game.startFen) === mySide ? 1 : 2);
+    if (game.tournament && !arrived && !movedYet) {
+      bar.append(button(t('game.arrive'), '', async () => { arrived = true; await act('/arrive', {}); render(); }));
+    }
     if (game.clocks.awaitingPress && game.sideToMove !== mySide) {
       bar.append(button(t('game.press'), 'primary', () => act('/clock', {})));
     }

@@ -203,8 +203,10 @@ test('a draw offer is confirmed in place and declined; resignation asks first', 
 
 test('an arbiter rules (a foul, a clock correction) and enters a result on the table pad; the public page shows it', async () => {
   const ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: 'Pad Cup', system: 'swiss', rounds: 3, timeControl: 'rapid-5/30' } });
+  const tokens = {};
   for (const name of ['甲', '乙']) {
-    await apiCall(server.base, 'POST', `/tournaments/${ev.id}/players`, { token: ev.token, body: { name, rating: 1500 } });
+    const p = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/players`, { token: ev.token, body: { name, rating: 1500 } });
+    tokens[p.id] = p.token;
   }
   const arb = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/officials`, { token: ev.token, body: { name: 'Arb', role: 'arbiter' } });
   const round = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: {} });
@@ -215,6 +217,13 @@ test('an arbiter rules (a foul, a clock correction) and enters a result on the t
   // Names come from the event.
   await pad.locator('.seat-red .seat-label', { hasText: round.pairings[0].redName }).waitFor();
   const viewer = await openGame(gid, '', { width: 1280 });
+
+  // Black records arriving at the board (C-6) from its own page; the button goes.
+  const black = await openGame(gid, tokens[round.pairings[0].black], { width: 360 });
+  await black.getByRole('button', { name: 'I am here' }).click();
+  await black.getByRole('button', { name: 'I am here' }).waitFor({ state: 'detached' });
+  assert.equal(await black.locator('.game-error:not([hidden])').count(), 0, 'the arrival is accepted');
+  await black.context().close();
 
   // A foul against Red (O-2).
   await pad.locator('select[id$="-kind"]').selectOption('foul');
