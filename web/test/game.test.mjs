@@ -54,7 +54,7 @@ async function clickMove(page, move) {
   await point(page, move.slice(2)).click();
 }
 
-test('two players play to checkmate by clicks; each page follows the other live', async () => {
+test('G-1: two players play to checkmate by clicks; each page follows the other live', async () => {
   const g = await apiCall(server.base, 'POST', '/games', { body: { timeControl: 'rapid-10/40+5/30' } });
   const red = await openGame(g.id, g.redToken, { width: 1280, locale: 'en-US' });
   const black = await openGame(g.id, g.blackToken, { width: 360, locale: 'zh-CN' });
@@ -176,7 +176,7 @@ test('a move made by keyboard whose answer is lost is not sent twice; offline sh
   await red.context().close();
 });
 
-test('a draw offer is confirmed in place and declined; resignation asks first', async () => {
+test('D-1, D-3, G-2: a draw offer goes with a move, confirmed in place, and is declined; resignation asks first', async () => {
   const g = await apiCall(server.base, 'POST', '/games', { body: { timeControl: 'rapid-10/40+5/30' } });
   const red = await openGame(g.id, g.redToken, { width: 1280 });
   const black = await openGame(g.id, g.blackToken, { width: 360 });
@@ -201,7 +201,7 @@ test('a draw offer is confirmed in place and declined; resignation asks first', 
   await black.context().close();
 });
 
-test('an arbiter rules (a foul, a clock correction) and enters a result on the table pad; the public page shows it', async () => {
+test('C-6, O-2, C-5: a player records arriving; an arbiter rules (a foul, a clock correction) and enters a result on the table pad; the public page shows it', async () => {
   const ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: 'Pad Cup', system: 'swiss', rounds: 3, timeControl: 'rapid-5/30' } });
   const tokens = {};
   for (const name of ['甲', '乙']) {
@@ -285,7 +285,7 @@ test('a scribe records a table\'s moves by clicks and a spectator follows them',
   await viewer.context().close();
 });
 
-test('a piece can be dragged to its target; the clock shows tenths under ten seconds', async () => {
+test('C-1: a piece can be dragged to its target and the clock pressed by hand; the clock shows tenths under ten seconds', async () => {
   const g = await apiCall(server.base, 'POST', '/games', { body: { timeControl: 'rapid-10/40+5/30' } });
   const red = await openGame(g.id, g.redToken, { width: 360 });
   await red.locator('#game-autopress').uncheck(); // this time Red presses by hand (C-1)
