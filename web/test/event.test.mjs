@@ -121,6 +121,17 @@ test('organiser creates a 4-player Swiss, registers by CSV paste, pairs and star
   await org.locator('#appoint .linkbox input').waitFor();
   assert.match(await org.locator('#appoint .linkbox input').inputValue(), new RegExp(`/t/${tid}#token=${tid}\\.o`));
 
+  // The arbiter's link opens the event with the official's table list.
+  const arbLink = await org.locator('#appoint .linkbox input').inputValue();
+  const arbPage = await newPage(browser, { width: 360, locale: 'en-US' });
+  await arbPage.goto(arbLink);
+  await arbPage.locator('#tab-tables').click();
+  await arbPage.locator('#panel a[href^="/g/"]').first().waitFor();
+  assert.equal(await arbPage.locator('#tab-console').count(), 0);
+  await a11y(arbPage, 'arbiter tables');
+  assertNoErrors(arbPage, 'arbiter');
+  await arbPage.context().close();
+
   // A player's link: "you are playing — open your game", to the right game.
   const player = await newPage(browser, { width: 360, locale: 'en-US' });
   await player.goto(playerLinks[0]);
