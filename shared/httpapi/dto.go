@@ -110,6 +110,7 @@ type tournamentIn struct {
 	Knockout      *knockoutJSON    `json:"knockout"`
 	LateEntries   *lateEntriesJSON `json:"lateEntries"`
 	Rating        *ratingJSON      `json:"rating"`
+	ChallengeDraw string           `json:"challengeDraw"`
 }
 
 // lateEntriesJSON is a Swiss event's late-entry rules (S-2).
@@ -169,6 +170,7 @@ func (in *tournamentIn) combinedSettings(s *tournament.Settings) {
 		s.LateEntries = tournament.LateEntries{UntilRound: l.UntilRound, MissedRounds: standings.Missed(l.MissedRounds)}
 	}
 	s.Rating = in.Rating.params()
+	s.ChallengeDraw = in.ChallengeDraw
 }
 
 type tournamentOut struct {
@@ -200,6 +202,7 @@ type tournamentOut struct {
 	Knockout      *knockoutJSON    `json:"knockout,omitempty"`
 	LateEntries   *lateEntriesJSON `json:"lateEntries,omitempty"`
 	Rating        *ratingJSON      `json:"rating"`
+	ChallengeDraw string           `json:"challengeDraw,omitempty"`
 }
 
 func rfc3339(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
@@ -211,7 +214,7 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 		Substitutes: s.Substitutes, TeamFormat: s.TeamFormat, KeepEntry: s.KeepEntryOrder, Scoring: s.Scoring, Tiebreaks: s.Tiebreaks, TimeControl: timeControlOut(s.TimeControl),
 		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch,
 		Playoff: s.Playoff, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Players, Round: t.Round,
-		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s), Rating: ratingOut(s.Rating),
+		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s), Rating: ratingOut(s.Rating), ChallengeDraw: s.ChallengeDraw,
 	}
 	if s.StartsAt != 0 {
 		v := rfc3339(s.StartsAt)

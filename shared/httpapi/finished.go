@@ -40,6 +40,8 @@ func mayBeFinished(t *tournament.Tournament) bool {
 			rounds *= 2
 		}
 		return t.Round >= rounds
+	case tournament.ChallengeSystem: // S-8: an open ring never ends by itself
+		return t.Settings.Rounds > 0 && t.Round >= t.Settings.Rounds
 	}
 	return true // knockouts and groups: the bracket or the finals decide
 }

@@ -58,6 +58,7 @@ var Routes = []Route{
 	{"GET", "/tournaments/{tid}/standings", FnStandings, "public", (*API).getStandings},
 	{"GET", "/tournaments/{tid}/crosstable", FnStandings, "public", (*API).getCrosstable},
 	{"GET", "/tournaments/{tid}/ratings", FnStandings, "public", (*API).getRatings},
+	{"GET", "/tournaments/{tid}/ring", FnStandings, "public", (*API).getRing},
 	{"POST", "/tournaments/{tid}/teams", FnTournaments, "organiser", (*API).registerTeam},
 	{"GET", "/tournaments/{tid}/teams", FnTournaments, "public", (*API).listTeams},
 	{"POST", "/tournaments/{tid}/rounds/{n}/lineups", FnPairRound, "captain, organiser", (*API).submitLineup},

@@ -95,9 +95,9 @@ func (a *API) getStandings(c *call) (int, any, error) {
 	q := c.r.URL.Query()
 	view := q.Get("view")
 	switch view {
-	case "", "players", "teams", "boards", "teamsByPlaces":
+	case "", "players", "teams", "boards", "teamsByPlaces", "overall":
 	default:
-		return 0, nil, badRequest("invalid_query", `view: want "players", "teams", "boards" or "teamsByPlaces"`)
+		return 0, nil, badRequest("invalid_query", `view: want "players", "teams", "boards", "teamsByPlaces" or "overall"`)
 	}
 	format := q.Get("format")
 	if format != "" && format != "json" && format != "csv" {
@@ -110,6 +110,9 @@ func (a *API) getStandings(c *call) (int, any, error) {
 	n, err := standingsRound(c, ev.t)
 	if err != nil {
 		return 0, nil, err
+	}
+	if view == "overall" {
+		return overallPlaces(ev, format)
 	}
 	if ev.t.Settings.Teams || (view != "" && view != "players") {
 		return ev.teamStandings(view, format, n)
@@ -216,4 +219,38 @@ func (a *API) getCrosstable(c *call) (int, any, error) {
 		rows = append(rows, row)
 	}
 	return http.StatusOK, map[string]any{"round": n, "rows": rows}, nil
+}
+
+type overallRowOut struct {
+	Place      int    `json:"place"`
+	PlayerID   string `json:"playerId"`
+	Name       string `json:"name"`
+	Number     int    `json:"number"`
+	From       string `json:"from"`
+	GroupPlace int    `json:"groupPlace"`
+}
+
+// overallPlaces is ?view=overall of a groups event (S-5): the final places
+// across the group stage and the finals.
+func overallPlaces(ev *event, format string) (int, any, error) {
+	places, err := tournament.GroupPlaces(ev.t, ev.h)
+	if err != nil {
+		return 0, nil, err
+	}
+	rows := make([]overallRowOut, len(places))
+	for i, p := range places {
+		pl := ev.h.Player(p.Player)
+		rows[i] = overallRowOut{Place: p.Place, PlayerID: p.Player, Name: pl.Name, Number: pl.Number, From: p.From, GroupPlace: p.GroupPlace}
+	}
+	if format == "csv" {
+		var buf bytes.Buffer
+		w := csv.NewWriter(&buf)
+		_ = w.Write([]string{"place", "number", "playerId", "name", "from", "groupPlace"})
+		for _, r := range rows {
+			_ = w.Write([]string{strconv.Itoa(r.Place), strconv.Itoa(r.Number), r.PlayerID, csvText(r.Name), r.From, strconv.Itoa(r.GroupPlace)})
+		}
+		w.Flush()
+		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: buf.Bytes()}, nil
+	}
+	return http.StatusOK, map[string]any{"round": ev.t.Round, "view": "overall", "rows": rows}, nil
 }

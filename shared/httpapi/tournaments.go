@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"github.com/xqtour/xqtour/shared/clock"
 	"net/http"
 
 	"github.com/xqtour/xqtour/shared/store"
@@ -27,6 +28,11 @@ func (a *API) createTournament(c *call) (int, any, error) {
 	tc, err := in.TimeControl.control()
 	if err != nil {
 		return 0, nil, err
+	}
+	if in.TimeControl == nil && in.System == tournament.ChallengeSystem {
+		// S-8: a ring plays the world control by default (000 ch.7 §1:
+		// 擂台赛的限时规定应有所放松，采用世界性比赛时限).
+		tc, _ = clock.Preset("world")
 	}
 	s := tournament.Settings{
 		Name: in.Name, System: in.System, Rounds: in.Rounds, Teams: in.Teams, Boards: in.Boards, Substitutes: in.Substitutes,

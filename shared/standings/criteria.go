@@ -191,6 +191,7 @@ const (
 	SystemSwissElimination  = "swissElimination"
 	SystemSwissNPlusOne     = "swissNPlusOne"
 	SystemGroups            = "groups"
+	SystemChallenge         = "challenge"
 	// SystemSwissCumulative is a Swiss ranked by the R-4b 累进分 chain.
 	SystemSwissCumulative = "swissCumulative"
 	// SystemMatchRoundRobin is a round robin of multi-game matches.
@@ -246,7 +247,7 @@ func DefaultChain(system string) (Chain, error) {
 		c = chainR2
 	case SystemMatchRoundRobin:
 		c = chainR3
-	case SystemKnockout, SystemDoubleElimination:
+	case SystemKnockout, SystemDoubleElimination, SystemChallenge:
 		c = chainKnockout
 	default:
 		return nil, fmt.Errorf("%w: %q", ErrUnknownSystem, system)

@@ -129,6 +129,8 @@ func PairNext(t *Tournament, h *History, o PairOptions, gameID GameIDFunc) (*Rou
 		r, err = pairElimination(t, h, n, o, gameID)
 	case Groups:
 		r, err = pairGroups(t, h, n, o, gameID)
+	case ChallengeSystem:
+		r, err = pairChallenge(t, h, n, gameID)
 	case SwissNPlusOne:
 		if n < t.Settings.Rounds {
 			r, err = pairSwiss(t, h, n, o, gameID)

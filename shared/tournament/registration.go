@@ -106,10 +106,10 @@ func (t *Tournament) Register(p Player, now int64) (Player, error) {
 	if t.Status == Finished {
 		return Player{}, &RuleError{Code: "event_finished", Message: "the event is finished", Rule: "S-6"}
 	}
-	if t.Round > 0 && !isSwiss(t.Settings.System) {
+	if t.Round > 0 && !isSwiss(t.Settings.System) && t.Settings.System != ChallengeSystem { // S-8: challengers join the queue at any time
 		return Player{}, &RuleError{Code: "registration_closed", Message: fmt.Sprintf("a %s takes entries only before the first round is paired", t.Settings.System), Rule: "S-1"}
 	}
-	if t.Round > 0 && !t.Settings.Teams && t.Round >= t.Settings.lateEntryLimit() {
+	if t.Round > 0 && !t.Settings.Teams && t.Settings.System != ChallengeSystem && t.Round >= t.Settings.lateEntryLimit() {
 		return Player{}, &RuleError{Code: "registration_closed", Message: fmt.Sprintf("late entries close once round %d is paired; round %d is", t.Settings.lateEntryLimit(), t.Round), Rule: "S-2"}
 	}
 	if t.Players >= 20000 {

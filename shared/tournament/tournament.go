@@ -25,10 +25,13 @@ const (
 	SwissElimination  = "swissElimination"
 	SwissNPlusOne     = "swissNPlusOne"
 	Groups            = "groups"
+	// ChallengeSystem is the ring (擂台赛, S-8): a holder meets challengers
+	// one at a time.
+	ChallengeSystem = "challenge"
 )
 
 // Systems lists every accepted system name.
-var Systems = []string{Swiss, RoundRobin, DoubleRoundRobin, Knockout, DoubleElimination, SwissKnockout, SwissElimination, SwissNPlusOne, Groups}
+var Systems = []string{Swiss, RoundRobin, DoubleRoundRobin, Knockout, DoubleElimination, SwissKnockout, SwissElimination, SwissNPlusOne, Groups, ChallengeSystem}
 
 // Repetition rule sets (G-6).
 const (
@@ -128,6 +131,9 @@ type Settings struct {
 	// Rating holds the parameters of the event's rating report (L-1); the
 	// zero value takes rating.Defaults.
 	Rating rating.Params
+	// ChallengeDraw says who holds the ring after a drawn challenge (S-8):
+	// ChallengeDrawHolder (default) or ChallengeDrawChallenger.
+	ChallengeDraw string
 }
 
 // LateEntries are a Swiss event's late-entry rules.
@@ -248,6 +254,9 @@ func (s *Settings) Normalize() error {
 		return err
 	}
 	if err := s.normalizeRating(); err != nil {
+		return err
+	}
+	if err := s.normalizeChallenge(); err != nil {
 		return err
 	}
 	return s.normalizeOptions()
