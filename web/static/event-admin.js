@@ -4,8 +4,9 @@
 // officials, pair and start rounds, manual changes, results and corrections,
 // withdraw/pause/resume. Every refusal is shown with the API's message.
 //
-// Results are an arbiter's act (O-1): the console appoints the organiser as
-// an arbiter once ("Organiser") and keeps that token in this browser.
+// Results: the organiser enters and corrects them; where the server leaves
+// results to officials (O-1), the console appoints the organiser as an
+// arbiter once ("Organiser") and keeps that token in this browser.
 
 import { api, ApiError, getToken, newKey, saveToken } from './api.js';
 import { addStrings, t } from './i18n.js';
@@ -178,6 +179,22 @@ export function createAdmin(page) {
     return res.token;
   }
 
+  // recordResult enters or corrects a game's result as the organiser; a
+  // server where only officials record results (403, or a correction field it
+  // does not know) gets it from the organiser appointed as an arbiter.
+  async function recordResult(p, result) {
+    const path = `/games/${enc(p.gameId)}/result`;
+    const note = 'organiser console';
+    try {
+      return await post(path, p.result ? { result, correction: true, note } : { result });
+    } catch (err) {
+      if (!(err instanceof ApiError) || !(err.status === 403 || (err.status === 400 && err.code === 'unknown_field'))) throw err;
+    }
+    const arb = await arbiterToken();
+    if (p.result) return post(`/games/${enc(p.gameId)}/rulings`, { kind: 'result', result, note }, arb);
+    return post(path, { result }, arb);
+  }
+
   function after(status, text) {
     showOk(status, text);
     page.refresh({ what: 'round', force: true });
@@ -245,12 +262,7 @@ export function createAdmin(page) {
     const status = h('span', { class: 'status inline', 'aria-live': 'polite' });
     btn.addEventListener('click', () => act(btn, status, async () => {
       if (!sel.value) return;
-      const arb = await arbiterToken();
-      if (p.result) {
-        await post(`/games/${enc(p.gameId)}/rulings`, { kind: 'result', result: sel.value, note: 'organiser console' }, arb);
-      } else {
-        await post(`/games/${enc(p.gameId)}/result`, { result: sel.value }, arb);
-      }
+      await recordResult(p, sel.value);
       page.roundCache.delete(n);
       after(status, t('adm.saved', { table: p.table, result: sel.value }));
     }));

@@ -65,7 +65,7 @@ test('a refusal is shown with the API message', async () => {
   await page.context().close();
 });
 
-test('organiser creates a 4-player Swiss, registers by CSV paste, pairs and starts round 1, enters results; the public page shows the standings', async () => {
+test('organiser creates a 4-player Swiss, registers by CSV paste, pairs and starts round 1, enters and corrects results; the public page shows the standings', async () => {
   const org = await newPage(browser, { width: 1280, locale: 'en-US' });
   await org.goto(`${server.base}/`);
   await org.locator('#create-event input[name=name]').fill('Saturday Swiss');
@@ -153,13 +153,21 @@ test('organiser creates a 4-player Swiss, registers by CSV paste, pairs and star
 
   // Results: table 1 red wins, table 2 a draw (the console appoints the organiser as arbiter).
   const round = await apiCall(server.base, 'GET', `/tournaments/${tid}/rounds/1`);
-  const results = { 1: '1-0', 2: '1/2-1/2' };
-  for (const table of [1, 2]) {
+  const results = { 1: '1-0' };
+  for (const table of [1]) {
     const row = org.locator(`table.pairings tr[data-table="${table}"]`);
     await row.locator('select.result-select').selectOption(results[table]);
     await row.locator('.result-entry button').click();
     await org.locator(`table.pairings tr[data-table="${table}"] td.result a:not(.playing)`).waitFor();
   }
+  // A correction: table 2 was entered as a black win by mistake, then corrected to the draw.
+  const row2 = () => org.locator('table.pairings tr[data-table="2"]');
+  await row2().locator('select.result-select').selectOption('0-1');
+  await row2().locator('.result-entry button').click();
+  await org.locator('table.pairings tr[data-table="2"] td.result a:text-is("0-1")').waitFor();
+  await row2().locator('select.result-select').selectOption('1/2-1/2');
+  await row2().locator('.result-entry button').click();
+  await org.locator('table.pairings tr[data-table="2"] td.result a:text-is("½-½")').waitFor();
   assertNoErrors(org, 'organiser');
 
   // Expected standings from the results: table 1's red 2, both of table 2 1, table 1's black 0.
