@@ -104,6 +104,16 @@ test('organiser creates a 4-player Swiss, registers by CSV paste, pairs and star
   // The explanation is one tap away.
   await org.locator('table.pairings tr[data-table="1"] .why-btn').click();
   await org.locator('table.pairings tr.why-row:not([hidden])').waitFor();
+  // A manual change before the start: swap table 1's colours; the audit note goes with it.
+  const redBefore = await org.locator('table.pairings tr[data-table="1"] td.name.red').textContent();
+  const blackBefore = await org.locator('table.pairings tr[data-table="1"] td.name.black').textContent();
+  await org.locator('details.admin summary:has-text("Manual changes")').click();
+  await org.locator('details.admin select[name=action]').selectOption('swapColours');
+  await org.locator('details.admin input[name=table]').fill('1');
+  await org.locator('details.admin input[name=note]').fill('requested by both players');
+  await org.locator('details.admin button[type=submit]').click();
+  await org.locator(`table.pairings tr[data-table="1"] td.name.red:text-is("${blackBefore}")`).waitFor();
+  assert.equal(await org.locator('table.pairings tr[data-table="1"] td.name.black').textContent(), redBefore);
   await org.locator('#start-round').click();
   await org.locator('.admin .ok').first().waitFor();
   await screenshot(org, 'event-organiser-pairings-1280', { fullPage: false });
