@@ -7,7 +7,7 @@
 // table list.
 
 import { api, ApiError, saveToken, tokenFrom, tokenParts } from './api.js';
-import { addStrings, formatTime, t } from './i18n.js';
+import { addStrings, formatTime, htmlLang, t } from './i18n.js';
 import { watchEvent } from './live.js';
 import { playerStatus, points, resultName, resultShort, statusName, systemName, tcName, tiebreakHelp, tiebreakName } from './names.js';
 import { act, clear, download, errorText, field, h, select, showError } from './ui.js';
@@ -20,7 +20,7 @@ addStrings({
     'ev.updated': '更新于 {time}',
     'ev.players': '{n} 名棋手',
     'ev.inPlay': '{n} 盘对局进行中',
-    'ev.startsIn': '本轮 {time} 开始',
+    'ev.startsIn': '本轮开始：{time}',
     'tab.pairings': '对阵', 'tab.standings': '名次', 'tab.crosstable': '交叉表', 'tab.players': '棋手', 'tab.teams': '队伍',
     'tab.console': '管理', 'tab.tables': '我的台次', 'tab.downloads': '下载',
     'pair.table': '台', 'pair.no': '号', 'pair.red': '红方', 'pair.black': '黑方', 'pair.score': '分', 'pair.result': '结果',
@@ -41,7 +41,7 @@ addStrings({
     'st.view': '榜单', 'st.view.players': '个人', 'st.view.teams': '团体', 'st.view.boards': '各台', 'st.view.teamsByPlaces': '按名次计团体',
     'st.afterRound': '第 {n} 轮后', 'st.none': '还没有名次。', 'st.shared': '并列', 'st.playoff': '需加赛', 'st.withdrawn': '退赛',
     'st.group': '组别', 'st.group.all': '全部', 'st.matchPoints': '场分', 'st.boardPoints': '局分', 'st.record': '胜/和/负',
-    'st.card': '{name} 的各轮', 'st.podium': '前三名',
+    'st.card': '{name} 的各轮', 'st.podium': '前三名', 'st.roundCol': '第{n}轮',
     'ct.vs': '对', 'ct.bye': '轮空', 'ct.rest': '轮休', 'ct.missed': '缺席', 'ct.annulled': '取消', 'ct.forfeit': '弃权', 'ct.playing': '对局中',
     'pl.status': '状态', 'pl.joined': '第 {n} 轮加入', 'pl.none': '还没有棋手报名。', 'pl.you': '（你）',
     'teams.members': '队员', 'teams.subs': '替补', 'teams.none': '还没有队伍报名。',
@@ -61,7 +61,7 @@ addStrings({
     'ev.updated': 'Updated {time}',
     'ev.players': '{n} players',
     'ev.inPlay': '{n} games in play',
-    'ev.startsIn': 'Round starts at {time}',
+    'ev.startsIn': 'Round starts {time}',
     'tab.pairings': 'Pairings', 'tab.standings': 'Standings', 'tab.crosstable': 'Crosstable', 'tab.players': 'Players', 'tab.teams': 'Teams',
     'tab.console': 'Organiser', 'tab.tables': 'My tables', 'tab.downloads': 'Downloads',
     'pair.table': 'Table', 'pair.no': 'No.', 'pair.red': 'Red', 'pair.black': 'Black', 'pair.score': 'Pts', 'pair.result': 'Result',
@@ -82,7 +82,7 @@ addStrings({
     'st.view': 'Table', 'st.view.players': 'Players', 'st.view.teams': 'Teams', 'st.view.boards': 'Boards', 'st.view.teamsByPlaces': 'Teams by places',
     'st.afterRound': 'After round {n}', 'st.none': 'No standings yet.', 'st.shared': 'shared', 'st.playoff': 'play-off', 'st.withdrawn': 'withdrawn',
     'st.group': 'Group', 'st.group.all': 'All', 'st.matchPoints': 'MP', 'st.boardPoints': 'BP', 'st.record': 'W/D/L',
-    'st.card': '{name}, round by round', 'st.podium': 'Podium',
+    'st.card': '{name}, round by round', 'st.podium': 'Podium', 'st.roundCol': 'R{n}',
     'ct.vs': 'v', 'ct.bye': 'bye', 'ct.rest': 'rest', 'ct.missed': 'missed', 'ct.annulled': 'annulled', 'ct.forfeit': 'forfeit', 'ct.playing': 'playing',
     'pl.status': 'Status', 'pl.joined': 'joined in round {n}', 'pl.none': 'No players registered yet.', 'pl.you': ' (you)',
     'teams.members': 'Members', 'teams.subs': 'Substitutes', 'teams.none': 'No teams registered yet.',
@@ -316,7 +316,7 @@ class EventPage {
     const r = this.roundCache.get(ev.round);
     if (r && ev.status === 'running') {
       const playing = (r.pairings || []).filter((p) => !p.result).length;
-      if (r.startsAt && new Date(r.startsAt) > new Date()) items.push([t('ev.startsIn', { time: formatTime(r.startsAt) }), 'starts']);
+      if (r.startsAt && new Date(r.startsAt) > new Date()) items.push([t('ev.startsIn', { time: startsIn(r.startsAt) }), 'starts']);
       else if (playing) items.push([t('ev.inPlay', { n: playing }), 'inplay']);
     }
     clear(this.headerEl,
@@ -510,10 +510,39 @@ class EventPage {
     if (!st || !(st.rows || []).length) return h('div', {}, tools, h('p', { class: 'muted' }, t('st.none')));
     const chain = (st.chain || []).filter((c) => c !== 'points' && c !== 'matchPoints');
     const team = view === 'teams' || view === 'teamsByPlaces';
+    // One cell per round (opponent, colour, result, linked to the game; * in
+    // play; bye and forfeits marked), from the crosstable and the rounds.
+    let cells = new Map();
+    let ct = null;
+    const games = new Map();
+    if (!team) {
+      const cq = new URLSearchParams();
+      if (n && n !== ev.round) cq.set('round', n);
+      if (this.view.group) cq.set('group', this.view.group);
+      [ct] = await Promise.all([
+        api('GET', `${this.base()}/crosstable${cq.toString() ? `?${cq}` : ''}`).catch(() => null),
+        ...Array.from({ length: n }, (_, i) => this.round(i + 1).catch(() => null)),
+      ]);
+      cells = new Map(((ct && ct.rows) || []).map((r) => [r.playerId, r.cells]));
+      for (let k = 1; k <= n; k++) {
+        for (const p of (this.roundCache.get(k)?.pairings || [])) {
+          games.set(`${k}:${p.red}`, p.gameId);
+          games.set(`${k}:${p.black}`, p.gameId);
+        }
+      }
+    }
+    const rounds = team ? 0 : Math.max(0, ...[...cells.values()].map((c) => c.length));
+    const roundCell = (playerId, c) => {
+      const gid = games.get(`${c.round}:${playerId}`);
+      const text = cellShort(c);
+      return h('td', { class: `cell col-round ${c.colour || ''} ${c.mark || ''}`, title: this.cellText(c, ct) },
+        gid && c.opponent ? h('a', { href: `/g/${enc(gid)}` }, text) : text);
+    };
     const th = (c) => h('th', { scope: 'col' }, h('abbr', { title: tiebreakHelp(c) || tiebreakName(c), tabindex: '0' }, tiebreakName(c)));
     const head = h('tr', {},
       h('th', { scope: 'col' }, t('st.rank')), h('th', { scope: 'col' }, t('st.no')), h('th', { scope: 'col' }, t('st.name')),
       team ? null : h('th', { scope: 'col', class: 'col-rating' }, t('st.rating')),
+      Array.from({ length: rounds }, (_, i) => h('th', { scope: 'col', class: 'col-round' }, t('st.roundCol', { n: i + 1 }))),
       team ? h('th', { scope: 'col' }, h('abbr', { title: tiebreakHelp('matchPoints'), tabindex: '0' }, t('st.matchPoints'))) : null,
       h('th', { scope: 'col' }, team ? h('abbr', { title: tiebreakHelp('boardPoints'), tabindex: '0' }, t('st.boardPoints')) : h('abbr', { title: tiebreakHelp('points'), tabindex: '0' }, t('st.points'))),
       chain.map(th),
@@ -529,6 +558,10 @@ class EventPage {
         h('td', { class: 'num' }, row.number ?? ''),
         h('th', { scope: 'row', class: 'name' }, nameCell, flags ? h('small', { class: 'flag' }, ` ${flags}`) : null),
         team ? null : h('td', { class: 'num col-rating' }, p?.rating || ''),
+        team ? null : Array.from({ length: rounds }, (_, i) => {
+          const c = (cells.get(row.playerId) || [])[i];
+          return c ? roundCell(row.playerId, c) : h('td', { class: 'col-round' }, '');
+        }),
         team ? h('td', { class: 'num strong' }, points(row.matchPoints)) : null,
         h('td', { class: 'num strong' }, points(team ? row.boardPoints : row.points)),
         chain.map((c) => h('td', { class: 'num' }, tb.has(c) ? points(tb.get(c)) : '')),
@@ -606,15 +639,7 @@ class EventPage {
       Array.from({ length: rounds }, (_, i) => h('th', { scope: 'col' }, String(i + 1))), h('th', { scope: 'col' }, t('st.points')));
     const rows = (ct.rows || []).map((r) => h('tr', {},
       h('td', { class: 'num' }, r.number), h('th', { scope: 'row', class: 'name' }, r.name),
-      r.cells.map((c) => {
-        let text;
-        if (!c.opponent) text = t(`ct.${c.mark || 'bye'}`);
-        else {
-          const mark = c.mark === 'playing' ? '*' : isWin(c) ? (c.mark === 'forfeit' ? '+' : '1') : c.result === '1/2-1/2' ? '½' : (c.mark === 'forfeit' ? '−' : '0');
-          text = `${c.opponentNumber ?? ''}${c.colour === 'red' ? t('ct.redShort') : t('ct.blackShort')} ${mark}`;
-        }
-        return h('td', { class: `cell ${c.colour || ''} ${c.mark || ''}`, title: this.cellText(c, ct) }, text);
-      }),
+      r.cells.map((c) => h('td', { class: `cell ${c.colour || ''} ${c.mark || ''}`, title: this.cellText(c, ct) }, cellShort(c))),
       h('td', { class: 'num strong' }, points(r.points))));
     return h('div', {},
       h('h2', { class: 'print-title' }, `${ev.name} — ${t('tab.crosstable')}`),
@@ -683,6 +708,22 @@ class EventPage {
     mod.mountTables(host, { tid: this.tid, token: this.token });
     return host;
   }
+}
+
+/** startsIn says how long until a time: "in 12 minutes", "in 2 hours", or the date when further. */
+function startsIn(at) {
+  const ms = new Date(at).getTime() - Date.now();
+  const rtf = new Intl.RelativeTimeFormat(htmlLang, { numeric: 'auto' });
+  if (ms < 3600000) return rtf.format(Math.max(1, Math.round(ms / 60000)), 'minute');
+  if (ms < 86400000) return rtf.format(Math.round(ms / 3600000), 'hour');
+  return formatTime(at);
+}
+
+/** cellShort writes a crosstable cell: opponent's number, colour, result (* in play). */
+function cellShort(c) {
+  if (!c.opponent) return t(`ct.${c.mark || 'bye'}`);
+  const mark = c.mark === 'playing' ? '*' : isWin(c) ? (c.mark === 'forfeit' ? '+' : '1') : c.result === '1/2-1/2' ? '½' : (c.mark === 'forfeit' ? '−' : '0');
+  return `${c.opponentNumber ?? ''}${c.colour === 'red' ? t('ct.redShort') : t('ct.blackShort')} ${mark}`;
 }
 
 function isWin(c) {

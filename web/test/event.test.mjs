@@ -287,10 +287,14 @@ test('event page: downloads, print layout and keyboard tabs', async () => {
   for (const name of ['A One', 'B Two', 'C Three']) {
     await apiCall(server.base, 'POST', `/tournaments/${ev.id}/players`, { token: ev.token, body: { name } });
   }
-  await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: {} });
+  const startsAt = new Date(Date.now() + 30 * 60000 + 20000).toISOString();
+  await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: { startsAt } });
   const page = await newPage(browser, { width: 1280, locale: 'en-US' });
   await page.goto(`${server.base}/t/${ev.id}`);
   await page.locator('table.pairings tbody tr[data-table="1"]').waitFor();
+  // The header counts down to the round's start.
+  await page.locator('.event-meta li.starts').waitFor();
+  assert.equal(await page.locator('.event-meta li.starts').textContent(), 'Round starts in 30 minutes');
   // The bye is listed under the pairings.
   assert.equal(await page.locator('table.pairings tr.bye-row').count(), 1);
   // Tabs follow the arrow keys.
