@@ -255,10 +255,11 @@ func contentType(name string) string {
 	return "application/octet-stream"
 }
 
-// notFound answers in the API's error model, as every other function does.
-func notFound(w http.ResponseWriter, r *http.Request) {
-	body, _ := json.Marshal(map[string]any{"error": map[string]string{"code": "not_found", "message": "no page or asset at " + r.Method + " " + r.URL.Path}})
+// notFound answers in the API's error model, as every other function does,
+// never cached and without echoing the path.
+func notFound(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusNotFound)
-	_, _ = w.Write(body)
+	_, _ = w.Write([]byte(`{"error":{"code":"not_found","message":"no such page or asset"}}` + "\n"))
 }

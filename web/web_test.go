@@ -148,7 +148,7 @@ func TestAssets_PlainNamesRevalidatedUnknown404(t *testing.T) {
 	}
 	for _, p := range []string{"/assets/nope.js", "/assets/web.go", "/nowhere", "/t/", "/t/a/b", "/assets/index.html"} {
 		res, body := get(t, h, p)
-		if res.StatusCode != http.StatusNotFound || !strings.Contains(body, `"code":"not_found"`) {
+		if res.StatusCode != http.StatusNotFound || !strings.Contains(body, `"code":"not_found"`) || res.Header.Get("Cache-Control") != "no-store" {
 			t.Errorf("%s: %d %s", p, res.StatusCode, body)
 		}
 	}

@@ -18,6 +18,6 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	h := httpapi.New(st).FunctionHandler(httpapi.FnTournaments)
+	h := httpapi.New(st, httpapi.EnvOptions()...).FunctionHandler(httpapi.FnTournaments)
 	lambda.Start(httpadapter.NewV2(h).ProxyWithContext)
 }

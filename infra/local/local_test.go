@@ -133,3 +133,61 @@ func TestCORSLikeTheDeployedAPI(t *testing.T) {
 		t.Fatalf("simple request: %v", res.Header)
 	}
 }
+
+// The embedded DynamoDB answers unsigned requests: the local stack refuses
+// to start it on an address other machines could reach.
+func TestEmbeddedDynamoDBListensOnLoopbackOnly(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0", "192.168.1.20:8000", "example.com:8000"} {
+		t.Setenv("DYNAMODB_ADDR", addr)
+		t.Setenv("DYNAMODB_ENDPOINT", "")
+		t.Setenv("DATA_DIR", t.TempDir())
+		err := run(context.Background(), slog.New(slog.NewJSONHandler(io.Discard, nil)))
+		if err == nil || !strings.Contains(err.Error(), "loopback") {
+			t.Errorf("DYNAMODB_ADDR=%s: %v, want a refusal naming loopback", addr, err)
+		}
+	}
+	for _, addr := range []string{"127.0.0.1:8000", "localhost:0", "[::1]:0"} {
+		if err := loopbackOnly(addr); err != nil {
+			t.Errorf("%s refused: %v", addr, err)
+		}
+	}
+}
+
+// The local server bounds every phase of a connection, not only the
+// headers: a body that never arrives is cut off (over HTTP, with the
+// server's read timeout shortened for the test).
+func TestServerTimeouts(t *testing.T) {
+	srv := newServer("127.0.0.1:0", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, err := io.ReadAll(r.Body)
+		if err != nil {
+			w.WriteHeader(http.StatusRequestTimeout)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	}))
+	if srv.ReadHeaderTimeout == 0 || srv.ReadTimeout == 0 || srv.WriteTimeout == 0 || srv.IdleTimeout == 0 || srv.MaxHeaderBytes == 0 {
+		t.Fatalf("server limits: %+v", srv)
+	}
+	if srv.WriteTimeout < 30*time.Second {
+		t.Fatalf("WriteTimeout %v would cut a long pairing short", srv.WriteTimeout)
+	}
+	srv.ReadTimeout = 300 * time.Millisecond
+	ln, err := net.Listen("tcp", srv.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_, _ = conn.Write([]byte("POST /tournaments HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"))
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	start := time.Now()
+	_, _ = io.ReadAll(conn) // the server gives up on the body and closes
+	if waited := time.Since(start); waited > 3*time.Second {
+		t.Fatalf("a stalled body held the connection %v", waited)
+	}
+}

@@ -6,9 +6,11 @@
 // Environment: ADDR (default 127.0.0.1:3000), DATA_DIR (default ./data),
 // TABLE_NAME (default xqtour), DYNAMODB_ENDPOINT (default: embedded),
 // DYNAMODB_ADDR (where the embedded DynamoDB listens; default a private
-// loopback port — set it, e.g. 0.0.0.0:8000, to let `sam local` reach it),
-// WEBSOCKET_URL (the live-updates socket the web pages use; default the same
-// origin's /ws). The web client's pages are served at /, /t/{tid} and /g/{gid}.
+// loopback port — set it, e.g. 127.0.0.1:8000, to let `sam local` reach it;
+// it must be a loopback address: the embedded DynamoDB answers unsigned
+// requests). CREATION_KEY and RETENTION_DAYS work as in the deployed stack;
+// WEBSOCKET_URL names the live-updates socket the web pages use (default the
+// same origin's /ws). The web client's pages are served at /, /t/{tid} and /g/{gid}.
 package main
 
 import (
@@ -16,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -52,8 +55,12 @@ func run(ctx context.Context, log *slog.Logger) error {
 	var db *embedded.Server
 	snapshotPath := filepath.Join(env("DATA_DIR", "./data"), cfg.Table+".json")
 	if cfg.Endpoint == "" {
+		dbAddr := env("DYNAMODB_ADDR", "127.0.0.1:0")
+		if err := loopbackOnly(dbAddr); err != nil {
+			return err
+		}
 		var err error
-		if db, err = embedded.Start(env("DYNAMODB_ADDR", "127.0.0.1:0")); err != nil {
+		if db, err = embedded.Start(dbAddr); err != nil {
 			return err
 		}
 		defer db.Close()
@@ -78,7 +85,7 @@ func run(ctx context.Context, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Addr: addr, Handler: cors(httpapi.New(st, httpapi.WithLogger(log), httpapi.WithPages(pages)).Handler()), ReadHeaderTimeout: 10 * time.Second}
+	srv := newServer(addr, cors(httpapi.New(st, append(httpapi.EnvOptions(), httpapi.WithLogger(log), httpapi.WithPages(pages))...).Handler()))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	fmt.Fprintf(os.Stderr, "xqtour is listening on http://%s (every route, the web client at /; store: %s)\n", addr, storeName(db, cfg))
@@ -100,6 +107,38 @@ func run(ctx context.Context, log *slog.Logger) error {
 		log.Info("snapshot saved", "path", snapshotPath)
 	}
 	return nil
+}
+
+// newServer bounds every phase of a connection, so a client that sends
+// its headers or body slowly, or never reads the answer, cannot hold a
+// connection: headers within 10 s, the whole request (bodies are at most
+// 64 KB) within 30 s, the answer within 60 s (a 10,000-player pairing
+// takes a few seconds; the deployed functions stop at 29 s), an idle
+// keep-alive connection closed after 2 minutes, headers at most 64 KB.
+func newServer(addr string, h http.Handler) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+	}
+}
+
+// loopbackOnly refuses an address for the embedded DynamoDB that other
+// machines could reach: it answers unsigned requests, so anyone on the
+// venue's network could rewrite token hashes and results.
+func loopbackOnly(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("DYNAMODB_ADDR %q: %w", addr, err)
+	}
+	if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
+		return nil
+	}
+	return fmt.Errorf("DYNAMODB_ADDR %q: the embedded DynamoDB answers unsigned requests, so it listens on a loopback address only (e.g. 127.0.0.1:8000)", addr)
 }
 
 func storeName(db *embedded.Server, cfg store.Config) string {
@@ -146,7 +185,7 @@ func cors(next http.Handler) http.Handler {
 		}
 		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 			h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key")
+			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key, X-Creation-Key")
 			h.Set("Access-Control-Max-Age", "600")
 			w.WriteHeader(http.StatusNoContent)
 			return

@@ -9,17 +9,28 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/xqtour/xqtour/shared/store"
 )
 
-// API holds what the handlers need: the store, the clock and a logger.
+// API holds what the handlers need: the store, the clock, a logger and the
+// deployment's protections (security.go).
 type API struct {
 	store *store.Store
 	now   func() time.Time
 	log   *slog.Logger
 	pages http.Handler
+	// creationKey, when set, is what POST /tournaments and POST /games must
+	// present in X-Creation-Key; empty leaves creation open.
+	creationKey string
+	// retention, when positive, is how long a finished standalone game and
+	// an event never paired are kept before DynamoDB's TTL may delete them.
+	retention time.Duration
+	// originSecret, when set, is the header value CloudFront adds to every
+	// request it forwards: a request without it bypassed the per-client limit.
+	originSecret string
 }
 
 // Option configures an API.
@@ -34,6 +45,29 @@ func WithLogger(l *slog.Logger) Option { return func(a *API) { a.log = l } }
 // WithPages serves the web client (package web) on the Web function's routes;
 // without it those routes are 404 like any unknown path.
 func WithPages(h http.Handler) Option { return func(a *API) { a.pages = h } }
+
+// WithCreationKey makes POST /tournaments and POST /games require the key in
+// the X-Creation-Key header; "" leaves them open.
+func WithCreationKey(key string) Option { return func(a *API) { a.creationKey = key } }
+
+// WithRetention sets how long finished standalone games and events never
+// paired are kept (0: for ever).
+func WithRetention(d time.Duration) Option { return func(a *API) { a.retention = d } }
+
+// WithOriginSecret makes every route require X-Origin-Verify: secret, the
+// header the CloudFront distribution in front of the API adds; "" turns it off.
+func WithOriginSecret(secret string) Option { return func(a *API) { a.originSecret = secret } }
+
+// EnvOptions reads the deployment's settings from the environment the
+// template gives every function: CREATION_KEY, RETENTION_DAYS and
+// ORIGIN_SECRET (each empty or absent: off).
+func EnvOptions() []Option {
+	opts := []Option{WithCreationKey(os.Getenv("CREATION_KEY")), WithOriginSecret(os.Getenv("ORIGIN_SECRET"))}
+	if days, err := strconv.Atoi(os.Getenv("RETENTION_DAYS")); err == nil && days > 0 {
+		opts = append(opts, WithRetention(time.Duration(days)*24*time.Hour))
+	}
+	return opts
+}
 
 // New builds the API over st.
 func New(st *store.Store, opts ...Option) *API {
@@ -66,9 +100,9 @@ func (a *API) mux(function string) http.Handler {
 		mux.Handle(rt.Method+" "+rt.Path, a.wrap(rt))
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, a.log, &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no route " + r.Method + " " + r.URL.Path})
+		writeError(w, a.log, &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no route " + quote(r.Method+" "+r.URL.Path)})
 	})
-	return mux
+	return nosniff(mux)
 }
 
 // pagePattern is the ServeMux pattern of a page route: "/" is the home page

@@ -80,7 +80,7 @@ func bearer(r *http.Request) (token, scope, id string, err error) {
 		return "", "", "", errNoToken
 	}
 	parts := strings.Split(token, ".")
-	if len(parts) != 3 || parts[0] == "" || parts[1] == "" {
+	if len(parts) != 3 || !tokenShape(parts[0], parts[1]) {
 		return "", "", "", errUnknownToken
 	}
 	return token, parts[0], parts[1], nil

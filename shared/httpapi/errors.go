@@ -3,9 +3,13 @@ package httpapi
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
@@ -126,7 +130,7 @@ func writeError(w http.ResponseWriter, log *slog.Logger, err error) int {
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
 	}
 	var body errorBody
-	body.Error.Code, body.Error.Message, body.Error.Rule = e.Code, e.Message, e.Rule
+	body.Error.Code, body.Error.Message, body.Error.Rule = e.Code, escapeControls(e.Message), e.Rule
 	body.Current = e.Current
 	writeJSON(w, e.Status, body)
 	return e.Status
@@ -138,4 +142,27 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
+}
+
+// escapeControls writes control and bidirectional-formatting characters of
+// a message as \u escapes: messages quote what callers sent (ids, names,
+// notes, FEN), and such a character would reorder or hide the text around
+// it wherever the message is shown or logged.
+func escapeControls(msg string) string {
+	if !strings.ContainsFunc(msg, isControl) {
+		return msg
+	}
+	var b strings.Builder
+	for _, r := range msg {
+		if isControl(r) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == utf8.RuneError
 }

@@ -260,6 +260,7 @@ func (a *API) saveGame(c *call, sg *storedGame, corrected bool) error {
 	if err != nil {
 		return err
 	}
+	rec.Expires = a.gameTTL(sg, c.nowMs()) // a finished standalone game expires after the retention
 	if !report {
 		return a.store.Put(c.ctx(), rec)
 	}
@@ -310,6 +311,17 @@ func (a *API) settleOnRead(c *call, sg *storedGame) {
 // standaloneGameRules validates a standalone game's rule options as an
 // event's are validated, defaults included.
 func standaloneGameRules(tc clock.Control, r tournament.Rules) (game.Rules, error) {
+	// G-6: a standalone game has no arbiter, so the seeds' ruling by three
+	// arbiters would leave a repetition pending for ever (a losing side could
+	// force that with perpetual check). Its default is automatic: perpetual
+	// check loses, any other repetition is a draw at the third occurrence.
+	switch r.Repetition {
+	case "":
+		r.Repetition = tournament.RepetitionPerpetualCheckLoses
+	case tournament.RepetitionRuling:
+		return game.Rules{}, &Error{Status: http.StatusBadRequest, Code: "invalid_field", Rule: "G-6",
+			Message: `rules.repetition: a standalone game has no arbiter to rule on a repetition; use "perpetualCheckLoses" (the default) or "threefoldDraw"`}
+	}
 	settings := tournament.Settings{Name: "game", Rounds: 1, TimeControl: tc, Rules: r}
 	if err := settings.Normalize(); err != nil {
 		return game.Rules{}, err
@@ -351,10 +363,11 @@ func (a *API) createGame(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	sg := &storedGame{ID: gid, Link: link, Game: g, rec: rec}
+	rec.Expires = a.gameTTL(sg, c.nowMs())
 	if err := a.store.Put(c.ctx(), rec); err != nil {
 		return 0, nil, err
 	}
-	sg := &storedGame{ID: gid, Link: link, Game: g, rec: rec}
 	return http.StatusCreated, map[string]any{"id": gid, "redToken": redToken, "blackToken": blackToken, "game": gameView(sg, c.nowMs(), 0)}, nil
 }
 
@@ -391,6 +404,9 @@ func (a *API) submitMove(c *call) (int, any, error) {
 	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
 		if in.Move == "" || in.Ply == nil {
 			return badRequest("invalid_field", "move and ply are required (ply: the moves already played as the client saw them)")
+		}
+		if sg.Game.Ply() >= limitOf(capMoves).Max && sg.Game.Status() == game.Playing {
+			return overLimit(capMoves) // the players may still agree a draw, resign or claim (G-3)
 		}
 		if by.Role == game.Scribe {
 			by.Side = sg.Game.Position().SideToMove()
@@ -534,6 +550,9 @@ func (a *API) recordResult(c *call) (int, any, error) {
 		if by.Role != game.Arbiter && by.Role != game.Scribe {
 			return forbidden("only an arbiter or the table's scribe records a result (O-1)")
 		}
+		if len(sg.Game.Log()) >= limitOf(capGameLog).Max {
+			return overLimit(capGameLog)
+		}
 		res, ok := game.ParseResult(in.Result)
 		if !ok {
 			return badRequest("invalid_field", `result: want "1-0", "0-1", "1/2-1/2", "+-", "-+" or "0-0"`)
@@ -634,6 +653,9 @@ func (a *API) rule(c *call) (int, any, error) {
 	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
 		if by.Role != game.Arbiter {
 			return forbidden("only an arbiter rules (O-1)")
+		}
+		if len(sg.Game.Log()) >= limitOf(capGameLog).Max {
+			return overLimit(capGameLog)
 		}
 		r, err := in.ruling()
 		if err != nil {

@@ -341,8 +341,11 @@ func TestGameRefusesWrongTokensAndBadInput(t *testing.T) {
 	if e := illegal["error"].(map[string]any); e["rule"] == nil || e["rule"] == "" {
 		t.Fatalf("an illegal move names no rule: %v", e)
 	}
-	if r := s.Get("/games/nope"); r.Status != http.StatusNotFound {
+	if r := s.Get("/games/gaaaaaaaaaaaaaaaa"); r.Status != http.StatusNotFound {
 		t.Fatalf("unknown game: %d", r.Status)
+	}
+	if r := s.Do(apitest.Req{Method: "GET", Path: "/games/nope", Invalid: true}); r.Status != http.StatusBadRequest || r.ErrorCode() != "bad_id" {
+		t.Fatalf("malformed game id: %d %s", r.Status, r.Body)
 	}
 	if r := s.Do(apitest.Req{Method: "GET", Path: "/games/" + g.ID + "?since=-1", Invalid: true}); r.Status != http.StatusBadRequest {
 		t.Fatalf("bad since: %d", r.Status)

@@ -44,7 +44,7 @@ func TestPauseAndResume_S6(t *testing.T) {
 		{base + x.ID + "/pause", f.ev.Token, "already_paused", http.StatusUnprocessableEntity},
 		{base + f.players[0].ID + "/resume", f.ev.Token, "not_paused", http.StatusUnprocessableEntity},
 		{base + x.ID + "/resume", x.Token, "forbidden", http.StatusForbidden},
-		{base + "pnobody/pause", f.ev.Token, "not_found", http.StatusNotFound},
+		{base + "paaaaaaaaaaaaaaaa/pause", f.ev.Token, "not_found", http.StatusNotFound},
 	} {
 		if r := s.Post(tc.path, tc.token, nil); r.Status != tc.status {
 			t.Errorf("%s: %d %s, want %d", tc.path, r.Status, r.Body, tc.status)

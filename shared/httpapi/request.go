@@ -167,15 +167,29 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 		return writeError(w, a.log, &Error{Status: http.StatusRequestEntityTooLarge, Code: "body_too_large", Message: fmt.Sprintf("request bodies are limited to %d bytes", limit)})
 	}
 	c := &call{r: r, body: body, now: a.now().UTC()}
+	w.Header().Set("Cache-Control", "no-store")
+	if err := a.guard(r, rt); err != nil {
+		return writeError(w, a.log, err)
+	}
 	key := r.Header.Get("Idempotency-Key")
 	if r.Method != http.MethodPost || key == "" {
 		return a.respond(w, c, rt)
 	}
-	if !isUUID(key) {
-		// API.md's <uuid>: callers without a token (POST /tournaments, /games)
-		// share one scope, so a short or hand-made key ("1") of one client
-		// would replay another's answer — its organiser or seat tokens.
-		return writeError(w, a.log, badRequest("invalid_idempotency_key", "Idempotency-Key must be a UUID, e.g. 4c1f0a9e-5b2d-4e8a-9f3c-7d6e5a4b3c2d"))
+	if !isUUIDv4(key) {
+		// API.md's <uuid>, random: callers without a token (POST /tournaments,
+		// /games) share one scope, so a short, hand-made, nil or time-based
+		// key that another client can guess would replay that client's
+		// answer — its organiser or seat tokens.
+		return writeError(w, a.log, badRequest("invalid_idempotency_key", "Idempotency-Key must be a random (version 4) UUID, e.g. 4c1f0a9e-5b2d-4e8a-9f3c-7d6e5a4b3c2d"))
+	}
+	key = strings.ToLower(key) // one key however its hex digits are spelt
+	// A request whose credentials fail stores nothing: its token is checked
+	// before the key is reserved (routes that take a token), so a stranger
+	// cannot fill the table with idempotency records.
+	if rt.Who != "anyone" && rt.Who != "public" {
+		if _, err := a.authenticate(c, nil); err != nil {
+			return writeError(w, a.log, err)
+		}
 	}
 	// The key is scoped to the caller's credentials so two clients never collide;
 	// the hash covers the request itself so a reused key with another body is caught.
@@ -208,8 +222,10 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	// The key's record is settled even when the client has gone away, or a
 	// retry would find the key held until the reservation's lease runs out.
 	ctx := context.WithoutCancel(c.ctx())
-	if transient(status) {
-		_ = a.store.Release(ctx, scope) // nothing was decided: let the retry run afresh
+	if transient(status) || status == http.StatusUnauthorized || status == http.StatusForbidden {
+		// Nothing was decided (or the caller may not do this): let the retry
+		// run afresh, and keep no record of a refused caller.
+		_ = a.store.Release(ctx, scope)
 	} else if err := a.complete(ctx, scope, store.Response{RequestHash: reqHash, Status: status, Body: sealReplay(auth, key, rec.body.Bytes())}, c.now); err != nil {
 		a.log.Error("idempotency record not completed", "err", err.Error())
 	}
@@ -298,6 +314,7 @@ func (a *API) respond(w http.ResponseWriter, c *call, rt Route) (status int) {
 	if err != nil {
 		return writeError(w, a.log, err)
 	}
+	w.Header().Set("Cache-Control", cacheControl(rt, status))
 	if rb, ok := resp.(raw); ok {
 		w.Header().Set("Content-Type", rb.contentType)
 		w.WriteHeader(status)

@@ -31,7 +31,22 @@ type event struct {
 }
 
 func (a *API) loadEvent(ctx context.Context, tid string) (*event, error) {
-	recs, err := a.store.Query(ctx, tournamentPK(tid), "", 0)
+	var (
+		ev  *event
+		err error
+	)
+	for range 5 {
+		// A round paired between eventItems' two reads is newer than the
+		// event item read: read again (rounds are stored with the event item).
+		if ev, err = a.decodeEvent(ctx, tid); err != nil || len(ev.h.Rounds) <= ev.t.Round {
+			return ev, err
+		}
+	}
+	return nil, store.ErrConflict
+}
+
+func (a *API) decodeEvent(ctx context.Context, tid string) (*event, error) {
+	recs, err := a.eventItems(ctx, tid)
 	if err != nil {
 		return nil, err
 	}
@@ -74,6 +89,25 @@ func (a *API) loadEvent(ctx context.Context, tid string) (*event, error) {
 	return ev, nil
 }
 
+// eventItems reads every item of the event's partition but its officials
+// (O#…, which sort between META and the players) in two key-range Queries,
+// so an event's officials — their tables lists included — never add to the
+// cost of a public read of its rounds or standings. The part holding META is
+// read first: a registration or a pairing stored between the two reads then
+// shows as items newer than the event item, which a write under the event
+// item's version refuses (409, retried) and loadEvent rereads.
+func (a *API) eventItems(ctx context.Context, tid string) ([]*store.Record, error) {
+	below, err := a.store.QueryBelow(ctx, tournamentPK(tid), "O#")
+	if err != nil {
+		return nil, err
+	}
+	from, err := a.store.QueryFrom(ctx, tournamentPK(tid), "P#")
+	if err != nil {
+		return nil, err
+	}
+	return append(below, from...), nil
+}
+
 func (ev *event) round(n int) *tournament.Round {
 	for _, r := range ev.h.Rounds {
 		if r.Number == n {
@@ -112,6 +146,12 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	if err := checkRoundStart(in.StartsAt, c.now); err != nil {
 		return 0, nil, err
 	}
+	if n := len(in.ForbiddenPairs); n > limitOf(capForbiddenPair).Max {
+		return 0, nil, tooMany(capForbiddenPair, n)
+	}
+	if err := a.requireOrganiser(c, tid); err != nil { // before the event-wide read
+		return 0, nil, err
+	}
 	var (
 		ev     *event
 		r      *tournament.Round
@@ -120,9 +160,6 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	err := retryConflicts(func() error {
 		var err error
 		if ev, err = a.loadEvent(c.ctx(), tid); err != nil {
-			return err
-		}
-		if _, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser); err != nil {
 			return err
 		}
 		if err := a.extendRound(c, ev); err != nil {
@@ -146,8 +183,14 @@ func (a *API) pairRound(c *call) (int, any, error) {
 		if in.StartsAt != nil {
 			r.StartsAt = in.StartsAt.UnixMilli()
 		}
+		if ev.t.ExpiresAt != 0 { // the first pairing: the event is played, so it is kept
+			if err := a.keepEvent(c, tid); err != nil {
+				return err
+			}
+			ev.meta.Expires = 0
+		}
 		t := *ev.t
-		t.Round, t.Status = n, tournament.Running
+		t.Round, t.Status, t.ExpiresAt = n, tournament.Running, 0
 		rec := encode(&store.Record{PK: tournamentPK(tid), SK: roundSK(n), Kind: "round"}, r)
 		err = a.store.Transact(c.ctx(), []*store.Record{rec, encode(ev.meta, &t)})
 		if errors.Is(err, store.ErrConflict) {
@@ -303,17 +346,24 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	if len(in.Note) > 500 {
 		return 0, nil, badRequest("invalid_field", "note: at most 500 characters")
 	}
-	ev, err := a.loadEvent(c.ctx(), tid)
+	t, _, err := a.loadTournament(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
-	who, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser)
+	who, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser) // before the event-wide read
+	if err != nil {
+		return 0, nil, err
+	}
+	ev, err := a.loadEvent(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
 	r := ev.round(n)
 	if r == nil {
 		return 0, nil, notFound(fmt.Sprintf("round %d of %s", n, tid))
+	}
+	if len(r.Audit) >= limitOf(capRoundAudit).Max {
+		return 0, nil, overLimit(capRoundAudit)
 	}
 	if ev.t.Settings.Teams {
 		return 0, nil, &tournament.RuleError{Code: "team_round", Message: "a team round's matches and board colours follow T-6; change lineups before the match instead", Rule: "T-6"}
@@ -340,7 +390,7 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	}
 	for _, id := range []string{in.Red, in.Black, in.Player} {
 		if id != "" && ev.h.Player(id) == nil {
-			return 0, nil, notFound("player " + id)
+			return 0, nil, notFound("player " + quote(clip(id, 40)))
 		}
 	}
 	changed := *r

@@ -473,7 +473,7 @@ func TestRoundsRefuseBadRequests(t *testing.T) {
 		{"forged token", rounds, f.ev.ID + "." + f.ev.ID + ".forged", `{}`, http.StatusUnauthorized},
 		{"player token", rounds, f.players[0].Token, `{}`, http.StatusForbidden},
 		{"other organiser", rounds, other.Token, `{}`, http.StatusForbidden},
-		{"unknown event", "/tournaments/tnope/rounds", f.ev.Token, `{}`, http.StatusNotFound},
+		{"unknown event", "/tournaments/taaaaaaaaaaaaaaaa/rounds", f.ev.Token, `{}`, http.StatusNotFound},
 		{"unknown field", rounds, f.ev.Token, `{"colour":"red"}`, http.StatusBadRequest},
 		{"malformed", rounds, f.ev.Token, `{"round":`, http.StatusBadRequest},
 		{"round zero", rounds, f.ev.Token, `{"round":0}`, http.StatusBadRequest},
@@ -495,8 +495,8 @@ func TestRoundsRefuseBadRequests(t *testing.T) {
 	s.Get(rounds+"/2").Want(t, http.StatusNotFound)
 	s.Do(apitest.Req{Method: "GET", Path: rounds + "/0", Invalid: true}).Want(t, http.StatusBadRequest)
 	s.Do(apitest.Req{Method: "GET", Path: rounds + "/1?explain=maybe", Invalid: true}).Want(t, http.StatusBadRequest)
-	s.Get("/tournaments/tnope/rounds/1").Want(t, http.StatusNotFound)
-	s.Get("/tournaments/tnope/standings").Want(t, http.StatusNotFound)
+	s.Get("/tournaments/taaaaaaaaaaaaaaaa/rounds/1").Want(t, http.StatusNotFound)
+	s.Get("/tournaments/taaaaaaaaaaaaaaaa/standings").Want(t, http.StatusNotFound)
 	s.Get(rounds+"/1").Want(t, http.StatusOK)
 	after, _ := s.Store.Export(t.Context())
 	if len(after) != len(before) {

@@ -44,7 +44,7 @@ func newFixture(t *testing.T, s *apitest.Server) fixture {
 }
 
 func (f fixture) path(p string) string {
-	return strings.NewReplacer("{tid}", f.tid, "{pid}", f.pid, "{gid}", f.gid, "{n}", "1", "{mid}", "mnoteam").Replace(p)
+	return strings.NewReplacer("{tid}", f.tid, "{pid}", f.pid, "{gid}", f.gid, "{n}", "1", "{mid}", "maaaaaaaaaaaaaaaa").Replace(p)
 }
 
 // token returns a token of the role a route asks for first.

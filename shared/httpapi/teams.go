@@ -201,8 +201,8 @@ func (a *API) registerTeam(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	if len(in.Members)+len(in.Substitutes) > 32 {
-		return 0, nil, badRequest("invalid_field", "members and substitutes: at most 32 players")
+	if n := len(in.Members) + len(in.Substitutes); n > limitOf(capTeamPlayers).Max {
+		return 0, nil, tooMany(capTeamPlayers, n)
 	}
 	var (
 		tm      tournament.Team
@@ -217,6 +217,9 @@ func (a *API) registerTeam(c *call) (int, any, error) {
 		}
 		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
 			return err
+		}
+		if t.Settings.Teams && t.TeamCount >= limitOf(capTeams).Max {
+			return overLimit(capTeams)
 		}
 		mid := newID('m')
 		var hash string
@@ -237,9 +240,10 @@ func (a *API) registerTeam(c *call) (int, any, error) {
 		if err != nil {
 			return err
 		}
-		recs := []*store.Record{encode(meta, t), encode(&store.Record{PK: tournamentPK(tid), SK: teamSK(mid), Kind: "team"}, tm)}
+		ttl := eventTTL(t)
+		recs := []*store.Record{encode(meta, t), encode(&store.Record{PK: tournamentPK(tid), SK: teamSK(mid), Kind: "team", Expires: ttl}, tm)}
 		for i := range players {
-			recs = append(recs, encode(&store.Record{PK: tournamentPK(tid), SK: playerSK(players[i].ID), Kind: "player"}, players[i]))
+			recs = append(recs, encode(&store.Record{PK: tournamentPK(tid), SK: playerSK(players[i].ID), Kind: "player", Expires: ttl}, players[i]))
 		}
 		return a.store.Transact(c.ctx(), recs)
 	})
@@ -389,12 +393,16 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 		due     []tournament.Lineup // drawn by the server at the deadline (T-3)
 	)
 	gameID := func(round, table, g int) string { return GameID(tid, round, table, g) }
+	t, _, err := a.loadTournament(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
+	who, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser, roleCaptain) // before the event-wide read
+	if err != nil {
+		return 0, nil, err
+	}
 	err = retryConflicts(func() error {
 		ev, err := a.loadEvent(c.ctx(), tid)
-		if err != nil {
-			return err
-		}
-		who, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser, roleCaptain)
 		if err != nil {
 			return err
 		}
@@ -426,7 +434,7 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 			return err
 		}
 		if teamID != "" && te.th.Team(teamID) == nil {
-			return notFound("team " + teamID)
+			return notFound("team " + quote(clip(teamID, 40)))
 		}
 		stored := ev.round(n)
 		if stored == nil {

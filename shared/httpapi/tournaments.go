@@ -50,7 +50,8 @@ func (a *API) createTournament(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := a.store.Put(c.ctx(), encode(&store.Record{PK: tournamentPK(tid), SK: metaSK, Kind: "tournament"}, t)); err != nil {
+	t.ExpiresAt = a.eventExpiry(t) // kept for ever once a round is paired
+	if err := a.store.Put(c.ctx(), encode(&store.Record{PK: tournamentPK(tid), SK: metaSK, Kind: "tournament", Expires: eventTTL(t)}, t)); err != nil {
 		return 0, nil, err
 	}
 	return http.StatusCreated, map[string]any{"id": tid, "token": token, "tournament": tournamentView(t)}, nil
@@ -82,7 +83,7 @@ func (a *API) registerPlayer(c *call) (int, any, error) {
 		if err != nil {
 			return err
 		}
-		rec := encode(&store.Record{PK: tournamentPK(tid), SK: playerSK(pid), Kind: "player"}, player)
+		rec := encode(&store.Record{PK: tournamentPK(tid), SK: playerSK(pid), Kind: "player", Expires: eventTTL(t)}, player)
 		return a.store.Transact(c.ctx(), []*store.Record{encode(meta, t), rec})
 	})
 	if err != nil {
@@ -115,29 +116,46 @@ func (a *API) withdrawPlayer(c *call) (int, any, error) {
 	return a.changePlayer(c, (*tournament.Tournament).Withdraw)
 }
 
-// POST /tournaments/{tid}/officials — organiser (O-1).
+// POST /tournaments/{tid}/officials — organiser (O-1). The event's count of
+// officials is written with the official, under the event's version, so the
+// cap officialsPerEvent holds however many requests race.
 func (a *API) addOfficial(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
 	var in officialIn
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	t, _, err := a.loadTournament(c.ctx(), tid)
+	var (
+		o     tournament.Official
+		token string
+	)
+	err := retryConflicts(func() error {
+		t, meta, err := a.loadTournament(c.ctx(), tid)
+		if err != nil {
+			return err
+		}
+		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
+			return err
+		}
+		if n := len(in.Tables); n > limitOf(capScribeTables).Max {
+			return tooMany(capScribeTables, n)
+		}
+		if t.Officials >= limitOf(capOfficials).Max {
+			return overLimit(capOfficials)
+		}
+		oid := newID('o')
+		var hash string
+		token, hash = newToken(tid, oid)
+		if o, err = tournament.NewOfficial(oid, in.Role, in.Name, in.Tables, hash); err != nil {
+			return err
+		}
+		t.Officials++
+		rec := encode(&store.Record{PK: tournamentPK(tid), SK: officialSK(oid), Kind: "official", Expires: eventTTL(t)}, o)
+		return a.store.Transact(c.ctx(), []*store.Record{encode(meta, t), rec})
+	})
 	if err != nil {
 		return 0, nil, err
 	}
-	if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
-		return 0, nil, err
-	}
-	oid := newID('o')
-	token, hash := newToken(tid, oid)
-	o, err := tournament.NewOfficial(oid, in.Role, in.Name, in.Tables, hash)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := a.store.Put(c.ctx(), encode(&store.Record{PK: tournamentPK(tid), SK: officialSK(oid), Kind: "official"}, o)); err != nil {
-		return 0, nil, err
-	}
-	return http.StatusCreated, map[string]any{"id": oid, "token": token,
+	return http.StatusCreated, map[string]any{"id": o.ID, "token": token,
 		"official": officialOut{ID: o.ID, Role: o.Role, Name: o.Name, Tables: o.Tables}}, nil
 }

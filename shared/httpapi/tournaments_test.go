@@ -63,7 +63,7 @@ func TestTournamentLifecycle(t *testing.T) {
 	if fmt.Sprint(o["official"].(map[string]any)["tables"]) != "[1 3]" {
 		t.Fatalf("official: %v", o)
 	}
-	s.Get("/tournaments/tnope").Want(t, http.StatusNotFound)
+	s.Get("/tournaments/taaaaaaaaaaaaaaaa").Want(t, http.StatusNotFound)
 	s.Get("/openapi.json").Want(t, http.StatusOK)
 }
 

@@ -394,6 +394,11 @@ func (s *Store) Query(ctx context.Context, pk, prefix string, pageSize int32) ([
 	if err != nil {
 		return nil, err
 	}
+	return joinParts(raw), nil
+}
+
+// joinParts appends continuation items to their heads, in SK order.
+func joinParts(raw []*Record) []*Record {
 	out := raw[:0]
 	var head *Record
 	for _, r := range raw {
@@ -407,19 +412,48 @@ func (s *Store) Query(ctx context.Context, pk, prefix string, pageSize int32) ([
 		out = append(out, r)
 	}
 	// A head's parts share its SK as their prefix, so they are always in range.
-	return out, nil
+	return out
+}
+
+// QueryBelow is Query for the items under pk whose SK sorts before sk, and
+// QueryFrom for those whose SK is sk or after: together they read a
+// partition around the items a caller does not need, in key order.
+func (s *Store) QueryBelow(ctx context.Context, pk, sk string) ([]*Record, error) {
+	return s.queryJoined(ctx, pk, "SK < :p", sk)
+}
+
+// QueryFrom returns the items under pk whose SK is sk or sorts after it (see QueryBelow).
+func (s *Store) QueryFrom(ctx context.Context, pk, sk string) ([]*Record, error) {
+	return s.queryJoined(ctx, pk, "SK >= :p", sk)
+}
+
+func (s *Store) queryJoined(ctx context.Context, pk, cond, sk string) ([]*Record, error) {
+	raw, err := s.queryWhere(ctx, pk, cond, sk, 0)
+	if err != nil {
+		return nil, err
+	}
+	return joinParts(raw), nil
 }
 
 func (s *Store) query(ctx context.Context, pk, prefix string, pageSize int32) ([]*Record, error) {
+	if prefix == "" { // DynamoDB refuses an empty string operand
+		return s.queryWhere(ctx, pk, "", "", pageSize)
+	}
+	return s.queryWhere(ctx, pk, "begins_with(SK, :p)", prefix, pageSize)
+}
+
+// queryWhere runs a paginated Query on pk with an optional sort key
+// condition on :p.
+func (s *Store) queryWhere(ctx context.Context, pk, cond, operand string, pageSize int32) ([]*Record, error) {
 	in := &dynamodb.QueryInput{
 		TableName:                 &s.table,
 		ConsistentRead:            aws.Bool(true),
 		KeyConditionExpression:    aws.String("PK = :pk"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: pk}},
 	}
-	if prefix != "" { // DynamoDB refuses an empty string operand
-		in.KeyConditionExpression = aws.String("PK = :pk AND begins_with(SK, :p)")
-		in.ExpressionAttributeValues[":p"] = &types.AttributeValueMemberS{Value: prefix}
+	if cond != "" {
+		in.KeyConditionExpression = aws.String("PK = :pk AND " + cond)
+		in.ExpressionAttributeValues[":p"] = &types.AttributeValueMemberS{Value: operand}
 	}
 	if pageSize > 0 {
 		in.Limit = aws.Int32(pageSize)

@@ -34,6 +34,13 @@ type Tournament struct {
 	Round int
 	// TeamCount counts team registrations; it numbers the next team (T-*).
 	TeamCount int
+	// Officials counts the arbiters and scribes added, so a cap on them
+	// needs no read of the officials themselves.
+	Officials int
+	// ExpiresAt, when non-zero, is when an event never paired may be deleted
+	// (Unix ms): the deployment's retention after its creation or its start,
+	// whichever is later. Pairing the first round clears it: a played event is kept.
+	ExpiresAt int64
 }
 
 // New starts an event from validated settings.
@@ -86,6 +93,11 @@ type RuleError struct {
 // Error returns the message with the rule that decided it.
 func (e *RuleError) Error() string { return e.Message + " (" + e.Rule + ")" }
 
+// MaxPlayers is the most players one event registers, team members included:
+// twice the largest open Swiss events, and a bound on every list an event's
+// items hold per player (the HTTP layer's cap playersPerEvent).
+const MaxPlayers = 20000
+
 // Register adds a player, numbering them in entry order. Round robins and
 // knockouts take entries only before the draw (S-1, S-3); a Swiss takes late
 // entries, who join from the next round, until round LateEntries.UntilRound
@@ -112,8 +124,8 @@ func (t *Tournament) Register(p Player, now int64) (Player, error) {
 	if t.Round > 0 && !t.Settings.Teams && t.Settings.System != ChallengeSystem && t.Round >= t.Settings.lateEntryLimit() {
 		return Player{}, &RuleError{Code: "registration_closed", Message: fmt.Sprintf("late entries close once round %d is paired; round %d is", t.Settings.lateEntryLimit(), t.Round), Rule: "S-2"}
 	}
-	if t.Players >= 20000 {
-		return Player{}, &RuleError{Code: "event_full", Message: "an event holds at most 20000 players", Rule: "S-2"}
+	if t.Players >= MaxPlayers {
+		return Player{}, &RuleError{Code: "event_full", Message: fmt.Sprintf("cap playersPerEvent reached: an event holds at most %d players", MaxPlayers), Rule: "S-2"}
 	}
 	t.Players++
 	p.Number = t.Players

@@ -56,8 +56,9 @@ type Server struct {
 	route routers.Router
 }
 
-// New starts the API for t; everything stops when the test ends.
-func New(t testing.TB) *Server {
+// New starts the API for t, with opts after the test clock (a creation key,
+// a retention); everything stops when the test ends.
+func New(t testing.TB, opts ...httpapi.Option) *Server {
 	t.Helper()
 	st, _, db := storetest.Start(t)
 	clk := &Clock{now: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)}
@@ -70,7 +71,7 @@ func New(t testing.TB) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api := httpapi.New(st, httpapi.WithClock(clk.Now))
+	api := httpapi.New(st, append([]httpapi.Option{httpapi.WithClock(clk.Now)}, opts...)...)
 	srv := httptest.NewServer(api.Handler())
 	t.Cleanup(srv.Close)
 	return &Server{URL: srv.URL, Clock: clk, Store: st, DB: db, t: t, doc: doc, route: router}

@@ -1,0 +1,214 @@
+package httpapi
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+// nosniff tells browsers never to guess a response's type from its bytes: a
+// record or a CSV holding a player's name is never run as HTML or script.
+func nosniff(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// idKinds maps a path parameter to the one-letter kind its ids start with
+// (newID, GameID): each id is the kind and 16 base32 letters.
+var idKinds = map[string]byte{"tid": 't', "gid": 'g', "pid": 'p', "mid": 'm', "oid": 'o'}
+
+var idKindNames = map[byte]string{'t': "an event", 'g': "a game", 'p': "a player", 'm': "a team", 'o': "an official"}
+
+// idLength is a kind letter and 80 bits in base32.
+const idLength = 1 + 16
+
+// validID reports whether s is an id of the given kind as the server makes
+// them. Checked at the edge, before any read: a key the store would refuse
+// (DynamoDB allows 2,048 bytes) or that names nothing never costs a read.
+func validID(kind byte, s string) bool {
+	if len(s) != idLength || s[0] != kind {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; (c < 'a' || c > 'z') && (c < '2' || c > '7') {
+			return false
+		}
+	}
+	return true
+}
+
+// checkPathIDs refuses a path whose id parameters are not ids: 400 bad_id.
+func checkPathIDs(r *http.Request, rt Route) error {
+	for name, kind := range idKinds {
+		if !strings.Contains(rt.Path, "{"+name+"}") {
+			continue
+		}
+		if v := r.PathValue(name); !validID(kind, v) {
+			return &Error{Status: http.StatusBadRequest, Code: "bad_id",
+				Message: name + ": " + quote(clip(v, 40)) + " is not " + idKindNames[kind] + " id (" + string(kind) + " and 16 characters a-z, 2-7)"}
+		}
+	}
+	return nil
+}
+
+// tokenShape reports whether a token's scope and principal ids could have
+// been issued here (an event or game scope; a player, official, team,
+// organiser or seat id), so a forged token costs no read.
+func tokenShape(scope, id string) bool {
+	switch {
+	case validID('t', scope):
+		return id == scope || validID('p', id) || validID('o', id) || validID('m', id)
+	case validID('g', scope):
+		return id == "red" || id == "black"
+	}
+	return false
+}
+
+// isUUIDv4 reports whether s is a random (version 4, RFC 9562 variant) UUID
+// in its 8-4-4-4-12 hex form. A nil or time-based UUID is guessable, and
+// callers without a token share one idempotency scope.
+func isUUIDv4(s string) bool {
+	if !isUUID(s) {
+		return false
+	}
+	return s[14] == '4' && strings.ContainsRune("89abAB", rune(s[19]))
+}
+
+// sameSecret compares a presented secret with the expected one in constant
+// time (hashes of equal length), so timing leaks neither its bytes nor its length.
+func sameSecret(got, want string) bool {
+	g, w := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(want))
+	return subtle.ConstantTimeCompare(g[:], w[:]) == 1
+}
+
+// CreationKeyHeader carries the deployment's creation key (#11.15).
+const CreationKeyHeader = "X-Creation-Key"
+
+// OriginHeader carries the secret the CloudFront distribution adds.
+const OriginHeader = "X-Origin-Verify"
+
+// guard applies the deployment's protections before a request does any
+// work: the CloudFront origin secret, the creation key of the "anyone"
+// routes and the ids' format. The key and the secret are never logged.
+func (a *API) guard(r *http.Request, rt Route) error {
+	if a.originSecret != "" && !sameSecret(r.Header.Get(OriginHeader), a.originSecret) {
+		return &Error{Status: http.StatusForbidden, Code: "direct_access", Message: "this API is served through its CloudFront distribution; call that address"}
+	}
+	if rt.Who == "anyone" && a.creationKey != "" {
+		got := r.Header.Get(CreationKeyHeader)
+		if got == "" {
+			return &Error{Status: http.StatusUnauthorized, Code: "creation_key_required", Message: "creating events and games on this server needs its creation key in the " + CreationKeyHeader + " header"}
+		}
+		if !sameSecret(got, a.creationKey) {
+			return &Error{Status: http.StatusForbidden, Code: "bad_creation_key", Message: "the " + CreationKeyHeader + " header does not hold this server's creation key"}
+		}
+	}
+	return checkPathIDs(r, rt)
+}
+
+// cacheControl is what a response may be cached for: public reads briefly
+// (a crowd polling standings or a game shares one answer per few seconds at
+// a CDN and in browsers), everything else never — POST responses carry tokens.
+func cacheControl(rt Route, status int) string {
+	if rt.Method != http.MethodGet || rt.Who != "public" || status != http.StatusOK {
+		return "no-store"
+	}
+	switch {
+	case rt.Path == "/openapi.json":
+		return "public, max-age=300"
+	case strings.HasPrefix(rt.Path, "/games/"):
+		return "public, max-age=1" // a live board: one second behind at most
+	}
+	return "public, max-age=5"
+}
+
+// eventTTL is the store's "ttl" (Unix seconds) for the items of an event
+// still in registration: its expiry, or 0 once a round is paired.
+func eventTTL(t *tournament.Tournament) int64 {
+	if t.Round > 0 || t.ExpiresAt == 0 {
+		return 0
+	}
+	return t.ExpiresAt / 1000
+}
+
+// eventExpiry is when a new event expires unless it is paired: the
+// retention after its creation, or after its start when that is later.
+func (a *API) eventExpiry(t *tournament.Tournament) int64 {
+	if a.retention <= 0 {
+		return 0
+	}
+	from := max(t.CreatedAt, t.Settings.StartsAt)
+	return from + a.retention.Milliseconds()
+}
+
+// gameTTL is the store's "ttl" for a standalone game: the retention after
+// it ended, or 0 while it is played (and for every event game: a played
+// event keeps its games).
+func (a *API) gameTTL(sg *storedGame, now int64) int64 {
+	if a.retention <= 0 || sg.Link.Tournament != "" || sg.Game.Status() != game.Over {
+		return 0
+	}
+	ended := sg.Game.View(now).EndedAt
+	if ended == 0 {
+		ended = now
+	}
+	return time.UnixMilli(ended).Add(a.retention).Unix()
+}
+
+// requireOrganiser checks the organiser's token against the event's META
+// item alone: a mutation checks who calls before any event-wide read, so a
+// stranger's request costs one item.
+func (a *API) requireOrganiser(c *call, tid string) error {
+	t, _, err := a.loadTournament(c.ctx(), tid)
+	if err != nil {
+		return err
+	}
+	_, err = a.requireRole(c, tid, organiserKnown(t), roleOrganiser)
+	return err
+}
+
+// keepEvent clears the expiry of an event's registration items (players,
+// officials, teams) when its first round is paired; the caller then writes
+// the event item without one. It runs before the pairing is stored, so a
+// failure leaves the event unpaired (to expire whole) rather than paired
+// with items that would expire. Each item is rewritten under its version:
+// a concurrent change makes the pairing retry.
+func (a *API) keepEvent(c *call, tid string) error {
+	var recs []*store.Record
+	for _, prefix := range []string{"P#", "O#", "M#"} {
+		got, err := a.store.Query(c.ctx(), tournamentPK(tid), prefix, 0)
+		if err != nil {
+			return err
+		}
+		for _, rec := range got {
+			if rec.Expires != 0 {
+				rec.Expires = 0
+				recs = append(recs, rec)
+			}
+		}
+	}
+	const writers = 8
+	errs := make([]error, len(recs))
+	sem := make(chan struct{}, writers)
+	var wg sync.WaitGroup
+	for i, rec := range recs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[i] = a.store.Put(c.ctx(), rec)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
