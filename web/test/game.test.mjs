@@ -36,6 +36,11 @@ after(async () => {
 // G-1: a five-ply mate from the start (炮八平七 士6进5 炮七进四 炮2平3 炮七进三).
 const MATE = ['b2c2', 'f9e8', 'c2c6', 'b7c7', 'c6c9'];
 
+// pairStarted pairs the next round with a start time just past, so its games'
+// clocks run at once (C-1, C-6: a round's clocks start at its start).
+const pairStarted = (ev) => apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`,
+  { token: ev.token, body: { startsAt: new Date(Date.now() - 5000).toISOString() } });
+
 const point = (page, sq) => page.locator(`.xq-point[data-square="${sq}"]`);
 
 async function openGame(gid, token, opts) {
@@ -209,7 +214,7 @@ test('C-6, O-2, C-5: a player records arriving; an arbiter rules (a foul, a cloc
     tokens[p.id] = p.token;
   }
   const arb = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/officials`, { token: ev.token, body: { name: 'Arb', role: 'arbiter' } });
-  const round = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: {} });
+  const round = await pairStarted(ev);
   const gid = round.pairings[0].gameId;
 
   const pad = await openGame(gid, arb.token, { width: 360, locale: 'zh-CN' });
@@ -259,7 +264,7 @@ test('a scribe records a table\'s moves by clicks and a spectator follows them',
     await apiCall(server.base, 'POST', `/tournaments/${ev.id}/players`, { token: ev.token, body: { name, rating: 1600 } });
   }
   const scribe = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/officials`, { token: ev.token, body: { name: 'Scribe', role: 'scribe', tables: [1] } });
-  const round = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: {} });
+  const round = await pairStarted(ev);
   const gid = round.pairings[0].gameId;
   const pad = await openGame(gid, scribe.token, { width: 1280, locale: 'zh-CN' });
   const viewer = await openGame(gid, '', { width: 360, locale: 'zh-CN' });
@@ -322,7 +327,7 @@ test('an official\'s table list links to each table\'s game', async () => {
     await apiCall(server.base, 'POST', `/tournaments/${ev.id}/players`, { token: ev.token, body: { name } });
   }
   const scribe = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/officials`, { token: ev.token, body: { name: 'S', role: 'scribe', tables: [2] } });
-  const round = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: {} });
+  const round = await pairStarted(ev);
   const page = await newPage(browser, { width: 360, locale: 'en-US' });
   await page.goto(`${server.base}/g/${round.pairings[1].gameId}`);
   await page.locator('.game-page[data-ply]').waitFor();
