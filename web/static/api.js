@@ -29,14 +29,14 @@ export function newKey() {
 
 /**
  * api calls the API: method, path (e.g. "/tournaments/abc"), and options
- * {body, token, key, raw, signal}. It returns the parsed JSON (or the text
+ * {body, token, key, raw, signal, headers} (headers: extra request headers). It returns the parsed JSON (or the text
  * when raw is true, for CSV and PGN). A POST sends `key` as its
  * Idempotency-Key when given (reuse it to retry the same request), else a
  * fresh one. Throws ApiError on any non-2xx answer or a network failure
  * (status 0, code "network").
  */
-export async function api(method, path, { body, token, key, raw = false, signal } = {}) {
-  const headers = { Accept: raw ? '*/*' : 'application/json' };
+export async function api(method, path, { body, token, key, raw = false, signal, headers: extra } = {}) {
+  const headers = { Accept: raw ? '*/*' : 'application/json', ...(extra || {}) };
   const init = { method, headers, signal, cache: 'no-store' };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (method === 'POST') {

@@ -11,6 +11,8 @@ addStrings({
   zh: {
     'home.title': '象棋赛事',
     'home.default': '默认',
+    'home.creationKey': '创建密钥',
+    'home.creationKeyHint': '本服务器要求创建密钥才能创建赛事和对局，请向服务器管理员索取。',
     'home.lead': '编排瑞士制、循环赛、淘汰赛和团体赛，实时公布对阵与名次，在手机上下棋。',
     'home.create': '创建赛事',
     'home.name': '赛事名称',
@@ -72,6 +74,8 @@ addStrings({
   en: {
     'home.title': 'Xiangqi tournaments',
     'home.default': 'Default',
+    'home.creationKey': 'Creation key',
+    'home.creationKeyHint': 'This server asks for its creation key to create events and games; its administrator has it.',
     'home.lead': 'Pair Swiss, round-robin, knockout and team events, publish pairings and standings live, and play on a phone.',
     'home.create': 'Create an event',
     'home.name': 'Event name',
@@ -133,6 +137,41 @@ addStrings({
 });
 
 const MINE = 'xqtour.myEvents';
+const CREATION_KEY = 'xqtour.creationKey';
+
+// A server may ask for its creation key (X-Creation-Key) to create events
+// and games: the field shows when it refuses without one, and the key is
+// kept in this browser.
+function creationKey() {
+  try { return localStorage.getItem(CREATION_KEY) || ''; } catch { return ''; }
+}
+
+function keyField() {
+  const input = h('input', { type: 'password', name: 'creationKey', autocomplete: 'off', value: creationKey() });
+  const f = field(t('home.creationKey'), input, t('home.creationKeyHint'));
+  f.classList.add('creation-key');
+  f.hidden = !creationKey();
+  return f;
+}
+
+// create POSTs with the creation key when there is one; a refusal for want of
+// it (or a wrong one) shows the key field.
+async function create(form, path, body) {
+  const box = form.querySelector('.creation-key');
+  const keyInput = box.querySelector('input');
+  const key = keyInput.value.trim();
+  try {
+    const res = await api('POST', path, { body, headers: key ? { 'X-Creation-Key': key } : undefined });
+    if (key) { try { localStorage.setItem(CREATION_KEY, key); } catch { /* storage disabled */ } }
+    return res;
+  } catch (err) {
+    if (err.code === 'creation_key_required' || err.code === 'bad_creation_key') {
+      for (const b of document.querySelectorAll('.creation-key')) b.hidden = false;
+      keyInput.focus();
+    }
+    throw err;
+  }
+}
 
 /** myEvents lists the events this browser created or organises: [{id, name}]. */
 export function myEvents() {
@@ -233,7 +272,7 @@ function createEventForm(out) {
     field(t('home.system'), sys),
     field(t('home.rounds'), h('input', { type: 'number', name: 'rounds', min: 0, max: 99, value: 5, inputmode: 'numeric' }), t('home.roundsHint')),
     tcControls('ev'),
-    teams, teamBox, advanced, btn, status);
+    teams, teamBox, advanced, keyField(), btn, status);
   const showSystem = () => {
     for (const el of form.querySelectorAll('[data-system]')) el.hidden = !el.dataset.system.split(' ').includes(sys.value);
     const roundsInput = form.elements.rounds;
@@ -245,7 +284,7 @@ function createEventForm(out) {
     e.preventDefault();
     act(btn, status, async () => {
       const body = readEvent(form);
-      const res = await api('POST', '/tournaments', { body });
+      const res = await create(form, '/tournaments', body);
       saveToken(`event:${res.id}`, res.token);
       rememberEvent(res.id, res.tournament.name);
       const link = `${location.origin}/t/${res.id}#token=${res.token}`;
@@ -357,11 +396,11 @@ function gameForm() {
   const form = h('form', { class: 'card', id: 'create-game' },
     h('h2', {}, t('home.game')),
     h('p', { class: 'muted' }, t('home.gameLead')),
-    tcControls('game'), btn, status, out);
+    tcControls('game'), keyField(), btn, status, out);
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     act(btn, status, async () => {
-      const res = await api('POST', '/games', { body: { timeControl: readTC(form) } });
+      const res = await create(form, '/games', { timeControl: readTC(form) });
       const base = `${location.origin}/g/${res.id}`;
       clear(out,
         linkBox(t('home.redLink'), `${base}#token=${res.redToken}`),
