@@ -24,7 +24,7 @@ let server;
 let browser;
 
 before(async () => {
-  server = process.env.XQ_DEV_BASE ? { base: process.env.XQ_DEV_BASE, stop: async () => {} } : await startServer();
+  server = await startServer();
   browser = await launchBrowser();
 });
 
