@@ -43,3 +43,5 @@ require (
 )
 
 tool honnef.co/go/tools/cmd/staticcheck
+
+replace github.com/truora/minidyn => ./infra/minidyn

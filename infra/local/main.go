@@ -1,6 +1,7 @@
 // Command local serves every xqtour route over HTTP on one address, backed by
 // an embedded DynamoDB-compatible server (minidyn, reached over HTTP by the
-// real SDK client) whose table is snapshotted under DATA_DIR, or by the
+// real SDK client) that keeps its table under DATA_DIR — every acknowledged
+// write is in a write-ahead log there, fsync'd, before its answer — or by the
 // DynamoDB endpoint in DYNAMODB_ENDPOINT when set. It is what `make run` starts.
 //
 // Environment: ADDR (default 127.0.0.1:3000), DATA_DIR (default ./data),
@@ -53,17 +54,26 @@ func run(ctx context.Context, log *slog.Logger) error {
 	addr := env("ADDR", "127.0.0.1:3000")
 	cfg := store.ConfigFromEnv()
 	var db *embedded.Server
-	snapshotPath := filepath.Join(env("DATA_DIR", "./data"), cfg.Table+".json")
+	dataDir := env("DATA_DIR", "./data")
 	if cfg.Endpoint == "" {
 		dbAddr := env("DYNAMODB_ADDR", "127.0.0.1:0")
 		if err := loopbackOnly(dbAddr); err != nil {
 			return err
 		}
 		var err error
-		if db, err = embedded.Start(dbAddr); err != nil {
+		started := time.Now()
+		if db, err = embedded.Open(dbAddr, dataDir); err != nil {
 			return err
 		}
-		defer db.Close()
+		db.OnError = func(err error) { log.Error("compaction failed", "err", err.Error()) }
+		defer func() {
+			if err := db.Close(); err != nil {
+				log.Error("closing the data directory", "err", err.Error())
+			} else {
+				log.Info("data saved", "dir", dataDir)
+			}
+		}()
+		log.Info("data loaded", "dir", dataDir, "ms", time.Since(started).Milliseconds())
 		cfg.Endpoint = db.URL
 	}
 	st, err := store.Open(ctx, cfg)
@@ -74,12 +84,9 @@ func run(ctx context.Context, log *slog.Logger) error {
 		return err
 	}
 	if db != nil {
-		n, err := embedded.Load(ctx, st, snapshotPath)
-		if err != nil {
+		if err := importLegacy(ctx, log, st, filepath.Join(dataDir, cfg.Table+".json")); err != nil {
 			return err
 		}
-		log.Info("snapshot loaded", "path", snapshotPath, "items", n)
-		go snapshotLoop(ctx, log, db, st, snapshotPath)
 	}
 	pages, err := web.New(web.Options{WebSocketURL: os.Getenv("WEBSOCKET_URL")})
 	if err != nil {
@@ -100,13 +107,7 @@ func run(ctx context.Context, log *slog.Logger) error {
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = srv.Shutdown(shutdown)
-	if db != nil {
-		if err := embedded.Save(shutdown, st, snapshotPath); err != nil {
-			return fmt.Errorf("final snapshot: %w", err)
-		}
-		log.Info("snapshot saved", "path", snapshotPath)
-	}
-	return nil
+	return nil // the deferred db.Close folds the log into the snapshot
 }
 
 // newServer bounds every phase of a connection, so a client that sends
@@ -143,34 +144,21 @@ func loopbackOnly(addr string) error {
 
 func storeName(db *embedded.Server, cfg store.Config) string {
 	if db != nil {
-		return "embedded, snapshots in " + env("DATA_DIR", "./data")
+		return "embedded, data in " + env("DATA_DIR", "./data")
 	}
 	return cfg.Endpoint
 }
 
-// snapshotLoop saves the table within a couple of seconds of any change, so a
-// crash loses at most that much.
-func snapshotLoop(ctx context.Context, log *slog.Logger, db *embedded.Server, st *store.Store, path string) {
-	saved := db.Changes()
-	tick := time.NewTicker(2 * time.Second)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-		n := db.Changes()
-		if n == saved {
-			continue
-		}
-		if err := embedded.Save(ctx, st, path); err != nil {
-			log.Error("snapshot failed", "err", err.Error())
-			continue
-		}
-		// Save's own Scan is not a change, so this does not re-trigger itself.
-		saved = n
+// importLegacy carries over a data directory from before the write-ahead log,
+// when the table was saved as one JSON file: its items are written once, then
+// the file is renamed so that it is not read again.
+func importLegacy(ctx context.Context, log *slog.Logger, st *store.Store, path string) error {
+	n, err := embedded.Load(ctx, st, path)
+	if err != nil || n == 0 {
+		return err
 	}
+	log.Info("legacy snapshot imported", "path", path, "items", n)
+	return os.Rename(path, path+".imported")
 }
 
 // cors answers browsers as the deployed HTTP API does (template.yaml's

@@ -35,6 +35,9 @@ func bodyLimit(rt Route) int {
 	if rt.Method == http.MethodPost && (rt.Path == "/games/import" || rt.Path == "/games/{gid}/record") {
 		return MaxImportBody
 	}
+	if rt.Method == http.MethodPost && rt.Path == "/tournaments/import" {
+		return MaxEventImportBody // an export of a large event
+	}
 	return MaxBody
 }
 

@@ -63,6 +63,8 @@ var Routes = []Route{
 	{"GET", "/tournaments/{tid}/teams", FnTournaments, "public", (*API).listTeams},
 	{"POST", "/tournaments/{tid}/rounds/{n}/lineups", FnPairRound, "captain, organiser", (*API).submitLineup},
 	{"POST", "/tournaments/{tid}/teams/{mid}/withdraw", FnTournaments, "organiser", (*API).withdrawTeam},
+	{"GET", "/tournaments/{tid}/export", FnTournaments, "organiser", (*API).exportEvent},
+	{"POST", "/tournaments/import", FnTournaments, "anyone", (*API).importEvent},
 	{"GET", "/", FnWeb, "public", nil},
 	{"GET", "/t/{tid}", FnWeb, "public", nil},
 	{"GET", "/g/{gid}", FnWeb, "public", nil},

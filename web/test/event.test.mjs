@@ -320,6 +320,21 @@ test('event page: downloads, print layout and keyboard tabs', async () => {
   await a11y(page, 'downloads');
   assertNoErrors(page, 'downloads');
   await page.context().close();
+
+  // The organiser pauses a player and brings them back; withdrawing asks first.
+  const org = await newPage(browser, { width: 360, locale: 'en-US' });
+  await org.goto(`${server.base}/t/${ev.id}?tab=players#token=${ev.token}`);
+  const row = org.locator('table.players tbody tr:has-text("A One")');
+  await row.locator('button:has-text("Pause")').click();
+  await org.locator('table.players tbody tr.paused:has-text("A One")').waitFor();
+  await org.locator('table.players tbody tr:has-text("A One") button:has-text("Resume")').click();
+  await org.locator('table.players tbody tr:has-text("A One") button:has-text("Pause")').waitFor();
+  org.once('dialog', (d) => d.dismiss());
+  await org.locator('table.players tbody tr:has-text("B Two") button:has-text("Withdraw")').click();
+  assert.equal(await org.locator('table.players tbody tr.withdrawn').count(), 0);
+  await a11y(org, 'players console');
+  assertNoErrors(org, 'players console');
+  await org.context().close();
 });
 
 test('a finished event shows its podium and statistics', async () => {

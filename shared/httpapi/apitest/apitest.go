@@ -30,6 +30,7 @@ import (
 func init() {
 	// Records are served as PGN text; validate them as plain text.
 	openapi3filter.RegisterBodyDecoder("application/x-chess-pgn", openapi3filter.PlainBodyDecoder)
+	openapi3filter.RegisterBodyDecoder("application/x-ndjson", openapi3filter.PlainBodyDecoder)
 }
 
 // Clock is a settable time source shared by the server and the test.

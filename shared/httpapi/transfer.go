@@ -1,0 +1,161 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+// An event export is JSON lines: a header, then every item of the event as
+// the table holds it, in DynamoDB JSON — the tournament's partition (META,
+// players, officials, rounds, results, teams, lineups) and the item of every
+// game its rounds paired. Versions and token hashes travel as they are, so
+// every token of the event works on the stack it is imported into, and no
+// token (only its hash) is ever in the file.
+
+// exportFormat names the header's format.
+const exportFormat = "xqtour-event"
+
+// MaxEventImportBody is the body limit of POST /tournaments/import: an
+// export of a large event is well over MaxBody. (Behind API Gateway the HTTP
+// API's own 10 MB payload limit applies first.)
+const MaxEventImportBody = 32 << 20
+
+type exportHeader struct {
+	Format       string `json:"format"`
+	Version      int    `json:"version"`
+	TournamentID string `json:"tournamentId"`
+	ExportedAt   string `json:"exportedAt"`
+	Items        int    `json:"items"`
+}
+
+type importOut struct {
+	TournamentID string `json:"tournamentId"`
+	Items        int    `json:"items"`
+	Games        int    `json:"games"`
+}
+
+// GET /tournaments/{tid}/export — organiser: the whole event as JSON lines.
+func (a *API) exportEvent(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	ev, err := a.loadEvent(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
+	if _, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser); err != nil {
+		return 0, nil, err
+	}
+	items, err := a.store.Items(c.ctx(), tournamentPK(tid))
+	if err != nil {
+		return 0, nil, err
+	}
+	var gids []string
+	for _, rec := range ev.rounds {
+		var r tournament.Round
+		if err := json.Unmarshal(rec.Doc, &r); err != nil {
+			return 0, nil, fmt.Errorf("decode round %s: %w", rec.SK, err)
+		}
+		for _, p := range r.Pairings {
+			if p.GameID != "" {
+				gids = append(gids, p.GameID)
+			}
+		}
+	}
+	slices.Sort(gids)
+	for _, gid := range slices.Compact(gids) {
+		game, err := a.store.Items(c.ctx(), gamePK(gid))
+		if err != nil {
+			return 0, nil, err
+		}
+		items = append(items, game...)
+	}
+	var b bytes.Buffer
+	head, _ := json.Marshal(exportHeader{Format: exportFormat, Version: 1, TournamentID: tid, ExportedAt: rfc3339(c.nowMs()), Items: len(items)})
+	b.Write(head)
+	b.WriteByte('\n')
+	for _, it := range items {
+		line, err := it.MarshalJSON()
+		if err != nil {
+			return 0, nil, err
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return http.StatusOK, raw{contentType: "application/x-ndjson", data: b.Bytes()}, nil
+}
+
+// POST /tournaments/import — anyone, as creating an event is: the body is an
+// export. The event's items are created, never overwritten: an event that
+// exists here already is 409, and the META item is written last, so the event
+// is found only once everything else is in place; a failed import removes
+// what it wrote, and sending the same export again completes it.
+func (a *API) importEvent(c *call) (int, any, error) {
+	lines := bytes.Split(bytes.TrimSpace(c.body), []byte("\n"))
+	var head exportHeader
+	if err := (&call{r: c.r, body: lines[0]}).decode(&head); err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			return 0, nil, badRequest(e.Code, "the first line must be the export header: "+e.Message)
+		}
+		return 0, nil, err
+	}
+	if head.Format != exportFormat {
+		return 0, nil, badRequest("invalid_export", `the first line must be an export header {"format":"xqtour-event",…}`)
+	}
+	if head.Version != 1 {
+		return 0, nil, badRequest("invalid_export", fmt.Sprintf("export version %d is not one this server reads (1)", head.Version))
+	}
+	tid := head.TournamentID
+	if tid == "" || strings.ContainsAny(tid, "#/ ") {
+		return 0, nil, badRequest("invalid_export", "the header's tournamentId is missing or malformed")
+	}
+	if len(lines)-1 != head.Items {
+		return 0, nil, badRequest("invalid_export", fmt.Sprintf("the header announces %d items but %d follow: the export is incomplete", head.Items, len(lines)-1))
+	}
+	var meta *store.Item
+	items := make([]*store.Item, 0, len(lines))
+	games := 0
+	for i, line := range lines[1:] {
+		it, err := store.ParseItem(line)
+		if err != nil {
+			return 0, nil, badRequest("invalid_export", fmt.Sprintf("line %d: %v", i+2, err))
+		}
+		switch {
+		case it.PK == tournamentPK(tid) && it.SK == metaSK:
+			if meta != nil || it.Kind != "tournament" {
+				return 0, nil, badRequest("invalid_export", fmt.Sprintf("line %d: a second or malformed tournament item", i+2))
+			}
+			meta = it
+			continue
+		case it.PK == tournamentPK(tid):
+		case strings.HasPrefix(it.PK, "G#") && it.SK == gameSK && it.Kind == "game":
+			games++
+		case strings.HasPrefix(it.PK, "G#") && strings.HasPrefix(it.SK, gameSK+"#~part") && it.Kind == "part":
+		default:
+			return 0, nil, badRequest("invalid_export", fmt.Sprintf("line %d: item %s/%s does not belong to tournament %s", i+2, it.PK, it.SK, tid))
+		}
+		items = append(items, it)
+	}
+	if meta == nil {
+		return 0, nil, badRequest("invalid_export", "the export has no tournament item ("+tournamentPK(tid)+"/"+metaSK+")")
+	}
+	if _, err := a.store.Get(c.ctx(), tournamentPK(tid), metaSK); err == nil {
+		return 0, nil, &Error{Status: http.StatusConflict, Code: "already_exists", Message: "tournament " + tid + " exists here already: it was imported or created before"}
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return 0, nil, err
+	}
+	if err := a.store.CreateItems(c.ctx(), append(items, meta)); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return 0, nil, &Error{Status: http.StatusConflict, Code: "already_exists", Message: "an item of this export exists here with other content; nothing was imported"}
+		}
+		return 0, nil, err
+	}
+	return http.StatusCreated, importOut{TournamentID: tid, Items: len(items) + 1, Games: games}, nil
+}

@@ -1,0 +1,226 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Item is one item exactly as the table holds it (version, continuation
+// parts and all), for moving an event between tables. Its JSON form is
+// DynamoDB JSON: {"PK":{"S":"T#…"},"ver":{"N":"3"},"doc":{"B":"<base64>"},…}.
+type Item struct {
+	// PK, SK and Kind are read from the attributes, for the caller to check.
+	PK, SK, Kind string
+	attrs        map[string]types.AttributeValue
+}
+
+// Items returns every item of partition pk as stored: a split document's
+// parts are separate items, as they must be written back.
+func (s *Store) Items(ctx context.Context, pk string) ([]*Item, error) {
+	in := &dynamodb.QueryInput{
+		TableName:                 &s.table,
+		ConsistentRead:            aws.Bool(true),
+		KeyConditionExpression:    aws.String("PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: pk}},
+	}
+	var out []*Item
+	p := dynamodb.NewQueryPaginator(s.db, in)
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, wrap("query "+pk, err)
+		}
+		for _, it := range page.Items {
+			out = append(out, newItem(it))
+		}
+	}
+	return out, nil
+}
+
+func newItem(attrs map[string]types.AttributeValue) *Item {
+	it := &Item{attrs: attrs}
+	str := func(name string) string {
+		if v, ok := attrs[name].(*types.AttributeValueMemberS); ok {
+			return v.Value
+		}
+		return ""
+	}
+	it.PK, it.SK, it.Kind = str("PK"), str("SK"), str("kind")
+	return it
+}
+
+// MarshalJSON writes the item as DynamoDB JSON, attributes in name order.
+func (it *Item) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, name := range slices.Sorted(maps.Keys(it.attrs)) {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		n, _ := json.Marshal(name)
+		b.Write(n)
+		b.WriteByte(':')
+		switch v := it.attrs[name].(type) {
+		case *types.AttributeValueMemberS:
+			s, _ := json.Marshal(v.Value)
+			fmt.Fprintf(&b, `{"S":%s}`, s)
+		case *types.AttributeValueMemberN:
+			s, _ := json.Marshal(v.Value)
+			fmt.Fprintf(&b, `{"N":%s}`, s)
+		case *types.AttributeValueMemberB:
+			fmt.Fprintf(&b, `{"B":"%s"}`, base64.StdEncoding.EncodeToString(v.Value))
+		default:
+			return nil, fmt.Errorf("store: attribute %s has a type an export does not carry", name)
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// ParseItem reads one item written by MarshalJSON. The attribute types the
+// table uses (S, N, B) are accepted; PK, SK, kind and ver must be present.
+func ParseItem(data []byte) (*Item, error) {
+	var raw map[string]map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("not an item in DynamoDB JSON: %v", err)
+	}
+	attrs := make(map[string]types.AttributeValue, len(raw))
+	for name, v := range raw {
+		if len(v) != 1 {
+			return nil, fmt.Errorf("attribute %q: want exactly one type", name)
+		}
+		var err error
+		switch {
+		case v["S"] != nil:
+			var s string
+			err = json.Unmarshal(v["S"], &s)
+			attrs[name] = &types.AttributeValueMemberS{Value: s}
+		case v["N"] != nil:
+			var s string
+			err = json.Unmarshal(v["N"], &s)
+			if _, perr := strconv.ParseFloat(s, 64); err == nil && perr != nil {
+				err = fmt.Errorf("%q is not a number", s)
+			}
+			attrs[name] = &types.AttributeValueMemberN{Value: s}
+		case v["B"] != nil:
+			var b []byte
+			err = json.Unmarshal(v["B"], &b)
+			attrs[name] = &types.AttributeValueMemberB{Value: b}
+		default:
+			return nil, fmt.Errorf("attribute %q: want type S, N or B", name)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("attribute %q: %v", name, err)
+		}
+	}
+	it := newItem(attrs)
+	if it.PK == "" || it.SK == "" || it.Kind == "" {
+		return nil, errors.New("an item needs string attributes PK, SK and kind")
+	}
+	if _, ok := attrs["ver"].(*types.AttributeValueMemberN); !ok {
+		return nil, errors.New("an item needs a number attribute ver")
+	}
+	return it, nil
+}
+
+func (it *Item) same(other map[string]types.AttributeValue) bool {
+	a, err1 := it.MarshalJSON()
+	b, err2 := newItem(other).MarshalJSON()
+	return err1 == nil && err2 == nil && bytes.Equal(a, b)
+}
+
+// CreateItems writes items that must not exist yet, all or nothing as far as
+// readers can tell: they are written in transactions of up to 100, each item
+// under attribute_not_exists, and the last item is written only after all the
+// others (an event's META item last: until it exists the event is not
+// found). An item already stored exactly as given counts as written, so the
+// same items sent again after a failure complete the job; one stored
+// differently is ErrConflict. When a write fails the items this call created
+// are deleted again (best effort) before the error is returned.
+func (s *Store) CreateItems(ctx context.Context, items []*Item) (err error) {
+	var created []*Item
+	defer func() {
+		if err == nil {
+			return
+		}
+		undo := context.WithoutCancel(ctx)
+		for _, it := range created {
+			_ = s.Delete(undo, it.PK, it.SK)
+		}
+	}()
+	if len(items) == 0 {
+		return nil
+	}
+	body, last := items[:len(items)-1], items[len(items)-1:]
+	for _, chunk := range [][]*Item{body, last} {
+		for start := 0; start < len(chunk); start += 100 {
+			part := chunk[start:min(start+100, len(chunk))]
+			n, err := s.createChunk(ctx, part)
+			created = append(created, n...)
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// createChunk writes up to 100 new items in one transaction; if some exist
+// already it falls back to one conditional put each, to tell an identical
+// item (fine) from a different one (ErrConflict). It returns the items it created.
+func (s *Store) createChunk(ctx context.Context, items []*Item) ([]*Item, error) {
+	tx := make([]types.TransactWriteItem, len(items))
+	for i, it := range items {
+		tx[i] = types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: it.attrs, ConditionExpression: aws.String("attribute_not_exists(PK)")}}
+	}
+	err := wrap("create items", func() error {
+		_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx})
+		return err
+	}())
+	if err == nil {
+		return items, nil
+	}
+	if !errors.Is(err, ErrConflict) {
+		return nil, err
+	}
+	var created []*Item
+	for _, it := range items {
+		_, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.table, Item: it.attrs, ConditionExpression: aws.String("attribute_not_exists(PK)")})
+		if err == nil {
+			created = append(created, it)
+			continue
+		}
+		if err = wrap("create "+it.PK+"/"+it.SK, err); !errors.Is(err, ErrConflict) {
+			return created, err
+		}
+		out, gerr := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &s.table, Key: key(it.PK, it.SK), ConsistentRead: aws.Bool(true)})
+		if gerr != nil {
+			return created, wrap("get "+it.PK+"/"+it.SK, gerr)
+		}
+		if !it.same(out.Item) {
+			return created, fmt.Errorf("%s/%s exists with other content: %w", it.PK, it.SK, ErrConflict)
+		}
+	}
+	return created, nil
+}
+
+// ItemCount is how many items the table holds: exact on the embedded server,
+// DynamoDB's periodically refreshed estimate on AWS.
+func (s *Store) ItemCount(ctx context.Context) (int64, error) {
+	out, err := s.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &s.table})
+	if err != nil {
+		return 0, wrap("describe table", err)
+	}
+	return aws.ToInt64(out.Table.ItemCount), nil
+}
