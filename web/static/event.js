@@ -45,7 +45,7 @@ addStrings({
     'ct.vs': '对', 'ct.bye': '轮空', 'ct.rest': '轮休', 'ct.missed': '缺席', 'ct.annulled': '取消', 'ct.forfeit': '弃权', 'ct.playing': '对局中',
     'pl.status': '状态', 'pl.joined': '第 {n} 轮加入', 'pl.none': '还没有棋手报名。', 'pl.you': '（你）',
     'teams.members': '队员', 'teams.subs': '替补', 'teams.none': '还没有队伍报名。',
-    'dl.title': '下载', 'dl.standingsCsv': '名次表 CSV', 'dl.pgn': '全部对局 PGN', 'dl.pgnRound': '第 {n} 轮 PGN', 'dl.gamePgn': '对局 PGN',
+    'dl.export': '导出整个赛事（备份，可导入其他服务器）', 'dl.title': '下载', 'dl.standingsCsv': '名次表 CSV', 'dl.pgn': '全部对局 PGN', 'dl.pgnRound': '第 {n} 轮 PGN', 'dl.gamePgn': '对局 PGN',
     'me.playing': '你正在比赛——进入你的对局', 'me.next': '你的下一盘：第 {round} 轮第 {table} 台，对 {name}（{colour}）',
     'me.current': '第 {round} 轮第 {table} 台，对 {name}（{colour}）', 'me.red': '执红', 'me.black': '执黑',
     'me.player': '已用棋手身份登录：{name}', 'me.official': '已用裁判身份登录：{name}', 'me.forget': '在本机退出',
@@ -86,7 +86,7 @@ addStrings({
     'ct.vs': 'v', 'ct.bye': 'bye', 'ct.rest': 'rest', 'ct.missed': 'missed', 'ct.annulled': 'annulled', 'ct.forfeit': 'forfeit', 'ct.playing': 'playing',
     'pl.status': 'Status', 'pl.joined': 'joined in round {n}', 'pl.none': 'No players registered yet.', 'pl.you': ' (you)',
     'teams.members': 'Members', 'teams.subs': 'Substitutes', 'teams.none': 'No teams registered yet.',
-    'dl.title': 'Downloads', 'dl.standingsCsv': 'Standings (CSV)', 'dl.pgn': 'All games (PGN)', 'dl.pgnRound': 'Round {n} (PGN)', 'dl.gamePgn': 'Game PGN',
+    'dl.export': 'Export the whole event (a backup another server can import)', 'dl.title': 'Downloads', 'dl.standingsCsv': 'Standings (CSV)', 'dl.pgn': 'All games (PGN)', 'dl.pgnRound': 'Round {n} (PGN)', 'dl.gamePgn': 'Game PGN',
     'me.playing': 'You are playing — open your game', 'me.next': 'Your next game: round {round}, table {table}, against {name} ({colour})',
     'me.current': 'Round {round}, table {table}, against {name} ({colour})', 'me.red': 'red', 'me.black': 'black',
     'me.player': 'Signed in as the player {name}', 'me.official': 'Signed in as the official {name}', 'me.forget': 'Sign out on this device',
@@ -693,12 +693,22 @@ class EventPage {
       return b;
     };
     const all = Array.from({ length: ev.round }, (_, i) => i + 1);
+    let exportBtn = null;
+    if (this.admin) {
+      // The organiser's backup: the whole event as JSON lines, to import into another stack.
+      exportBtn = h('button', { type: 'button', id: 'export-event' }, t('dl.export'));
+      exportBtn.addEventListener('click', () => act(exportBtn, status, async () => {
+        const text = await api('GET', `${this.base()}/export`, { token: this.token, raw: true });
+        download(`${ev.name}-${this.tid}.jsonl`, text, 'application/x-ndjson');
+      }));
+    }
     return h('div', { class: 'downloads' },
       h('h2', {}, t('dl.title')),
       h('ul', { class: 'plain' },
         h('li', {}, h('a', { href: `${this.base()}/standings?format=csv`, download: `${ev.name}-standings.csv`, class: 'button' }, t('dl.standingsCsv'))),
         ev.round ? h('li', {}, pgnButton(t('dl.pgn'), all)) : null,
-        all.map((n) => h('li', {}, pgnButton(t('dl.pgnRound', { n }), [n])))),
+        all.map((n) => h('li', {}, pgnButton(t('dl.pgnRound', { n }), [n]))),
+        exportBtn ? h('li', {}, exportBtn) : null),
       status);
   }
 

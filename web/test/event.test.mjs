@@ -329,6 +329,12 @@ test('event page: downloads, print layout and keyboard tabs', async () => {
   await org.locator('table.players tbody tr.paused:has-text("A One")').waitFor();
   await org.locator('table.players tbody tr:has-text("A One") button:has-text("Resume")').click();
   await org.locator('table.players tbody tr:has-text("A One") button:has-text("Pause")').waitFor();
+  // The organiser's export: the whole event as JSON lines.
+  await org.locator('#tab-downloads').click();
+  const [exp] = await Promise.all([org.waitForEvent('download'), org.locator('#export-event').click()]);
+  const lines = Buffer.concat(await (await exp.createReadStream()).toArray()).toString().trim().split('\n');
+  assert.equal(JSON.parse(lines[0]).format, 'xqtour-event');
+  await org.locator('#tab-players').click();
   org.once('dialog', (d) => d.dismiss());
   await org.locator('table.players tbody tr:has-text("B Two") button:has-text("Withdraw")').click();
   assert.equal(await org.locator('table.players tbody tr.withdrawn').count(), 0);
