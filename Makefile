@@ -38,7 +38,7 @@ vet:
 lint:
 	$(GO) tool staticcheck ./...
 
-## smoke: every function's bootstrap under the AWS Lambda Runtime Interface Emulator, over an embedded DynamoDB
+## smoke: every function's bootstrap, built for the host's architecture (not arm64), under the AWS Lambda Runtime Interface Emulator, over an embedded DynamoDB
 smoke:
 	$(GO) run ./infra/smoke
 

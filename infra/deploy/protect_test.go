@@ -151,3 +151,25 @@ func toJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// goformation reads the edge resources as their CloudFormation types.
+func TestTemplate_EdgeResourcesTyped(t *testing.T) {
+	tpl := typed(t)
+	acl, err := tpl.GetWAFv2WebACLWithName("EdgeWebAcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acl.Scope != "CLOUDFRONT" || len(acl.Rules) != 2 {
+		t.Errorf("web ACL: scope %s, %d rules; want CLOUDFRONT and the two per-client rules", acl.Scope, len(acl.Rules))
+	}
+	dist, err := tpl.GetCloudFrontDistributionWithName("Edge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := dist.DistributionConfig.DefaultCacheBehavior; b == nil || b.ViewerProtocolPolicy != "https-only" || !slices.Contains(b.AllowedMethods, "POST") {
+		t.Errorf("distribution default behaviour %+v: want https-only and POST forwarded", b)
+	}
+	if _, err := tpl.GetCloudFrontCachePolicyWithName("EdgeCachePolicy"); err != nil {
+		t.Error(err)
+	}
+}

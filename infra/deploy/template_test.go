@@ -223,8 +223,10 @@ func pickInt(own, global *int) int {
 	return 0
 }
 
-// Every function sees TABLE_NAME = the table and DYNAMODB_ENDPOINT = the
-// parameter (empty when deployed), whether set globally or on the function.
+// Every function sees TABLE_NAME = the table and DYNAMODB_ENDPOINT empty
+// (the regional endpoint), whether set globally or on the function; the
+// endpoint is declared so that sam local's env-vars file may set it, and is
+// no parameter, so `sam deploy --guided` does not ask for it.
 func TestTemplate_FunctionEnvironment(t *testing.T) {
 	m := raw(t)
 	global, _ := dig(m, "Globals", "Function", "Environment", "Variables").(map[string]any)
@@ -240,12 +242,27 @@ func TestTemplate_FunctionEnvironment(t *testing.T) {
 		if !equalJSON(env["TABLE_NAME"], ref(deploy.TableID)) {
 			t.Errorf("%s: TABLE_NAME is %v, want !Ref %s", id, env["TABLE_NAME"], deploy.TableID)
 		}
-		if !equalJSON(env["DYNAMODB_ENDPOINT"], ref("DynamoDBEndpoint")) {
-			t.Errorf("%s: DYNAMODB_ENDPOINT is %v, want !Ref DynamoDBEndpoint", id, env["DYNAMODB_ENDPOINT"])
+		if v, ok := env["DYNAMODB_ENDPOINT"]; !ok || v != "" {
+			t.Errorf("%s: DYNAMODB_ENDPOINT is %v (declared %v), want \"\"", id, v, ok)
 		}
 	}
-	if d := dig(m, "Parameters", "DynamoDBEndpoint", "Default"); d != "" {
-		t.Errorf("parameter DynamoDBEndpoint defaults to %v, want \"\" (deployed functions use the regional endpoint)", d)
+}
+
+// localOnly are settings only `sam local` or tests use; a guided deploy must
+// not ask for them, so none is a template parameter.
+var localOnly = []string{"DynamoDBEndpoint", "DYNAMODB_ENDPOINT", "Endpoint", "LocalTable"}
+
+// sam deploy --guided asks for every parameter: each must be something a
+// deployed stack needs, never a local-only setting.
+func TestTemplate_GuidedDeployAsksOnlyForDeploySettings(t *testing.T) {
+	m := raw(t)
+	params, _ := m["Parameters"].(map[string]any)
+	for name := range params {
+		for _, l := range localOnly {
+			if strings.EqualFold(name, l) {
+				t.Errorf("parameter %s is local-only: set it in infra/sam/env.local.json instead", name)
+			}
+		}
 	}
 }
 

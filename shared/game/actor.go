@@ -52,6 +52,9 @@ func ParseRole(s string) (Role, bool) {
 type Actor struct {
 	Role Role
 	Side xiangqi.Color
+	// ID is who the token speaks for (an official's id, the event's for its
+	// organiser), kept in the log of rulings; empty where none is known.
+	ID string
 }
 
 // PlayerOf returns the actor for the player of side c.

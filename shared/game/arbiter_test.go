@@ -244,7 +244,7 @@ func TestScenario_C1_NoMoveBeforeTheClockStarts(t *testing.T) {
 	g := newGame(t, game.Setup{Control: preset(t, "60/30+10/10")})
 	before := g.Version()
 	run(t, g, []step{
-		{at: -sec, do: "move+press", by: red, move: "h2e2", code: game.CodeNotYourTurn, rule: "C-1"},
+		{at: -sec, do: "move+press", by: red, move: "h2e2", code: game.CodeRoundNotStarted, rule: "C-1"},
 	})
 	if g.Ply() != 0 || g.Version() != before {
 		t.Fatalf("a refused early move changed the game: ply %d", g.Ply())

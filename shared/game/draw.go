@@ -26,7 +26,7 @@ func playerSide(by Actor, what string) (xiangqi.Color, *RuleError) {
 // While a repetition ruling is pending the players may still agree a draw
 // (G-6 议和): either side may offer then, outside D-1, D-2 and D-4.
 func (g *Game) OfferDraw(now int64, by Actor) error {
-	if err := g.checkOpen(now, true); err != nil {
+	if err := g.checkPlay(now, true); err != nil {
 		return err
 	}
 	side, err := playerSide(by, "offer a draw")
@@ -69,7 +69,7 @@ func (g *Game) checkOffer(side xiangqi.Color) *RuleError {
 
 // answer checks that by may answer a pending offer of the opponent (D-3).
 func (g *Game) answer(now int64, by Actor, what string) *RuleError {
-	if err := g.checkOpen(now, true); err != nil {
+	if err := g.checkPlay(now, true); err != nil {
 		return err
 	}
 	side, err := playerSide(by, what)
@@ -143,6 +143,9 @@ func ParseClaimKind(s string) (ClaimKind, bool) {
 //     At 6 cycles the game is pending without a request.
 func (g *Game) Claim(now int64, by Actor, kind ClaimKind) error {
 	if _, err := playerSide(by, "claim for a player"); err != nil {
+		return err
+	}
+	if err := g.checkStarted(now); err != nil && g.status != Over {
 		return err
 	}
 	if kind == ClaimTime {

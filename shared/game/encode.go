@@ -12,7 +12,9 @@ import (
 // The binary form packs a game into one small store item: moves two bytes
 // each, times as varint deltas, everything else a few bytes. The position is
 // not stored; decoding replays the moves.
-const formatVersion = 1
+// Version 2 adds to each log entry who acted (Actor.ID) and what a result
+// correction replaced; version 1 items still decode.
+const formatVersion = 2
 
 // ErrCorrupt is wrapped by every UnmarshalBinary error.
 var ErrCorrupt = errors.New("game: corrupt encoding")
@@ -98,6 +100,9 @@ func (g *Game) AppendBinary(b []byte) ([]byte, error) {
 		w.byte(byte(r.Result))
 		w.byte(byte(r.Reason))
 		w.string(r.Note)
+		w.byte(byte(r.Before))
+		w.byte(byte(r.BeforeReason))
+		w.string(e.By.ID)
 	}
 	return w.b, nil
 }
@@ -124,8 +129,9 @@ func Decode(data []byte) (*Game, error) {
 
 func decode(data []byte) (*Game, error) {
 	r := reader{b: data}
-	if v := r.byte(); v != formatVersion {
-		return nil, fmt.Errorf("format version %d", v)
+	version := r.byte()
+	if version != 1 && version != formatVersion {
+		return nil, fmt.Errorf("format version %d", version)
 	}
 	g := &Game{}
 	g.version = r.uvarint()
@@ -224,6 +230,11 @@ func decode(data []byte) (*Game, error) {
 		e.Ruling.Result = Result(r.byte())
 		e.Ruling.Reason = Reason(r.byte())
 		e.Ruling.Note = r.string()
+		if version >= 2 {
+			e.Ruling.Before = Result(r.byte())
+			e.Ruling.BeforeReason = Reason(r.byte())
+			e.By.ID = r.string()
+		}
 		g.log = append(g.log, e)
 	}
 	if r.err == nil && len(r.b) != 0 {

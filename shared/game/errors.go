@@ -21,6 +21,12 @@ const (
 	CodeInvalidArgument = "invalid_argument"  // an unknown kind or an out-of-range value
 	CodeIllegalMoveFoul = "illegal_move_foul" // G-2: refused and recorded as a foul
 	CodeIllegalMoveLoss = "illegal_move_loss" // G-2: the event counts it as a loss; the game is over
+	// CodeRoundNotStarted: a player acted before the game's round started (C-1).
+	CodeRoundNotStarted = "round_not_started"
+	// CodeNotFinished: a result correction of a game that has no result.
+	CodeNotFinished = "not_finished"
+	// CodeRoundAlreadyStarted: Start on a game whose round has started.
+	CodeRoundAlreadyStarted = "round_already_started"
 )
 
 // RuleError is an operation the game refuses, with a stable Code, the SPEC

@@ -26,7 +26,7 @@ type Game struct {
 	startFEN string // "" for the standard start
 	rules    Rules
 	clk      clock.State
-	startMs  int64 // when the first clock started: the round's start (C-6)
+	startMs  int64 // when the first clock starts: the round's start (C-6); 0 until the round starts
 
 	lateLimitMs int64    // C-6 迟到判负时限; 0: forfeits only by ruling
 	arrived     [2]bool  // arrivals recorded with Arrive, by colour
@@ -71,7 +71,8 @@ type Setup struct {
 	Rules   Rules
 	// StartMs is when the side to move's clock starts: the round's start for
 	// an event game, so a late player's time runs from it (C-6); the creation
-	// time for a standalone game.
+	// time for a standalone game. 0 means the round has not started and has
+	// no start time yet: the clocks stand still, no player acts, until Start.
 	StartMs int64
 	// LateLimitMs is the event's late-arrival limit (C-6 迟到判负时限): a side
 	// whose arrival has not been recorded (Arrive) by StartMs+LateLimitMs and
@@ -111,7 +112,10 @@ func New(s Setup) (*Game, error) {
 		// Keep the start as the engine writes it, so records are canonical.
 		g.startFEN = g.pos.FEN()
 	}
-	g.clk = clock.New(s.Control).Start(clock.Side(g.pos.SideToMove()), s.StartMs)
+	g.clk = clock.New(s.Control)
+	if s.StartMs != 0 {
+		g.clk = g.clk.Start(clock.Side(g.pos.SideToMove()), s.StartMs)
+	}
 	if st := g.pos.Status(); st != xiangqi.Ongoing {
 		return nil, refuse(CodeInvalidArgument, "G-1", "the start position is already %v", st)
 	}
@@ -176,6 +180,54 @@ func (g *Game) Clock() clock.State { return g.clk }
 // Rules returns the game's event options.
 func (g *Game) Rules() Rules { return g.rules }
 
+// StartsAt returns when the game's first clock starts (Unix ms): the round's
+// start; 0 while the round has neither started nor a start time.
+func (g *Game) StartsAt() int64 { return g.startMs }
+
+// Started reports whether the game's clocks run by now: its round has
+// started (C-1, C-6). Before that no player moves, presses, offers, resigns
+// or claims; arrivals and officials' rulings are recorded.
+func (g *Game) Started(now int64) bool { return g.startMs != 0 && now >= g.startMs }
+
+// Start starts the game's round at now: the side to move's clock runs from
+// now, and late arrival counts from now (C-6). A game whose round had a later
+// start time starts now instead; a game whose round has already started, or
+// that is over, is refused (code round_already_started, game_over).
+func (g *Game) Start(now int64) error {
+	if g.status == Over {
+		return refuse(CodeGameOver, "", "the game is over: %v by %v", g.result, g.reason)
+	}
+	if g.Started(now) {
+		return refuse(CodeRoundAlreadyStarted, "C-6", "the game's clocks have run since %d", g.startMs)
+	}
+	g.startMs = now
+	g.clk = g.clk.Start(clock.Side(g.pos.SideToMove()), now)
+	g.version++
+	return nil
+}
+
+// checkStarted refuses a player's action before the round starts: the first
+// clock starts with the round, and a piece moves only once its side's clock
+// runs (C-1, 000 ch.7 §1: 计时进入己方计时器后，方可动棋子).
+func (g *Game) checkStarted(now int64) *RuleError {
+	switch {
+	case g.startMs == 0:
+		return refuse(CodeRoundNotStarted, "C-1", "the round has not started: the clocks start when the organiser or an arbiter starts it")
+	case now < g.startMs:
+		return refuse(CodeRoundNotStarted, "C-1", "the round has not started: the clocks start at the round's start, in %d ms", g.startMs-now)
+	}
+	return nil
+}
+
+// checkPlay is checkOpen for a player's action: it also refuses one made
+// before the round starts.
+func (g *Game) checkPlay(now int64, allowPending bool) *RuleError {
+	if err := g.checkOpen(now, allowPending); err != nil {
+		return err
+	}
+	return g.checkStarted(now)
+}
+
 // Settle applies what the passing of time has decided by now: a side whose
 // time ran out before completing its period's moves loses (C-3), even if it
 // has moved and not pressed — unless neither player had arrived by then, when
@@ -218,7 +270,7 @@ func (g *Game) Settle(now int64) bool {
 // lateForfeit returns the C-6 forfeit that has fallen by now, if any.
 func (g *Game) lateForfeit(now int64) (Result, int64, bool) {
 	at := g.startMs + g.lateLimitMs
-	if g.lateLimitMs == 0 || now < at {
+	if g.lateLimitMs == 0 || g.startMs == 0 || now < at {
 		return NoResult, 0, false
 	}
 	var late [2]bool
@@ -281,7 +333,7 @@ func (g *Game) Arrive(now int64, by Actor) error {
 func (g *Game) deductBothLate(now int64, by Actor) {
 	first := g.startSide()
 	second := first.Opponent()
-	if !g.arrived[first] || !g.arrived[second] || g.arrivedAt[first] <= g.startMs || g.arrivedAt[second] <= g.startMs {
+	if !g.Started(now) || !g.arrived[first] || !g.arrived[second] || g.arrivedAt[first] <= g.startMs || g.arrivedAt[second] <= g.startMs {
 		return
 	}
 	f := g.clk.Face(clock.Side(second), now)
@@ -351,7 +403,7 @@ func (g *Game) checkOpen(now int64, allowPending bool) *RuleError {
 // and the event counts those as fouls (code illegal_move_foul: the foul is
 // recorded, the third loses) or as losses (code illegal_move_loss) (G-2).
 func (g *Game) Move(now int64, by Actor, text string, ply int, press bool) error {
-	if err := g.checkOpen(now, false); err != nil {
+	if err := g.checkPlay(now, false); err != nil {
 		return err
 	}
 	mover := g.pos.SideToMove()
@@ -362,11 +414,6 @@ func (g *Game) Move(now int64, by Actor, text string, ply int, press bool) error
 		// Only a flag that waits on the opponent's arrival (C-6) is still open.
 		return refuse(CodeNotYourTurn, "C-3", "%s's time ran out before either player arrived; the result waits for %s's arrival or the late limit (C-6)",
 			xiangqi.Color(side), xiangqi.Color(side).Opponent())
-	}
-	if now < g.startMs {
-		// 000 ch.7 §1: 计时进入己方计时器后，方可动棋子 — a piece moves only
-		// once the mover's clock runs, and the first clock starts with the round.
-		return refuse(CodeNotYourTurn, "C-1", "the clocks start at the round's start, in %d ms; no move before it", g.startMs-now)
 	}
 	if ply != len(g.moves) {
 		return refuse(CodeStalePly, "", "the game is at ply %d, not %d", len(g.moves), ply)
@@ -577,7 +624,7 @@ func (g *Game) positionAt(k int) (*xiangqi.Position, error) {
 // complete and the opponent's clock starts. A press after its time ran out
 // loses on time instead (C-3), which Settle has already decided.
 func (g *Game) Press(now int64, by Actor) error {
-	if err := g.checkOpen(now, false); err != nil {
+	if err := g.checkPlay(now, false); err != nil {
 		return err
 	}
 	if !g.awaitingPress {
@@ -608,7 +655,7 @@ func (g *Game) press(now int64) error {
 // Resign ends the game as a loss for the resigning side (G-2). A player
 // resigns for itself; a scribe records a resignation for by.Side.
 func (g *Game) Resign(now int64, by Actor) error {
-	if err := g.checkOpen(now, true); err != nil {
+	if err := g.checkPlay(now, true); err != nil {
 		return err
 	}
 	side, err := playerSide(by, "resign for a player")

@@ -113,7 +113,10 @@ func (g *Game) pgn(now int64, info RecordInfo) (string, error) {
 		return "", err
 	}
 	date := info.Date
-	if date == "" {
+	switch {
+	case date == "" && g.startMs == 0:
+		date = "????.??.??" // PGN's unknown date: the round has not started
+	case date == "":
 		date = time.UnixMilli(g.startMs).UTC().Format("2006.01.02")
 	}
 	var b strings.Builder
@@ -169,4 +172,16 @@ func orQuestion(s string) string {
 func hms(ms int64) string {
 	s := ms / 1000
 	return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+// MovesIn writes the game's moves after the first since in notation n (a
+// game view's moves in the notation a client asks for): a poll for what is
+// new pays for the new moves only.
+func (g *Game) MovesIn(n notation.Notation, since int) ([]string, error) {
+	since = min(max(since, 0), len(g.moves))
+	from, err := g.positionAt(since)
+	if err != nil {
+		return nil, err
+	}
+	return notation.FormatLine(n, from, g.moves[since:])
 }

@@ -98,6 +98,9 @@ func (r Reason) String() string {
 	return reasonNames[r]
 }
 
+// ReasonNames lists every reason's API name, for messages and schemas.
+func ReasonNames() []string { return append([]string(nil), reasonNames[1:]...) }
+
 // ParseReason reads an API reason name; ok is false for anything else.
 func ParseReason(s string) (r Reason, ok bool) {
 	for i := Checkmate; int(i) < len(reasonNames); i++ {

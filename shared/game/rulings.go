@@ -93,6 +93,10 @@ type Ruling struct {
 	// Note is the official's reason, required for clock and result
 	// corrections; illegal-move fouls carry the move and the rule.
 	Note string
+	// Before and BeforeReason are what a result correction replaced (NoResult
+	// when the game had none yet), for the audit.
+	Before       Result
+	BeforeReason Reason
 }
 
 // LogEntry is one line of the game's log: who decided what and when (O-2).
@@ -120,11 +124,13 @@ func (g *Game) foul(now int64, by Actor, side xiangqi.Color, note string) {
 }
 
 // RecordResult records an over-the-board result for a game played without
-// its moves here, by an arbiter or the board's scribe. reason may be
-// NoReason; it is then "arbiter".
+// its moves here, by an arbiter, the board's scribe or the organiser (a small
+// event has no separate arbiter). reason may be NoReason; it is then
+// "arbiter". A game that has a result is refused (game_over): its result is
+// changed only by CorrectResult.
 func (g *Game) RecordResult(now int64, by Actor, r Result, why Reason) error {
-	if by.Role != Arbiter && by.Role != Scribe {
-		return refuse(CodeForbidden, "O-1", "only an arbiter or the scribe records a result")
+	if by.Role != Arbiter && by.Role != Scribe && by.Role != Organiser {
+		return refuse(CodeForbidden, "O-1", "only an arbiter, the scribe or the organiser records a result")
 	}
 	if err := g.checkOpen(now, true); err != nil {
 		return err
@@ -185,6 +191,9 @@ func (g *Game) Rule(now int64, by Actor, r Ruling) error {
 			g.end(now, winFor(r.Side.Opponent()), Penalty)
 		}
 	case RulingClock:
+		if g.clk.Control.Untimed() {
+			return refuse(CodeInvalidRuling, "C-5", "the game is untimed: it has no clock to correct")
+		}
 		if strings.TrimSpace(r.Note) == "" {
 			return refuse(CodeInvalidRuling, "C-5", "a clock correction needs a reason")
 		}
@@ -225,6 +234,30 @@ func (g *Game) ruleRepetition(now int64, by Actor, r Ruling) error {
 	return nil
 }
 
+// CorrectResult corrects the result of a finished game, by an arbiter or the
+// organiser, with note saying why (O-1). The log keeps who, when, the result
+// before and after. A game still being played is refused (it has no result
+// to correct: record one), as is a correction to the result it already has.
+func (g *Game) CorrectResult(now int64, by Actor, r Result, why Reason, note string) error {
+	if by.Role != Arbiter && by.Role != Organiser {
+		return refuse(CodeForbidden, "O-1", "only an arbiter or the organiser corrects a result; %s may not", by.Role.withArticle())
+	}
+	if len(note) > MaxNoteBytes {
+		return refuse(CodeInvalidArgument, "", "the note is longer than %d bytes", MaxNoteBytes)
+	}
+	g.Settle(now)
+	if g.status != Over {
+		return refuse(CodeNotFinished, "O-1", "the game has no result to correct; record its result without correction")
+	}
+	if why == NoReason {
+		why = ArbiterDecision
+	}
+	if r == g.result && why == g.reason {
+		return refuse(CodeInvalidRuling, "O-1", "the result is already %v (%v); nothing to correct", r, why)
+	}
+	return g.correctResult(now, by, Ruling{Kind: RulingResult, Result: r, Reason: why, Note: note})
+}
+
 func (g *Game) correctResult(now int64, by Actor, r Ruling) error {
 	if r.Result == NoResult || r.Result.String() == "" {
 		return refuse(CodeInvalidArgument, "", "a result correction needs a result")
@@ -234,6 +267,9 @@ func (g *Game) correctResult(now int64, by Actor, r Ruling) error {
 	}
 	if r.Reason == NoReason {
 		r.Reason = ArbiterDecision
+	}
+	if g.status == Over {
+		r.Before, r.BeforeReason = g.result, g.reason
 	}
 	g.logRuling(now, by, r)
 	if g.status == Over {

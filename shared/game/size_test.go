@@ -122,6 +122,30 @@ func benchMove(b *testing.B, text func(xiangqi.Move, *xiangqi.Position) string) 
 
 var chinese, _ = notation.ByName("chinese")
 
+// BenchmarkMovesInChinese is what ?notation=chinese adds to a first read of
+// a 150-ply game: every move written in Chinese from the start.
+func BenchmarkMovesInChinese(b *testing.B) {
+	g, _, _ := randomGame(b, 150)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := g.MovesIn(chinese, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMovesInChineseSince is a poll of the same game with ?since=148:
+// the two new moves only.
+func BenchmarkMovesInChineseSince(b *testing.B) {
+	g, _, _ := randomGame(b, 150)
+	b.ReportAllocs()
+	for b.Loop() {
+		if m, err := g.MovesIn(chinese, 148); err != nil || len(m) != 2 {
+			b.Fatal(m, err)
+		}
+	}
+}
+
 // BenchmarkMovePathRepeating is the dearest move: the position has occurred
 // before, so the engine's History is replayed since the last capture for the
 // G-6 cycle facts (a 4-ply cycle repeated 4 times, then a fifth begins).

@@ -11,8 +11,15 @@ type View struct {
 	SideToMove xiangqi.Color
 	Ply        int
 	Moves      []string // ICCS, from the start
-	LegalMoves []string // ICCS; empty unless the game is being played
+	LegalMoves []string // ICCS; empty unless the game is being played (its round started)
 	StartFEN   string   // the start position (xiangqi.StartFEN for the standard one)
+	InCheck    bool     // the side to move's general is in check
+
+	// StartsAt is when the first clock starts, the round's start (Unix ms);
+	// 0 while the round has neither started nor a start time. Started says
+	// whether it has passed: before it no clock runs and no player acts (C-1).
+	StartsAt int64
+	Started  bool
 
 	Control       clock.Control
 	Clock         clock.Reading // as of now: remaining, period, moves due, running
@@ -73,6 +80,9 @@ func (g *Game) View(now int64) View {
 		Ply:           len(s.moves),
 		Moves:         make([]string, len(s.moves)),
 		StartFEN:      s.startFEN,
+		InCheck:       s.pos.InCheck(),
+		StartsAt:      s.startMs,
+		Started:       s.Started(now),
 		Control:       s.clk.Control,
 		Clock:         s.clk.Read(now),
 		AwaitingPress: s.awaitingPress,
@@ -98,7 +108,7 @@ func (g *Game) View(now int64) View {
 	for i, m := range s.moves {
 		v.Moves[i] = m.String()
 	}
-	if s.status == Playing {
+	if s.status == Playing && v.Started { // before the round starts no move is legal yet (C-1)
 		legal := s.pos.LegalMoves()
 		v.LegalMoves = make([]string, len(legal))
 		for i, m := range legal {

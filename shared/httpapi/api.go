@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/xqtour/xqtour/shared/store"
@@ -85,6 +86,8 @@ func (a *API) Handler() http.Handler { return a.mux("") }
 // id in template.yaml); other paths are 404 as they would be behind API Gateway.
 func (a *API) FunctionHandler(function string) http.Handler { return a.mux(function) }
 
+// mux routes the table's routes (one function's, or all) behind
+// collapseSlashes, the same for the local stack and for Lambda.
 func (a *API) mux(function string) http.Handler {
 	mux := http.NewServeMux()
 	for _, rt := range Routes {
@@ -102,7 +105,32 @@ func (a *API) mux(function string) http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, a.log, &Error{Status: http.StatusNotFound, Code: "not_found", Message: "no route " + quote(r.Method+" "+r.URL.Path)})
 	})
-	return nosniff(mux)
+	return collapseSlashes(nosniff(mux))
+}
+
+// collapseSlashes serves a path with repeated slashes as the path with single
+// ones: a client whose BASE ends in "/" asks for //tournaments, and
+// http.ServeMux would answer that with a redirect (which a client may follow
+// as a GET, dropping the body) instead of serving the route.
+func collapseSlashes(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.Contains(r.URL.Path, "//") {
+			h.ServeHTTP(w, r)
+			return
+		}
+		u := *r.URL
+		u.Path, u.RawPath = squeezeSlashes(u.Path), squeezeSlashes(u.RawPath)
+		r2 := r.Clone(r.Context())
+		r2.URL = &u
+		h.ServeHTTP(w, r2)
+	})
+}
+
+func squeezeSlashes(p string) string {
+	for strings.Contains(p, "//") {
+		p = strings.ReplaceAll(p, "//", "/")
+	}
+	return p
 }
 
 // pagePattern is the ServeMux pattern of a page route: "/" is the home page

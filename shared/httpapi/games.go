@@ -9,9 +9,11 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/notation"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 	"github.com/xqtour/xqtour/shared/xiangqi"
@@ -37,6 +39,12 @@ type gameLink struct {
 	BlackHash string `json:"bh"`
 	// Reported is set once the result item exists (the tournament link).
 	Reported bool `json:"x,omitempty"`
+	// The players' names and numbers as the game was made (the event's
+	// players are edited only before round 1), for a board's display.
+	RedName     string `json:"rn,omitempty"`
+	BlackName   string `json:"bn,omitempty"`
+	RedNumber   int    `json:"ri,omitempty"`
+	BlackNumber int    `json:"bi,omitempty"`
 	// Info is what an imported record's tags said of a standalone game
 	// (event, site, date, round, players), written again in its export.
 	Info *recordInfoJSON `json:"i,omitempty"`
@@ -127,21 +135,25 @@ func GameID(tid string, round, table, number int) string {
 
 // eventGame builds the record of a pairing's game (Version 0: to be created),
 // with the event's time control and rules; its clocks start at the round's
-// start (C-6), or at pairing time when the round has none.
-func (a *API) eventGame(t *tournament.Tournament, r *tournament.Round, p tournament.Pairing, red, black *tournament.Player) (*store.Record, error) {
+// start (C-6): a round with no start time yet waits, clocks still, until the
+// organiser or an arbiter starts it. A game made after its round started (a
+// knockout's next or play-off game, a team board set late) starts when it is
+// made, now: its players could not have played it before.
+func (a *API) eventGame(t *tournament.Tournament, r *tournament.Round, p tournament.Pairing, red, black *tournament.Player, now int64) (*store.Record, error) {
 	start := r.StartsAt
-	if start == 0 {
-		start = r.PairedAt
+	if start != 0 && now > start {
+		start = now
 	}
 	setup := game.Setup{Control: t.Settings.TimeControl, Rules: gameRules(t.Settings.Rules), StartMs: start}
-	if t.Settings.Rules.RecordArrivals && r.StartsAt != 0 {
+	if t.Settings.Rules.RecordArrivals {
 		setup.LateLimitMs = t.Settings.Rules.LateForfeitMs // C-6: absent at start + limit forfeits
 	}
 	g, err := game.New(setup)
 	if err != nil {
 		return nil, err
 	}
-	link := gameLink{Tournament: t.ID, Round: r.Number, Table: p.Table, Red: red.ID, Black: black.ID, RedHash: red.TokenHash, BlackHash: black.TokenHash}
+	link := gameLink{Tournament: t.ID, Round: r.Number, Table: p.Table, Red: red.ID, Black: black.ID, RedHash: red.TokenHash, BlackHash: black.TokenHash,
+		RedName: red.Name, BlackName: black.Name, RedNumber: red.Number, BlackNumber: black.Number}
 	return encodeGame(&store.Record{PK: gamePK(p.GameID), SK: gameSK, Kind: "game"}, link, g)
 }
 
@@ -218,10 +230,11 @@ func (a *API) mutateGame(c *call, op func(sg *storedGame, by game.Actor) error) 
 	if err != nil {
 		return 0, nil, err
 	}
-	by, _, err := a.gameActor(c, sg)
+	by, who, err := a.gameActor(c, sg)
 	if err != nil {
 		return 0, nil, err
 	}
+	by.ID = who.ID // the log of rulings says who
 	before := sg.Game.Version()
 	res, why := sg.Game.Result()
 	opErr := op(sg, by)
@@ -381,12 +394,60 @@ func (a *API) getGame(c *call) (int, any, error) {
 		}
 		since = n
 	}
+	want, err := notationQuery(c)
+	if err != nil {
+		return 0, nil, err
+	}
 	sg, err := a.loadGame(c, c.r.PathValue("gid"))
 	if err != nil {
 		return 0, nil, err
 	}
 	a.settleOnRead(c, sg)
-	return http.StatusOK, gameView(sg, c.nowMs(), since), nil
+	out := gameView(sg, c.nowMs(), since)
+	if want != nil {
+		moves, err := sg.Game.MovesIn(want.n, out.Since)
+		if err != nil {
+			return 0, nil, err
+		}
+		want.Moves = moves
+		out.Notation = &want.notationOut
+	}
+	return http.StatusOK, out, nil
+}
+
+// moveNotations are the notations a game view writes its moves in
+// (?notation=); the Chinese-character ones take ?script= (simplified by default).
+var moveNotations = []string{"chinese", "wxf", "iccs", "yz3", "yz4"}
+
+// notationWanted is a game view's ?notation= and ?script=, read.
+type notationWanted struct {
+	notationOut
+	n notation.Notation
+}
+
+// notationQuery reads ?notation= and ?script=: nil when no notation is asked for.
+func notationQuery(c *call) (*notationWanted, error) {
+	q := c.r.URL.Query()
+	sc, ok := notation.ParseScript(q.Get("script"))
+	if !ok {
+		return nil, badRequest("invalid_query", `script: want "simplified" (the default) or "traditional"`)
+	}
+	name := q.Get("notation")
+	chinese := name == "chinese" || name == "yz3" || name == "yz4"
+	switch {
+	case name == "" && q.Get("script") == "":
+		return nil, nil
+	case !slices.Contains(moveNotations, name):
+		return nil, badRequest("invalid_query", "notation: want one of "+join(moveNotations))
+	case !chinese && q.Get("script") != "":
+		return nil, badRequest("invalid_query", "script: goes with notation=chinese, yz3 or yz4")
+	}
+	n, _ := notation.ByName(name)
+	w := &notationWanted{notationOut: notationOut{Name: name}, n: notation.WithScript(n, sc)}
+	if chinese {
+		w.Script = sc.String()
+	}
+	return w, nil
 }
 
 type moveIn struct {
@@ -536,19 +597,23 @@ func (a *API) claim(c *call) (int, any, error) {
 	})
 }
 
-// POST /games/{gid}/result — an arbiter or the board's scribe records an
-// over-the-board result without moves.
+// POST /games/{gid}/result — an arbiter, the board's scribe or the organiser
+// records an over-the-board result without moves; with "correction": true an
+// arbiter or the organiser corrects a finished game's result, saying why in
+// "note" — logged with who, when, the result before and after (O-1).
 func (a *API) recordResult(c *call) (int, any, error) {
 	var in struct {
-		Result string `json:"result"`
-		Reason string `json:"reason"`
+		Result     string `json:"result"`
+		Reason     string `json:"reason"`
+		Correction bool   `json:"correction"`
+		Note       string `json:"note"`
 	}
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
 	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
-		if by.Role != game.Arbiter && by.Role != game.Scribe {
-			return forbidden("only an arbiter or the table's scribe records a result (O-1)")
+		if by.Role == game.Player {
+			return forbidden("only an arbiter, the table's scribe or the organiser records a result (O-1)")
 		}
 		if len(sg.Game.Log()) >= limitOf(capGameLog).Max {
 			return overLimit(capGameLog)
@@ -557,14 +622,39 @@ func (a *API) recordResult(c *call) (int, any, error) {
 		if !ok {
 			return badRequest("invalid_field", `result: want "1-0", "0-1", "1/2-1/2", "+-", "-+" or "0-0"`)
 		}
-		why := game.NoReason
-		if in.Reason != "" {
-			if why, ok = game.ParseReason(in.Reason); !ok {
-				return badRequest("invalid_field", "reason: unknown reason "+quote(in.Reason))
-			}
+		why, err := parseReason(in.Reason)
+		if err != nil {
+			return err
 		}
-		return sg.Game.RecordResult(c.nowMs(), by, res, why)
+		if !in.Correction {
+			if in.Note != "" {
+				return badRequest("invalid_field", `note: goes with "correction": true`)
+			}
+			err := sg.Game.RecordResult(c.nowMs(), by, res, why)
+			if re := (*game.RuleError)(nil); errors.As(err, &re) && re.Code == game.CodeGameOver {
+				r, w := sg.Game.Result()
+				re.Message = fmt.Sprintf("the game already has a result, %v (%v); to correct it, an arbiter or the organiser sends "+
+					`POST /games/%s/result with {"result": …, "reason": …, "correction": true, "note": "why"}`, r, w, sg.ID)
+			}
+			return err
+		}
+		if strings.TrimSpace(in.Note) == "" {
+			return badRequest("invalid_field", "note: a correction says why (it is kept in the game's log with who, when, before and after)")
+		}
+		return sg.Game.CorrectResult(c.nowMs(), by, res, why, in.Note)
 	})
+}
+
+// parseReason reads a result's reason; "" is the default (arbiter).
+func parseReason(s string) (game.Reason, error) {
+	if s == "" {
+		return game.NoReason, nil
+	}
+	why, ok := game.ParseReason(s)
+	if !ok {
+		return why, badRequest("invalid_field", "reason: unknown reason "+quote(s)+"; want one of "+join(game.ReasonNames()))
+	}
+	return why, nil
 }
 
 type rulingIn struct {
@@ -624,10 +714,8 @@ func (in rulingIn) ruling() (game.Ruling, error) {
 		if r.Result, ok = game.ParseResult(in.Result); !ok {
 			return r, badRequest("invalid_field", `result: want "1-0", "0-1", "1/2-1/2", "+-", "-+" or "0-0"`)
 		}
-		if in.Reason != "" {
-			if r.Reason, ok = game.ParseReason(in.Reason); !ok {
-				return r, badRequest("invalid_field", "reason: unknown reason "+quote(in.Reason))
-			}
+		if r.Reason, err = parseReason(in.Reason); err != nil {
+			return r, err
 		}
 	case game.RulingLateForfeit:
 		if len(in.Late) == 0 {
@@ -670,6 +758,19 @@ func (a *API) gameRecord(c *call) (int, any, error) {
 	format := c.r.URL.Query().Get("format")
 	if format == "" {
 		format = "pgn"
+	}
+	if !slices.Contains(game.RecordFormats, format) {
+		return 0, nil, badRequest("invalid_query", "format: want one of "+join(game.RecordFormats))
+	}
+	// Chinese characters are simplified unless ?script=traditional (N-4).
+	switch script := c.r.URL.Query().Get("script"); {
+	case script == "" || script == "simplified":
+	case script != "traditional":
+		return 0, nil, badRequest("invalid_query", `script: want "simplified" (the default) or "traditional"`)
+	case format != "chinese" && format != "yz3" && format != "yz4":
+		return 0, nil, badRequest("invalid_query", "script: goes with format=chinese, yz3 or yz4")
+	default:
+		format += "-traditional"
 	}
 	sg, err := a.loadGame(c, c.r.PathValue("gid"))
 	if err != nil {

@@ -104,7 +104,7 @@ func TestGameToCheckmate_G1(t *testing.T) {
 	if r.ErrorCode() != "game_over" {
 		t.Fatalf("move after mate: %s", r.Body)
 	}
-	wantRecords(t, s, tb.g.ID, "1-0", map[string]string{"pgn": `[Game "Chinese Chess"]`, "iccs": "b2c2", "wxf": "C8=7", "chinese": "砲八平七"})
+	wantRecords(t, s, tb.g.ID, "1-0", map[string]string{"pgn": `[Game "Chinese Chess"]`, "iccs": "b2c2", "wxf": "C8=7", "chinese": "炮八平七"})
 }
 
 // C-3: a two-period control; red makes its third move in time but does not
@@ -165,7 +165,7 @@ func TestGameDrawnByAgreementAfterDecline_D3(t *testing.T) {
 	if d := st["drawOffer"].(map[string]any); d["made"] != 2.0 || d["left"] != 1.0 {
 		t.Fatalf("draw offers: %v", d)
 	}
-	wantRecords(t, s, tb.g.ID, "1/2-1/2", map[string]string{"chinese": "砲二平五"})
+	wantRecords(t, s, tb.g.ID, "1/2-1/2", map[string]string{"chinese": "炮二平五"})
 }
 
 // G-3: the no-capture count from a FEN's halfmove field reaches 60 rounds.
@@ -207,6 +207,7 @@ func TestGameSettledByRepetitionRuling_G6(t *testing.T) {
 		}
 	}
 	s.Post("/tournaments/"+ev.ID+"/rounds", ev.Token, `{}`).Want(t, http.StatusCreated).Decode(t, &round)
+	s.Post("/tournaments/"+ev.ID+"/rounds/1/start", arb, nil).Want(t, http.StatusOK) // C-1: an arbiter may start it
 	if len(round.Pairings) != 1 {
 		t.Fatalf("pairings: %+v", round.Pairings)
 	}

@@ -9,19 +9,25 @@ import (
 // gameOut is GET /games/{gid}: API.md's fields first, then the details a
 // client or arbiter needs (clock periods, repetition facts, fouls, the link).
 type gameOut struct {
-	ID         string        `json:"id"`
-	FEN        string        `json:"fen"`
-	StartFEN   string        `json:"startFen"`
-	SideToMove string        `json:"sideToMove"`
-	Ply        int           `json:"ply"`
-	Since      int           `json:"since"`
-	Moves      []string      `json:"moves"`
-	LegalMoves []string      `json:"legalMoves"`
-	Clocks     clocksOut     `json:"clocks"`
-	DrawOffer  drawOut       `json:"drawOffer"`
-	Repetition repetitionOut `json:"repetition"`
-	Fouls      colourInts    `json:"fouls"`
-	NoCapture  struct {
+	ID         string       `json:"id"`
+	FEN        string       `json:"fen"`
+	StartFEN   string       `json:"startFen"`
+	SideToMove string       `json:"sideToMove"`
+	Ply        int          `json:"ply"`
+	Since      int          `json:"since"`
+	Moves      []string     `json:"moves"`
+	Notation   *notationOut `json:"notation,omitempty"`
+	LegalMoves []string     `json:"legalMoves"`
+	InCheck    bool         `json:"inCheck"`
+	// Started is false until the round starts (the organiser's or an
+	// arbiter's start, or its start time passing): no clock runs before.
+	Started       bool          `json:"started"`
+	RoundStartsAt *string       `json:"roundStartsAt"`
+	Clocks        clocksOut     `json:"clocks"`
+	DrawOffer     drawOut       `json:"drawOffer"`
+	Repetition    repetitionOut `json:"repetition"`
+	Fouls         colourInts    `json:"fouls"`
+	NoCapture     struct {
 		Moves int `json:"moves"`
 		Limit int `json:"limit"`
 	} `json:"noCapture"`
@@ -31,6 +37,9 @@ type gameOut struct {
 	Reason      *string         `json:"reason"`
 	EndedAt     *string         `json:"endedAt,omitempty"`
 	Tournament  *linkOut        `json:"tournament,omitempty"`
+	// Corrections are the result corrections, oldest first: who, when,
+	// the result before and after, and why (O-1).
+	Corrections []correctionOut `json:"corrections"`
 	Version     uint64          `json:"version"`
 }
 
@@ -83,11 +92,57 @@ type colourBool struct {
 }
 
 type linkOut struct {
-	ID    string `json:"id"`
-	Round int    `json:"round"`
-	Table int    `json:"table"`
-	Red   string `json:"red"`
-	Black string `json:"black"`
+	ID          string `json:"id"`
+	Round       int    `json:"round"`
+	Table       int    `json:"table"`
+	Red         string `json:"red"`
+	Black       string `json:"black"`
+	RedName     string `json:"redName"`
+	BlackName   string `json:"blackName"`
+	RedNumber   int    `json:"redNumber"`
+	BlackNumber int    `json:"blackNumber"`
+}
+
+// correctionOut is one result correction in the game's log.
+type correctionOut struct {
+	At     string    `json:"at"`
+	By     string    `json:"by"`
+	ByID   string    `json:"byId,omitempty"`
+	Before resultOut `json:"before"`
+	After  resultOut `json:"after"`
+	Note   string    `json:"note"`
+}
+
+// resultOut is a result and its reason; both null for a game that had none.
+type resultOut struct {
+	Result *string `json:"result"`
+	Reason *string `json:"reason"`
+}
+
+func resultView(r game.Result, why game.Reason) resultOut {
+	if r == game.NoResult {
+		return resultOut{}
+	}
+	return resultOut{Result: strp(r.String()), Reason: strp(why.String())}
+}
+
+func correctionsView(log []game.LogEntry) []correctionOut {
+	out := []correctionOut{}
+	for _, e := range log {
+		if e.Ruling.Kind != game.RulingResult {
+			continue
+		}
+		out = append(out, correctionOut{At: rfc3339(e.At), By: e.By.Role.String(), ByID: e.By.ID,
+			Before: resultView(e.Ruling.Before, e.Ruling.BeforeReason), After: resultView(e.Ruling.Result, e.Ruling.Reason), Note: e.Ruling.Note})
+	}
+	return out
+}
+
+// notationOut is the moves (from since) in the notation a client asked for.
+type notationOut struct {
+	Name   string   `json:"name"`
+	Script string   `json:"script,omitempty"`
+	Moves  []string `json:"moves"`
 }
 
 func strp(s string) *string { return &s }
@@ -103,7 +158,7 @@ func gameView(sg *storedGame, now int64, since int) gameOut {
 	since = min(since, len(v.Moves))
 	out := gameOut{
 		ID: sg.ID, FEN: v.FEN, StartFEN: v.StartFEN, SideToMove: v.SideToMove.String(), Ply: v.Ply, Since: since,
-		Moves: v.Moves[since:], LegalMoves: v.LegalMoves, TimeControl: timeControlOut(v.Control),
+		Moves: v.Moves[since:], LegalMoves: v.LegalMoves, InCheck: v.InCheck, Started: v.Started, TimeControl: timeControlOut(v.Control),
 		Fouls: colourInts{Red: v.Fouls[xiangqi.Red], Black: v.Fouls[xiangqi.Black]}, Status: v.Status.String(), Version: v.Version,
 	}
 	if out.LegalMoves == nil {
@@ -114,7 +169,10 @@ func gameView(sg *storedGame, now int64, since int) gameOut {
 		Untimed: v.Clock.Untimed, AwaitingPress: v.AwaitingPress,
 		Red: faceView(v.Clock.Faces[clock.Red]), Black: faceView(v.Clock.Faces[clock.Black]),
 	}
-	if v.Status == game.Playing {
+	if v.StartsAt != 0 {
+		out.RoundStartsAt = strp(rfc3339(v.StartsAt))
+	}
+	if v.Status == game.Playing && v.Started && v.Clock.Running != clock.None {
 		out.Clocks.Running = strp(xiangqi.Color(v.Clock.Running).String())
 	}
 	out.DrawOffer = drawOut{Pending: v.Draw.Pending, Ply: v.Draw.Ply, Made: v.Draw.Made, Left: v.Draw.Left}
@@ -133,8 +191,11 @@ func gameView(sg *storedGame, now int64, since int) gameOut {
 		out.Result, out.Reason = strp(v.Result.String()), strp(v.Reason.String())
 		out.EndedAt = strp(rfc3339(v.EndedAt))
 	}
+	out.Corrections = correctionsView(sg.Game.Log())
 	if sg.Link.Tournament != "" {
-		out.Tournament = &linkOut{ID: sg.Link.Tournament, Round: sg.Link.Round, Table: sg.Link.Table, Red: sg.Link.Red, Black: sg.Link.Black}
+		l := sg.Link
+		out.Tournament = &linkOut{ID: l.Tournament, Round: l.Round, Table: l.Table, Red: l.Red, Black: l.Black,
+			RedName: l.RedName, BlackName: l.BlackName, RedNumber: l.RedNumber, BlackNumber: l.BlackNumber}
 	}
 	return out
 }

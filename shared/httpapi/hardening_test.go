@@ -18,21 +18,20 @@ import (
 
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
+	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/embedded"
 	"github.com/xqtour/xqtour/shared/store/storetest"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
 // capOf returns the cap named name from the one table of caps.
-func capOf(t *testing.T, name string) int {
-	t.Helper()
+func capOf(t testing.TB, name string) int {
 	for _, l := range httpapi.Limits {
 		if l.Name == name {
 			return l.Max
 		}
 	}
-	t.Fatalf("no cap %s", name)
-	return 0
+	panic("no cap " + name)
 }
 
 // wantLimit checks a refusal names the cap: limit_exceeded (or the core's
@@ -263,6 +262,9 @@ func TestCreationKey(t *testing.T) {
 		if path == "/games" {
 			body = map[string]any{}
 		}
+		if rt := routeOf(t, "POST", path); rt.Who != "anyone" {
+			t.Fatalf("POST %s is for %q", path, rt.Who)
+		}
 		r := s.Do(apitest.Req{Method: "POST", Path: path, Body: body, Header: map[string]string{"Idempotency-Key": idem}})
 		if r.Status != http.StatusUnauthorized || r.ErrorCode() != "creation_key_required" {
 			t.Errorf("%s without the key: %d %s", path, r.Status, r.Body)
@@ -276,6 +278,9 @@ func TestCreationKey(t *testing.T) {
 		}
 		made++
 		s.Do(apitest.Req{Method: "POST", Path: path, Body: body, Header: map[string]string{httpapi.CreationKeyHeader: key}}).Want(t, http.StatusCreated)
+	}
+	if r := s.Do(apitest.Req{Method: "POST", Path: "/games/import", Body: "[Event \"X\"]\n\n1. h2e2 *\n", Header: map[string]string{"Content-Type": "application/x-chess-pgn"}, Invalid: true}); r.Status != http.StatusUnauthorized {
+		t.Errorf("import without the key: %d %s", r.Status, r.Body)
 	}
 	var ev created
 	s.Do(apitest.Req{Method: "POST", Path: "/tournaments", Body: `{"name":"Keyed","rounds":3}`, Header: map[string]string{httpapi.CreationKeyHeader: key}}).Want(t, http.StatusCreated).Decode(t, &ev)
@@ -498,6 +503,7 @@ func TestRetention_TTL(t *testing.T) {
 		}
 	}
 	tok := f.byID[r.Pairings[0].Red].Token
+	s.Post("/tournaments/"+f.ev.ID+"/rounds/1/start", f.ev.Token, nil).Want(t, http.StatusOK) // C-1: no resignation before the start
 	s.Post("/games/"+r.Pairings[0].GameID+"/resign", tok, `{}`).Want(t, http.StatusOK)
 	if ttl := ttls("G#" + r.Pairings[0].GameID)["GAME"]; ttl != 0 {
 		t.Errorf("a finished event game has ttl %d", ttl)
@@ -584,4 +590,81 @@ func TestErrorMessagesEscapeCallerText(t *testing.T) {
 	if strings.ContainsAny(msg, "\u202e\u0007") || !strings.Contains(msg, `\u202e`) || strings.Contains(msg, strings.Repeat("x", 100)) {
 		t.Fatalf("message %q echoes the caller's text raw or whole", msg)
 	}
+}
+
+func routeOf(t *testing.T, method, path string) httpapi.Route {
+	t.Helper()
+	for _, rt := range httpapi.Routes {
+		if rt.Method == method && rt.Path == path {
+			return rt
+		}
+	}
+	t.Fatalf("no route %s %s", method, path)
+	return httpapi.Route{}
+}
+
+// Retention in a team event: teams and their players expire with the
+// unpaired event, and pairing round 1 keeps them all.
+func TestRetention_TTL_TeamEvent(t *testing.T) {
+	s := apitest.New(t, httpapi.WithRetention(7*24*time.Hour))
+	te := newTeamEvent(t, s, `{"name":"League","system":"roundRobin","teams":true,"boards":2}`, 4, 2, 0)
+	expiring := func() (n int) {
+		recs, err := s.Store.Query(t.Context(), "T#"+te.ev.ID, "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			if r.Expires != 0 {
+				n++
+			}
+		}
+		return n
+	}
+	if n := expiring(); n != 1+1+4+4*2 { // the event, its arbiter, 4 teams, 8 players
+		t.Fatalf("%d items expire before pairing, want every one of 14", n)
+	}
+	te.pair(t, s, map[string]any{}, http.StatusCreated)
+	if n := expiring(); n != 0 {
+		t.Fatalf("%d items still expire after round 1 was paired", n)
+	}
+}
+
+// BenchmarkPublicReadCost is the read cost of a public standings read of a
+// 16-player event whose organiser appointed the most officials allowed,
+// each with the most tables: the Queries behind the read (officials left
+// out) against the whole partition they used to read, in strongly
+// consistent read units (4 KB each), and the time of one read.
+func BenchmarkPublicReadCost(b *testing.B) {
+	s := apitest.New(b, httpapi.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
+	var ev created
+	s.Post("/tournaments", "", `{"name":"Cost","rounds":3}`).Want(b, http.StatusCreated).Decode(b, &ev)
+	for i := range 16 {
+		s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": fmt.Sprintf("P%d", i)}).Want(b, http.StatusCreated)
+	}
+	tables := make([]int, capOf(nil, "tablesPerScribe"))
+	for i := range tables {
+		tables[i] = i + 1
+	}
+	for i := range capOf(nil, "officialsPerEvent") {
+		s.Post("/tournaments/"+ev.ID+"/officials", ev.Token, map[string]any{"role": "scribe", "name": fmt.Sprintf("Scribe %d", i), "tables": tables}).Want(b, http.StatusCreated)
+	}
+	s.Post("/tournaments/"+ev.ID+"/rounds", ev.Token, `{}`).Want(b, http.StatusCreated)
+	units := func(recs []*store.Record, err error) float64 {
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		for _, r := range recs {
+			n += r.Size()
+		}
+		return float64((n + 4095) / 4096)
+	}
+	pk := "T#" + ev.ID
+	whole := units(s.Store.Query(b.Context(), pk, "", 0))
+	read := units(s.Store.QueryBelow(b.Context(), pk, "O#")) + units(s.Store.QueryFrom(b.Context(), pk, "P#"))
+	for b.Loop() {
+		s.Get("/tournaments/"+ev.ID+"/standings").Want(b, http.StatusOK)
+	}
+	b.ReportMetric(whole, "RCU-whole-partition")
+	b.ReportMetric(read, "RCU-read")
 }

@@ -2,9 +2,12 @@ package httpapi_test
 
 import (
 	"net/http"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/httpapi"
 )
 
@@ -13,7 +16,9 @@ import (
 // throttles or fails, 500; and for every POST, which may carry an
 // Idempotency-Key, 400 (a key not a UUID), 409 (the key's first request still
 // running), 413 and 422 (the key reused with another body); a route that
-// needs a token documents 401 and 403.
+// needs a token or a creation key documents 401 and 403, and a route with an
+// id in its path 400 (bad_id); every POST documents 415 (a body not sent as
+// JSON).
 func TestOpenAPIDocumentsEveryRouteAndStatus(t *testing.T) {
 	doc, err := httpapi.OpenAPI()
 	if err != nil {
@@ -28,10 +33,13 @@ func TestOpenAPIDocumentsEveryRouteAndStatus(t *testing.T) {
 		op := item.GetOperation(rt.Method)
 		want := []int{429, 500, 503}
 		if rt.Method == http.MethodPost {
-			want = append(want, 400, 409, 413, 422)
+			want = append(want, 400, 409, 413, 415, 422)
 		}
-		if rt.Who != "public" && rt.Who != "anyone" {
-			want = append(want, 401, 403)
+		if rt.Who != "public" {
+			want = append(want, 401, 403) // "anyone": a server with a creation key needs it
+		}
+		if rt.Function != httpapi.FnWeb && strings.ContainsAny(rt.Path, "{") && regexp.MustCompile(`\{(tid|gid|pid|mid|oid)\}`).MatchString(rt.Path) {
+			want = append(want, 400) // an id not of the server's form: bad_id (a page reads nothing: any id gets the shell)
 		}
 		for _, status := range want {
 			resp := op.Responses.Status(status)
@@ -52,5 +60,23 @@ func TestOpenAPIDocumentsEveryRouteAndStatus(t *testing.T) {
 				t.Errorf("%s %s: no Idempotency-Key parameter", rt.Method, rt.Path)
 			}
 		}
+	}
+}
+
+// The Reason schema lists exactly the reasons the game knows, so a client
+// and the 400 for an unknown reason agree.
+func TestOpenAPIReasonEnumIsTheGames(t *testing.T) {
+	doc, err := httpapi.OpenAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range doc.Components.Schemas["Reason"].Value.Enum {
+		if s, ok := v.(string); ok {
+			got = append(got, s)
+		}
+	}
+	if want := game.ReasonNames(); !slices.Equal(got, want) {
+		t.Fatalf("Reason enum %v, want %v", got, want)
 	}
 }

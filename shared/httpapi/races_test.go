@@ -85,12 +85,13 @@ func TestPairRoundRefusesStartFarFromNow(t *testing.T) {
 	}
 }
 
-// O-1: an organiser's change of round 1 races a move on the changed table,
-// or the pairing of round 2. Whichever lands first wins and the change is a
-// 409: never a round whose table names players other than its game's, and
-// never a change to a round that is no longer the latest.
-func TestRoundChangeRacingAMoveOrThePairing(t *testing.T) {
-	for _, racer := range []string{"move", "pairing"} {
+// O-1: an organiser's change of round 1 races the round's start (after
+// which its games' clocks run and moves may come), or the pairing of round 2.
+// Whichever lands first wins and the change is a 409: never a round whose
+// table names players other than its game's, never a changed round that has
+// started, and never a change to a round that is no longer the latest.
+func TestRoundChangeRacingTheStartOrThePairing(t *testing.T) {
+	for _, racer := range []string{"start", "pairing"} {
 		t.Run(racer, func(t *testing.T) {
 			s := apitest.New(t)
 			ev := newEvent(t, s, `{"name":"Change Race","rounds":5}`)
@@ -114,8 +115,8 @@ func TestRoundChangeRacingAMoveOrThePairing(t *testing.T) {
 			s.DB.Intercept(func(op string, _ []byte) embedded.Fault {
 				// The change's write: a transaction now, a PutItem before.
 				if (op == "PutItem" || op == "TransactWriteItems") && fired.CompareAndSwap(false, true) {
-					if racer == "move" {
-						during = s.Post("/games/"+p.GameID+"/moves", tokens[p.Red], `{"move":"h2e2","ply":0}`)
+					if racer == "start" {
+						during = s.Post("/tournaments/"+ev.ID+"/rounds/1/start", ev.Token, nil)
 					} else {
 						during = s.Post("/tournaments/"+ev.ID+"/rounds", ev.Token, `{"unfinishedAsDraws":true}`)
 					}
@@ -135,8 +136,11 @@ func TestRoundChangeRacingAMoveOrThePairing(t *testing.T) {
 			}
 			s.Get("/tournaments/"+ev.ID+"/rounds/1").Want(t, http.StatusOK).Decode(t, &round)
 			g := s.Get("/games/" + p.GameID).JSON()
-			if round.Pairings[0].Red != p.Red || g["ply"] == 0.0 && racer == "move" {
-				t.Fatalf("round 1 table 1 now red %s (was %s), game ply %v", round.Pairings[0].Red, p.Red, g["ply"])
+			if round.Pairings[0].Red != p.Red || g["started"] != true && racer == "start" {
+				t.Fatalf("round 1 table 1 now red %s (was %s), game started %v", round.Pairings[0].Red, p.Red, g["started"])
+			}
+			if racer == "start" {
+				s.Post("/games/"+p.GameID+"/moves", tokens[p.Red], `{"move":"h2e2","ply":0}`).Want(t, http.StatusOK)
 			}
 		})
 	}

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"strings"
 	"time"
@@ -67,6 +68,29 @@ func (c *call) decode(v any) error {
 		return badRequest("malformed_json", "unexpected data after the JSON body")
 	}
 	return nil
+}
+
+// recordBodyRoutes take a record (PGN) or an event export (JSON lines) as
+// their body, not one JSON object; their handlers check its media type
+// (checkRecordType, checkExportType).
+var recordBodyRoutes = map[string]bool{"POST /games/import": true, "POST /games/{gid}/record": true, "POST /tournaments/import": true}
+
+// checkContentType refuses a POST body that is not sent as JSON (415): a
+// form-encoded or text body would otherwise be read as JSON by luck. A POST
+// without a body (withdraw, resign, start) needs no Content-Type, and one
+// with a body and no Content-Type is read as JSON, as API.md's examples send
+// it; a body with any other media type is refused.
+func checkContentType(r *http.Request, rt Route, body []byte) error {
+	ct := r.Header.Get("Content-Type")
+	if r.Method != http.MethodPost || ct == "" || len(bytes.TrimSpace(body)) == 0 || recordBodyRoutes[rt.Method+" "+rt.Path] {
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err == nil && (mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")) {
+		return nil
+	}
+	return &Error{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type",
+		Message: "the request body must be JSON sent with Content-Type: application/json, not " + quote(ct)}
 }
 
 // isUUID reports whether s is a UUID in its 8-4-4-4-12 hex form.
@@ -165,6 +189,9 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	}
 	if len(body) > limit {
 		return writeError(w, a.log, &Error{Status: http.StatusRequestEntityTooLarge, Code: "body_too_large", Message: fmt.Sprintf("request bodies are limited to %d bytes", limit)})
+	}
+	if err := checkContentType(r, rt, body); err != nil {
+		return writeError(w, a.log, err)
 	}
 	c := &call{r: r, body: body, now: a.now().UTC()}
 	w.Header().Set("Cache-Control", "no-store")

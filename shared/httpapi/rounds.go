@@ -214,7 +214,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	a.ensureGamesAfterCommit(c, ev.t, r, ev.h)
-	return status, ev.roundView(r, false), nil
+	return status, ev.roundView(r, false, c.nowMs()), nil
 }
 
 // roundStartWindow bounds a round's startsAt around the time of pairing. The
@@ -271,7 +271,7 @@ func (a *API) getRound(c *call) (int, any, error) {
 			return 0, nil, err
 		}
 	}
-	return http.StatusOK, ev.roundView(r, explain), nil
+	return http.StatusOK, ev.roundView(r, explain, c.nowMs()), nil
 }
 
 // extendRound adds to the latest round of a knockout the games its matches
@@ -400,7 +400,7 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	// The round, the games it gives new players (under the versions that
 	// showed them unstarted) and the event (no round paired since) change
 	// together: a move made or a round paired meanwhile makes this a 409.
-	rewrites, err := a.gameWrites(ev.t, &changed, ev.h, games, false)
+	rewrites, err := a.gameWrites(ev.t, &changed, ev.h, games, false, c.nowMs())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -420,13 +420,13 @@ func (a *API) changeRound(c *call) (int, any, error) {
 				return nil, err
 			}
 			if r := fresh.round(n); r != nil {
-				return roundView(r, fresh.h, true), nil
+				return roundView(r, fresh.h, true, c.nowMs()), nil
 			}
 			return nil, notFound("round")
 		})
 	}
 	a.ensureGamesAfterCommit(c, ev.t, &changed, ev.h)
-	return http.StatusOK, roundView(&changed, ev.h, true), nil
+	return http.StatusOK, roundView(&changed, ev.h, true, c.nowMs()), nil
 }
 
 func roundStarted(n int, why string) error {
@@ -436,6 +436,99 @@ func roundStarted(n int, why string) error {
 // started reports whether anything has happened in a game since it was created.
 func started(sg *storedGame) bool {
 	return sg.Game.Ply() > 0 || sg.Game.Status() != game.Playing || len(sg.Game.Log()) > 0
+}
+
+// needsStart reports whether a game still waits for a round that has
+// started by now: the round was started (perhaps before its start time) after
+// the game was made. A game made after the start has started at its making.
+func needsStart(sg *storedGame, r *tournament.Round, now int64) bool {
+	return roundHasStarted(r, now) && sg.Game.Status() != game.Over && !sg.Game.Started(now)
+}
+
+// roundHasStarted reports whether the round's clocks run by now: it was
+// started, or its start time has passed (C-1).
+func roundHasStarted(r *tournament.Round, now int64) bool {
+	return r.StartsAt != 0 && now >= r.StartsAt
+}
+
+// POST /tournaments/{tid}/rounds/{n}/start — the organiser or an arbiter
+// starts a paired round now: its games' clocks start, and late arrival
+// counts from now (C-1, C-6). A round whose start time has not come starts
+// early. Starting a round that has started changes nothing: 409 with the
+// round; a round not yet paired is 422.
+func (a *API) startRound(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	n, err := strconv.Atoi(c.r.PathValue("n"))
+	if err != nil || n < 1 {
+		return 0, nil, badRequest("invalid_path", "n: want a round number ≥ 1")
+	}
+	if err := c.decode(&struct{}{}); err != nil {
+		return 0, nil, err
+	}
+	var ev *event
+	var r *tournament.Round
+	err = retryConflicts(func() error {
+		if ev, err = a.loadEvent(c.ctx(), tid); err != nil {
+			return err
+		}
+		if _, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser, roleArbiter); err != nil {
+			return err
+		}
+		if r = ev.round(n); r == nil {
+			return &tournament.RuleError{Code: "round_not_paired", Rule: "S-2",
+				Message: fmt.Sprintf("round %d is not paired yet (the event is at round %d); pair it first with POST /tournaments/%s/rounds", n, ev.t.Round, tid)}
+		}
+		if roundHasStarted(r, c.nowMs()) {
+			return &Error{Status: http.StatusConflict, Code: "round_already_started", Rule: "C-1",
+				Message: fmt.Sprintf("round %d started at %s; its clocks are running and nothing changed", n, rfc3339(r.StartsAt)),
+				Current: ev.roundView(r, false, c.nowMs())}
+		}
+		changed := *r
+		changed.StartsAt, changed.GamesReady = c.nowMs(), false
+		if err := a.store.Put(c.ctx(), encode(ev.rounds[n], &changed)); err != nil {
+			return err
+		}
+		*r = changed
+		return nil
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	// T-3: a team round's lineups are due at its start; drawn ones make games.
+	if _, err := a.drawDueLineups(c, ev, ev.dueRounds(c.nowMs())); err != nil {
+		return 0, nil, err
+	}
+	if fresh, err := a.loadEvent(c.ctx(), tid); err == nil {
+		ev, r = fresh, fresh.round(n)
+	}
+	a.startGames(c, ev.t, r, ev.h)
+	return http.StatusOK, ev.roundView(r, false, c.nowMs()), nil
+}
+
+// startGames makes the round's games run from its start. A game changed by
+// an arrival meanwhile loses the conditional write and is read and started
+// again; what still fails is left to the next read of the round (the round
+// item is not marked ready), and logged.
+func (a *API) startGames(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History) {
+	detached := *c
+	detached.r = c.r.WithContext(context.WithoutCancel(c.ctx()))
+	for range 3 {
+		if err := a.ensureGames(&detached, t, r, h); err != nil {
+			a.log.Warn("round started, its games left to the next read", "tournament", t.ID, "round", r.Number, "err", err.Error())
+			return
+		}
+		games, err := a.roundGames(&detached, r)
+		if err != nil {
+			return
+		}
+		waiting := false
+		for _, sg := range games {
+			waiting = waiting || needsStart(sg, r, c.nowMs())
+		}
+		if !waiting {
+			return
+		}
+	}
 }
 
 // roundGames reads the round's games in batches; missing games are absent.
@@ -470,12 +563,13 @@ func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round
 	if err != nil {
 		return err
 	}
-	recs, err := a.gameWrites(t, r, h, games, true)
+	recs, err := a.gameWrites(t, r, h, games, true, c.nowMs())
 	if err != nil {
 		return err
 	}
 	const writers = 8
 	errs := make([]error, len(recs))
+	lost := make([]bool, len(recs))
 	sem := make(chan struct{}, writers)
 	var wg sync.WaitGroup
 	for i, rec := range recs {
@@ -483,7 +577,15 @@ func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			if err := a.store.Put(c.ctx(), rec); err != nil && !errors.Is(err, store.ErrConflict) {
+			rewrite := rec.Version != 0
+			err := a.store.Put(c.ctx(), rec)
+			switch {
+			case errors.Is(err, store.ErrConflict):
+				// A lost create is another request's same game; a lost
+				// rewrite (a start, new players) is a game that changed
+				// meanwhile and still needs it.
+				lost[i] = rewrite
+			case err != nil:
 				errs[i] = err
 			}
 		}()
@@ -491,6 +593,9 @@ func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return err
+	}
+	if slices.Contains(lost, true) {
+		return nil // the next read of the round repairs them
 	}
 	a.markGamesReady(c, t.ID, r)
 	return nil
@@ -524,11 +629,26 @@ func (a *API) markGamesReady(c *call, tid string, r *tournament.Round) {
 // gameWrites returns the game records that make the round's games match its
 // pairings, given the games read: missing games (when create is set) and
 // games whose players changed, unless they have begun.
-func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tournament.History, games map[string]*storedGame, create bool) ([]*store.Record, error) {
+func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tournament.History, games map[string]*storedGame, create bool, now int64) ([]*store.Record, error) {
 	var recs []*store.Record
 	for _, p := range r.Pairings {
 		sg := games[p.GameID]
-		if (sg == nil && !create) || (sg != nil && sg.Link.Red == p.Red && sg.Link.Black == p.Black) {
+		if sg != nil && sg.Link.Red == p.Red && sg.Link.Black == p.Black {
+			if needsStart(sg, r, now) {
+				// The round started after the game was made: its clocks run
+				// from the round's start, and late arrival counts from it (C-6).
+				if err := sg.Game.Start(r.StartsAt); err != nil {
+					return nil, err
+				}
+				rec, err := encodeGame(sg.rec, sg.Link, sg.Game)
+				if err != nil {
+					return nil, err
+				}
+				recs = append(recs, rec)
+			}
+			continue
+		}
+		if sg == nil && !create {
 			continue
 		}
 		if sg != nil && started(sg) {
@@ -541,7 +661,7 @@ func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tourn
 		}
 		tt := *t
 		tt.Settings.TimeControl = tournament.GameControl(t, p) // additional rapid games have their own (S-3)
-		rec, err := a.eventGame(&tt, r, p, red, black)
+		rec, err := a.eventGame(&tt, r, p, red, black, now)
 		if err != nil {
 			return nil, err
 		}
@@ -604,6 +724,7 @@ type roundOut struct {
 	Round             int             `json:"round"`
 	PairedAt          string          `json:"pairedAt"`
 	StartsAt          *string         `json:"startsAt,omitempty"`
+	Started           bool            `json:"started"`
 	Pairings          []pairingOut    `json:"pairings"`
 	Bye               *string         `json:"bye"`
 	Byes              []string        `json:"byes"`
@@ -619,8 +740,8 @@ func explanationView(e tournament.Explanation) *explanationOut {
 	return &explanationOut{ScoreGroup: e.ScoreGroup, Opponent: e.Opponent, OpponentReason: e.OpponentReason, ColourReason: e.ColourReason}
 }
 
-func roundView(r *tournament.Round, h *tournament.History, explain bool) roundOut {
-	out := roundOut{Round: r.Number, PairedAt: rfc3339(r.PairedAt), Pairings: []pairingOut{}, Byes: []string{},
+func roundView(r *tournament.Round, h *tournament.History, explain bool, now int64) roundOut {
+	out := roundOut{Round: r.Number, PairedAt: rfc3339(r.PairedAt), Started: roundHasStarted(r, now), Pairings: []pairingOut{}, Byes: []string{},
 		UnfinishedAsDraws: []string{}, Audit: []auditOut{}}
 	if r.StartsAt != 0 {
 		s := rfc3339(r.StartsAt)

@@ -215,6 +215,10 @@ func TestSwissSevenPlayers(t *testing.T) {
 	p := r1.Pairings[1]
 	finish(t, s, f.ev.ID, 1, p.Table, p.GameID, p.Red, p.Black, "0-1")
 	g := r2.Pairings[0]
+	if r := s.Post("/games/"+g.GameID+"/resign", f.byID[g.Black].Token, nil).Want(t, http.StatusUnprocessableEntity); r.ErrorCode() != "round_not_started" {
+		t.Fatalf("resigning before the round starts: %s", r.Body)
+	}
+	s.Post("/tournaments/"+f.ev.ID+"/rounds/2/start", f.ev.Token, nil).Want(t, http.StatusOK)
 	s.Post("/games/"+g.GameID+"/resign", f.byID[g.Black].Token, nil).Want(t, http.StatusOK)
 	var r2now roundJSON
 	s.Get("/tournaments/"+f.ev.ID+"/rounds/2").Want(t, http.StatusOK).Decode(t, &r2now)

@@ -35,6 +35,7 @@ func newFixture(t *testing.T, s *apitest.Server) fixture {
 		}
 	}
 	s.Post("/tournaments/"+f.tid+"/rounds", f.org, `{}`).Want(t, http.StatusCreated).Decode(t, &round)
+	s.Post("/tournaments/"+f.tid+"/rounds/1/start", f.org, nil).Want(t, http.StatusOK)
 	for _, p := range round.Pairings {
 		if p.Table == 1 {
 			f.gid, f.pid, f.ptoken = p.GameID, p.Red, f.tokens[p.Red]

@@ -178,23 +178,22 @@ func (a *API) requireOrganiser(c *call, tid string) error {
 }
 
 // keepEvent clears the expiry of an event's registration items (players,
-// officials, teams) when its first round is paired; the caller then writes
+// officials, teams, whatever else was written with it) when its first round is paired; the caller then writes
 // the event item without one. It runs before the pairing is stored, so a
 // failure leaves the event unpaired (to expire whole) rather than paired
 // with items that would expire. Each item is rewritten under its version:
 // a concurrent change makes the pairing retry.
 func (a *API) keepEvent(c *call, tid string) error {
+	// An unpaired event's partition is its registration, bounded by the caps.
+	got, err := a.store.Query(c.ctx(), tournamentPK(tid), "", 0)
+	if err != nil {
+		return err
+	}
 	var recs []*store.Record
-	for _, prefix := range []string{"P#", "O#", "M#"} {
-		got, err := a.store.Query(c.ctx(), tournamentPK(tid), prefix, 0)
-		if err != nil {
-			return err
-		}
-		for _, rec := range got {
-			if rec.Expires != 0 {
-				rec.Expires = 0
-				recs = append(recs, rec)
-			}
+	for _, rec := range got {
+		if rec.Expires != 0 && rec.SK != metaSK {
+			rec.Expires = 0
+			recs = append(recs, rec)
 		}
 	}
 	const writers = 8

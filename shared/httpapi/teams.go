@@ -101,8 +101,8 @@ type matchOut struct {
 
 // roundView is the round as clients see it; a team round adds its matches
 // with their scores once decided (T-7).
-func (ev *event) roundView(r *tournament.Round, explain bool) roundOut {
-	out := roundView(r, ev.h, explain)
+func (ev *event) roundView(r *tournament.Round, explain bool, now int64) roundOut {
+	out := roundView(r, ev.h, explain, now)
 	if !ev.t.Settings.Teams {
 		return out
 	}
@@ -481,5 +481,5 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 	for _, l := range append(due, written...) {
 		out = append(out, lineupView(l))
 	}
-	return http.StatusOK, map[string]any{"round": te.roundView(r, false), "lineups": out}, nil
+	return http.StatusOK, map[string]any{"round": te.roundView(r, false, c.nowMs()), "lineups": out}, nil
 }

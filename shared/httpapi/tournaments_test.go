@@ -59,7 +59,12 @@ func TestTournamentLifecycle(t *testing.T) {
 	if again.ErrorCode() != "already_withdrawn" || again.JSON()["error"].(map[string]any)["rule"] != "S-6" {
 		t.Fatalf("second withdrawal: %s", again.Body)
 	}
-	o := s.Post("/tournaments/"+ev.ID+"/officials", ev.Token, map[string]any{"role": "scribe", "name": "Li", "tables": []int{3, 1, 3}}).Want(t, http.StatusCreated).JSON()
+	// A table listed twice is refused (a typo for another table, likely).
+	dup := s.Post("/tournaments/"+ev.ID+"/officials", ev.Token, map[string]any{"role": "scribe", "name": "Li", "tables": []int{3, 1, 3}}).Want(t, http.StatusBadRequest)
+	if dup.ErrorCode() != "invalid_field" || !strings.Contains(string(dup.Body), "table 3 is listed twice") {
+		t.Fatalf("duplicate tables: %s", dup.Body)
+	}
+	o := s.Post("/tournaments/"+ev.ID+"/officials", ev.Token, map[string]any{"role": "scribe", "name": "Li", "tables": []int{3, 1}}).Want(t, http.StatusCreated).JSON()
 	if fmt.Sprint(o["official"].(map[string]any)["tables"]) != "[1 3]" {
 		t.Fatalf("official: %v", o)
 	}

@@ -34,10 +34,10 @@ type Chinese struct {
 	Script Script // characters to write; Parse reads both
 }
 
-// Name returns "chinese" or "chinese-simplified".
+// Name returns "chinese" (simplified characters) or "chinese-traditional".
 func (n Chinese) Name() string {
-	if n.Script == Simplified {
-		return "chinese-simplified"
+	if n.Script == Traditional {
+		return "chinese-traditional"
 	}
 	return "chinese"
 }

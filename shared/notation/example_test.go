@@ -29,7 +29,7 @@ func ExampleParseAny() {
 func ExampleFormatLine() {
 	start := xiangqi.NewPosition()
 	moves, _ := notation.ParseLine(nil, start, []string{"炮二平五", "马8进7", "马二进三", "车9平8"})
-	for _, name := range []string{"iccs", "wxf", "chinese", "chinese-simplified", "yz3", "yz4"} {
+	for _, name := range []string{"iccs", "wxf", "chinese-traditional", "chinese", "yz3-traditional", "yz4-traditional"} {
 		n, _ := notation.ByName(name)
 		line, _ := notation.FormatLine(n, start, moves)
 		fmt.Println(name, line)
@@ -37,8 +37,8 @@ func ExampleFormatLine() {
 	// Output:
 	// iccs [h2e2 h9g7 h0g2 i9h9]
 	// wxf [C2=5 H8+7 H2+3 R9=8]
-	// chinese [砲二平五 馬8進7 馬二進三 車9平8]
-	// chinese-simplified [炮二平五 马8进7 马二进三 车9平8]
-	// yz3 [砲253 馬873 馬233 車981]
-	// yz4 [砲23-53 馬81-73 馬21-33 車91-81]
+	// chinese-traditional [砲二平五 馬8進7 馬二進三 車9平8]
+	// chinese [炮二平五 马8进7 马二进三 车9平8]
+	// yz3-traditional [砲253 馬873 馬233 車981]
+	// yz4-traditional [砲23-53 馬81-73 馬21-33 車91-81]
 }

@@ -113,7 +113,7 @@ func TestParse_IllegalCarriesRule(t *testing.T) {
 
 // TestByName lists the registry names.
 func TestByName(t *testing.T) {
-	for _, name := range []string{"iccs", "wxf", "chinese", "yz3", "yz4", "chinese-simplified", "yz3-simplified", "yz4-simplified"} {
+	for _, name := range []string{"iccs", "wxf", "chinese-traditional", "yz3-traditional", "yz4-traditional", "chinese", "yz3", "yz4"} {
 		n, ok := notation.ByName(name)
 		if !ok || n.Name() != name {
 			t.Errorf("ByName(%q) = %v, %v", name, n, ok)

@@ -14,12 +14,12 @@ import (
 var openingICCS = []string{"h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"}
 
 var openingIn = map[string][]string{
-	"iccs":               {"h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"},
-	"wxf":                {"C2=5", "H8+7", "H2+3", "R9=8", "R1=2", "H2+3"},
-	"chinese":            {"砲二平五", "馬8進7", "馬二進三", "車9平8", "車一平二", "馬2進3"},
-	"chinese-simplified": {"炮二平五", "马8进7", "马二进三", "车9平8", "车一平二", "马2进3"},
-	"yz3":                {"砲253", "馬873", "馬233", "車981", "車121", "馬233"},
-	"yz4":                {"砲23-53", "馬81-73", "馬21-33", "車91-81", "車11-21", "馬21-33"},
+	"iccs":                {"h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"},
+	"wxf":                 {"C2=5", "H8+7", "H2+3", "R9=8", "R1=2", "H2+3"},
+	"chinese-traditional": {"砲二平五", "馬8進7", "馬二進三", "車9平8", "車一平二", "馬2進3"},
+	"chinese":             {"炮二平五", "马8进7", "马二进三", "车9平8", "车一平二", "马2进3"},
+	"yz3-traditional":     {"砲253", "馬873", "馬233", "車981", "車121", "馬233"},
+	"yz4-traditional":     {"砲23-53", "馬81-73", "馬21-33", "車91-81", "車11-21", "馬21-33"},
 }
 
 func openingMoves(t *testing.T) []xiangqi.Move {
@@ -64,7 +64,7 @@ func TestLine_ErrorNamesTheMove(t *testing.T) {
 	if _, err := notation.FormatLine(notation.WXF{}, start, moves); err == nil || !strings.HasPrefix(err.Error(), "move 4: ") {
 		t.Errorf("FormatLine with a bad 4th move: %v", err)
 	}
-	texts := append([]string(nil), openingIn["chinese"]...)
+	texts := append([]string(nil), openingIn["chinese-traditional"]...)
 	texts[4] = "車二平一"
 	_, err := notation.ParseLine(nil, start, texts)
 	if err == nil || !strings.HasPrefix(err.Error(), "move 5: ") || !errors.Is(err, notation.ErrUnreadable) {
@@ -90,7 +90,7 @@ func BenchmarkFormat(b *testing.B) {
 
 func BenchmarkParse(b *testing.B) {
 	p := xiangqi.NewPosition()
-	texts := map[string]string{"iccs": "h2e2", "wxf": "C2=5", "chinese": "炮二平五", "yz3": "炮253", "yz4": "炮23-53"}
+	texts := map[string]string{"iccs": "h2e2", "wxf": "C2=5", "chinese-traditional": "炮二平五", "yz3-traditional": "炮253", "yz4-traditional": "炮23-53"}
 	for _, n := range notation.All() {
 		b.Run(n.Name(), func(b *testing.B) {
 			for b.Loop() {

@@ -62,19 +62,55 @@ func (e *ParseError) Unwrap() []error {
 	return []error{ErrUnreadable}
 }
 
-// Script picks the characters the Chinese-character notations write.
+// Script picks the characters the Chinese-character notations write; Parse
+// reads both.
 type Script int8
 
 const (
+	// Simplified writes red 帅 仕 相 马 车 炮 兵, black 将 士 象 马 车 炮 卒,
+	// with 进 退 平 前 中 后, as the rule books and the examples of 000 ch.6
+	// do. It is the default (the zero value).
+	Simplified Script = iota
 	// Traditional writes the piece names of SPEC B-2 and 000 ch.2 §1
 	// ("棋子名称用繁写字体"): red 帥 仕 相 馬 車 砲 兵, black 將 士 象 馬 車
-	// 炮 卒, with 進 退 平 前 中 後. It is the default.
-	Traditional Script = iota
-	// Simplified writes red 帅 仕 相 马 车 炮 兵, black 将 士 象 马 车 炮 卒,
-	// with 进 退 平 前 中 后, as most mainland books and the examples of 000
-	// ch.6 do.
-	Simplified
+	// 炮 卒, with 進 退 平 前 中 後; on request.
+	Traditional
 )
+
+// ParseScript reads "simplified" or "traditional"; "" is the default,
+// Simplified.
+func ParseScript(s string) (Script, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "simplified":
+		return Simplified, true
+	case "traditional":
+		return Traditional, true
+	}
+	return Simplified, false
+}
+
+// String returns "simplified" or "traditional".
+func (s Script) String() string {
+	if s.norm() == Traditional {
+		return "traditional"
+	}
+	return "simplified"
+}
+
+// WithScript returns n writing in script sc: the Chinese-character notations
+// (chinese, yz3, yz4) change their characters, the others are returned as
+// they are.
+func WithScript(n Notation, sc Script) Notation {
+	switch n.(type) {
+	case Chinese:
+		return Chinese{Script: sc}
+	case YZ3:
+		return YZ3{Script: sc}
+	case YZ4:
+		return YZ4{Script: sc}
+	}
+	return n
+}
 
 // The notations with their default settings, in the order ParseAny tries them.
 var (
@@ -92,26 +128,28 @@ func All() []Notation {
 }
 
 // ByName returns the notation called name: "iccs", "wxf", "chinese", "yz3" or
-// "yz4" (Traditional script), or "chinese-simplified", "yz3-simplified",
-// "yz4-simplified". Names are matched without regard to case.
+// "yz4" (Simplified script), or "chinese-traditional", "yz3-traditional",
+// "yz4-traditional"; "chinese-simplified", "yz3-simplified" and
+// "yz4-simplified" name the defaults too. Names are matched without regard
+// to case.
 func ByName(name string) (Notation, bool) {
 	switch strings.ToLower(strings.TrimSpace(name)) {
 	case "iccs":
 		return notationICCS, true
 	case "wxf":
 		return notationWXF, true
-	case "chinese":
+	case "chinese", "chinese-simplified":
 		return notationChinese, true
-	case "yz3":
+	case "yz3", "yz3-simplified":
 		return notationYZ3, true
-	case "yz4":
+	case "yz4", "yz4-simplified":
 		return notationYZ4, true
-	case "chinese-simplified":
-		return Chinese{Script: Simplified}, true
-	case "yz3-simplified":
-		return YZ3{Script: Simplified}, true
-	case "yz4-simplified":
-		return YZ4{Script: Simplified}, true
+	case "chinese-traditional":
+		return Chinese{Script: Traditional}, true
+	case "yz3-traditional":
+		return YZ3{Script: Traditional}, true
+	case "yz4-traditional":
+		return YZ4{Script: Traditional}, true
 	}
 	return nil, false
 }

@@ -25,10 +25,10 @@ type YZ3 struct {
 	Script Script // characters to write; Parse reads both
 }
 
-// Name returns "yz3" or "yz3-simplified".
+// Name returns "yz3" (simplified characters) or "yz3-traditional".
 func (n YZ3) Name() string {
-	if n.Script == Simplified {
-		return "yz3-simplified"
+	if n.Script == Traditional {
+		return "yz3-traditional"
 	}
 	return "yz3"
 }
@@ -174,10 +174,10 @@ func (n YZ3) Parse(p *xiangqi.Position, s string) (xiangqi.Move, error) {
 	return fail(true, "no %s on file %c can reach %s", piece, rs[1], target)
 }
 
-// norm maps an unknown Script to Traditional.
+// norm maps an unknown Script to Simplified, the default.
 func (s Script) norm() Script {
-	if s == Simplified {
-		return Simplified
+	if s == Traditional {
+		return Traditional
 	}
-	return Traditional
+	return Simplified
 }

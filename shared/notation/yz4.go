@@ -16,10 +16,10 @@ type YZ4 struct {
 	Script Script // characters to write; Parse reads both
 }
 
-// Name returns "yz4" or "yz4-simplified".
+// Name returns "yz4" (simplified characters) or "yz4-traditional".
 func (n YZ4) Name() string {
-	if n.Script == Simplified {
-		return "yz4-simplified"
+	if n.Script == Traditional {
+		return "yz4-traditional"
 	}
 	return "yz4"
 }

@@ -182,7 +182,13 @@ func NewOfficial(id, role, name string, tables []int, tokenHash string) (Officia
 	}
 	tables = slices.Clone(tables)
 	slices.Sort(tables)
-	return Official{ID: id, Role: role, Name: name, Tables: slices.Compact(tables), TokenHash: tokenHash}, nil
+	for i := 1; i < len(tables); i++ {
+		if tables[i] == tables[i-1] {
+			// A repeated table is a typo for another one, more likely than not.
+			return Official{}, &FieldError{Field: "tables", Message: fmt.Sprintf("table %d is listed twice", tables[i]), Rule: "O-1"}
+		}
+	}
+	return Official{ID: id, Role: role, Name: name, Tables: tables, TokenHash: tokenHash}, nil
 }
 
 // Covers reports whether the official may act on the given table.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/xqtour/xqtour/shared/store"
@@ -57,6 +58,8 @@ func BenchmarkRestart(b *testing.B) {
 	}
 }
 
+var runs atomic.Int64
+
 // The cost of one durable conditional write, a transaction and a partition
 // Query must not depend on how many items the table holds.
 func BenchmarkWriteByTableSize(b *testing.B) {
@@ -68,16 +71,18 @@ func BenchmarkWriteByTableSize(b *testing.B) {
 			ctx := context.Background()
 			doc := bytes.Repeat([]byte("g"), 600)
 			b.Run("put", func(b *testing.B) {
+				run := runs.Add(1) // -count runs this again on the same table
 				for i := 0; b.Loop(); i++ {
-					if err := st.Put(ctx, &store.Record{PK: fmt.Sprintf("G#%d", i), SK: "GAME", Kind: "game", Doc: doc}); err != nil {
+					if err := st.Put(ctx, &store.Record{PK: fmt.Sprintf("G#%d-%d", run, i), SK: "GAME", Kind: "game", Doc: doc}); err != nil {
 						b.Fatal(err)
 					}
 				}
 			})
 			b.Run("transact", func(b *testing.B) {
-				meta := &store.Record{PK: "T#bench", SK: "META", Kind: "tournament", Doc: doc}
+				pk := fmt.Sprintf("T#bench%d", runs.Add(1))
+				meta := &store.Record{PK: pk, SK: "META", Kind: "tournament", Doc: doc}
 				for i := 0; b.Loop(); i++ {
-					p := &store.Record{PK: "T#bench", SK: fmt.Sprintf("P#%06d", i), Kind: "player", Doc: doc}
+					p := &store.Record{PK: pk, SK: fmt.Sprintf("P#%06d", i), Kind: "player", Doc: doc}
 					if err := st.Transact(ctx, []*store.Record{meta, p}); err != nil {
 						b.Fatal(err)
 					}

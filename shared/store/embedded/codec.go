@@ -113,6 +113,7 @@ type reader struct {
 	b     []byte
 	err   error
 	names map[string]string // attribute names, interned
+	last  map[string]string // each attribute's string value in the previous item
 	items []types.Item      // slab for values
 	strs  []string          // slab for string values
 }
@@ -153,6 +154,27 @@ func (r *reader) name() string {
 	s := string(b)
 	r.names[s] = s
 	return s
+}
+
+// repeat reads the string value of attribute name, reusing the previous
+// item's value when it is the same: items come in key order, so an
+// attribute such as the partition key, the kind or the version repeats.
+func (r *reader) repeat(name string) string {
+	n := r.count()
+	if r.err != nil {
+		return ""
+	}
+	b := r.b[:n]
+	r.b = r.b[n:]
+	if prev, ok := r.last[name]; ok && prev == string(b) {
+		return prev
+	}
+	if r.last == nil {
+		r.last = map[string]string{}
+	}
+	v := string(b)
+	r.last[name] = v
+	return v
 }
 
 // shared reads a byte string without copying it out of the record.
@@ -228,12 +250,14 @@ func (r *reader) item(depth int) map[string]*types.Item {
 	item := make(map[string]*types.Item, n)
 	for i := 0; i < n && r.err == nil; i++ {
 		name := r.name()
-		item[name] = r.value(depth)
+		item[name] = r.value(depth, name)
 	}
 	return item
 }
 
-func (r *reader) value(depth int) *types.Item {
+// value reads a value; name is its attribute's ("" in a list), under which
+// repeat remembers a string value.
+func (r *reader) value(depth int, name string) *types.Item {
 	if depth > 64 { // DynamoDB nests at most 32 levels
 		r.err = errCorrupt
 		return nil
@@ -241,9 +265,9 @@ func (r *reader) value(depth int) *types.Item {
 	v := r.newItem()
 	switch tag := r.byte(); tag {
 	case tagS:
-		v.S = r.newString(r.string())
+		v.S = r.newString(r.repeat(name))
 	case tagN:
-		v.N = r.newString(r.string())
+		v.N = r.newString(r.repeat(name))
 	case tagB:
 		v.B = r.shared()
 	case tagBOOL:
@@ -274,7 +298,7 @@ func (r *reader) value(depth int) *types.Item {
 		n := r.count()
 		v.L = make([]*types.Item, 0, n)
 		for i := 0; i < n && r.err == nil; i++ {
-			v.L = append(v.L, r.value(depth+1))
+			v.L = append(v.L, r.value(depth+1, ""))
 		}
 	case tagM:
 		v.M = r.item(depth + 1)

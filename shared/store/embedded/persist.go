@@ -44,10 +44,13 @@ func Open(addr, dir string) (*Server, error) {
 	}
 	s := newServer()
 	s.dir = dir
-	// Loading builds the whole heap at once: collect less often meanwhile.
-	gc := debug.SetGCPercent(400)
+	// Loading builds the whole heap at once and nearly all of it stays live:
+	// collecting meanwhile would only trace it again and again. The memory
+	// limit still makes the collector run should the heap grow past it.
+	gc, limit := debug.SetGCPercent(-1), debug.SetMemoryLimit(8<<30)
 	next, err := s.restore()
 	debug.SetGCPercent(gc)
+	debug.SetMemoryLimit(limit)
 	if err != nil {
 		return nil, fmt.Errorf("embedded dynamodb: restore %s: %w", dir, err)
 	}
