@@ -88,6 +88,9 @@ func checkContentType(r *http.Request, rt Route, body []byte) error {
 	if err == nil && (mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")) {
 		return nil
 	}
+	if err == nil && mt == "application/x-ndjson" && rt.Path == "/tournaments/import" {
+		return nil // an event export: JSON lines
+	}
 	return &Error{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type",
 		Message: "the request body must be JSON sent with Content-Type: application/json, not " + quote(ct)}
 }
