@@ -3,6 +3,7 @@ package httpapi
 import (
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/tournament"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -84,6 +85,14 @@ type repetitionOut struct {
 	RequestedBy    *string    `json:"requestedBy"`
 	PerpetualCheck colourBool `json:"perpetualCheck"`
 	PerpetualChase colourBool `json:"perpetualChase"`
+	CouldBreak     colourBool `json:"couldBreak"`
+	BreakingMove   colourMove `json:"breakingMove"`
+}
+
+// colourMove is a move per side in ICCS, null when there is none.
+type colourMove struct {
+	Red   *string `json:"red"`
+	Black *string `json:"black"`
 }
 
 type colourBool struct {
@@ -180,9 +189,16 @@ func gameView(sg *storedGame, now int64, since int) gameOut {
 		out.DrawOffer.By = strp(v.Draw.By.String())
 	}
 	r := v.Repetition
-	out.Repetition = repetitionOut{Rule: r.Rule.String(), Cycles: r.Cycles, CycleLength: r.CycleLength, Warning: r.Warning, Requested: r.Requested,
+	out.Repetition = repetitionOut{Rule: repetitionRuleName(r.Rule), Cycles: r.Cycles, CycleLength: r.CycleLength, Warning: r.Warning, Requested: r.Requested,
 		PerpetualCheck: colourBool{r.PerpetualCheck[xiangqi.Red], r.PerpetualCheck[xiangqi.Black]},
-		PerpetualChase: colourBool{r.PerpetualChase[xiangqi.Red], r.PerpetualChase[xiangqi.Black]}}
+		PerpetualChase: colourBool{r.PerpetualChase[xiangqi.Red], r.PerpetualChase[xiangqi.Black]},
+		CouldBreak:     colourBool{r.CouldBreak[xiangqi.Red], r.CouldBreak[xiangqi.Black]}}
+	if m := r.BreakingMove[xiangqi.Red]; m != "" {
+		out.Repetition.BreakingMove.Red = strp(m)
+	}
+	if m := r.BreakingMove[xiangqi.Black]; m != "" {
+		out.Repetition.BreakingMove.Black = strp(m)
+	}
 	if r.Requested {
 		out.Repetition.RequestedBy = strp(r.RequestedBy.String())
 	}
@@ -198,4 +214,13 @@ func gameView(sg *storedGame, now int64, since int) gameOut {
 			RedName: l.RedName, BlackName: l.BlackName, RedNumber: l.RedNumber, BlackNumber: l.BlackNumber}
 	}
 	return out
+}
+
+// repetitionRuleName names the game's repetition rule set as the event's
+// rules.repetition does (G-6), so one setting has one spelling everywhere.
+func repetitionRuleName(r game.RepetitionRule) string {
+	if r == game.ArbiterRuling {
+		return tournament.RepetitionRuling
+	}
+	return r.String()
 }

@@ -1,9 +1,11 @@
 package httpapi
 
 import (
-	"github.com/xqtour/xqtour/shared/clock"
+	"cmp"
 	"net/http"
+	"slices"
 
+	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -38,7 +40,7 @@ func (a *API) createTournament(c *call) (int, any, error) {
 		Name: in.Name, System: in.System, Rounds: in.Rounds, Teams: in.Teams, Boards: in.Boards, Substitutes: in.Substitutes,
 		TeamFormat: in.TeamFormat, KeepEntryOrder: in.KeepEntry,
 		Scoring: in.Scoring, Tiebreaks: in.Tiebreaks, TimeControl: tc, Rules: in.Rules.rules(), FirstRound: in.FirstRound,
-		AvoidSameClub: in.AvoidSameClub, GamesPerMatch: in.GamesPerMatch, Playoff: in.Playoff,
+		AvoidSameClub: in.AvoidSameClub, GamesPerMatch: in.GamesPerMatch, Playoff: in.Playoff, ShareTitle: in.ShareTitle, PlacesCounted: in.PlacesCounted,
 	}
 	if in.StartsAt != nil {
 		s.StartsAt = in.StartsAt.UnixMilli()
@@ -54,7 +56,19 @@ func (a *API) createTournament(c *call) (int, any, error) {
 	if err := a.store.Put(c.ctx(), encode(&store.Record{PK: tournamentPK(tid), SK: metaSK, Kind: "tournament", Expires: eventTTL(t)}, t)); err != nil {
 		return 0, nil, err
 	}
-	return http.StatusCreated, map[string]any{"id": tid, "token": token, "tournament": tournamentView(t)}, nil
+	// P-2: settings against the rule book's advice are created with warnings.
+	warnings := []warningOut{}
+	for _, w := range t.Settings.Warnings() {
+		warnings = append(warnings, warningOut{Code: w.Code, Message: w.Message, Rule: w.Rule})
+	}
+	return http.StatusCreated, map[string]any{"id": tid, "token": token, "tournament": tournamentView(t), "warnings": warnings}, nil
+}
+
+// warningOut is one warning of a creation response.
+type warningOut struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Rule    string `json:"rule"`
 }
 
 // POST /tournaments/{tid}/players — organiser.
@@ -102,11 +116,11 @@ func (a *API) listPlayers(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	// By number; a registration removed before round 1 leaves its number unused.
+	slices.SortFunc(players, func(x, y *tournament.Player) int { return cmp.Compare(x.Number, y.Number) })
 	out := make([]playerOut, len(players))
-	for _, p := range players {
-		if p.Number >= 1 && p.Number <= len(out) {
-			out[p.Number-1] = playerView(p)
-		}
+	for i, p := range players {
+		out[i] = playerView(p)
 	}
 	return http.StatusOK, map[string]any{"players": out}, nil
 }

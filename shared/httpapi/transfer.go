@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
 	"slices"
 	"strings"
@@ -97,6 +98,9 @@ func (a *API) exportEvent(c *call) (int, any, error) {
 // is found only once everything else is in place; a failed import removes
 // what it wrote, and sending the same export again completes it.
 func (a *API) importEvent(c *call) (int, any, error) {
+	if err := checkExportType(c.r); err != nil {
+		return 0, nil, err
+	}
 	lines := bytes.Split(bytes.TrimSpace(c.body), []byte("\n"))
 	var head exportHeader
 	if err := (&call{r: c.r, body: lines[0]}).decode(&head); err != nil {
@@ -158,4 +162,20 @@ func (a *API) importEvent(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	return http.StatusCreated, importOut{TournamentID: tid, Items: len(items) + 1, Games: games}, nil
+}
+
+// checkExportType refuses an import body that is not an export: JSON lines
+// (application/x-ndjson, application/jsonl, or text/plain); an absent
+// Content-Type is read as an export too.
+func checkExportType(r *http.Request) error {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err == nil && (mt == "application/x-ndjson" || mt == "application/jsonl" || mt == "application/json" || mt == "text/plain") {
+		return nil
+	}
+	return &Error{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type",
+		Message: "send the export as application/x-ndjson (JSON lines), not " + quote(ct)}
 }

@@ -83,7 +83,7 @@ func TestExportIsTheOrganisers(t *testing.T) {
 			t.Errorf("token %q: %d %s, want %d", token, r.Status, r.Body, status)
 		}
 	}
-	s.Do(apitest.Req{Method: "GET", Path: "/tournaments/tzzzzzzzzzzzzzzzz/export", Token: f.org}).Want(t, http.StatusNotFound)
+	s.Do(apitest.Req{Method: "GET", Path: "/tournaments/tnosuchevent23456/export", Token: f.org}).Want(t, http.StatusNotFound)
 }
 
 // A truncated or foreign export is refused with 400 and writes nothing.
