@@ -7,7 +7,7 @@ GO        ?= go
 FUNCTIONS := $(notdir $(wildcard functions/*))
 LAMBDA    := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags=-s
 
-.PHONY: all build run test vet lint lint-openapi smoke template bench livebench perft checkpairings fmt clean
+.PHONY: all build run test vet lint lint-openapi smoke template bench livebench perft checkpairings fmt clean webtest
 
 all: test
 
@@ -70,6 +70,15 @@ perft:
 ## brute-force optimum, then LARGE bigger events (default 300) checked rule by rule
 checkpairings:
 	$(GO) run ./infra/checkpairings -small $(or $(COUNT),20000) -count $(or $(LARGE),300)
+
+## webtest: the web client's browser tests in Debian's Chromium (CHROMIUM, default
+## /usr/bin/chromium) with playwright-core and axe-core from web/package-lock.json;
+## each test file starts the local stack itself on a free port with a temporary DATA_DIR.
+## Needs Node.js 20+ and npm (.ci/run installs Chromium when missing). The client
+## itself has no build step: its ES modules are embedded by Go as they are.
+webtest:
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	cd web && node --test --test-concurrency=1 test/*.test.mjs
 
 ## fmt: gofmt the tree
 fmt:
