@@ -36,9 +36,10 @@ func (a *API) loadEvent(ctx context.Context, tid string) (*event, error) {
 		err error
 	)
 	for range 5 {
-		// A round paired between eventItems' two reads is newer than the
-		// event item read: read again (rounds are stored with the event item).
-		if ev, err = a.decodeEvent(ctx, tid); err != nil || len(ev.h.Rounds) <= ev.t.Round {
+		// A round paired between eventItems' two reads leaves the rounds read
+		// and the event item's count apart (they are written together): read
+		// again.
+		if ev, err = a.decodeEvent(ctx, tid); err != nil || len(ev.h.Rounds) == ev.t.Round {
 			return ev, err
 		}
 	}
