@@ -21,9 +21,6 @@ import (
 	"github.com/xqtour/xqtour/shared/store/storetest"
 )
 
-// serverTimeout is the stack's read and write deadline for plain requests.
-const serverTimeout = 300 * time.Millisecond
-
 // stack is the local stack as `make run` wires it: the API and /ws on one
 // server, over the embedded DynamoDB whose change feed drives the fan-out.
 type stack struct {
@@ -33,7 +30,9 @@ type stack struct {
 	ws    *localws.Server
 }
 
-func newStack(t testing.TB) *stack {
+// newStack starts the stack; a deadline gives its HTTP server that read and
+// write deadline.
+func newStack(t testing.TB, deadline ...time.Duration) *stack {
 	t.Helper()
 	st, cfg, db := storetest.Start(t)
 	quiet := slog.New(slog.NewJSONHandler(io.Discard, nil))
@@ -42,10 +41,11 @@ func newStack(t testing.TB) *stack {
 	mux := http.NewServeMux()
 	mux.Handle("/ws", ws)
 	mux.Handle("/", httpapi.New(st, httpapi.WithLogger(quiet)).Handler())
-	// Request deadlines as make run sets them, scaled down: they bound plain
-	// requests and must not cut a socket.
 	srv := httptest.NewUnstartedServer(mux)
-	srv.Config.ReadTimeout, srv.Config.WriteTimeout = serverTimeout, serverTimeout
+	if len(deadline) > 0 { // request deadlines as make run sets them, scaled down
+		srv.Config.ReadTimeout, srv.Config.WriteTimeout = deadline[0], deadline[0]
+		srv.Config.IdleTimeout = time.Minute
+	}
 	srv.Start()
 	t.Cleanup(func() { ws.Close(); srv.Close() })
 	return &stack{t: t, url: srv.URL, store: st, ws: ws}

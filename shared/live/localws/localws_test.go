@@ -300,7 +300,8 @@ func TestLive_OriginPolicy(t *testing.T) {
 // A socket outlives the server's request deadlines: a subscriber quiet for
 // longer than them still receives the next move.
 func TestLive_SocketOutlivesServerTimeouts(t *testing.T) {
-	s := newStack(t)
+	const serverTimeout = 300 * time.Millisecond
+	s := newStack(t, serverTimeout)
 	g, view := s.newGame()
 	c := s.dial()
 	c.follow("game", g.ID)
