@@ -7,7 +7,7 @@ GO        ?= go
 FUNCTIONS := $(notdir $(wildcard functions/*))
 LAMBDA    := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags=-s
 
-.PHONY: all build run test vet lint lint-openapi smoke template bench perft checkpairings fmt clean
+.PHONY: all build run test vet lint lint-openapi smoke template bench livebench perft checkpairings fmt clean
 
 all: test
 
@@ -56,6 +56,11 @@ template:
 ## bench: the speed, memory and cost benchmarks
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## livebench: live updates on the local stack, 100 games live, two subscribers each: move accepted → both
+## notified, p50/p99 over 1,000 moves per run, five runs (goal p99 < 100 ms; report the median run)
+livebench:
+	$(GO) test -run '^$$' -bench BenchmarkLive_MoveToSubscribers -benchtime 1000x -count $(or $(COUNT),5) ./shared/live/localws/
 
 ## perft: every row of the perft reference table (make test runs the rows within a node budget)
 perft:

@@ -503,8 +503,10 @@ func (a *API) startRound(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	// T-3: a team round's lineups are due at its start; drawn ones make games.
+	// The round has started: a failure here is left to the next read of the
+	// round (which draws what is due), not returned, or a retry would be 409.
 	if _, err := a.drawDueLineups(c, ev, ev.dueRounds(c.nowMs())); err != nil {
-		return 0, nil, err
+		a.log.Warn("round started, its lineups left to the next read", "tournament", tid, "round", n, "err", err.Error())
 	}
 	if fresh, err := a.loadEvent(c.ctx(), tid); err == nil {
 		ev, r = fresh, fresh.round(n)
