@@ -7,7 +7,7 @@ GO        ?= go
 FUNCTIONS := $(notdir $(wildcard functions/*))
 LAMBDA    := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags=-s
 
-.PHONY: all build run test vet lint lint-openapi smoke template bench livebench perft checkpairings fmt clean
+.PHONY: all build run test vet lint lint-openapi smoke template bench livebench perft checkpairings fmt clean webtest
 
 all: test
 
@@ -66,9 +66,19 @@ livebench:
 perft:
 	XQ_PERFT_ALL=1 $(GO) test -count=1 -run Perft -timeout 60m -v ./shared/xiangqi/ | grep -E '^(---|ok|FAIL|PASS)|perft'
 
-## checkpairings: simulate whole Swiss events and check every round (COUNT events, default 500)
+## checkpairings: COUNT small Swiss events (default 20000) with every round held to the
+## brute-force optimum, then LARGE bigger events (default 300) checked rule by rule
 checkpairings:
-	$(GO) run ./infra/checkpairings -count $(or $(COUNT),500)
+	$(GO) run ./infra/checkpairings -small $(or $(COUNT),20000) -count $(or $(LARGE),300)
+
+## webtest: the web client's browser tests in Debian's Chromium (CHROMIUM, default
+## /usr/bin/chromium) with playwright-core and axe-core from web/package-lock.json;
+## each test file starts the local stack itself on a free port with a temporary DATA_DIR.
+## Needs Node.js 20+ and npm (.ci/run installs Chromium when missing). The client
+## itself has no build step: its ES modules are embedded by Go as they are.
+webtest:
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	cd web && node --test --test-concurrency=1 test/*.test.mjs
 
 ## fmt: gofmt the tree
 fmt:

@@ -11,7 +11,9 @@
 // it must be a loopback address: the embedded DynamoDB answers unsigned
 // requests). CREATION_KEY and RETENTION_DAYS work as in the deployed stack.
 // LIVE_ORIGINS: browser origins besides its own allowed on the /ws live
-// updates socket, comma-separated host patterns ("*" for any).
+// updates socket, comma-separated host patterns ("*" for any); WEBSOCKET_URL
+// names the live-updates socket the web pages use (default the same origin's
+// /ws). The web client's pages are served at /, /t/{tid} and /g/{gid}.
 //
 // Live updates are served at ws://ADDR/ws through the same fan-out as the
 // deployed stream function, fed by the embedded DynamoDB's change feed (with
@@ -37,6 +39,7 @@ import (
 	"github.com/xqtour/xqtour/shared/live/localws"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/embedded"
+	"github.com/xqtour/xqtour/web"
 )
 
 func main() {
@@ -97,6 +100,10 @@ func run(ctx context.Context, log *slog.Logger) error {
 			return err
 		}
 	}
+	pages, err := web.New(web.Options{WebSocketURL: os.Getenv("WEBSOCKET_URL")})
+	if err != nil {
+		return err
+	}
 	ws := localws.New(st, localws.WithLogger(log), localws.WithOrigins(live.Origins(os.Getenv("LIVE_ORIGINS"))))
 	defer ws.Close()
 	if db != nil {
@@ -104,11 +111,11 @@ func run(ctx context.Context, log *slog.Logger) error {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/ws", ws)
-	mux.Handle("/", cors(httpapi.New(st, append(httpapi.EnvOptions(), httpapi.WithLogger(log))...).Handler()))
+	mux.Handle("/", cors(httpapi.New(st, append(httpapi.EnvOptions(), httpapi.WithLogger(log), httpapi.WithPages(pages))...).Handler()))
 	srv := newServer(addr, mux)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
-	fmt.Fprintf(os.Stderr, "xqtour is listening on http://%s (every route; store: %s)\n", addr, storeName(db, cfg))
+	fmt.Fprintf(os.Stderr, "xqtour is listening on http://%s (every route, the web client at /; store: %s)\n", addr, storeName(db, cfg))
 	fmt.Fprintf(os.Stderr, "live updates: ws://%s/ws\n", addr)
 	fmt.Fprintf(os.Stderr, "try: curl -s -X POST http://%s/tournaments -d '{\"name\":\"Saturday Swiss\",\"system\":\"swiss\",\"rounds\":7}'\n", addr)
 	select {

@@ -22,6 +22,7 @@ type API struct {
 	store *store.Store
 	now   func() time.Time
 	log   *slog.Logger
+	pages http.Handler
 	// creationKey, when set, is what POST /tournaments and POST /games must
 	// present in X-Creation-Key; empty leaves creation open.
 	creationKey string
@@ -41,6 +42,10 @@ func WithClock(now func() time.Time) Option { return func(a *API) { a.now = now 
 
 // WithLogger sets the request logger (one JSON line per request by default).
 func WithLogger(l *slog.Logger) Option { return func(a *API) { a.log = l } }
+
+// WithPages serves the web client (package web) on the Web function's routes;
+// without it those routes are 404 like any unknown path.
+func WithPages(h http.Handler) Option { return func(a *API) { a.pages = h } }
 
 // WithCreationKey makes POST /tournaments and POST /games require the key in
 // the X-Creation-Key header; "" leaves them open.
@@ -89,6 +94,12 @@ func (a *API) mux(function string) http.Handler {
 		if function != "" && rt.Function != function {
 			continue
 		}
+		if rt.Function == FnWeb {
+			if a.pages != nil {
+				mux.Handle(rt.Method+" "+pagePattern(rt.Path), a.pages)
+			}
+			continue
+		}
 		mux.Handle(rt.Method+" "+rt.Path, a.wrap(rt))
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -118,6 +129,15 @@ func collapseSlashes(h http.Handler) http.Handler {
 func squeezeSlashes(p string) string {
 	for strings.Contains(p, "//") {
 		p = strings.ReplaceAll(p, "//", "/")
+	}
+	return p
+}
+
+// pagePattern is the ServeMux pattern of a page route: "/" is the home page
+// only (API Gateway matches "/" exactly), not every path.
+func pagePattern(p string) string {
+	if p == "/" {
+		return "/{$}"
 	}
 	return p
 }

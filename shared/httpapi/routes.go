@@ -19,12 +19,15 @@ const (
 	FnRulings     = "Rulings"
 	FnGames       = "Games"
 	FnStandings   = "Standings"
+	// FnWeb serves the web client's pages and assets (package web), not the API.
+	FnWeb = "Web"
 )
 
 // Functions lists every Lambda function.
-var Functions = []string{FnTournaments, FnPairRound, FnSubmitMove, FnPressClock, FnDraw, FnRulings, FnGames, FnStandings}
+var Functions = []string{FnTournaments, FnPairRound, FnSubmitMove, FnPressClock, FnDraw, FnRulings, FnGames, FnStandings, FnWeb}
 
-// Routes is the one table of every route; template.yaml must list exactly
+// Routes is the one table of every route (the Web function's pages too,
+// served by the handler given WithPages: they have no API handler); template.yaml must list exactly
 // these (a test holds them equal), and the OpenAPI document describes them.
 var Routes = []Route{
 	{"GET", "/openapi.json", FnTournaments, "public", (*API).openAPI},
@@ -76,4 +79,8 @@ var Routes = []Route{
 	{"POST", "/tournaments/{tid}/teams/{mid}/token", FnTournaments, "organiser", (*API).reissueCaptainToken},
 	{"GET", "/tournaments/{tid}/export", FnTournaments, "organiser", (*API).exportEvent},
 	{"POST", "/tournaments/import", FnTournaments, "anyone", (*API).importEvent},
+	{"GET", "/", FnWeb, "public", nil},
+	{"GET", "/t/{tid}", FnWeb, "public", nil},
+	{"GET", "/g/{gid}", FnWeb, "public", nil},
+	{"GET", "/assets/{name...}", FnWeb, "public", nil},
 }

@@ -1,0 +1,363 @@
+// event.test.mjs — the home page, the organiser's console and the public
+// event page in real Chromium: an organiser creates a 4-player Swiss in the
+// browser, registers the players by CSV paste, pairs round 1 and starts it,
+// enters both results; the public page (another browser context, no token)
+// shows the right standings. Screenshots at 360 px and 1280 px; axe-core
+// finds no serious or critical violation; no console errors on any page.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPage, assertNoErrors, checkA11y, screenshot, apiCall } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = process.env.XQ_DEV_BASE ? { base: process.env.XQ_DEV_BASE, stop: async () => {} } : await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+async function a11y(page, label) {
+  const v = await checkA11y(page);
+  assert.deepEqual(v, [], `${label}: axe-core found serious or critical violations`);
+}
+
+const CSV = `name,rating,club
+Wang Tianyi,2650,Hangzhou
+"Zheng, Weitong",2600,Beijing
+Xu Yinchuan,2550,Guangdong
+Hong Zhi,2500,Shanghai
+`;
+
+test('home page: every section renders at 360 and 1280 px, in both languages', async () => {
+  for (const [width, locale] of [[360, 'zh-CN'], [1280, 'en-US']]) {
+    const page = await newPage(browser, { width, locale });
+    await page.goto(`${server.base}/`);
+    await page.locator('#create-event').waitFor();
+    assert.equal(await page.locator('html').getAttribute('lang'), locale === 'zh-CN' ? 'zh-Hans' : 'en');
+    await page.locator('#create-event details.advanced summary').click();
+    await screenshot(page, `home-${width}`);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, `home-${width}-top`, { fullPage: false });
+    await a11y(page, `home ${width}`);
+    // No horizontal scrolling on a phone.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `home ${width}: the page is ${overflow}px wider than the screen`);
+    assertNoErrors(page, `home ${width}`);
+    await page.context().close();
+  }
+});
+
+test('a refusal is shown with the API message', async () => {
+  const page = await newPage(browser, { width: 360, locale: 'en-US' });
+  await page.goto(`${server.base}/`);
+  // An empty name: the API refuses it, and the page says why.
+  await page.locator('#create-event button[type=submit]').click();
+  const err = page.locator('#create-event .error[role=alert]');
+  await err.waitFor();
+  assert.match(await err.textContent(), /Refused: .*name/i);
+  assertNoErrors(page, 'refusal');
+  await page.context().close();
+});
+
+test('organiser creates a 4-player Swiss, registers by CSV paste, pairs and starts round 1, enters and corrects results; the public page shows the standings', async () => {
+  const org = await newPage(browser, { width: 1280, locale: 'en-US' });
+  await org.goto(`${server.base}/`);
+  await org.locator('#create-event input[name=name]').fill('Saturday Swiss');
+  await org.locator('#create-event select[name=system]').selectOption('swiss');
+  await org.locator('#create-event input[name=rounds]').fill('3');
+  await org.locator('#create-event select[name=tc]').selectOption('rapid-10/40+5/30');
+  await org.locator('#create-event button[type=submit]').click();
+  const open = org.locator('#created a.button');
+  await open.waitFor();
+  const link = await org.locator('#created input.link-input').inputValue();
+  const m = /\/t\/([a-z0-9]+)#token=(\S+)$/.exec(link);
+  assert.ok(m, `organiser link ${link}`);
+  const [, tid, token] = m;
+  await open.click();
+  await org.locator('.event-header h1').waitFor();
+  assert.equal(await org.locator('.event-header h1').textContent(), 'Saturday Swiss');
+  // The organiser's token is kept for the event, never left in the address bar.
+  assert.ok(!org.url().includes('token='), org.url());
+
+  // Players tab: register the four by CSV paste.
+  await org.locator('#tab-players').click();
+  await org.locator('#register-csv textarea').fill(CSV);
+  await org.locator('#register-csv button[type=submit]').click();
+  await org.locator('#register-csv .ok').waitFor();
+  assert.match(await org.locator('#register-csv .ok').textContent(), /4 registered, 0 refused/);
+  await org.locator('table.players tbody tr').nth(3).waitFor();
+  assert.equal(await org.locator('table.players tbody tr').count(), 4);
+  assert.match(await org.locator('table.players').textContent(), /Zheng, Weitong/);
+
+  // Pairings tab: pair round 1 and start it.
+  await org.locator('#tab-pairings').click();
+  await org.locator('#pair-next').click();
+  await org.locator('table.pairings tbody tr[data-table="2"]').waitFor();
+  assert.equal(await org.locator('table.pairings tbody tr[data-table]').count(), 2);
+  await screenshot(org, 'event-team-pairings-360');
+  // The explanation is one tap away.
+  await org.locator('table.pairings tr[data-table="1"] .why-btn').click();
+  await org.locator('table.pairings tr.why-row:not([hidden])').waitFor();
+  // A manual change before the start: swap table 1's colours; the audit note goes with it.
+  const redBefore = await org.locator('table.pairings tr[data-table="1"] td.name.red').textContent();
+  const blackBefore = await org.locator('table.pairings tr[data-table="1"] td.name.black').textContent();
+  await org.locator('details.admin summary:has-text("Manual changes")').click();
+  await org.locator('details.admin select[name=action]').selectOption('swapColours');
+  await org.locator('details.admin input[name=table]').fill('1');
+  await org.locator('details.admin input[name=note]').fill('requested by both players');
+  await org.locator('details.admin button[type=submit]').click();
+  await org.locator(`table.pairings tr[data-table="1"] td.name.red:text-is("${blackBefore}")`).waitFor();
+  assert.equal(await org.locator('table.pairings tr[data-table="1"] td.name.black').textContent(), redBefore);
+  await org.locator('#start-round').click();
+  await org.locator('.admin .ok').first().waitFor();
+  await screenshot(org, 'event-organiser-pairings-1280', { fullPage: false });
+  await a11y(org, 'organiser pairings');
+
+  // The console: the organiser link, officials, and each player's link (shown once, kept here).
+  await org.locator('#tab-console').click();
+  await org.locator('.console .links input.link-input').nth(3).waitFor();
+  await screenshot(org, 'event-console-1280');
+  await a11y(org, 'organiser console');
+  const playerLinks = await org.locator('.console .links input.link-input').evaluateAll((els) => els.map((e) => e.value));
+  assert.equal(playerLinks.length, 4);
+  await org.locator('#appoint input[name=officialName]').fill('Li Arbiter');
+  await org.locator('#appoint button[type=submit]').click();
+  await org.locator('#appoint .linkbox input').waitFor();
+  assert.match(await org.locator('#appoint .linkbox input').inputValue(), new RegExp(`/t/${tid}#token=${tid}\\.o`));
+
+  // The arbiter's link opens the event with the official's table list.
+  const arbLink = await org.locator('#appoint .linkbox input').inputValue();
+  const arbPage = await newPage(browser, { width: 360, locale: 'en-US' });
+  await arbPage.goto(arbLink);
+  await arbPage.locator('#tab-tables').click();
+  await arbPage.locator('#panel a[href^="/g/"]').first().waitFor();
+  assert.equal(await arbPage.locator('#tab-console').count(), 0);
+  await a11y(arbPage, 'arbiter tables');
+  assertNoErrors(arbPage, 'arbiter');
+  await arbPage.context().close();
+
+  // A player's link: "you are playing — open your game", to the right game.
+  const player = await newPage(browser, { width: 360, locale: 'en-US' });
+  await player.goto(playerLinks[0]);
+  const go = player.locator('.me-card a.button');
+  await go.waitFor();
+  assert.equal((await go.textContent()).trim(), 'You are playing — open your game');
+  const r1 = await apiCall(server.base, 'GET', `/tournaments/${tid}/rounds/1`);
+  const pid = /#token=[^.]+\.([^.]+)\./.exec(playerLinks[0])[1];
+  const mine = r1.pairings.find((p) => p.red === pid || p.black === pid);
+  assert.equal(await go.getAttribute('href'), `/g/${mine.gameId}`);
+  assert.ok(!player.url().includes('token='), player.url());
+  await player.locator('table.pairings tr.mine').waitFor();
+  await screenshot(player, 'event-player-360');
+  await a11y(player, 'player view');
+  assertNoErrors(player, 'player');
+  await player.context().close();
+  await org.locator('#tab-pairings').click();
+  await org.locator('table.pairings tbody tr[data-table="2"]').waitFor();
+
+  // Results: table 1 red wins, table 2 a draw (the console appoints the organiser as arbiter).
+  const round = await apiCall(server.base, 'GET', `/tournaments/${tid}/rounds/1`);
+  const results = { 1: '1-0' };
+  for (const table of [1]) {
+    const row = org.locator(`table.pairings tr[data-table="${table}"]`);
+    await row.locator('select.result-select').selectOption(results[table]);
+    await row.locator('.result-entry button').click();
+    await org.locator(`table.pairings tr[data-table="${table}"] td.result a:not(.playing)`).waitFor();
+  }
+  // A correction: table 2 was entered as a black win by mistake, then corrected to the draw.
+  const row2 = () => org.locator('table.pairings tr[data-table="2"]');
+  await row2().locator('select.result-select').selectOption('0-1');
+  await row2().locator('.result-entry button').click();
+  await org.locator('table.pairings tr[data-table="2"] td.result a:text-is("0-1")').waitFor();
+  await row2().locator('select.result-select').selectOption('1/2-1/2');
+  await row2().locator('.result-entry button').click();
+  await org.locator('table.pairings tr[data-table="2"] td.result a:text-is("½-½")').waitFor();
+  assertNoErrors(org, 'organiser');
+
+  // Expected standings from the results: table 1's red 2, both of table 2 1, table 1's black 0.
+  const t1 = round.pairings.find((p) => p.table === 1);
+  const t2 = round.pairings.find((p) => p.table === 2);
+  const pub = await newPage(browser, { width: 360, locale: 'zh-CN' });
+  await pub.goto(`${server.base}/t/${tid}?tab=standings`);
+  await pub.locator('table.standings tbody tr').nth(3).waitFor();
+  const rows = await pub.locator('table.standings tbody tr').evaluateAll((trs) => trs.map((tr) => ({
+    rank: tr.children[0].textContent, name: tr.querySelector('th.name button, th.name').textContent, points: tr.querySelector('td.strong').textContent,
+  })));
+  assert.equal(rows[0].rank, '1');
+  assert.match(rows[0].name, new RegExp(t1.redName));
+  assert.equal(rows[0].points, '2');
+  assert.deepEqual(rows.slice(1, 3).map((r) => r.points), ['1', '1']);
+  assert.deepEqual(new Set(rows.slice(1, 3).map((r) => r.name.trim())), new Set([t2.redName, t2.blackName]));
+  assert.match(rows[3].name, new RegExp(t1.blackName));
+  assert.equal(rows[3].points, '0');
+  // The API agrees with what the page shows.
+  const st = await apiCall(server.base, 'GET', `/tournaments/${tid}/standings`);
+  assert.deepEqual(st.rows.map((r) => String(r.points)), rows.map((r) => r.points));
+  // Tie-breaks carry their names and explanations.
+  assert.ok(await pub.locator('table.standings thead abbr[title]').count() >= 2);
+  await screenshot(pub, 'event-standings-360');
+  await a11y(pub, 'public standings 360');
+  // The public has no organiser controls.
+  assert.equal(await pub.locator('#tab-console, #pair-next, .result-entry').count(), 0);
+
+  await pub.locator('#tab-pairings').click();
+  await pub.locator('table.pairings tbody tr[data-table="2"]').waitFor();
+  assert.match(await pub.locator('table.pairings tr[data-table="2"] td.result').textContent(), /½-½/);
+  await screenshot(pub, 'event-pairings-360');
+  await a11y(pub, 'public pairings 360');
+  await pub.locator('#tab-crosstable').click();
+  await pub.locator('table.crosstable tbody tr').nth(3).waitFor();
+  await screenshot(pub, 'event-crosstable-360');
+  await a11y(pub, 'public crosstable 360');
+  assertNoErrors(pub, 'public 360');
+
+  const wide = await newPage(browser, { width: 1280, locale: 'en-US' });
+  await wide.goto(`${server.base}/t/${tid}?tab=standings`);
+  await wide.locator('table.standings tbody tr').nth(3).waitFor();
+  await screenshot(wide, 'event-standings-1280');
+  await a11y(wide, 'public standings 1280');
+  assertNoErrors(wide, 'public 1280');
+  for (const p of [org, pub, wide]) await p.context().close();
+  void token;
+});
+
+test('team event: the organiser registers two teams, pairs round 1, and the match and the team table show', async () => {
+  const ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: 'Club Teams', system: 'roundRobin', teams: true, boards: 2 } });
+  const org = await newPage(browser, { width: 360, locale: 'zh-CN' });
+  await org.goto(`${server.base}/t/${ev.id}#token=${ev.token}`);
+  await org.locator('#tab-teams').click();
+  for (const [name, members] of [['Dragons', 'Lü Qin, 2700\nXu Tianhong, 2650'], ['Tigers', 'Zhao Guorong, 2600\nJiang Chuan, 2550']]) {
+    await org.locator('#register-team input[name=teamName]').fill(name);
+    await org.locator('#register-team textarea[name=members]').fill(members);
+    await org.locator('#register-team button[type=submit]').click();
+    await org.locator(`.team h3:has-text("${name}")`).waitFor();
+  }
+  await org.locator('#register-team .linkbox input').waitFor();
+  assert.match(await org.locator('#register-team .linkbox input').inputValue(), new RegExp(`/t/${ev.id}#token=${ev.id}\\.m`));
+  await screenshot(org, 'event-teams-360');
+  await a11y(org, 'teams console');
+  await org.locator('#tab-pairings').click();
+  await org.locator('#pair-next').click();
+  await org.locator('table.pairings tr.match-row').first().waitFor();
+  assert.match(await org.locator('table.pairings tr.match-row').first().textContent(), /Dragons|Tigers/);
+  assert.equal(await org.locator('table.pairings tbody tr[data-table]').count(), 2);
+  await screenshot(org, 'event-team-pairings-360');
+  await org.locator('#tab-standings').click();
+  await org.locator('table.standings tbody tr').nth(1).waitFor();
+  const views = await org.locator('.toolbar select').first().locator('option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(views, ['teams', 'boards', 'teamsByPlaces']);
+  await org.locator('.toolbar select').first().selectOption('boards');
+  await org.locator('table.standings tbody tr').nth(3).waitFor();
+  await a11y(org, 'team standings');
+  assertNoErrors(org, 'team event');
+  await org.context().close();
+});
+
+test('home: a standalone game gives a link per seat; the language switch is kept', async () => {
+  const page = await newPage(browser, { width: 360, locale: 'en-US' });
+  await page.goto(`${server.base}/`);
+  await page.locator('#create-game select[name=tc]').selectOption('untimed');
+  await page.locator('#create-game button[type=submit]').click();
+  await page.locator('#create-game .linkbox').nth(2).waitFor();
+  const links = await page.locator('#create-game .linkbox input').evaluateAll((els) => els.map((e) => e.value));
+  assert.match(links[0], /\/g\/g[a-z0-9]+#token=g[a-z0-9]+\.red\./);
+  assert.match(links[1], /\/g\/g[a-z0-9]+#token=g[a-z0-9]+\.black\./);
+  assert.doesNotMatch(links[2], /token/);
+  // Keyboard: the switch is a button reachable by Tab, and the choice survives a reload.
+  await page.locator('#lang-switch').focus();
+  await Promise.all([page.waitForEvent('load'), page.keyboard.press('Enter')]);
+  await page.locator('#create-event').waitFor();
+  assert.equal(await page.locator('html').getAttribute('lang'), 'zh-Hans');
+  assert.equal(await page.locator('#create-event h2').textContent(), '创建赛事');
+  await page.reload();
+  await page.locator('#create-event').waitFor();
+  assert.equal(await page.locator('html').getAttribute('lang'), 'zh-Hans');
+  assertNoErrors(page, 'home game');
+  await page.context().close();
+});
+
+test('event page: downloads, print layout and keyboard tabs', async () => {
+  const ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: 'Print Open', rounds: 2 } });
+  for (const name of ['A One', 'B Two', 'C Three']) {
+    await apiCall(server.base, 'POST', `/tournaments/${ev.id}/players`, { token: ev.token, body: { name } });
+  }
+  const startsAt = new Date(Date.now() + 30 * 60000 + 20000).toISOString();
+  await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: { startsAt } });
+  const page = await newPage(browser, { width: 1280, locale: 'en-US' });
+  await page.goto(`${server.base}/t/${ev.id}`);
+  await page.locator('table.pairings tbody tr[data-table="1"]').waitFor();
+  // The header counts down to the round's start.
+  await page.locator('.event-meta li.starts').waitFor();
+  assert.equal(await page.locator('.event-meta li.starts').textContent(), 'Round starts in 30 minutes');
+  // The bye is listed under the pairings.
+  assert.equal(await page.locator('table.pairings tr.bye-row').count(), 1);
+  // Tabs follow the arrow keys.
+  await page.locator('#tab-pairings').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.locator('#tab-standings').getAttribute('aria-selected'), 'true');
+  await page.locator('table.standings tbody tr').nth(2).waitFor();
+  // The venue wall: no navigation, the title and table only.
+  await page.emulateMedia({ media: 'print' });
+  assert.equal(await page.locator('nav.tabs').isVisible(), false);
+  assert.equal(await page.locator('.topbar').isVisible(), false);
+  assert.equal(await page.locator('h2.print-title').isVisible(), true);
+  await screenshot(page, 'event-standings-print', { fullPage: false });
+  await page.emulateMedia({ media: 'screen' });
+  // Downloads: the standings CSV and the round's PGN.
+  await page.locator('#tab-downloads').click();
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.locator('.downloads a.button').click()]);
+  assert.match(csv.suggestedFilename(), /\.csv$/);
+  const [pgn] = await Promise.all([page.waitForEvent('download'), page.locator('.downloads button').first().click()]);
+  assert.match(pgn.suggestedFilename(), /\.pgn$/);
+  const text = await (await pgn.createReadStream()).toArray();
+  assert.match(Buffer.concat(text).toString(), /\[Game "Chinese Chess"\]/);
+  await a11y(page, 'downloads');
+  assertNoErrors(page, 'downloads');
+  await page.context().close();
+
+  // The organiser pauses a player and brings them back; withdrawing asks first.
+  const org = await newPage(browser, { width: 360, locale: 'en-US' });
+  await org.goto(`${server.base}/t/${ev.id}?tab=players#token=${ev.token}`);
+  const row = org.locator('table.players tbody tr:has-text("A One")');
+  await row.locator('button:has-text("Pause")').click();
+  await org.locator('table.players tbody tr.paused:has-text("A One")').waitFor();
+  await org.locator('table.players tbody tr:has-text("A One") button:has-text("Resume")').click();
+  await org.locator('table.players tbody tr:has-text("A One") button:has-text("Pause")').waitFor();
+  // The organiser's export: the whole event as JSON lines.
+  await org.locator('#tab-downloads').click();
+  const [exp] = await Promise.all([org.waitForEvent('download'), org.locator('#export-event').click()]);
+  const lines = Buffer.concat(await (await exp.createReadStream()).toArray()).toString().trim().split('\n');
+  assert.equal(JSON.parse(lines[0]).format, 'xqtour-event');
+  await org.locator('#tab-players').click();
+  org.once('dialog', (d) => d.dismiss());
+  await org.locator('table.players tbody tr:has-text("B Two") button:has-text("Withdraw")').click();
+  assert.equal(await org.locator('table.players tbody tr.withdrawn').count(), 0);
+  await a11y(org, 'players console');
+  assertNoErrors(org, 'players console');
+  await org.context().close();
+});
+
+test('a finished event shows its podium and statistics', async () => {
+  const ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: 'Final Day', rounds: 1 } });
+  for (const name of ['Winner', 'Runner-up']) await apiCall(server.base, 'POST', `/tournaments/${ev.id}/players`, { token: ev.token, body: { name } });
+  const arb = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/officials`, { token: ev.token, body: { role: 'arbiter', name: 'Arb' } });
+  const r = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: {} });
+  const p = r.pairings[0];
+  const redWins = p.redName === 'Winner';
+  await apiCall(server.base, 'POST', `/games/${p.gameId}/result`, { token: arb.token, body: { result: redWins ? '1-0' : '0-1' } });
+  const page = await newPage(browser, { width: 360, locale: 'en-US' });
+  await page.goto(`${server.base}/t/${ev.id}?tab=standings`);
+  await page.locator('.podium li').first().waitFor();
+  assert.match(await page.locator('.podium li').first().textContent(), /^Winner/);
+  assert.match(await page.locator('.podium').textContent(), redWins ? /Red wins 1 · Black wins 0/ : /Red wins 0 · Black wins 1/);
+  assert.match(await page.locator('.event-meta').textContent(), /Finished/);
+  await a11y(page, 'finished event');
+  assertNoErrors(page, 'finished event');
+  await page.context().close();
+});

@@ -1,0 +1,70 @@
+// live.test.mjs — live.js against a push server the test plays (Playwright's
+// WebSocket routing): the event page subscribes, re-reads on a pushed
+// "result" at once (no polling while the socket is up), and falls back to
+// polling, saying so, when the socket closes.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPage, assertNoErrors, apiCall } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+test('the event page subscribes over the socket, re-reads on a push, and polls when the socket closes', async () => {
+  const ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: 'Live Open', rounds: 1 } });
+  for (const name of ['Red Side', 'Black Side']) await apiCall(server.base, 'POST', `/tournaments/${ev.id}/players`, { token: ev.token, body: { name } });
+  const arb = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/officials`, { token: ev.token, body: { role: 'arbiter', name: 'Arb' } });
+  const r = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: {} });
+
+  const page = await newPage(browser, { width: 1280, locale: 'en-US' });
+  const received = [];
+  let socket = null;
+  let subscribed;
+  const subscribedP = new Promise((ok) => { subscribed = ok; });
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    socket = ws;
+    ws.onMessage((m) => {
+      const msg = JSON.parse(String(m));
+      received.push(msg);
+      if (msg.action === 'subscribe' && msg.tournament === ev.id) subscribed();
+    });
+  });
+  // Count the page's reads of the round: none should come from polling while the socket is up.
+  let roundReads = 0;
+  page.on('request', (req) => { if (req.url().includes(`/tournaments/${ev.id}/rounds/1`)) roundReads++; });
+  await page.goto(`${server.base}/t/${ev.id}`);
+  await page.locator('table.pairings tr[data-table="1"] td.result a.playing').waitFor();
+  await subscribedP;
+  assert.deepEqual(received.find((m) => m.tournament), { action: 'subscribe', tournament: ev.id });
+  await page.locator('#live-status.live').waitFor();
+  // Subscribed, the page re-reads once (anything may have changed before the
+  // subscription took effect); let that settle.
+  await new Promise((ok) => setTimeout(ok, 1000));
+
+  // A result is recorded; the push names it and the page shows it at once.
+  await apiCall(server.base, 'POST', `/games/${r.pairings[0].gameId}/result`, { token: arb.token, body: { result: '1-0' } });
+  const before = roundReads;
+  await new Promise((ok) => setTimeout(ok, 6000)); // longer than the polling interval
+  assert.equal(roundReads, before, 'the page polled although the socket was up');
+  assert.equal(await page.locator('table.pairings tr[data-table="1"] td.result a.playing').count(), 1);
+  const t0 = Date.now();
+  socket.send(JSON.stringify({ type: 'tournament', serverTime: Date.now(), tournament: ev.id, what: 'result', round: 1 }));
+  await page.locator('table.pairings tr[data-table="1"] td.result a:not(.playing)').waitFor({ timeout: 3000 });
+  assert.ok(Date.now() - t0 < 3000);
+
+  // The socket goes away: the page says it polls, and keeps working.
+  socket.close();
+  await page.locator('#live-status.polling').waitFor();
+  assertNoErrors(page, 'live');
+  await page.context().close();
+});
