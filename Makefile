@@ -7,7 +7,7 @@ GO        ?= go
 FUNCTIONS := $(notdir $(wildcard functions/*))
 LAMBDA    := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags=-s
 
-.PHONY: all build run test vet lint smoke template bench perft checkpairings fmt clean webtest
+.PHONY: all build run test vet lint lint-openapi smoke template bench perft checkpairings fmt clean webtest
 
 all: test
 
@@ -37,6 +37,13 @@ vet:
 
 lint:
 	$(GO) tool staticcheck ./...
+
+## lint-openapi: Redocly CLI (pinned in infra/openapi-lint) lints the OpenAPI document the API
+## serves; needs node and npm, so .ci/run calls it and make test does not
+lint-openapi:
+	cd infra/openapi-lint && npm ci --no-audit --no-fund
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true infra/openapi-lint/node_modules/.bin/redocly lint \
+		--config infra/openapi-lint/redocly.yaml shared/httpapi/openapi.yaml
 
 ## smoke: every function's bootstrap, built for the host's architecture (not arm64), under the AWS Lambda Runtime Interface Emulator, over an embedded DynamoDB
 smoke:

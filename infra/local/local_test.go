@@ -77,7 +77,12 @@ func TestREADMEWalkthrough(t *testing.T) {
 		t.Fatalf("walk-through failed: %v\n%s", err, out)
 	}
 	for _, want := range []string{`"name":"Hong Zhi"`, `"code":"invalid_field"`, `"code":"illegal_move"`, "resignation", `[Game "Chinese Chess"]`,
-		`"homeMatchPoints":1`, "running\nfinished\n", `"stage":"groups"`, `"imported":1,"failed":1`, `{"holder":"Defender","challenges":[{"round":1,"result":"1/2-1/2"}],"waiting":["Challenger 2"]}`,
+		`"homeMatchPoints":1`, "running\nfinished\n", `"stage":"groups"`, `"imported":1,"failed":1`,
+		`{"role":"organiser"`, `"status":"paired","games":2`, `"name":"Xu Yinchuan","next":{"round":1`, `{"round":1,"status":"started"}`, `{"current":"started"}`,
+		`"club":"Shanghai"}`, "old arbiter token: 401\n",
+		"number,playerId,name,points,round.1\n", "round,table,red,redName,black,blackName,gameId,result", "\n2\n",
+		`want one of \"json\", \"csv\"`, `"eliminatedNames":["Player`,
+		`{"holder":"Defender","challenges":[{"round":1,"result":"1/2-1/2"}],"waiting":["Challenger 2"]}`,
 		`"round":1,"started":true`, `"redNumber":`, `"after":"1/2-1/2"`, "\"game_over\""} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("walk-through output lacks %s:\n%s", want, out)

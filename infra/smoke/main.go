@@ -651,14 +651,17 @@ func (s *smoke) checks(ctx context.Context) {
 		}
 	}
 
-	// Every route through its function's bootstrap: reads answer 200 or 404,
+	// Every route through its function's bootstrap: public reads answer 200 or
+	// 404, reads that need a token 401 without one,
 	// writes without a token are refused with the error model (401, or the
 	// 400/404/422 of a check that precedes authentication), never 2xx or 5xx.
 	for _, rt := range httpapi.Routes {
 		path := fill(deploy.Path(rt.Path), ids)
 		switch {
-		case rt.Method == "GET" || rt.Method == "HEAD":
+		case (rt.Method == "GET" || rt.Method == "HEAD") && rt.Who == "public":
 			s.check(ctx, "read", request{Method: rt.Method, Path: path}, status(200, 404))
+		case rt.Method == "GET" || rt.Method == "HEAD":
+			s.check(ctx, "read without token", request{Method: rt.Method, Path: path}, status(401, 404))
 		case rt.Who == "anyone":
 			s.check(ctx, "malformed JSON", request{Method: rt.Method, Path: path, Body: `{"`}, status(400))
 		default:

@@ -106,7 +106,10 @@ func (a *API) authenticate(c *call, known func(scope, id string) (credential, bo
 	}
 	if !ok {
 		cred, err = a.lookupCredential(c, scope, id)
-		if errors.Is(err, store.ErrNotFound) {
+		// A token whose principal is gone (a registration removed) or never
+		// was is unknown: 401, never a 404 that names the item looked for.
+		var e *Error
+		if errors.Is(err, store.ErrNotFound) || (errors.As(err, &e) && e.Status == http.StatusNotFound) {
 			return Principal{}, errUnknownToken
 		}
 		if err != nil {

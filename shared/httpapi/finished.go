@@ -35,7 +35,8 @@ func mayBeFinished(t *tournament.Tournament) bool {
 	case tournament.SwissKnockout:
 		return t.Round > t.Settings.Rounds
 	case tournament.RoundRobin, tournament.DoubleRoundRobin:
-		rounds := t.Players - 1 + t.Players%2 // S-1: an odd field adds a rest round
+		n := t.Entrants()
+		rounds := n - 1 + n%2 // S-1: an odd field adds a rest round
 		if t.Settings.System == tournament.DoubleRoundRobin {
 			rounds *= 2
 		}

@@ -755,9 +755,9 @@ func (a *API) rule(c *call) (int, any, error) {
 
 // GET /games/{gid}/record?format=pgn|fen|iccs|wxf|chinese|yz3|yz4 — public.
 func (a *API) gameRecord(c *call) (int, any, error) {
-	format := c.r.URL.Query().Get("format")
-	if format == "" {
-		format = "pgn"
+	format, err := formatQuery(c, game.RecordFormats...) // pgn first: the default
+	if err != nil {
+		return 0, nil, err
 	}
 	if !slices.Contains(game.RecordFormats, format) {
 		return 0, nil, badRequest("invalid_query", "format: want one of "+join(game.RecordFormats))

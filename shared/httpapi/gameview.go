@@ -3,6 +3,7 @@ package httpapi
 import (
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/tournament"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -180,7 +181,7 @@ func gameView(sg *storedGame, now int64, since int) gameOut {
 		out.DrawOffer.By = strp(v.Draw.By.String())
 	}
 	r := v.Repetition
-	out.Repetition = repetitionOut{Rule: r.Rule.String(), Cycles: r.Cycles, CycleLength: r.CycleLength, Warning: r.Warning, Requested: r.Requested,
+	out.Repetition = repetitionOut{Rule: repetitionRuleName(r.Rule), Cycles: r.Cycles, CycleLength: r.CycleLength, Warning: r.Warning, Requested: r.Requested,
 		PerpetualCheck: colourBool{r.PerpetualCheck[xiangqi.Red], r.PerpetualCheck[xiangqi.Black]},
 		PerpetualChase: colourBool{r.PerpetualChase[xiangqi.Red], r.PerpetualChase[xiangqi.Black]}}
 	if r.Requested {
@@ -198,4 +199,13 @@ func gameView(sg *storedGame, now int64, since int) gameOut {
 			RedName: l.RedName, BlackName: l.BlackName, RedNumber: l.RedNumber, BlackNumber: l.BlackNumber}
 	}
 	return out
+}
+
+// repetitionRuleName names the game's repetition rule set as the event's
+// rules.repetition does (G-6), so one setting has one spelling everywhere.
+func repetitionRuleName(r game.RepetitionRule) string {
+	if r == game.ArbiterRuling {
+		return tournament.RepetitionRuling
+	}
+	return r.String()
 }

@@ -33,7 +33,7 @@ func TestNoRouteAnswers500ToOddInput(t *testing.T) {
 				}
 			}
 		}
-		for _, param := range []string{"{tid}", "{pid}", "{gid}", "{n}", "{mid}"} {
+		for _, param := range []string{"{tid}", "{pid}", "{gid}", "{n}", "{mid}", "{oid}"} {
 			if !strings.Contains(rt.Path, param) {
 				continue
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/standings"
 )
 
 // Every route of the route table is in the OpenAPI document with the statuses
@@ -36,7 +37,10 @@ func TestOpenAPIDocumentsEveryRouteAndStatus(t *testing.T) {
 			want = append(want, 400, 409, 413, 415, 422)
 		}
 		if rt.Who != "public" {
-			want = append(want, 401, 403) // "anyone": a server with a creation key needs it
+			want = append(want, 401) // "anyone": a server with a creation key needs it
+		}
+		if rt.Who != "public" && rt.Who != "any token" {
+			want = append(want, 403) // GET /me: any valid token is itself
 		}
 		if rt.Function != httpapi.FnWeb && strings.ContainsAny(rt.Path, "{") && regexp.MustCompile(`\{(tid|gid|pid|mid|oid)\}`).MatchString(rt.Path) {
 			want = append(want, 400) // an id not of the server's form: bad_id (a page reads nothing: any id gets the shell)
@@ -78,5 +82,39 @@ func TestOpenAPIReasonEnumIsTheGames(t *testing.T) {
 	}
 	if want := game.ReasonNames(); !slices.Equal(got, want) {
 		t.Fatalf("Reason enum %v, want %v", got, want)
+	}
+}
+
+// The document carries its licence; every operation says how it is
+// authorised — security: [] on public routes, the bearer scheme on the
+// others; and the criteria enum names what the standings write.
+func TestOpenAPI_SecurityLicenceAndEnums(t *testing.T) {
+	doc, err := httpapi.OpenAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Info.License == nil || doc.Info.License.Name != "Apache-2.0" {
+		t.Errorf("info.license: %+v", doc.Info.License)
+	}
+	for _, rt := range httpapi.Routes {
+		op := doc.Paths.Find(rt.Path).GetOperation(rt.Method)
+		switch {
+		case op.Security == nil:
+			t.Errorf("%s %s: no security", rt.Method, rt.Path)
+		case rt.Who == "public" || rt.Who == "anyone":
+			if len(*op.Security) != 0 {
+				t.Errorf("%s %s is %s, yet its security is %v", rt.Method, rt.Path, rt.Who, *op.Security)
+			}
+		case len(*op.Security) != 1 || (*op.Security)[0]["bearer"] == nil:
+			t.Errorf("%s %s needs a token (%s), yet its security is %v", rt.Method, rt.Path, rt.Who, *op.Security)
+		}
+	}
+	for _, c := range doc.Components.Schemas["Criterion"].Value.Enum {
+		_, ierr := standings.ParseChain([]string{c.(string)})
+		_, terr := standings.ParseTeamChain([]string{c.(string)})
+		places := []standings.Criterion{standings.PlaceSum, standings.BestPlace, standings.SecondBestPlace} // R-9's chain, computed, never asked for
+		if ierr != nil && terr != nil && !slices.Contains(places, standings.Criterion(c.(string))) {
+			t.Errorf("Criterion %q is no criterion: %v", c, ierr)
+		}
 	}
 }

@@ -61,18 +61,19 @@ type ratingRowOut struct {
 }
 
 // GET /tournaments/{tid}/ratings — public: the rating report of the event
-// (L-1, the chief arbiter's 等级分计算) after the last paired round, or
-// ?round=n; ?format=csv for a spreadsheet. Players in number order.
+// (L-1, the chief arbiter's 等级分计算) after the last complete round, the
+// round in play with ?live=true, or ?round=n; ?format=csv for a
+// spreadsheet. Players in number order.
 func (a *API) getRatings(c *call) (int, any, error) {
-	format := c.r.URL.Query().Get("format")
-	if format != "" && format != "json" && format != "csv" {
-		return 0, nil, badRequest("invalid_query", `format: want "json" or "csv"`)
+	format, err := formatQuery(c, "json", "csv")
+	if err != nil {
+		return 0, nil, err
 	}
 	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
 	if err != nil {
 		return 0, nil, err
 	}
-	n, err := standingsRound(c, ev.t)
+	n, live, err := ev.tableRound(c) // as the standings: the last complete round unless ?live=true
 	if err != nil {
 		return 0, nil, err
 	}
@@ -109,7 +110,7 @@ func (a *API) getRatings(c *call) (int, any, error) {
 	if format == "csv" {
 		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: ratingsCSV(rows)}, nil
 	}
-	return http.StatusOK, map[string]any{"round": n, "parameters": ratingOut(ev.t.Settings.Rating), "rows": rows}, nil
+	return http.StatusOK, map[string]any{"round": n, "live": live, "parameters": ratingOut(ev.t.Settings.Rating), "rows": rows}, nil
 }
 
 func ratingsCSV(rows []ratingRowOut) []byte {

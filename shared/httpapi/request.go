@@ -14,6 +14,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -75,22 +76,31 @@ func (c *call) decode(v any) error {
 // (checkRecordType, checkExportType).
 var recordBodyRoutes = map[string]bool{"POST /games/import": true, "POST /games/{gid}/record": true, "POST /tournaments/import": true}
 
+// otherBodyTypes are the media types a route takes besides JSON: an event's
+// export is imported as the NDJSON it was exported as.
+var otherBodyTypes = map[string][]string{"POST /tournaments/import": {"application/x-ndjson"}}
+
 // checkContentType refuses a POST body that is not sent as JSON (415): a
 // form-encoded or text body would otherwise be read as JSON by luck. A POST
 // without a body (withdraw, resign, start) needs no Content-Type, and one
 // with a body and no Content-Type is read as JSON, as API.md's examples send
 // it; a body with any other media type is refused.
 func checkContentType(r *http.Request, rt Route, body []byte) error {
+	route := rt.Method + " " + rt.Path
 	ct := r.Header.Get("Content-Type")
-	if r.Method != http.MethodPost || ct == "" || len(bytes.TrimSpace(body)) == 0 || recordBodyRoutes[rt.Method+" "+rt.Path] {
+	if r.Method != http.MethodPost || ct == "" || len(bytes.TrimSpace(body)) == 0 || recordBodyRoutes[route] {
 		return nil
 	}
 	mt, _, err := mime.ParseMediaType(ct)
-	if err == nil && (mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")) {
+	if err == nil && (mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json") || slices.Contains(otherBodyTypes[route], mt)) {
 		return nil
 	}
+	want := "JSON sent with Content-Type: application/json"
+	if other := otherBodyTypes[route]; len(other) > 0 {
+		want += " (or " + strings.Join(other, ", ") + ")"
+	}
 	return &Error{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type",
-		Message: "the request body must be JSON sent with Content-Type: application/json, not " + quote(ct)}
+		Message: "the request body must be " + want + ", not " + quote(ct)}
 }
 
 // isUUID reports whether s is a UUID in its 8-4-4-4-12 hex form.

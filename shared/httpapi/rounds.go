@@ -233,7 +233,8 @@ func checkRoundStart(startsAt *time.Time, now time.Time) error {
 	return nil
 }
 
-// GET /tournaments/{tid}/rounds/{n} — public; ?explain=true adds why each pair.
+// GET /tournaments/{tid}/rounds/{n} — public; ?explain=true adds why each
+// pair, ?format=csv gives the pairings as a spreadsheet.
 func (a *API) getRound(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
 	n, err := strconv.Atoi(c.r.PathValue("n"))
@@ -241,6 +242,10 @@ func (a *API) getRound(c *call) (int, any, error) {
 		return 0, nil, badRequest("invalid_path", "n: want a round number ≥ 1")
 	}
 	explain, err := boolQuery(c, "explain")
+	if err != nil {
+		return 0, nil, err
+	}
+	format, err := formatQuery(c, "json", "csv")
 	if err != nil {
 		return 0, nil, err
 	}
@@ -271,7 +276,10 @@ func (a *API) getRound(c *call) (int, any, error) {
 			return 0, nil, err
 		}
 	}
-	return http.StatusOK, ev.roundView(r, explain, c.nowMs()), nil
+	if format == "csv" {
+		return http.StatusOK, raw{contentType: csvType, data: roundCSV(ev.roundView(r, false, c.nowMs()))}, nil
+	}
+	return http.StatusOK, localizeRound(ev.roundView(r, explain, c.nowMs()), c.r), nil
 }
 
 // extendRound adds to the latest round of a knockout the games its matches
@@ -420,13 +428,13 @@ func (a *API) changeRound(c *call) (int, any, error) {
 				return nil, err
 			}
 			if r := fresh.round(n); r != nil {
-				return roundView(r, fresh.h, true, c.nowMs()), nil
+				return localizeRound(roundView(r, fresh.h, true, c.nowMs()), c.r), nil
 			}
 			return nil, notFound("round")
 		})
 	}
 	a.ensureGamesAfterCommit(c, ev.t, &changed, ev.h)
-	return http.StatusOK, roundView(&changed, ev.h, true, c.nowMs()), nil
+	return http.StatusOK, localizeRound(roundView(&changed, ev.h, true, c.nowMs()), c.r), nil
 }
 
 func roundStarted(n int, why string) error {
@@ -495,8 +503,10 @@ func (a *API) startRound(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	// T-3: a team round's lineups are due at its start; drawn ones make games.
+	// The round has started: a failure here is left to the next read of the
+	// round (which draws what is due), not returned, or a retry would be 409.
 	if _, err := a.drawDueLineups(c, ev, ev.dueRounds(c.nowMs())); err != nil {
-		return 0, nil, err
+		a.log.Warn("round started, its lineups left to the next read", "tournament", tid, "round", n, "err", err.Error())
 	}
 	if fresh, err := a.loadEvent(c.ctx(), tid); err == nil {
 		ev, r = fresh, fresh.round(n)
@@ -727,13 +737,17 @@ type roundOut struct {
 	Started           bool            `json:"started"`
 	Pairings          []pairingOut    `json:"pairings"`
 	Bye               *string         `json:"bye"`
+	ByeName           *string         `json:"byeName,omitempty"`
 	Byes              []string        `json:"byes"`
 	ByeExplanation    *explanationOut `json:"byeExplanation,omitempty"`
 	UnfinishedAsDraws []string        `json:"unfinishedAsDraws"`
 	Audit             []auditOut      `json:"audit"`
 	Matches           []matchOut      `json:"matches,omitempty"`
 	Eliminated        []string        `json:"eliminated,omitempty"`
+	EliminatedNames   []string        `json:"eliminatedNames,omitempty"`
 	Stage             string          `json:"stage,omitempty"`
+	// Language is the explanations' language (zh, en) when the view has any.
+	Language string `json:"language,omitempty"`
 }
 
 func explanationView(e tournament.Explanation) *explanationOut {
@@ -766,12 +780,18 @@ func roundView(r *tournament.Round, h *tournament.History, explain bool, now int
 	out.Byes = append(out.Byes, r.Byes...)
 	if len(r.Byes) > 0 {
 		out.Bye = &r.Byes[0]
+		if n := name(r.Byes[0]); n != "" {
+			out.ByeName = &n
+		}
 		if explain && len(r.Explanations) == len(r.Pairings)+1 {
 			out.ByeExplanation = explanationView(r.Explanations[len(r.Pairings)])
 		}
 	}
 	out.UnfinishedAsDraws = append(out.UnfinishedAsDraws, r.UnfinishedAsDraws...)
 	out.Eliminated, out.Stage = r.Eliminated, r.Stage
+	for _, id := range r.Eliminated {
+		out.EliminatedNames = append(out.EliminatedNames, name(id))
+	}
 	for _, e := range r.Audit {
 		out.Audit = append(out.Audit, auditOut{At: rfc3339(e.At), By: e.By, Action: e.Action, Detail: e.Detail})
 	}

@@ -196,7 +196,8 @@ func TestSwissSevenPlayers(t *testing.T) {
 
 	// Explanations: score group, opponent reason and colour reason per pair.
 	var ex roundJSON
-	s.Get("/tournaments/"+f.ev.ID+"/rounds/2?explain=true").Want(t, http.StatusOK).Decode(t, &ex)
+	s.Do(apitest.Req{Method: http.MethodGet, Path: "/tournaments/" + f.ev.ID + "/rounds/2?explain=true", Header: map[string]string{"Accept-Language": "en"}}).
+		Want(t, http.StatusOK).Decode(t, &ex)
 	for _, p := range ex.Pairings {
 		if p.Explanation == nil || p.Explanation.OpponentReason == "" || p.Explanation.ColourReason == "" || !strings.Contains(p.Explanation.Opponent, "chose first") {
 			t.Errorf("table %d explanation: %+v", p.Table, p.Explanation)

@@ -13,6 +13,7 @@ import (
 // fixture is one event with a paired round, so every route has real ids.
 type fixture struct {
 	tid, org, arb, scribe, pid, ptoken, gid string
+	oid                                     string            // the arbiter
 	tokens                                  map[string]string // player id → token
 }
 
@@ -25,7 +26,8 @@ func newFixture(t *testing.T, s *apitest.Server) fixture {
 		s.Post("/tournaments/"+f.tid+"/players", f.org, map[string]any{"name": name}).Want(t, http.StatusCreated).Decode(t, &p)
 		f.tokens[p.ID] = p.Token
 	}
-	f.arb = s.Post("/tournaments/"+f.tid+"/officials", f.org, `{"role":"arbiter","name":"Arb"}`).Want(t, http.StatusCreated).JSON()["token"].(string)
+	arb := s.Post("/tournaments/"+f.tid+"/officials", f.org, `{"role":"arbiter","name":"Arb"}`).Want(t, http.StatusCreated).JSON()
+	f.arb, f.oid = arb["token"].(string), arb["id"].(string)
 	f.scribe = s.Post("/tournaments/"+f.tid+"/officials", f.org, `{"role":"scribe","name":"Scribe","tables":[2]}`).Want(t, http.StatusCreated).JSON()["token"].(string)
 	var round struct {
 		Pairings []struct {
@@ -45,7 +47,7 @@ func newFixture(t *testing.T, s *apitest.Server) fixture {
 }
 
 func (f fixture) path(p string) string {
-	return strings.NewReplacer("{tid}", f.tid, "{pid}", f.pid, "{gid}", f.gid, "{n}", "1", "{mid}", "maaaaaaaaaaaaaaaa").Replace(p)
+	return strings.NewReplacer("{tid}", f.tid, "{pid}", f.pid, "{gid}", f.gid, "{n}", "1", "{mid}", "maaaaaaaaaaaaaaaa", "{oid}", f.oid).Replace(p)
 }
 
 // token returns a token of the role a route asks for first.

@@ -41,49 +41,80 @@ type standingRowOut struct {
 
 type standingsOut struct {
 	Round    int              `json:"round"`
+	Live     bool             `json:"live"`
 	Scoring  string           `json:"scoring"`
 	Chain    []string         `json:"chain"`
 	Rows     []standingRowOut `json:"rows"`
 	Annulled []string         `json:"annulled"`
 }
 
-// standingsRound reads ?round=n: a paired round (default: the last one).
-func standingsRound(c *call, t *tournament.Tournament) (int, error) {
-	s := c.r.URL.Query().Get("round")
-	if s == "" {
-		return t.Round, nil
+// tableRound says which round a standings table or crosstable is after:
+// ?round=n, a paired round; by default the last round that is complete —
+// it and every round before it have all their results — so a table read
+// while a round is in play shows no half-played round; with ?live=true the
+// last paired round with the results in so far. live reports that the
+// round chosen is still in play. 0 is the table before round 1.
+func (ev *event) tableRound(c *call) (n int, live bool, err error) {
+	t := ev.t
+	live, err = boolQuery(c, "live")
+	if err != nil {
+		return 0, false, err
 	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 {
-		return 0, badRequest("invalid_query", "round: want a round number ≥ 1")
+	done := func(n int) bool {
+		r := ev.round(n)
+		return r != nil && ev.roundStatus(r, c.nowMs()) == statusFinished
 	}
-	if n > t.Round {
-		return 0, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", n, t.ID, t.Round))
+	switch s := c.r.URL.Query().Get("round"); {
+	case s != "":
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return 0, false, badRequest("invalid_query", "round: want a round number ≥ 1")
+		}
+		if n > t.Round {
+			return 0, false, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", n, t.ID, t.Round))
+		}
+		return n, !done(n), nil
+	case live:
+		return t.Round, t.Round > 0 && !done(t.Round), nil
 	}
-	return n, nil
+	for n < t.Round && done(n+1) {
+		n++
+	}
+	return n, false, nil
+}
+
+// beforeRound1 empties a table's input of games and byes: the table after
+// "round 0", every entrant level, which standings would otherwise read as
+// the last round.
+func beforeRound1(in standings.Event) standings.Event {
+	in.Games, in.Byes = nil, nil
+	return in
 }
 
 // standingsEvent loads the event with one paginated Query and turns it into
 // the standings' input, for the round asked for.
-func (a *API) standingsEvent(c *call) (standings.Event, int, error) {
+func (a *API) standingsEvent(c *call) (standings.Event, int, bool, error) {
 	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
 	if err != nil {
-		return standings.Event{}, 0, err
+		return standings.Event{}, 0, false, err
 	}
-	n, err := standingsRound(c, ev.t)
+	n, live, err := ev.tableRound(c)
 	if err != nil {
-		return standings.Event{}, 0, err
+		return standings.Event{}, 0, false, err
 	}
-	if ev.t.Settings.Teams { // the players' tables of a team event are over its board games
-		in, err := ev.boardsEvent()
-		return in, n, err
+	var in standings.Event
+	switch group := c.r.URL.Query().Get("group"); {
+	case ev.t.Settings.Teams: // the players' tables of a team event are over its board games
+		in, err = ev.boardsEvent()
+	case group != "":
+		in, err = tournament.GroupStandingsEvent(ev.t, ev.h, group) // S-5: one group's table
+	default:
+		in, err = tournament.StandingsEvent(ev.t, ev.h)
 	}
-	if group := c.r.URL.Query().Get("group"); group != "" {
-		in, err := tournament.GroupStandingsEvent(ev.t, ev.h, group) // S-5: one group's table
-		return in, n, err
+	if n == 0 {
+		in = beforeRound1(in)
 	}
-	in, err := tournament.StandingsEvent(ev.t, ev.h)
-	return in, n, err
+	return in, n, live, err
 }
 
 // GET /tournaments/{tid}/standings — public (K-1, R-1…R-4, R-10, S-6, S-7);
@@ -99,15 +130,15 @@ func (a *API) getStandings(c *call) (int, any, error) {
 	default:
 		return 0, nil, badRequest("invalid_query", `view: want "players", "teams", "boards", "teamsByPlaces" or "overall"`)
 	}
-	format := q.Get("format")
-	if format != "" && format != "json" && format != "csv" {
-		return 0, nil, badRequest("invalid_query", `format: want "json" or "csv"`)
+	format, err := formatQuery(c, "json", "csv")
+	if err != nil {
+		return 0, nil, err
 	}
 	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
 	if err != nil {
 		return 0, nil, err
 	}
-	n, err := standingsRound(c, ev.t)
+	n, live, err := ev.tableRound(c)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -115,7 +146,7 @@ func (a *API) getStandings(c *call) (int, any, error) {
 		return overallPlaces(ev, format)
 	}
 	if ev.t.Settings.Teams || (view != "" && view != "players") {
-		return ev.teamStandings(view, format, n)
+		return ev.teamStandings(view, format, n, live)
 	}
 	in, err := tournament.StandingsEvent(ev.t, ev.h)
 	if group := q.Get("group"); group != "" {
@@ -124,11 +155,14 @@ func (a *API) getStandings(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	if n == 0 {
+		in = beforeRound1(in)
+	}
 	table, err := standings.Standings(in, n)
 	if err != nil {
 		return 0, nil, err
 	}
-	out := playerTableView(table, n)
+	out := playerTableView(table, n, live)
 	if format == "csv" {
 		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: standingsCSV(out)}, nil
 	}
@@ -191,9 +225,14 @@ type crossRowOut struct {
 }
 
 // GET /tournaments/{tid}/crosstable — public: per player per round the
-// opponent, colour, result and forfeit/bye/rest marks; ?round=n as for standings.
+// opponent, colour, result and forfeit/bye/rest marks; ?round=n and
+// ?live=true as for standings; ?format=csv a spreadsheet.
 func (a *API) getCrosstable(c *call) (int, any, error) {
-	in, n, err := a.standingsEvent(c)
+	format, err := formatQuery(c, "json", "csv")
+	if err != nil {
+		return 0, nil, err
+	}
+	in, n, live, err := a.standingsEvent(c)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -218,7 +257,10 @@ func (a *API) getCrosstable(c *call) (int, any, error) {
 		}
 		rows = append(rows, row)
 	}
-	return http.StatusOK, map[string]any{"round": n, "rows": rows}, nil
+	if format == "csv" {
+		return http.StatusOK, raw{contentType: csvType, data: crosstableCSV(rows)}, nil
+	}
+	return http.StatusOK, map[string]any{"round": n, "live": live, "rows": rows}, nil
 }
 
 type overallRowOut struct {

@@ -110,6 +110,11 @@ func (ev *event) roundView(r *tournament.Round, explain bool, now int64) roundOu
 	if err != nil {
 		return out
 	}
+	if out.Bye != nil {
+		if tm := te.th.Team(*out.Bye); tm != nil {
+			out.ByeName = &tm.Name
+		}
+	}
 	out.Matches = []matchOut{}
 	for _, m := range r.Matches {
 		mo := matchOut{Match: m.ID, Number: m.Number, Home: m.Home, Away: m.Away, Set: tournament.MatchSet(r, m)}

@@ -37,6 +37,7 @@ type teamRowOut struct {
 
 type teamStandingsOut struct {
 	Round   int          `json:"round"`
+	Live    bool         `json:"live"`
 	View    string       `json:"view"`
 	Scoring string       `json:"scoring"`
 	Chain   []string     `json:"chain"`
@@ -60,7 +61,7 @@ func (ev *event) boardsEvent() (standings.Event, error) {
 //   - teamsByPlaces (R-9, T-5): teams ranked by their members' places in the
 //     individual table — a team event's teams over the boards table, or, in an
 //     individual event, the clubs (players without a club are left out).
-func (ev *event) teamStandings(view, format string, n int) (int, any, error) {
+func (ev *event) teamStandings(view, format string, n int, live bool) (int, any, error) {
 	t := ev.t
 	if !t.Settings.Teams && view != "teamsByPlaces" {
 		return 0, nil, &tournament.RuleError{Code: "team_standings_unavailable",
@@ -78,6 +79,9 @@ func (ev *event) teamStandings(view, format string, n int) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	if n == 0 {
+		in = beforeRound1(in)
+	}
 	var table standings.TeamTable
 	switch view {
 	case "", "teams":
@@ -90,6 +94,9 @@ func (ev *event) teamStandings(view, format string, n int) (int, any, error) {
 		if err != nil {
 			return 0, nil, err
 		}
+		if n == 0 {
+			tev.Matches, tev.Byes = nil, nil
+		}
 		if table, err = standings.TeamStandings(tev, n); err != nil {
 			return 0, nil, err
 		}
@@ -98,7 +105,7 @@ func (ev *event) teamStandings(view, format string, n int) (int, any, error) {
 		if err != nil {
 			return 0, nil, err
 		}
-		out := playerTableView(ind, n)
+		out := playerTableView(ind, n, live)
 		if format == "csv" {
 			return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: standingsCSV(out)}, nil
 		}
@@ -120,7 +127,7 @@ func (ev *event) teamStandings(view, format string, n int) (int, any, error) {
 			return 0, nil, err
 		}
 	}
-	out := teamStandingsOut{Round: n, View: view, Scoring: t.Settings.Scoring, Chain: table.Chain.Strings(), Rows: []teamRowOut{}}
+	out := teamStandingsOut{Round: n, Live: live, View: view, Scoring: t.Settings.Scoring, Chain: table.Chain.Strings(), Rows: []teamRowOut{}}
 	for _, r := range table.Rows {
 		row := teamRowOut{Rank: r.Rank, TeamID: r.TeamID, Name: r.Name, Number: r.Number, MatchPoints: r.MatchPoints, BoardPoints: r.BoardPoints,
 			Tiebreaks: []tiebreakOut{}, Matches: r.Matches, MatchWins: r.MatchWins, MatchDraws: r.MatchDraws, MatchLosses: r.MatchLosses,
@@ -172,8 +179,8 @@ func (ev *event) placeTeams() ([]standings.Team, map[string][]string, error) {
 }
 
 // playerTableView is an individual table as the standings route shows it.
-func playerTableView(table standings.Table, n int) standingsOut {
-	out := standingsOut{Round: n, Scoring: table.Scoring.Name, Chain: table.Chain.Strings(), Rows: []standingRowOut{}, Annulled: []string{}}
+func playerTableView(table standings.Table, n int, live bool) standingsOut {
+	out := standingsOut{Round: n, Live: live, Scoring: table.Scoring.Name, Chain: table.Chain.Strings(), Rows: []standingRowOut{}, Annulled: []string{}}
 	out.Annulled = append(out.Annulled, table.Annulled...)
 	for _, r := range table.Rows {
 		row := standingRowOut{Rank: r.Rank, PlayerID: r.PlayerID, Name: r.Name, Number: r.Number, Points: r.Points, Tiebreaks: []tiebreakOut{},

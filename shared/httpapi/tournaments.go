@@ -1,9 +1,11 @@
 package httpapi
 
 import (
-	"github.com/xqtour/xqtour/shared/clock"
+	"cmp"
 	"net/http"
+	"slices"
 
+	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -102,11 +104,11 @@ func (a *API) listPlayers(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	// By number; a registration removed before round 1 leaves its number unused.
+	slices.SortFunc(players, func(x, y *tournament.Player) int { return cmp.Compare(x.Number, y.Number) })
 	out := make([]playerOut, len(players))
-	for _, p := range players {
-		if p.Number >= 1 && p.Number <= len(out) {
-			out[p.Number-1] = playerView(p)
-		}
+	for i, p := range players {
+		out[i] = playerView(p)
 	}
 	return http.StatusOK, map[string]any{"players": out}, nil
 }

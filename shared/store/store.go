@@ -338,7 +338,34 @@ func condition(r *Record) (string, map[string]types.AttributeValue) {
 // lost race fails them all with ErrConflict. Check records are only
 // version-checked, not written.
 func (s *Store) Transact(ctx context.Context, writes []*Record, checks ...*Record) error {
+	return s.transact(ctx, writes, nil, checks)
+}
+
+// TransactDelete deletes the records in deletes and writes those in writes,
+// atomically: each deletion under the condition that the item is still at
+// the version read (a lost race is ErrConflict), each write under Put's.
+// A deleted document's continuation items go with it.
+func (s *Store) TransactDelete(ctx context.Context, deletes []*Record, writes ...*Record) error {
+	return s.transact(ctx, writes, deletes, nil)
+}
+
+func (s *Store) transact(ctx context.Context, writes, deletes, checks []*Record) error {
 	var items []types.TransactWriteItem
+	for _, r := range deletes {
+		if r.Version == 0 {
+			return fmt.Errorf("store: delete %s/%s: a record not read cannot be deleted", r.PK, r.SK)
+		}
+		cond, vals := condition(r)
+		items = append(items, types.TransactWriteItem{Delete: &types.Delete{
+			TableName:                 &s.table,
+			Key:                       key(r.PK, r.SK),
+			ConditionExpression:       aws.String(cond),
+			ExpressionAttributeValues: vals,
+		}})
+		for j := 1; j <= r.Parts; j++ {
+			items = append(items, types.TransactWriteItem{Delete: &types.Delete{TableName: &s.table, Key: key(r.PK, partSK(r.SK, j))}})
+		}
+	}
 	newParts := make([]int, len(writes))
 	for i, r := range writes {
 		cond, vals := condition(r)

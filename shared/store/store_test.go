@@ -243,3 +243,34 @@ func TestLargeDocumentsSplitAcrossItems(t *testing.T) {
 		t.Fatalf("after shrinking: %q, %d parts", again.Doc, again.Parts)
 	}
 }
+
+// TransactDelete deletes only the version read, with its writes, atomically.
+func TestTransactDeleteIsConditional(t *testing.T) {
+	st, _ := storetest.New(t)
+	ctx := context.Background()
+	meta := &store.Record{PK: "T#d", SK: "META", Kind: "tournament", Doc: []byte("1")}
+	player := &store.Record{PK: "T#d", SK: "P#p1", Kind: "player", Doc: []byte("a")}
+	if err := st.Transact(ctx, []*store.Record{meta, player}); err != nil {
+		t.Fatal(err)
+	}
+	stale := *player
+	player.Doc = []byte("b")
+	if err := st.Put(ctx, player); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.TransactDelete(ctx, []*store.Record{&stale}, meta); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("deleting a stale version: got %v, want ErrConflict", err)
+	}
+	if got, err := st.Get(ctx, "T#d", "META"); err != nil || got.Version != 1 {
+		t.Fatalf("a failed deletion wrote its companion: %+v %v", got, err)
+	}
+	if err := st.TransactDelete(ctx, []*store.Record{player}, meta); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Get(ctx, "T#d", "P#p1"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("after deletion: %v", err)
+	}
+	if got, err := st.Get(ctx, "T#d", "META"); err != nil || got.Version != 2 {
+		t.Fatalf("the companion write: %+v %v", got, err)
+	}
+}

@@ -30,6 +30,9 @@ type Tournament struct {
 	OrganiserTokenHash string
 	// Players counts registrations; it numbers the next player.
 	Players int
+	// Removed counts registrations taken back before round 1; their numbers
+	// are not reused (Entrants is Players less Removed).
+	Removed int
 	// Round is the last paired round (0 before the first).
 	Round int
 	// TeamCount counts team registrations; it numbers the next team (T-*).
@@ -124,7 +127,7 @@ func (t *Tournament) Register(p Player, now int64) (Player, error) {
 	if t.Round > 0 && !t.Settings.Teams && t.Settings.System != ChallengeSystem && t.Round >= t.Settings.lateEntryLimit() {
 		return Player{}, &RuleError{Code: "registration_closed", Message: fmt.Sprintf("late entries close once round %d is paired; round %d is", t.Settings.lateEntryLimit(), t.Round), Rule: "S-2"}
 	}
-	if t.Players >= MaxPlayers {
+	if t.Entrants() >= MaxPlayers {
 		return Player{}, &RuleError{Code: "event_full", Message: fmt.Sprintf("cap playersPerEvent reached: an event holds at most %d players", MaxPlayers), Rule: "S-2"}
 	}
 	t.Players++

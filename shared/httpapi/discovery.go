@@ -1,0 +1,262 @@
+package httpapi
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+// Discovery: what a client that holds only a token, or only an event id,
+// needs to find its way — who the token is (GET /me), the rounds of an event
+// and where each stands (GET /tournaments/{tid}/rounds), and the event's
+// officials (GET /tournaments/{tid}/officials, organiser).
+
+// Round statuses of GET /tournaments/{tid}/rounds.
+const (
+	statusPaired   = "paired"   // paired, its games not yet under way
+	statusStarted  = "started"  // its clocks run (O-1: manual changes are over)
+	statusFinished = "finished" // every game of the round has a result
+)
+
+// roundSummaryOut is one round of GET /tournaments/{tid}/rounds.
+type roundSummaryOut struct {
+	Round         int     `json:"round"`
+	Status        string  `json:"status"`
+	PairedAt      string  `json:"pairedAt"`
+	StartsAt      *string `json:"startsAt,omitempty"`
+	Games         int     `json:"games"`
+	FinishedGames int     `json:"finishedGames"`
+	Matches       *int    `json:"matches,omitempty"`
+	Stage         string  `json:"stage,omitempty"`
+}
+
+// hasStarted reports whether a round's games are under way at now: it was
+// started or its start time has passed (roundHasStarted, C-1), or a game of
+// it already has a result (an over-the-board result recorded meanwhile).
+func (ev *event) hasStarted(r *tournament.Round, now int64) bool {
+	if roundHasStarted(r, now) {
+		return true
+	}
+	for _, p := range r.Pairings {
+		if _, ok := ev.h.Result(r.Number, p); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// roundStatus is paired, started or finished; a team round whose matches
+// still wait for lineups is not finished, whatever its set boards say.
+func (ev *event) roundStatus(r *tournament.Round, now int64) string {
+	done := allSet(r)
+	for _, p := range r.Pairings {
+		if _, ok := ev.h.Result(r.Number, p); !ok {
+			done = false
+		}
+	}
+	switch {
+	case done && (len(r.Pairings) > 0 || len(r.Matches) > 0):
+		return statusFinished
+	case ev.hasStarted(r, now):
+		return statusStarted
+	}
+	return statusPaired
+}
+
+func (ev *event) roundSummary(r *tournament.Round, now int64) roundSummaryOut {
+	out := roundSummaryOut{Round: r.Number, Status: ev.roundStatus(r, now), PairedAt: rfc3339(r.PairedAt),
+		Games: len(r.Pairings), Stage: r.Stage}
+	if r.StartsAt != 0 {
+		s := rfc3339(r.StartsAt)
+		out.StartsAt = &s
+	}
+	for _, p := range r.Pairings {
+		if _, ok := ev.h.Result(r.Number, p); ok {
+			out.FinishedGames++
+		}
+	}
+	if ev.t.Settings.Teams {
+		m := len(r.Matches)
+		out.Matches = &m
+	}
+	return out
+}
+
+// GET /tournaments/{tid}/rounds — public: every paired round with its status
+// and game counts, oldest first, and how many rounds the event plans.
+func (a *API) listRounds(c *call) (int, any, error) {
+	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
+	if err != nil {
+		return 0, nil, err
+	}
+	out := make([]roundSummaryOut, 0, len(ev.h.Rounds))
+	for _, r := range ev.h.Rounds {
+		out = append(out, ev.roundSummary(r, c.nowMs()))
+	}
+	return http.StatusOK, map[string]any{"tournamentId": ev.t.ID, "paired": ev.t.Round, "planned": ev.t.Settings.Rounds, "rounds": out}, nil
+}
+
+// GET /tournaments/{tid}/officials — organiser (O-1): the arbiters and
+// scribes with their tables; their tokens were shown once and are not kept.
+func (a *API) listOfficials(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	t, _, err := a.loadTournament(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
+	if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
+		return 0, nil, err
+	}
+	recs, err := a.store.Query(c.ctx(), tournamentPK(tid), "O#", 0)
+	if err != nil {
+		return 0, nil, err
+	}
+	out := make([]officialOut, 0, len(recs))
+	for _, rec := range recs {
+		var o tournament.Official
+		if err := json.Unmarshal(rec.Doc, &o); err != nil {
+			return 0, nil, fmt.Errorf("decode official %s: %w", rec.SK, err)
+		}
+		out = append(out, officialView(&o))
+	}
+	slices.SortFunc(out, func(x, y officialOut) int {
+		return cmp.Or(strings.Compare(x.Role, y.Role), strings.Compare(x.Name, y.Name), strings.Compare(x.ID, y.ID))
+	})
+	return http.StatusOK, map[string]any{"officials": out}, nil
+}
+
+func officialView(o *tournament.Official) officialOut {
+	return officialOut{ID: o.ID, Role: o.Role, Name: o.Name, Tables: o.Tables}
+}
+
+// meGameOut is a player's game as GET /me shows it: where, against whom, in
+// which colour, and its result once there is one.
+type meGameOut struct {
+	Round        int     `json:"round"`
+	Table        int     `json:"table"`
+	GameID       string  `json:"gameId"`
+	Colour       string  `json:"colour"`
+	Opponent     string  `json:"opponent"`
+	OpponentName string  `json:"opponentName"`
+	RoundStatus  string  `json:"roundStatus"`
+	StartsAt     *string `json:"startsAt,omitempty"`
+	Result       *string `json:"result"`
+}
+
+// GET /me — any token: who it speaks for and where to go next. A player
+// gets the event and its current game (a round under way) and next game (a
+// round paired but not yet started); a scribe its tables and their games in
+// the latest round; a captain the team; the organiser and an arbiter the
+// event; a standalone game's seat token the game and the colour.
+func (a *API) me(c *call) (int, any, error) {
+	p, err := a.authenticate(c, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	out := map[string]any{"role": p.Role, "id": p.ID}
+	if strings.HasPrefix(p.Scope, "g") { // a standalone game's seat
+		out["gameId"], out["colour"] = p.Scope, p.ID
+		return http.StatusOK, out, nil
+	}
+	ev, err := a.loadEvent(c.ctx(), p.Scope)
+	if err != nil {
+		return 0, nil, err
+	}
+	out["tournament"] = tournamentView(ev.t)
+	switch p.Role {
+	case roleOrganiser:
+		out["name"] = ev.t.Settings.Name
+	case rolePlayer:
+		pl := ev.h.Player(p.ID)
+		if pl == nil {
+			return 0, nil, errUnknownToken // removed meanwhile
+		}
+		out["name"], out["player"] = pl.Name, playerView(pl)
+		out["currentGame"], out["nextGame"] = ev.playerGames(p.ID, c.nowMs())
+	case roleArbiter, roleScribe:
+		o, _, err := a.loadOfficial(c.ctx(), p.Scope, p.ID)
+		if err != nil {
+			return 0, nil, err
+		}
+		out["name"], out["official"] = o.Name, officialView(o)
+		if p.Role == roleScribe {
+			out["tables"] = append([]int{}, o.Tables...)
+			out["games"] = ev.scribeGames(o, c.nowMs())
+		}
+	case roleCaptain:
+		te, err := ev.teams()
+		if err != nil {
+			return 0, nil, err
+		}
+		tm := te.th.Team(p.ID)
+		if tm == nil {
+			return 0, nil, errUnknownToken
+		}
+		out["name"], out["team"] = tm.Name, teamView(tm, ev.h.Player)
+	}
+	return http.StatusOK, out, nil
+}
+
+// playerGames finds a player's current game — the earliest unfinished one
+// whose round is under way — and the next one after it, each nil when none.
+func (ev *event) playerGames(pid string, now int64) (current, next *meGameOut) {
+	for _, r := range ev.h.Rounds {
+		for _, p := range r.Pairings {
+			if p.Red != pid && p.Black != pid {
+				continue
+			}
+			if _, ok := ev.h.Result(r.Number, p); ok {
+				continue
+			}
+			g := ev.meGame(r, p, pid, now)
+			switch {
+			case current == nil && next == nil && g.RoundStatus == statusStarted:
+				current = g
+			case next == nil:
+				next = g
+			default:
+				return current, next
+			}
+		}
+	}
+	return current, next
+}
+
+func (ev *event) meGame(r *tournament.Round, p tournament.Pairing, pid string, now int64) *meGameOut {
+	g := &meGameOut{Round: r.Number, Table: p.Table, GameID: p.GameID, Colour: "red", Opponent: p.Black, RoundStatus: ev.roundStatus(r, now)}
+	if p.Black == pid {
+		g.Colour, g.Opponent = "black", p.Red
+	}
+	if o := ev.h.Player(g.Opponent); o != nil {
+		g.OpponentName = o.Name
+	}
+	if r.StartsAt != 0 {
+		s := rfc3339(r.StartsAt)
+		g.StartsAt = &s
+	}
+	if res, ok := ev.h.Result(r.Number, p); ok {
+		g.Result = &res.Result
+	}
+	return g
+}
+
+// scribeGames lists the latest round's games at the scribe's tables (every
+// table when the scribe is not limited), as the round view shows them.
+func (ev *event) scribeGames(o *tournament.Official, now int64) []pairingOut {
+	out := []pairingOut{}
+	r := ev.round(ev.t.Round)
+	if r == nil {
+		return out
+	}
+	for _, po := range roundView(r, ev.h, false, now).Pairings {
+		if o.Covers(po.Table) {
+			out = append(out, po)
+		}
+	}
+	return out
+}

@@ -1,0 +1,181 @@
+package httpapi
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/csv"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/store"
+)
+
+// Formats: every route that takes ?format= reads it here, so an unknown
+// format is a 400 naming the formats the route has, never a silent JSON.
+
+// formatQuery returns ?format=, the first of allowed when it is absent.
+func formatQuery(c *call, allowed ...string) (string, error) {
+	f := c.r.URL.Query().Get("format")
+	if f == "" {
+		return allowed[0], nil
+	}
+	if !slices.Contains(allowed, f) {
+		quoted := make([]string, len(allowed))
+		for i, a := range allowed {
+			quoted[i] = quote(a)
+		}
+		return "", badRequest("invalid_query", "format: unknown format "+quote(f)+"; want one of "+join(quoted))
+	}
+	return f, nil
+}
+
+const (
+	csvType = "text/csv; charset=utf-8"
+	pgnType = "application/x-chess-pgn; charset=utf-8"
+)
+
+// roundCSV writes a round's pairings, one row a table, then one row a bye
+// (table "bye", the player in red). Names go through csvText.
+func roundCSV(r roundOut) []byte {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	_ = w.Write([]string{"round", "table", "red", "redName", "black", "blackName", "gameId", "result", "reason", "match", "board", "group"})
+	round := strconv.Itoa(r.Round)
+	for _, p := range r.Pairings {
+		res := ""
+		if p.Result != nil {
+			res = *p.Result
+		}
+		board := ""
+		if p.Board > 0 {
+			board = strconv.Itoa(p.Board)
+		}
+		_ = w.Write([]string{round, strconv.Itoa(p.Table), p.Red, csvText(p.RedName), p.Black, csvText(p.BlackName), p.GameID, res, p.Reason, p.Match, board, p.Group})
+	}
+	for _, b := range r.Byes {
+		_ = w.Write([]string{round, "bye", b, "", "", "", "", "", "", "", "", ""})
+	}
+	w.Flush()
+	return buf.Bytes()
+}
+
+// crosstableCSV writes one row a player: number, id, name, points, then one
+// column a round, "round.<n>", reading "<opponent number><r|b> <result>"
+// (4r 1-0: red against number 4, won), or the cell's mark alone (bye, rest,
+// missed), with a mark after the result when there is one (forfeit,
+// annulled, playing).
+func crosstableCSV(rows []crossRowOut) []byte {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	header := []string{"number", "playerId", "name", "points"}
+	rounds := 0
+	for _, r := range rows {
+		for _, cell := range r.Cells {
+			rounds = max(rounds, cell.Round)
+		}
+	}
+	for n := 1; n <= rounds; n++ {
+		header = append(header, "round."+strconv.Itoa(n))
+	}
+	_ = w.Write(header)
+	for _, r := range rows {
+		rec := []string{strconv.Itoa(r.Number), r.PlayerID, csvText(r.Name), strconv.Itoa(r.Points)}
+		cells := make([]string, rounds)
+		for _, cell := range r.Cells {
+			if cell.Round < 1 || cell.Round > rounds {
+				continue
+			}
+			var text string
+			if cell.Opponent != nil {
+				text = fmt.Sprintf("%d%c %s", cell.OpponentNumber, cell.Colour[0], cell.Result)
+				if cell.Mark != "" {
+					text += " " + cell.Mark
+				}
+			} else {
+				text = cell.Mark
+			}
+			cells[cell.Round-1] = strings.TrimSpace(text)
+		}
+		_ = w.Write(append(rec, cells...))
+	}
+	w.Flush()
+	return buf.Bytes()
+}
+
+// eventGameOut is one game of GET /tournaments/{tid}/games: its round and
+// the pairing as the round view shows it.
+type eventGameOut struct {
+	Round int `json:"round"`
+	pairingOut
+}
+
+// GET /tournaments/{tid}/games — public: every game of the event (or of
+// ?round=n) in round and table order; ?format=pgn is all of them as one PGN
+// file, the games in that order, each with the event, round and names.
+func (a *API) listEventGames(c *call) (int, any, error) {
+	format, err := formatQuery(c, "json", "pgn")
+	if err != nil {
+		return 0, nil, err
+	}
+	only := 0
+	if s := c.r.URL.Query().Get("round"); s != "" {
+		if only, err = strconv.Atoi(s); err != nil || only < 1 {
+			return 0, nil, badRequest("invalid_query", "round: want a round number ≥ 1")
+		}
+	}
+	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
+	if err != nil {
+		return 0, nil, err
+	}
+	if only > ev.t.Round {
+		return 0, nil, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", only, ev.t.ID, ev.t.Round))
+	}
+	games := []eventGameOut{}
+	for _, r := range ev.h.Rounds {
+		if only != 0 && r.Number != only {
+			continue
+		}
+		for _, p := range roundView(r, ev.h, false, c.nowMs()).Pairings {
+			games = append(games, eventGameOut{Round: r.Number, pairingOut: p})
+		}
+	}
+	slices.SortStableFunc(games, func(x, y eventGameOut) int {
+		return cmp.Or(cmp.Compare(x.Round, y.Round), cmp.Compare(x.Table, y.Table))
+	})
+	if format == "json" {
+		return http.StatusOK, map[string]any{"tournamentId": ev.t.ID, "games": games}, nil
+	}
+	keys := make([]store.Key, len(games))
+	for i, g := range games {
+		keys[i] = store.Key{PK: gamePK(g.GameID), SK: gameSK}
+	}
+	recs, err := a.store.GetMany(c.ctx(), keys...)
+	if err != nil {
+		return 0, nil, err
+	}
+	var out bytes.Buffer
+	for i, g := range games {
+		rec := recs[keys[i]]
+		if rec == nil {
+			continue // a game not created yet (an interrupted pairing): nothing to record
+		}
+		sg, err := decodeGame(g.GameID, rec)
+		if err != nil {
+			return 0, nil, err
+		}
+		info := game.RecordInfo{Event: ev.t.Settings.Name, Round: strconv.Itoa(g.Round), Red: cmp.Or(g.RedName, "Red"), Black: cmp.Or(g.BlackName, "Black")}
+		text, err := sg.Game.Record(c.nowMs(), "pgn", info)
+		if err != nil {
+			return 0, nil, err
+		}
+		if out.Len() > 0 {
+			out.WriteString("\n")
+		}
+		out.WriteString(strings.TrimRight(text, "\n") + "\n")
+	}
+	return http.StatusOK, raw{contentType: pgnType, data: out.Bytes()}, nil
+}

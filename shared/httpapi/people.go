@@ -1,0 +1,296 @@
+package httpapi
+
+import (
+	"net/http"
+	"slices"
+
+	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+// People: the organiser corrects or takes back a registration before round
+// 1, and reissues any token of the event — a player's, an official's, a
+// captain's, or its own. A reissued token is shown once, only its hash is
+// stored, and the old token stops working with the same write.
+
+// playerEditIn is POST /tournaments/{tid}/players/{pid}: the fields to change.
+type playerEditIn struct {
+	Name   *string `json:"name"`
+	Rating *int    `json:"rating"`
+	Club   *string `json:"club"`
+}
+
+// POST /tournaments/{tid}/players/{pid} — organiser (O-1): correct a
+// player's name, rating or club before round 1 is paired. The event item is
+// rewritten with the player, so a pairing that read the old registration
+// fails its condition and pairs again, and an edit after the pairing sees
+// the round and is refused.
+func (a *API) editPlayer(c *call) (int, any, error) {
+	tid, pid := c.r.PathValue("tid"), c.r.PathValue("pid")
+	var in playerEditIn
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	var p *tournament.Player
+	err := retryConflicts(func() error {
+		t, meta, err := a.loadTournament(c.ctx(), tid)
+		if err != nil {
+			return err
+		}
+		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
+			return err
+		}
+		var rec *store.Record
+		if p, rec, err = a.loadPlayer(c.ctx(), tid, pid); err != nil {
+			return err
+		}
+		if err := t.EditPlayer(p, tournament.PlayerEdit{Name: in.Name, Rating: in.Rating, Club: in.Club}, t.Settings.Teams); err != nil {
+			return err
+		}
+		return a.store.Transact(c.ctx(), []*store.Record{encode(rec, p), encode(meta, t)})
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, map[string]any{"player": playerView(p)}, nil
+}
+
+// POST /tournaments/{tid}/players/{pid}/remove — organiser (O-1): take a
+// registration back before round 1. The player item is deleted under the
+// version read, with the event item rewritten, in one transaction: a
+// pairing meanwhile makes this a refusal, a second removal a 404. The
+// player's token stops working with it.
+func (a *API) removePlayer(c *call) (int, any, error) {
+	tid, pid := c.r.PathValue("tid"), c.r.PathValue("pid")
+	if err := c.decode(&struct{}{}); err != nil {
+		return 0, nil, err
+	}
+	var (
+		p *tournament.Player
+		t *tournament.Tournament
+	)
+	err := retryConflicts(func() error {
+		var (
+			meta, rec *store.Record
+			err       error
+		)
+		if t, meta, err = a.loadTournament(c.ctx(), tid); err != nil {
+			return err
+		}
+		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
+			return err
+		}
+		if p, rec, err = a.loadPlayer(c.ctx(), tid, pid); err != nil {
+			return err
+		}
+		if err := t.RemovePlayer(p, t.Settings.Teams); err != nil {
+			return err
+		}
+		return a.store.TransactDelete(c.ctx(), []*store.Record{rec}, encode(meta, t))
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, map[string]any{"player": playerView(p), "removed": true, "players": t.Entrants()}, nil
+}
+
+// POST /tournaments/{tid}/players/{pid}/token — organiser: a new token for
+// a player who lost theirs (or whose token leaked). Each of the player's
+// games holds a copy of the hash, so a move costs one read; the games are
+// rewritten with the player in one transaction, unfinished games first, so
+// the old token opens nothing once the call returns. A move made meanwhile
+// makes the transaction fail and the reissue run again on fresh items.
+func (a *API) reissuePlayerToken(c *call) (int, any, error) {
+	tid, pid := c.r.PathValue("tid"), c.r.PathValue("pid")
+	if err := c.decode(&struct{}{}); err != nil {
+		return 0, nil, err
+	}
+	var (
+		token string
+		p     *tournament.Player
+	)
+	err := retryConflicts(func() error {
+		ev, err := a.loadEvent(c.ctx(), tid)
+		if err != nil {
+			return err
+		}
+		if _, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser); err != nil {
+			return err
+		}
+		var rec *store.Record
+		if p, rec, err = a.loadPlayer(c.ctx(), tid, pid); err != nil {
+			return err
+		}
+		var hash string
+		token, hash = newToken(tid, pid)
+		p.TokenHash = hash
+		games, err := a.playerGameWrites(c, ev, pid, hash)
+		if err != nil {
+			return err
+		}
+		writes := append([]*store.Record{encode(rec, p)}, games...)
+		for len(writes) > 0 { // beyond 100 items only finished games remain: nothing opens them
+			n := min(len(writes), 100)
+			if err := a.store.Transact(c.ctx(), writes[:n]); err != nil {
+				return err
+			}
+			writes = writes[n:]
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, map[string]any{"id": pid, "token": token, "player": playerView(p)}, nil
+}
+
+// playerGameWrites returns the player's games rewritten with the new token
+// hash, unfinished games first.
+func (a *API) playerGameWrites(c *call, ev *event, pid, hash string) ([]*store.Record, error) {
+	var keys []store.Key
+	for _, r := range ev.h.Rounds {
+		for _, p := range r.Pairings {
+			if p.Red == pid || p.Black == pid {
+				keys = append(keys, store.Key{PK: gamePK(p.GameID), SK: gameSK})
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	recs, err := a.store.GetMany(c.ctx(), keys...)
+	if err != nil {
+		return nil, err
+	}
+	var open, over []*store.Record
+	for _, k := range keys {
+		rec := recs[k]
+		if rec == nil {
+			continue // not created yet: it will copy the new hash from the player
+		}
+		sg, err := decodeGame(k.PK[len("G#"):], rec)
+		if err != nil {
+			return nil, err
+		}
+		if sg.Link.Red == pid {
+			sg.Link.RedHash = hash
+		}
+		if sg.Link.Black == pid {
+			sg.Link.BlackHash = hash
+		}
+		if _, err := encodeGame(rec, sg.Link, sg.Game); err != nil {
+			return nil, err
+		}
+		if sg.Game.Status() == game.Playing {
+			open = append(open, rec)
+		} else {
+			over = append(over, rec)
+		}
+	}
+	return slices.Concat(open, over), nil
+}
+
+// POST /tournaments/{tid}/officials/{oid}/token — organiser: a new token
+// for an arbiter or scribe; the old one stops working.
+func (a *API) reissueOfficialToken(c *call) (int, any, error) {
+	tid, oid := c.r.PathValue("tid"), c.r.PathValue("oid")
+	if err := c.decode(&struct{}{}); err != nil {
+		return 0, nil, err
+	}
+	var (
+		token string
+		o     *tournament.Official
+	)
+	err := retryConflicts(func() error {
+		t, _, err := a.loadTournament(c.ctx(), tid)
+		if err != nil {
+			return err
+		}
+		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
+			return err
+		}
+		var rec *store.Record
+		if o, rec, err = a.loadOfficial(c.ctx(), tid, oid); err != nil {
+			return err
+		}
+		token, o.TokenHash = newToken(tid, oid)
+		return a.store.Put(c.ctx(), encode(rec, o))
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, map[string]any{"id": oid, "token": token, "official": officialView(o)}, nil
+}
+
+// POST /tournaments/{tid}/teams/{mid}/token — organiser: a new captain's
+// token for a team; the old one stops working.
+func (a *API) reissueCaptainToken(c *call) (int, any, error) {
+	tid, mid := c.r.PathValue("tid"), c.r.PathValue("mid")
+	if err := c.decode(&struct{}{}); err != nil {
+		return 0, nil, err
+	}
+	var (
+		token string
+		tm    *tournament.Team
+	)
+	err := retryConflicts(func() error {
+		t, _, err := a.loadTournament(c.ctx(), tid)
+		if err != nil {
+			return err
+		}
+		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
+			return err
+		}
+		var rec *store.Record
+		if tm, rec, err = a.loadTeam(c.ctx(), tid, mid); err != nil {
+			return err
+		}
+		token, tm.CaptainTokenHash = newToken(tid, mid)
+		return a.store.Put(c.ctx(), encode(rec, tm))
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	players, _, err := a.loadPlayers(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
+	byID := map[string]*tournament.Player{}
+	for _, p := range players {
+		byID[p.ID] = p
+	}
+	return http.StatusOK, map[string]any{"id": mid, "token": token, "team": teamView(tm, func(id string) *tournament.Player { return byID[id] })}, nil
+}
+
+// POST /tournaments/{tid}/token — organiser: rotate the organiser's own
+// token. The event item holds its hash, so the write that stores the new
+// hash is the one after which the old token is refused.
+func (a *API) rotateOrganiserToken(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	if err := c.decode(&struct{}{}); err != nil {
+		return 0, nil, err
+	}
+	var (
+		token string
+		t     *tournament.Tournament
+	)
+	err := retryConflicts(func() error {
+		var (
+			meta *store.Record
+			err  error
+		)
+		if t, meta, err = a.loadTournament(c.ctx(), tid); err != nil {
+			return err
+		}
+		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
+			return err
+		}
+		token, t.OrganiserTokenHash = newToken(tid, tid)
+		return a.store.Put(c.ctx(), encode(meta, t))
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, map[string]any{"id": tid, "token": token, "tournament": tournamentView(t)}, nil
+}
