@@ -7,7 +7,7 @@ GO        ?= go
 FUNCTIONS := $(notdir $(wildcard functions/*))
 LAMBDA    := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags=-s
 
-.PHONY: all build run test vet lint lint-openapi smoke template bench perft checkpairings fmt clean webtest
+.PHONY: all build run test vet lint lint-openapi smoke template bench livebench perft checkpairings fmt clean webtest
 
 all: test
 
@@ -57,13 +57,19 @@ template:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
+## livebench: live updates on the local stack, 100 games live, two subscribers each: move accepted → both
+## notified, p50/p99 over 1,000 moves per run, five runs (goal p99 < 100 ms; report the median run)
+livebench:
+	$(GO) test -run '^$$' -bench BenchmarkLive_MoveToSubscribers -benchtime 1000x -count $(or $(COUNT),5) ./shared/live/localws/
+
 ## perft: every row of the perft reference table (make test runs the rows within a node budget)
 perft:
 	XQ_PERFT_ALL=1 $(GO) test -count=1 -run Perft -timeout 60m -v ./shared/xiangqi/ | grep -E '^(---|ok|FAIL|PASS)|perft'
 
-## checkpairings: simulate whole Swiss events and check every round (COUNT events, default 500)
+## checkpairings: COUNT small Swiss events (default 20000) with every round held to the
+## brute-force optimum, then LARGE bigger events (default 300) checked rule by rule
 checkpairings:
-	$(GO) run ./infra/checkpairings -count $(or $(COUNT),500)
+	$(GO) run ./infra/checkpairings -small $(or $(COUNT),20000) -count $(or $(LARGE),300)
 
 ## webtest: the web client's browser tests in Debian's Chromium (CHROMIUM, default
 ## /usr/bin/chromium) with playwright-core and axe-core from web/package-lock.json;

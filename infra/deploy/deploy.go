@@ -21,6 +21,24 @@ const (
 	EndMarker   = "  # END functions generated from httpapi.Routes"
 )
 
+// LiveFunctions are the functions that serve no HTTP route: Live answers the
+// WebSocket API, LiveFanout reads the table's stream. They and the WebSocket
+// API are written by hand in template.yaml, outside the generated block, and
+// checked by this package's tests.
+var LiveFunctions = []string{"Live", "LiveFanout"}
+
+// LiveApiID, LiveStage and LiveStreamID name the WebSocket API, its stage and
+// the fan-out's stream event source mapping in template.yaml.
+const (
+	LiveApiID    = "LiveApi"
+	LiveStage    = "live"
+	LiveStreamID = "LiveFanoutStream"
+)
+
+// AllFunctions lists every Lambda function of the template: the HTTP ones
+// (httpapi.Functions) and LiveFunctions.
+func AllFunctions() []string { return slices.Concat(httpapi.Functions, LiveFunctions) }
+
 // ApiID and TableID are the logical ids of the HTTP API and the table that the
 // generated functions refer to.
 const (

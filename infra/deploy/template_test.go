@@ -148,7 +148,7 @@ func TestTemplate_TransformIsSAM(t *testing.T) {
 	}
 }
 
-// Every function of httpapi.Functions is a SAM function built by the root
+// Every function (httpapi.Functions and deploy.LiveFunctions) is a SAM function built by the root
 // Makefile (CodeUri ".", BuildMethod makefile) from functions/<lower id>/main.go,
 // and runs as bootstrap on provided.al2023/arm64 once the globals apply.
 func TestTemplate_FunctionsRuntimeAndSource(t *testing.T) {
@@ -159,11 +159,11 @@ func TestTemplate_FunctionsRuntimeAndSource(t *testing.T) {
 	}
 	fns := tpl.GetAllServerlessFunctionResources()
 	for id := range fns {
-		if !slices.Contains(httpapi.Functions, id) {
-			t.Errorf("function %s is in template.yaml but not in httpapi.Functions", id)
+		if !slices.Contains(deploy.AllFunctions(), id) {
+			t.Errorf("function %s is in template.yaml but neither in httpapi.Functions nor deploy.LiveFunctions", id)
 		}
 	}
-	for _, id := range httpapi.Functions {
+	for _, id := range deploy.AllFunctions() {
 		f, ok := fns[id]
 		if !ok {
 			t.Errorf("httpapi.Functions lists %s but template.yaml has no AWS::Serverless::Function %s", id, id)
@@ -230,7 +230,7 @@ func pickInt(own, global *int) int {
 func TestTemplate_FunctionEnvironment(t *testing.T) {
 	m := raw(t)
 	global, _ := dig(m, "Globals", "Function", "Environment", "Variables").(map[string]any)
-	for _, id := range httpapi.Functions {
+	for _, id := range deploy.AllFunctions() {
 		env := map[string]any{}
 		for k, v := range global {
 			env[k] = v
@@ -581,7 +581,7 @@ func TestMakefile_BuildTargets(t *testing.T) {
 		t.Skip("make is not installed")
 	}
 	artifacts := t.TempDir()
-	for _, id := range httpapi.Functions {
+	for _, id := range deploy.AllFunctions() {
 		out, err := makeDryRun(t, []string{"Makefile"}, "build-"+id, artifacts)
 		if err != nil {
 			t.Errorf("make build-%s: %v\n%s(SAM's BuildMethod makefile needs it)", id, err, out)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net"
@@ -13,6 +14,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/store/storetest"
 )
 
 // start runs the local stack on a free port with its data in dir, as `make run` does.
@@ -137,6 +143,80 @@ func TestCORSLikeTheDeployedAPI(t *testing.T) {
 	res.Body.Close()
 	if res.Header.Get("Access-Control-Allow-Origin") != "*" {
 		t.Fatalf("simple request: %v", res.Header)
+	}
+}
+
+// make run serves live updates at /ws: a subscriber of a game receives the
+// move made through the HTTP API, through the embedded store's change feed.
+func TestLocal_LiveUpdatesAtWS(t *testing.T) {
+	base, stop := start(t, t.TempDir())
+	defer stop()
+	res, err := http.Post(base+"/games", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g struct{ ID, RedToken string }
+	_ = json.NewDecoder(res.Body).Decode(&g)
+	res.Body.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	if err := c.Write(ctx, websocket.MessageText, []byte(`{"action":"subscribe","game":"`+g.ID+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("POST", base+"/games/"+g.ID+"/moves", strings.NewReader(`{"move":"h2e2","ply":0,"press":true}`))
+	req.Header.Set("Authorization", "Bearer "+g.RedToken)
+	for moved := false; ; {
+		_, data, err := c.Read(ctx)
+		if err != nil {
+			t.Fatalf("no game message for the move: %v", err)
+		}
+		var m struct {
+			Type string
+			Game struct{ Ply int }
+		}
+		_ = json.Unmarshal(data, &m)
+		if m.Type == "subscribed" && !moved {
+			res, err := http.DefaultClient.Do(req)
+			if err != nil || res.StatusCode != http.StatusOK {
+				t.Fatalf("move: %v %v", res, err)
+			}
+			res.Body.Close()
+			moved = true
+		}
+		if m.Type == "game" && m.Game.Ply == 1 {
+			return
+		}
+	}
+}
+
+// The live connections and subscriptions a crashed run left in the data
+// directory are removed at start; everything else stays.
+func TestForgetSockets(t *testing.T) {
+	st, _ := storetest.New(t)
+	ctx := context.Background()
+	for _, r := range []*store.Record{
+		{PK: "C#x", SK: "CONN", Kind: "connection", Doc: []byte(`{"topics":["G#g1"]}`)},
+		{PK: "S#G#g1", SK: "C#x", Kind: "subscription"},
+		{PK: "G#g1", SK: "GAME", Kind: "game", Doc: []byte("g")},
+	} {
+		if err := st.Put(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := forgetSockets(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := st.Export(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1 || recs[0].Kind != "game" {
+		t.Errorf("left %d items (first %+v), want the game alone", len(recs), recs[0])
 	}
 }
 

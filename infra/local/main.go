@@ -9,9 +9,16 @@
 // DYNAMODB_ADDR (where the embedded DynamoDB listens; default a private
 // loopback port — set it, e.g. 127.0.0.1:8000, to let `sam local` reach it;
 // it must be a loopback address: the embedded DynamoDB answers unsigned
-// requests). CREATION_KEY and RETENTION_DAYS work as in the deployed stack;
-// WEBSOCKET_URL names the live-updates socket the web pages use (default the
-// same origin's /ws). The web client's pages are served at /, /t/{tid} and /g/{gid}.
+// requests). CREATION_KEY and RETENTION_DAYS work as in the deployed stack.
+// LIVE_ORIGINS: browser origins besides its own allowed on the /ws live
+// updates socket, comma-separated host patterns ("*" for any); WEBSOCKET_URL
+// names the live-updates socket the web pages use (default the same origin's
+// /ws). The web client's pages are served at /, /t/{tid} and /g/{gid}.
+//
+// Live updates are served at ws://ADDR/ws through the same fan-out as the
+// deployed stream function, fed by the embedded DynamoDB's change feed (with
+// an external DYNAMODB_ENDPOINT there is no feed: the socket accepts
+// subscriptions but pushes nothing).
 package main
 
 import (
@@ -28,6 +35,8 @@ import (
 	"time"
 
 	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/live"
+	"github.com/xqtour/xqtour/shared/live/localws"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/embedded"
 	"github.com/xqtour/xqtour/web"
@@ -87,15 +96,27 @@ func run(ctx context.Context, log *slog.Logger) error {
 		if err := importLegacy(ctx, log, st, filepath.Join(dataDir, cfg.Table+".json")); err != nil {
 			return err
 		}
+		if err := forgetSockets(ctx, st); err != nil {
+			return err
+		}
 	}
 	pages, err := web.New(web.Options{WebSocketURL: os.Getenv("WEBSOCKET_URL")})
 	if err != nil {
 		return err
 	}
-	srv := newServer(addr, cors(httpapi.New(st, append(httpapi.EnvOptions(), httpapi.WithLogger(log), httpapi.WithPages(pages))...).Handler()))
+	ws := localws.New(st, localws.WithLogger(log), localws.WithOrigins(live.Origins(os.Getenv("LIVE_ORIGINS"))))
+	defer ws.Close()
+	if db != nil {
+		ws.Follow(db, cfg.Table)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/ws", ws)
+	mux.Handle("/", cors(httpapi.New(st, append(httpapi.EnvOptions(), httpapi.WithLogger(log), httpapi.WithPages(pages))...).Handler()))
+	srv := newServer(addr, mux)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	fmt.Fprintf(os.Stderr, "xqtour is listening on http://%s (every route, the web client at /; store: %s)\n", addr, storeName(db, cfg))
+	fmt.Fprintf(os.Stderr, "live updates: ws://%s/ws\n", addr)
 	fmt.Fprintf(os.Stderr, "try: curl -s -X POST http://%s/tournaments -d '{\"name\":\"Saturday Swiss\",\"system\":\"swiss\",\"rounds\":7}'\n", addr)
 	select {
 	case err := <-errc:
@@ -108,6 +129,24 @@ func run(ctx context.Context, log *slog.Logger) error {
 	defer cancel()
 	_ = srv.Shutdown(shutdown)
 	return nil // the deferred db.Close folds the log into the snapshot
+}
+
+// forgetSockets removes the live connections and subscriptions the data
+// directory kept from the last run (a crash leaves them; a clean stop
+// disconnects every socket first): their sockets closed with it.
+func forgetSockets(ctx context.Context, st *store.Store) error {
+	recs, err := st.Export(ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		if live.Ephemeral(r) {
+			if err := st.Delete(ctx, r.PK, r.SK); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // newServer bounds every phase of a connection, so a client that sends

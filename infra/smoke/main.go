@@ -7,6 +7,13 @@
 // would route them. It prints one line per check and "smoke: N passed, M failed",
 // and exits non-zero on any failure; `make smoke` runs it.
 //
+// The live-updates functions run the same way: Live gets API Gateway WebSocket
+// events (APIGatewayWebsocketProxyRequest: $connect, subscribe, $disconnect),
+// LiveFanout a DynamoDB Stream event (events.DynamoDBEvent) of the game item
+// as the stream carries it, and posts through a loopback stand-in of the
+// Management API that checks the SigV4 signature's scope and answers 410 for
+// a gone connection.
+//
 // The RIE is built from its module at a pinned version with `go install
 // module@version` into a temporary directory, so nothing needs installing first.
 // It is not a go.mod tool: its go.mod asks for go 1.26.6, and adding it would
@@ -74,6 +81,8 @@ type smoke struct {
 	passed     int
 	failed     int
 	failedFns  map[string]bool
+	store      *store.Store
+	mgmt       *management
 }
 
 func run() int {
@@ -140,7 +149,7 @@ func (s *smoke) setup(ctx context.Context) error {
 	if buildErr != nil {
 		return buildErr
 	}
-	s.pass("build bootstraps", fmt.Sprintf("%d functions for %s/%s, -tags lambda.norpc (%s)", len(httpapi.Functions), runtime.GOOS, runtime.GOARCH, buildTook.Round(100*time.Millisecond)))
+	s.pass("build bootstraps", fmt.Sprintf("%d functions for %s/%s, -tags lambda.norpc (%s)", len(deploy.AllFunctions()), runtime.GOOS, runtime.GOARCH, buildTook.Round(100*time.Millisecond)))
 	if rieErr != nil {
 		return rieErr
 	}
@@ -159,9 +168,13 @@ func (s *smoke) setup(ctx context.Context) error {
 		return err
 	}
 	s.pass("embedded DynamoDB", fmt.Sprintf("table %s at %s", table, db.URL))
+	s.store = st
+	if s.mgmt, err = startManagement(ctx); err != nil {
+		return err
+	}
 
-	for _, fn := range httpapi.Functions {
-		e, err := startEmulator(ctx, fn, s.bootstraps[fn], s.rie, db.URL)
+	for _, fn := range deploy.AllFunctions() {
+		e, err := startEmulator(ctx, fn, s.bootstraps[fn], s.rie, db.URL, "WEBSOCKET_URL="+s.mgmt.websocketURL, "LIVE_ORIGINS=")
 		if e != nil {
 			s.emulators[fn] = e
 		}
@@ -195,7 +208,7 @@ func (s *smoke) buildBootstraps(ctx context.Context) error {
 	// Default flags otherwise, so the packages compiled for `go run ./infra/smoke`
 	// itself (store, httpapi, the AWS SDK) are reused from the build cache.
 	args := []string{"build", "-tags", "lambda.norpc", "-o", bin + string(filepath.Separator)}
-	for _, fn := range httpapi.Functions {
+	for _, fn := range deploy.AllFunctions() {
 		args = append(args, "./"+deploy.Dir(fn))
 	}
 	cmd := exec.CommandContext(ctx, "go", args...)
@@ -204,7 +217,7 @@ func (s *smoke) buildBootstraps(ctx context.Context) error {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %v\n%s", err, out)
 	}
-	for _, fn := range httpapi.Functions {
+	for _, fn := range deploy.AllFunctions() {
 		name := filepath.Base(deploy.Dir(fn))
 		dir := filepath.Join(s.tmp, name)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -248,7 +261,7 @@ type emulator struct {
 // startEmulator runs the RIE on two free loopback ports (its invoke API and the
 // Lambda Runtime API the bootstrap polls), with the function's environment.
 // The environment is built from scratch so no AWS setting of this machine leaks in.
-func startEmulator(ctx context.Context, fn, bootstrap, rie, endpoint string) (*emulator, error) {
+func startEmulator(ctx context.Context, fn, bootstrap, rie, endpoint string, env ...string) (*emulator, error) {
 	invokePort, err := freePort()
 	if err != nil {
 		return nil, err
@@ -279,6 +292,7 @@ func startEmulator(ctx context.Context, fn, bootstrap, rie, endpoint string) (*e
 		"AWS_LAMBDA_FUNCTION_MEMORY_SIZE=256",
 		"AWS_LAMBDA_FUNCTION_TIMEOUT=29",
 	}
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdout, cmd.Stderr = e.out, e.out
 	prepare(cmd)
 	if err := cmd.Start(); err != nil {
@@ -341,7 +355,7 @@ func (s *smoke) close() {
 // logs prints the emulator output of every function that failed a check (of
 // all with -v), since that is where a bootstrap's own errors appear.
 func (s *smoke) logs() {
-	for _, fn := range httpapi.Functions {
+	for _, fn := range deploy.AllFunctions() {
 		e := s.emulators[fn]
 		if e == nil || (!*verbose && !s.failedFns[fn]) {
 			continue
@@ -688,7 +702,8 @@ func (s *smoke) checks(ctx context.Context) {
 			s.pass(what, "unrouted → 404 "+fmt.Sprint(dig(res.json(), "error", "code")))
 		}
 	}
-	for _, fn := range httpapi.Functions {
+	s.liveChecks(ctx, ids["gid"])
+	for _, fn := range deploy.AllFunctions() {
 		if e := s.emulators[fn]; e != nil && e.invokes > 0 {
 			s.pass(fn+" bootstrap", fmt.Sprintf("answered %d invocations under the RIE", e.invokes))
 		} else {

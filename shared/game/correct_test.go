@@ -41,15 +41,34 @@ func TestCorrectResult_O1_AuditedCorrection(t *testing.T) {
 }
 
 // A version-1 item (before the log kept who and what a correction replaced)
-// still decodes.
+// and a version-2 item (before the O-2 penalty options) still decode, the
+// options off.
 func TestDecode_FormatVersion1(t *testing.T) {
 	g := newGame(t, game.Setup{Control: preset(t, "rapid-5/30")})
 	b, err := g.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	b[0] = 1 // no log entries: the forms differ only in the version byte
-	if _, err := game.Decode(b); err != nil {
-		t.Fatalf("version 1: %v", err)
+	// The penalty options' byte is where the encodings of the same game
+	// with and without them differ; versions 1 and 2 have no such byte.
+	h := newGame(t, game.Setup{Control: preset(t, "rapid-5/30"), Rules: game.Rules{OfferLoses: true}})
+	hb, err := h.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := 0
+	for at < len(b) && b[at] == hb[at] {
+		at++
+	}
+	old := append(append([]byte(nil), b[:at]...), b[at+1:]...)
+	for _, v := range []byte{1, 2} {
+		old[0] = v // no log entries: the forms differ only in the version byte
+		back, err := game.Decode(old)
+		if err != nil {
+			t.Fatalf("version %d: %v", v, err)
+		}
+		if r := back.Rules(); r.OfferLoses || r.DroppedPieceLoses {
+			t.Errorf("version %d: penalty options %+v, want off", v, r)
+		}
 	}
 }

@@ -1,6 +1,10 @@
 package game
 
-import "github.com/xqtour/xqtour/shared/xiangqi"
+import (
+	"fmt"
+
+	"github.com/xqtour/xqtour/shared/xiangqi"
+)
 
 // playerSide returns the side a player's action is for: a player's own, or
 // the side a scribe records it for. Officials other than the scribe may not
@@ -18,7 +22,9 @@ func playerSide(by Actor, what string) (xiangqi.Color, *RuleError) {
 //     offer does not stop the clock. G-4: when neither side has mating
 //     material, either side may offer on its own turn before moving.
 //   - D-2: offers alternate; the offerer cannot withdraw. 000 §5 lets the third
-//     offer of a game come from either side (第三次双方都可以提和).
+//     offer of a game come from either side (第三次双方都可以提和) — a part of
+//     its limit of three, so only under that limit; with another limit (or
+//     none) offers alternate throughout.
 //   - D-4: at most Rules.DrawOffers per game (000: three).
 //   - D-5/G-5: a side without mating material may not offer while the
 //     opponent has it.
@@ -38,6 +44,17 @@ func (g *Game) OfferDraw(now int64, by Actor) error {
 	}
 	if g.status == Playing {
 		if err := g.checkOffer(side); err != nil {
+			// O-2 (000 ch.4 (9), (13), (15)): where the event adopts it, an
+			// offer without mating material or repeated after a refusal
+			// loses at once instead of being refused.
+			// (15) 不与纪律处分: a loss, not a disciplinary penalty, so it
+			// is logged as its own kind.
+			if g.rules.OfferLoses && (err.Rule == "D-5" || err.Rule == "D-2") {
+				g.logRuling(now, by, Ruling{Kind: RulingForbiddenOffer, Side: side,
+					Note: fmt.Sprintf("O-2: %s (%s; 立即认负)", err.Message, err.Rule)})
+				g.end(now, winFor(side.Opponent()), ForbiddenOffer)
+				return nil
+			}
 			return err
 		}
 	}
@@ -59,7 +76,7 @@ func (g *Game) checkOffer(side xiangqi.Color) *RuleError {
 		return refuse(CodeDrawNotAllowed, "D-1", "a draw may be offered only after one's own move and before pressing the clock")
 	case g.rules.drawOfferLimit() >= 0 && g.offer.made >= g.rules.drawOfferLimit():
 		return refuse(CodeDrawNotAllowed, "D-4", "all %d draw offers of this game have been made", g.rules.drawOfferLimit())
-	case g.offer.last == int8(side) && g.offer.made != 2:
+	case g.offer.last == int8(side) && !(g.offer.made == 2 && g.rules.drawOfferLimit() == 3):
 		return refuse(CodeDrawNotAllowed, "D-2", "%s made the last offer; offers alternate", side)
 	case !g.pos.HasMatingMaterial(side) && g.pos.HasMatingMaterial(side.Opponent()):
 		return refuse(CodeDrawNotAllowed, "D-5", "%s has no mating material while %s has; it may not offer a draw (G-5)", side, side.Opponent())

@@ -13,8 +13,9 @@ import (
 // each, times as varint deltas, everything else a few bytes. The position is
 // not stored; decoding replays the moves.
 // Version 2 adds to each log entry who acted (Actor.ID) and what a result
-// correction replaced; version 1 items still decode.
-const formatVersion = 2
+// correction replaced; version 3 adds the O-2 penalty options after the
+// rules (read as off before). Versions 1 and 2 still decode.
+const formatVersion = 3
 
 // ErrCorrupt is wrapped by every UnmarshalBinary error.
 var ErrCorrupt = errors.New("game: corrupt encoding")
@@ -42,6 +43,7 @@ func (g *Game) AppendBinary(b []byte) ([]byte, error) {
 	w.varint(int64(g.rules.DrawOffers))
 	w.uvarint(uint64(g.rules.NoCaptureMoves))
 	w.bool(g.rules.DeadPositionDraws)
+	w.byte(b2u(g.rules.OfferLoses) | b2u(g.rules.DroppedPieceLoses)<<1)
 
 	c := g.clk.Control
 	w.string(c.Name)
@@ -130,7 +132,7 @@ func Decode(data []byte) (*Game, error) {
 func decode(data []byte) (*Game, error) {
 	r := reader{b: data}
 	version := r.byte()
-	if version != 1 && version != formatVersion {
+	if version < 1 || version > formatVersion {
 		return nil, fmt.Errorf("format version %d", version)
 	}
 	g := &Game{}
@@ -148,6 +150,13 @@ func decode(data []byte) (*Game, error) {
 	g.rules.DrawOffers = int(r.varint())
 	g.rules.NoCaptureMoves = int(r.small(MaxNoCaptureMoves))
 	g.rules.DeadPositionDraws = r.bool()
+	if version >= 3 {
+		p := r.byte()
+		if p > 3 {
+			r.fail("penalty options")
+		}
+		g.rules.OfferLoses, g.rules.DroppedPieceLoses = p&1 != 0, p&2 != 0
+	}
 	if err := g.rules.Validate(); err != nil && r.err == nil {
 		r.err = err
 	}

@@ -588,6 +588,55 @@ func (g *Game) repetition(chase bool) xiangqi.Repetition {
 	return r
 }
 
+// breakingMoves finds, for each side, whether it could have broken the
+// cycle of the last L plies (G-6, 000 ch.8 新的规定: 运子后,下一着不致被将死。
+// 则应化解循环局面): at one of its moves in the cycle, another legal move
+// after which no reply of the opponent leaves it without a legal move (mated
+// or 困毙, both lost by G-1). It returns the first such move per side in
+// ICCS. A cycle is at most a few dozen plies and the first safe deviation
+// usually ends the search, so this costs a few move generations per ply.
+func (g *Game) breakingMoves(L int) (could [2]bool, moves [2]string) {
+	n := len(g.moves)
+	if L <= 0 || L > n-g.base {
+		return could, moves
+	}
+	p, err := g.positionAt(n - L)
+	if err != nil {
+		return could, moves
+	}
+	var buf, replies []xiangqi.Move
+	for _, played := range g.moves[n-L:] {
+		c := p.SideToMove()
+		if !could[c] {
+			buf = p.AppendLegalMoves(buf[:0])
+			for _, alt := range buf {
+				if alt == played {
+					continue
+				}
+				u := p.MakeMove(alt)
+				safe := true
+				replies = p.AppendLegalMoves(replies[:0])
+				for _, r := range replies {
+					u2 := p.MakeMove(r)
+					lost := len(p.LegalMoves()) == 0
+					p.UnmakeMove(r, u2)
+					if lost {
+						safe = false
+						break
+					}
+				}
+				p.UnmakeMove(alt, u)
+				if safe {
+					could[c], moves[c] = true, alt.String()
+					break
+				}
+			}
+		}
+		p.MakeMove(played)
+	}
+	return could, moves
+}
+
 // chaseFacts replays the moves since the last capture through the engine's
 // History for its perpetual-chase facts.
 func (g *Game) chaseFacts() (chase [2]bool, chased [2][]xiangqi.Square) {

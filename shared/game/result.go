@@ -84,11 +84,13 @@ const (
 	IllegalMove             // G-2/B-10 when the event counts an illegal move as a loss
 	Penalty                 // O-2 loss of the game or expulsion
 	RecordSays              // the result an imported record gives, its cause not written
+	DroppedPiece            // O-2 a second dropped piece in the game (000 ch.7 §2 第4条)
+	ForbiddenOffer          // O-2 a forbidden draw offer (000 ch.4 (9), (13), (15) 立即认负)
 )
 
 var reasonNames = [...]string{"", "checkmate", "stalemate", "resignation", "time", "agreement",
 	"noCapture", "deadPosition", "repetitionRuling", "fouls", "forfeit", "arbiter", "threefold",
-	"perpetualCheck", "illegalMove", "penalty", "record"}
+	"perpetualCheck", "illegalMove", "penalty", "record", "droppedPiece", "forbiddenOffer"}
 
 // String returns the API name, such as "checkmate"; "" for NoReason.
 func (r Reason) String() string {

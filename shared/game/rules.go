@@ -95,6 +95,17 @@ type Rules struct {
 	// DeadPositionDraws ends a game as a draw as soon as neither side has
 	// mating material (G-4); off by default.
 	DeadPositionDraws bool
+	// OfferLoses makes the draw offers 000 ch.4 forbids an immediate loss
+	// (O-2; (15) 运动员违反上述规定时，立即认负) instead of a refusal: an offer by
+	// a side without mating material against one with it ((9)), and an
+	// offer repeated after the opponent refused ((13) 提议作和经对方拒绝后,
+	// 连续提出). Off by default.
+	OfferLoses bool
+	// DroppedPieceLoses makes a side's second dropped piece in a game a
+	// loss (O-2, 000 ch.7 §2 第4条: 每局同一运动员不可有两次，如出现两次运动员
+	// 立刻认负). Dropped pieces are recorded by a scribe or an arbiter
+	// (RulingDroppedPiece); off, they are only logged. Off by default.
+	DroppedPieceLoses bool
 }
 
 // Validate reports a field outside its range.

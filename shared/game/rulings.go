@@ -13,17 +13,19 @@ type RulingKind int8
 // The kinds. RulingRecord is a result recorded with RecordResult, RulingLoad
 // a record loaded with LoadRecord; neither is a ruling an arbiter posts.
 const (
-	RulingRepetition  RulingKind = iota // G-6: three arbiters' votes
-	RulingFoul                          // G-2: a foul (犯规); the third loses
-	RulingPenalty                       // O-2: warning, loss of the game, expulsion
-	RulingClock                         // C-5: clock correction with a reason
-	RulingResult                        // a result correction
-	RulingLateForfeit                   // C-6: late arrival forfeit
-	RulingRecord                        // an over-the-board result recorded without moves
-	RulingLoad                          // a scoresheet's moves loaded in place of those entered
+	RulingRepetition     RulingKind = iota // G-6: three arbiters' votes
+	RulingFoul                             // G-2: a foul (犯规); the third loses
+	RulingPenalty                          // O-2: warning, loss of the game, expulsion
+	RulingClock                            // C-5: clock correction with a reason
+	RulingResult                           // a result correction
+	RulingLateForfeit                      // C-6: late arrival forfeit
+	RulingRecord                           // an over-the-board result recorded without moves
+	RulingLoad                             // a scoresheet's moves loaded in place of those entered
+	RulingDroppedPiece                     // O-2: a piece dropped on the board (000 ch.7 §2 第4条)
+	RulingForbiddenOffer                   // O-2: a draw offer 000 ch.4 makes a loss (logged by the game, not posted)
 )
 
-var rulingNames = [...]string{"repetition", "foul", "penalty", "clock", "result", "lateForfeit", "record", "load"}
+var rulingNames = [...]string{"repetition", "foul", "penalty", "clock", "result", "lateForfeit", "record", "load", "droppedPiece", "forbiddenOffer"}
 
 // String returns the API name, such as "lateForfeit".
 func (k RulingKind) String() string {
@@ -36,8 +38,8 @@ func (k RulingKind) String() string {
 // ParseRulingKind reads an API ruling kind ("record" is not one: it is
 // POST /result).
 func ParseRulingKind(s string) (RulingKind, bool) {
-	for i, n := range rulingNames[:RulingRecord] {
-		if n == s {
+	for i, n := range rulingNames {
+		if k := RulingKind(i); n == s && k != RulingRecord && k != RulingLoad && k != RulingForbiddenOffer {
 			return RulingKind(i), true
 		}
 	}
@@ -156,8 +158,11 @@ func (g *Game) RecordResult(now int64, by Actor, r Result, why Reason) error {
 //   - result: corrects the result, even of a finished game; Note is required.
 //   - lateForfeit (C-6): the late sides forfeit before making a move; both
 //     late is a double forfeit 0-0.
+//   - droppedPiece (O-2): an arbiter or the board's scribe records that
+//     Side dropped a piece (a reminder, not a move); with
+//     Rules.DroppedPieceLoses the side's second in the game loses.
 func (g *Game) Rule(now int64, by Actor, r Ruling) error {
-	if by.Role != Arbiter {
+	if by.Role != Arbiter && !(by.Role == Scribe && r.Kind == RulingDroppedPiece) {
 		return refuse(CodeForbidden, "O-1", "only an arbiter rules; %s may not", by.Role.withArticle())
 	}
 	if len(r.Note) > MaxNoteBytes {
@@ -205,10 +210,26 @@ func (g *Game) Rule(now int64, by Actor, r Ruling) error {
 		g.Settle(now) // a correction to zero flags at once
 	case RulingLateForfeit:
 		return g.ruleLate(now, by, r)
+	case RulingDroppedPiece:
+		g.logRuling(now, by, r)
+		if g.rules.DroppedPieceLoses && g.drops(r.Side) >= 2 {
+			g.end(now, winFor(r.Side.Opponent()), DroppedPiece)
+		}
 	default:
 		return refuse(CodeInvalidArgument, "", "unknown ruling kind %d", r.Kind)
 	}
 	return nil
+}
+
+// drops counts the dropped pieces recorded against side in this game.
+func (g *Game) drops(side xiangqi.Color) int {
+	n := 0
+	for _, e := range g.log {
+		if e.Ruling.Kind == RulingDroppedPiece && e.Ruling.Side == side {
+			n++
+		}
+	}
+	return n
 }
 
 func (g *Game) ruleRepetition(now int64, by Actor, r Ruling) error {

@@ -67,6 +67,15 @@ type RepetitionView struct {
 	// are filled from 5 cycles (Warning) on.
 	PerpetualCheck [2]bool
 	PerpetualChase [2]bool
+	// CouldBreak[c] says whether side c could have broken the cycle: at one
+	// of its moves in it, another legal move after which it is not mated
+	// (nor left without a move) on the opponent's next move — 000 ch.8 新的
+	// 规定 (运子后,下一着不致被将死。则应化解循环局面). BreakingMove[c] is the
+	// first such move found, in ICCS ("" when none). Filled with the chase
+	// facts, from 5 cycles on; every cycle repeats the same positions, so
+	// one cycle's answer is every cycle's.
+	CouldBreak   [2]bool
+	BreakingMove [2]string
 }
 
 // View returns the game as of now. A flag that has fallen by now shows as
@@ -122,8 +131,11 @@ func (g *Game) View(now int64) View {
 	}
 	// The chase facts are dear; the arbiters need them once a ruling is near.
 	rep := s.repetition(false)
+	var breaks [2]string
+	var could [2]bool
 	if rep.Cycles >= RulingRequestCycles || s.status == PendingRuling {
 		rep = s.repetition(true)
+		could, breaks = s.breakingMoves(rep.CycleLength)
 	}
 	v.Repetition = RepetitionView{
 		Rule:           s.rules.Repetition,
@@ -133,6 +145,8 @@ func (g *Game) View(now int64) View {
 		Requested:      s.rulingAskedBy >= 0,
 		PerpetualCheck: rep.PerpetualCheck,
 		PerpetualChase: rep.PerpetualChase,
+		CouldBreak:     could,
+		BreakingMove:   breaks,
 	}
 	if v.Repetition.Requested {
 		v.Repetition.RequestedBy = xiangqi.Color(s.rulingAskedBy)

@@ -63,13 +63,15 @@ func timeControlOut(c clock.Control) timeControlJSON {
 }
 
 type rulesJSON struct {
-	Repetition       string `json:"repetition,omitempty"`
-	IllegalMoves     string `json:"illegalMoves,omitempty"`
-	NoCaptureMoves   int    `json:"noCaptureMoves,omitempty"`
-	DrawOfferLimit   int    `json:"drawOfferLimit,omitempty"`
-	DeadPositionDraw bool   `json:"deadPositionDraw"`
-	LateForfeitMs    int64  `json:"lateForfeitMs,omitempty"`
-	RecordArrivals   bool   `json:"recordArrivals"`
+	Repetition        string `json:"repetition,omitempty"`
+	IllegalMoves      string `json:"illegalMoves,omitempty"`
+	NoCaptureMoves    int    `json:"noCaptureMoves,omitempty"`
+	DrawOfferLimit    int    `json:"drawOfferLimit,omitempty"`
+	DeadPositionDraw  bool   `json:"deadPositionDraw"`
+	LateForfeitMs     int64  `json:"lateForfeitMs,omitempty"`
+	RecordArrivals    bool   `json:"recordArrivals"`
+	OfferLoses        bool   `json:"offerLoses"`
+	DroppedPieceLoses bool   `json:"droppedPieceLoses"`
 }
 
 func (r *rulesJSON) rules() tournament.Rules {
@@ -77,12 +79,14 @@ func (r *rulesJSON) rules() tournament.Rules {
 		return tournament.Rules{}
 	}
 	return tournament.Rules{Repetition: r.Repetition, IllegalMoves: r.IllegalMoves, NoCaptureMoves: r.NoCaptureMoves,
-		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals}
+		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals,
+		OfferLoses: r.OfferLoses, DroppedPieceLoses: r.DroppedPieceLoses}
 }
 
 func rulesOut(r tournament.Rules) rulesJSON {
 	return rulesJSON{Repetition: r.Repetition, IllegalMoves: r.IllegalMoves, NoCaptureMoves: r.NoCaptureMoves,
-		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals}
+		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals,
+		OfferLoses: r.OfferLoses, DroppedPieceLoses: r.DroppedPieceLoses}
 }
 
 // tournamentIn is POST /tournaments.
@@ -103,6 +107,8 @@ type tournamentIn struct {
 	AvoidSameClub bool             `json:"avoidSameClub"`
 	GamesPerMatch int              `json:"gamesPerMatch"`
 	Playoff       bool             `json:"playoff"`
+	ShareTitle    bool             `json:"shareTitle"`
+	PlacesCounted int              `json:"placesCounted"`
 	StartsAt      *time.Time       `json:"startsAt"`
 	Elimination   *eliminationJSON `json:"elimination"`
 	Groups        *groupsJSON      `json:"groups"`
@@ -139,6 +145,7 @@ type knockoutJSON struct {
 	Reset      *bool  `json:"reset,omitempty"`
 	Finalists  int    `json:"finalists,omitempty"`
 	TieBreak   string `json:"tieBreak,omitempty"`
+	Colours    string `json:"colours,omitempty"`
 }
 
 func knockoutOut(s tournament.Settings) *knockoutJSON {
@@ -146,7 +153,7 @@ func knockoutOut(s tournament.Settings) *knockoutJSON {
 	if k == (tournament.KnockoutOptions{}) {
 		return nil
 	}
-	out := &knockoutJSON{Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak}
+	out := &knockoutJSON{Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak, Colours: k.Colours}
 	if s.System == tournament.Knockout {
 		out.ThirdPlace = &k.ThirdPlace
 	}
@@ -158,7 +165,7 @@ func knockoutOut(s tournament.Settings) *knockoutJSON {
 func (in *tournamentIn) combinedSettings(s *tournament.Settings) {
 	s.Numbering = in.Numbering
 	if k := in.Knockout; k != nil {
-		s.Knockout = tournament.KnockoutOptions{ThirdPlace: k.ThirdPlace != nil && *k.ThirdPlace, Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak}
+		s.Knockout = tournament.KnockoutOptions{ThirdPlace: k.ThirdPlace != nil && *k.ThirdPlace, Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak, Colours: k.Colours}
 	}
 	if e := in.Elimination; e != nil {
 		s.Elimination = tournament.Elimination{FromRound: e.FromRound, PerRound: e.PerRound, Keep: e.Keep}
@@ -191,6 +198,8 @@ type tournamentOut struct {
 	AvoidSameClub bool             `json:"avoidSameClub"`
 	GamesPerMatch int              `json:"gamesPerMatch"`
 	Playoff       bool             `json:"playoff"`
+	ShareTitle    bool             `json:"shareTitle"`
+	PlacesCounted int              `json:"placesCounted,omitempty"`
 	StartsAt      *string          `json:"startsAt,omitempty"`
 	Status        string           `json:"status"`
 	CreatedAt     string           `json:"createdAt"`
@@ -213,7 +222,7 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 		ID: t.ID, Name: s.Name, System: s.System, Rounds: s.Rounds, Teams: s.Teams, Boards: s.Boards,
 		Substitutes: s.Substitutes, TeamFormat: s.TeamFormat, KeepEntry: s.KeepEntryOrder, Scoring: s.Scoring, Tiebreaks: s.Tiebreaks, TimeControl: timeControlOut(s.TimeControl),
 		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch,
-		Playoff: s.Playoff, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Entrants(), Round: t.Round,
+		Playoff: s.PlayoffPlaces() == 0, ShareTitle: s.ShareTitle, PlacesCounted: s.PlacesCounted, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Entrants(), Round: t.Round,
 		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s), Rating: ratingOut(s.Rating), ChallengeDraw: s.ChallengeDraw,
 	}
 	if s.StartsAt != 0 {

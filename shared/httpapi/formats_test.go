@@ -26,7 +26,7 @@ func readCSV(t *testing.T, r *apitest.Resp) [][]string {
 // one PGN file, or as a list.
 func TestFormats_CSVAndPGN(t *testing.T) {
 	s := apitest.New(t)
-	f := newField(t, s, `{"name":"Formats Open","system":"swiss","rounds":3}`, 5)
+	f := newField(t, s, `{"name":"Formats Open","system":"swiss","rounds":3,"numbering":"registration"}`, 5) // numbers in registration order, so number 1 meets number 2 on table 1
 	tid := f.ev.ID
 	r1 := f.pair(t, s, nil, http.StatusCreated)
 	f.finishRound(t, s, r1, nil)

@@ -123,7 +123,8 @@ func gameRules(r tournament.Rules) game.Rules {
 	}
 	ill, _ := game.ParseIllegalMoveRule(r.IllegalMoves)
 	return game.Rules{Repetition: rep, IllegalMoves: ill, DrawOffers: r.DrawOfferLimit,
-		NoCaptureMoves: r.NoCaptureMoves, DeadPositionDraws: r.DeadPositionDraw}
+		NoCaptureMoves: r.NoCaptureMoves, DeadPositionDraws: r.DeadPositionDraw,
+		OfferLoses: r.OfferLoses, DroppedPieceLoses: r.DroppedPieceLoses}
 }
 
 // GameID is the deterministic id of a pairing's game, so that a retried
@@ -682,7 +683,7 @@ func parseColor(field, s string) (xiangqi.Color, error) {
 func (in rulingIn) ruling() (game.Ruling, error) {
 	kind, ok := game.ParseRulingKind(in.Kind)
 	if !ok {
-		return game.Ruling{}, badRequest("invalid_field", `kind: want "repetition", "foul", "penalty", "clock", "result" or "lateForfeit"`)
+		return game.Ruling{}, badRequest("invalid_field", `kind: want "repetition", "foul", "penalty", "clock", "result", "lateForfeit" or "droppedPiece"`)
 	}
 	r := game.Ruling{Kind: kind, Note: in.Note}
 	var err error
@@ -717,6 +718,10 @@ func (in rulingIn) ruling() (game.Ruling, error) {
 		if r.Reason, err = parseReason(in.Reason); err != nil {
 			return r, err
 		}
+	case game.RulingDroppedPiece:
+		if in.Side == "" {
+			return r, badRequest("invalid_field", `side: the side that dropped a piece, "red" or "black" (O-2)`)
+		}
 	case game.RulingLateForfeit:
 		if len(in.Late) == 0 {
 			return r, badRequest("invalid_field", `late: the late sides, e.g. ["black"] (C-6)`)
@@ -739,7 +744,9 @@ func (a *API) rule(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
-		if by.Role != game.Arbiter {
+		// O-2: the board's scribe may record a dropped piece; every other
+		// ruling is an arbiter's.
+		if by.Role != game.Arbiter && by.Role != game.Scribe {
 			return forbidden("only an arbiter rules (O-1)")
 		}
 		if len(sg.Game.Log()) >= limitOf(capGameLog).Max {
@@ -748,6 +755,9 @@ func (a *API) rule(c *call) (int, any, error) {
 		r, err := in.ruling()
 		if err != nil {
 			return err
+		}
+		if by.Role == game.Scribe && r.Kind != game.RulingDroppedPiece {
+			return forbidden("only an arbiter rules (O-1); a scribe may record a dropped piece")
 		}
 		return sg.Game.Rule(c.nowMs(), by, r)
 	})

@@ -85,6 +85,14 @@ type repetitionOut struct {
 	RequestedBy    *string    `json:"requestedBy"`
 	PerpetualCheck colourBool `json:"perpetualCheck"`
 	PerpetualChase colourBool `json:"perpetualChase"`
+	CouldBreak     colourBool `json:"couldBreak"`
+	BreakingMove   colourMove `json:"breakingMove"`
+}
+
+// colourMove is a move per side in ICCS, null when there is none.
+type colourMove struct {
+	Red   *string `json:"red"`
+	Black *string `json:"black"`
 }
 
 type colourBool struct {
@@ -183,7 +191,14 @@ func gameView(sg *storedGame, now int64, since int) gameOut {
 	r := v.Repetition
 	out.Repetition = repetitionOut{Rule: repetitionRuleName(r.Rule), Cycles: r.Cycles, CycleLength: r.CycleLength, Warning: r.Warning, Requested: r.Requested,
 		PerpetualCheck: colourBool{r.PerpetualCheck[xiangqi.Red], r.PerpetualCheck[xiangqi.Black]},
-		PerpetualChase: colourBool{r.PerpetualChase[xiangqi.Red], r.PerpetualChase[xiangqi.Black]}}
+		PerpetualChase: colourBool{r.PerpetualChase[xiangqi.Red], r.PerpetualChase[xiangqi.Black]},
+		CouldBreak:     colourBool{r.CouldBreak[xiangqi.Red], r.CouldBreak[xiangqi.Black]}}
+	if m := r.BreakingMove[xiangqi.Red]; m != "" {
+		out.Repetition.BreakingMove.Red = strp(m)
+	}
+	if m := r.BreakingMove[xiangqi.Black]; m != "" {
+		out.Repetition.BreakingMove.Black = strp(m)
+	}
 	if r.Requested {
 		out.Repetition.RequestedBy = strp(r.RequestedBy.String())
 	}

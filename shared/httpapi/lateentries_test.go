@@ -31,7 +31,7 @@ func lateStandings(t *testing.T, s *apitest.Server, tid, round string) map[strin
 // refused with 422 naming S-2.
 func TestLateEntries_S2_MissedRoundsAsDraws(t *testing.T) {
 	s := apitest.New(t)
-	f := newField(t, s, `{"name":"Late","system":"swiss","rounds":5,"lateEntries":{"untilRound":3,"missedRounds":"draw"}}`, 6)
+	f := newField(t, s, `{"name":"Late","system":"swiss","rounds":5,"numbering":"registration","lateEntries":{"untilRound":3,"missedRounds":"draw"}}`, 6)
 	tid := f.ev.ID
 	if le, _ := f.ev.T["lateEntries"].(map[string]any); le["untilRound"] != 3.0 || le["missedRounds"] != "draw" {
 		t.Fatalf("tournament's lateEntries: %v", f.ev.T["lateEntries"])

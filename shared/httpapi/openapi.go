@@ -14,6 +14,12 @@ import (
 //go:embed openapi.yaml
 var openAPIYAML []byte
 
+// AsyncAPI is the AsyncAPI 3 document of the live-updates WebSocket protocol
+// (shared/live), served at GET /asyncapi.yaml.
+//
+//go:embed asyncapi.yaml
+var AsyncAPI []byte
+
 var openAPIDoc = sync.OnceValues(func() ([]byte, error) {
 	doc, err := OpenAPI()
 	if err != nil {
@@ -42,4 +48,9 @@ func (a *API) openAPI(*call) (int, any, error) {
 		return 0, nil, err
 	}
 	return http.StatusOK, raw{contentType: "application/json", data: doc}, nil
+}
+
+// GET /asyncapi.yaml — public.
+func (a *API) asyncAPI(*call) (int, any, error) {
+	return http.StatusOK, raw{contentType: "application/yaml", data: AsyncAPI}, nil
 }

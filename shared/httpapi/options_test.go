@@ -86,9 +86,9 @@ func TestRoundRobinNumbering_S1_OverHTTP(t *testing.T) {
 		Shuffle(len(holder), func(i, j int) { holder[i], holder[j] = holder[j], holder[i] })
 	check(byDraw, bergerRounds(holder))
 
-	bad := s.Do(apitest.Req{Method: "POST", Path: "/tournaments", Body: `{"name":"x","system":"swiss","rounds":5,"numbering":"draw"}`}).Want(t, http.StatusBadRequest)
+	bad := s.Do(apitest.Req{Method: "POST", Path: "/tournaments", Body: `{"name":"x","system":"knockout","numbering":"draw"}`}).Want(t, http.StatusBadRequest)
 	if msg := bad.JSON()["error"].(map[string]any)["message"].(string); !strings.HasPrefix(msg, "numbering") {
-		t.Fatalf("numbering on a Swiss: %s", bad.Body)
+		t.Fatalf("numbering on a knockout: %s", bad.Body)
 	}
 }
 
@@ -188,6 +188,38 @@ func TestRoundRobinTwoGameMatches_S1_OverHTTP(t *testing.T) {
 		g := s.Get("/games/"+p.GameID).Want(t, http.StatusOK).JSON()
 		if tc := g["timeControl"].(map[string]any); tc["name"] != "rapid-10/40+5/30" {
 			t.Errorf("game %s plays at %v", p.GameID, tc)
+		}
+	}
+}
+
+// TestCreate_P2_SwissRoundsWarning: 002 appendix 3 §1.2 (尽量不要少于七轮 … 个人赛
+// 的轮数宜为单数) — an individual Swiss of fewer than 7 or an even number of
+// rounds is created, with a warning naming P-2; 7 or 9 rounds and a team
+// Swiss get none.
+func TestCreate_P2_SwissRoundsWarning(t *testing.T) {
+	s := apitest.New(t)
+	for _, tc := range []struct {
+		body string
+		warn bool
+	}{
+		{`{"name":"x","system":"swiss","rounds":5}`, true},
+		{`{"name":"x","system":"swiss","rounds":8}`, true},
+		{`{"name":"x","system":"swissKnockout","rounds":6}`, true},
+		{`{"name":"x","system":"swiss","rounds":7}`, false},
+		{`{"name":"x","system":"swiss","rounds":9}`, false},
+		{`{"name":"x","system":"swiss","rounds":4,"teams":true,"boards":4}`, false},
+		{`{"name":"x","system":"roundRobin"}`, false},
+	} {
+		var out struct {
+			Warnings []struct{ Code, Message, Rule string } `json:"warnings"`
+		}
+		s.Do(apitest.Req{Method: "POST", Path: "/tournaments", Body: tc.body}).Want(t, http.StatusCreated).Decode(t, &out)
+		if got := len(out.Warnings) > 0; got != tc.warn {
+			t.Errorf("%s: warnings %+v, want any: %v", tc.body, out.Warnings, tc.warn)
+			continue
+		}
+		if tc.warn && (out.Warnings[0].Code != "swiss_rounds" || out.Warnings[0].Rule != "P-2" || out.Warnings[0].Message == "") {
+			t.Errorf("%s: warning %+v", tc.body, out.Warnings[0])
 		}
 	}
 }

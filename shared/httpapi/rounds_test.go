@@ -149,11 +149,40 @@ func countItems(t *testing.T, s *apitest.Server, prefix string) int {
 	return n
 }
 
+// TestSwissRound1_P3_HalvesByRating over HTTP: 002 appendix 3 §2.1 as
+// settled for P-3 — by default round 1 numbers the field by rating in two
+// halves of equal size, each drawing lots (replayable from the event id),
+// so every board sets an upper-half player against a lower-half one; the
+// event reads numbering "rating"; a retry reads the same lot.
+func TestSwissRound1_P3_HalvesByRating(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Rated Swiss","system":"swiss","rounds":7}`, 8) // ratings 2400, 2390 … in registration order
+	var ev map[string]any
+	s.Get("/tournaments/"+f.ev.ID).Want(t, http.StatusOK).Decode(t, &ev)
+	if ev["numbering"] != "rating" {
+		t.Fatalf("numbering %v, want rating", ev["numbering"])
+	}
+	r1 := f.pair(t, s, nil, http.StatusCreated)
+	if len(r1.Pairings) != 4 {
+		t.Fatalf("round 1: %+v", r1)
+	}
+	for _, p := range r1.Pairings {
+		a, b := indexOf(f.players, p.Red), indexOf(f.players, p.Black)
+		if (a < 4) == (b < 4) {
+			t.Errorf("table %d: %d-%d are in the same half (P-3)", p.Table, a+1, b+1)
+		}
+	}
+	again := f.pair(t, s, map[string]any{"round": 1}, http.StatusOK)
+	if fmt.Sprint(again.Pairings) != fmt.Sprint(r1.Pairings) {
+		t.Fatalf("retry differs:\n%+v\n%+v", r1, again)
+	}
+}
+
 // A 7-player Swiss over 3 rounds: byes, P-12 refusal and acceptance, a safe
 // retry, explanations, one game finished through the game API, standings.
 func TestSwissSevenPlayers(t *testing.T) {
 	s := apitest.New(t)
-	f := newField(t, s, `{"name":"Club Swiss","system":"swiss","rounds":3}`, 7)
+	f := newField(t, s, `{"name":"Club Swiss","system":"swiss","rounds":3,"numbering":"registration"}`, 7)
 	met, byes := map[[2]string]bool{}, map[string]bool{}
 
 	r1 := f.pair(t, s, nil, http.StatusCreated)

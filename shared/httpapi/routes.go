@@ -33,6 +33,7 @@ var Routes = []Route{
 	{"GET", "/openapi.json", FnTournaments, "public", (*API).openAPI},
 	{"GET", "/rules", FnTournaments, "public", (*API).listRules},
 	{"GET", "/rules/{id}", FnTournaments, "public", (*API).getRule},
+	{"GET", "/asyncapi.yaml", FnTournaments, "public", (*API).asyncAPI},
 	{"POST", "/tournaments", FnTournaments, "anyone", (*API).createTournament},
 	{"GET", "/tournaments/{tid}", FnTournaments, "public", (*API).getTournament},
 	{"POST", "/tournaments/{tid}/players", FnTournaments, "organiser", (*API).registerPlayer},

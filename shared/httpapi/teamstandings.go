@@ -119,11 +119,7 @@ func (ev *event) teamStandings(view, format string, n int, live bool) (int, any,
 		if err != nil {
 			return 0, nil, err
 		}
-		playoff := standings.NoPlayoff
-		if t.Settings.Playoff {
-			playoff = 0
-		}
-		if table, err = standings.PlacesStandings(ind, teams, members, playoff); err != nil {
+		if table, err = standings.PlacesStandings(ind, teams, members, t.Settings.PlacesCounted, t.Settings.PlayoffPlaces()); err != nil {
 			return 0, nil, err
 		}
 	}

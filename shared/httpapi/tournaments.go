@@ -40,7 +40,7 @@ func (a *API) createTournament(c *call) (int, any, error) {
 		Name: in.Name, System: in.System, Rounds: in.Rounds, Teams: in.Teams, Boards: in.Boards, Substitutes: in.Substitutes,
 		TeamFormat: in.TeamFormat, KeepEntryOrder: in.KeepEntry,
 		Scoring: in.Scoring, Tiebreaks: in.Tiebreaks, TimeControl: tc, Rules: in.Rules.rules(), FirstRound: in.FirstRound,
-		AvoidSameClub: in.AvoidSameClub, GamesPerMatch: in.GamesPerMatch, Playoff: in.Playoff,
+		AvoidSameClub: in.AvoidSameClub, GamesPerMatch: in.GamesPerMatch, Playoff: in.Playoff, ShareTitle: in.ShareTitle, PlacesCounted: in.PlacesCounted,
 	}
 	if in.StartsAt != nil {
 		s.StartsAt = in.StartsAt.UnixMilli()
@@ -56,7 +56,19 @@ func (a *API) createTournament(c *call) (int, any, error) {
 	if err := a.store.Put(c.ctx(), encode(&store.Record{PK: tournamentPK(tid), SK: metaSK, Kind: "tournament", Expires: eventTTL(t)}, t)); err != nil {
 		return 0, nil, err
 	}
-	return http.StatusCreated, map[string]any{"id": tid, "token": token, "tournament": tournamentView(t)}, nil
+	// P-2: settings against the rule book's advice are created with warnings.
+	warnings := []warningOut{}
+	for _, w := range t.Settings.Warnings() {
+		warnings = append(warnings, warningOut{Code: w.Code, Message: w.Message, Rule: w.Rule})
+	}
+	return http.StatusCreated, map[string]any{"id": tid, "token": token, "tournament": tournamentView(t), "warnings": warnings}, nil
+}
+
+// warningOut is one warning of a creation response.
+type warningOut struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Rule    string `json:"rule"`
 }
 
 // POST /tournaments/{tid}/players — organiser.

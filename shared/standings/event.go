@@ -86,6 +86,17 @@ type Event struct {
 	// are still tied: 0 is the rule book's default, the title only;
 	// NoPlayoff lets every place be shared.
 	PlayoffPlaces int
+	// Final, when set, is an N+1 event's final (S-4, 001 §10.4.3.1): from
+	// its round on, its two players take 1st and 2nd by its result and
+	// everyone else is ranked from 3rd down by the table.
+	Final *Final
+}
+
+// Final is the game for 1st and 2nd place of an N+1 event (S-4).
+type Final struct {
+	Round int
+	// Players are the finalists, in any order.
+	Players [2]string
 }
 
 // entry is one player's game (or bye) as this package scores it.
@@ -98,6 +109,7 @@ type entry struct {
 	oppPts   int // the opponent's points in this game
 	fouls    int
 	forfeit  bool
+	void     bool // double forfeit (C-6 双方弃权): no game, colour or opponent; a loss for both
 	bye      bool // Swiss bye: scores a win (S-7)
 	missed   bool // a late entrant's missed round: a bye scored as the event says
 	rest     bool // round-robin bye: nothing (S-7)
@@ -111,7 +123,7 @@ func (e *entry) counts() bool { return !e.annulled && !e.pending && !e.rest }
 
 // isGame reports whether the entry is a game against an opponent that
 // counts (not a bye, rest, annulled or pending game).
-func (e *entry) isGame() bool { return e.counts() && !e.bye }
+func (e *entry) isGame() bool { return e.counts() && !e.bye && !e.void }
 
 // prepared is an event's results as they stand after round n.
 type prepared struct {
@@ -286,20 +298,27 @@ func (pe *parsedEvent) prepare(n int) *prepared {
 		}
 		r, b, o, result := it.red, it.black, it.o, it.result
 		// S-6 (seed 000 ch.2 §2.2–2.3): a withdrawn player's games not
-		// finished count as forfeits he lost, whatever the system.
-		if o.pending && (p.withdrawn[r] || p.withdrawn[b]) {
+		// finished count as forfeits he lost, whatever the system — from
+		// the withdrawal on, so also a game of the round he was last paired
+		// in, the last round included (如他下过的棋有的还未终局…按负局计算).
+		gone := func(i int) bool { return p.withdrawn[i] || pe.wd[i] >= 0 && it.round <= pe.wd[i] }
+		if o.pending && (gone(r) || gone(b)) {
+			wr, wb := gone(r), gone(b)
 			switch {
-			case p.withdrawn[r] && p.withdrawn[b]:
+			case wr && wb:
 				result = "0-0"
-			case p.withdrawn[r]:
+			case wr:
 				result = "-+"
 			default:
 				result = "+-"
 			}
 			o, _ = parseResult(result)
 		}
-		re := entry{round: it.round, opp: b, res: o.red, fouls: it.redFouls, forfeit: o.forfeit, pending: o.pending, result: result}
-		be := entry{round: it.round, opp: r, black: true, res: o.black, fouls: it.blackFouls, forfeit: o.forfeit, pending: o.pending, result: result}
+		// A double forfeit "0-0" is no game: neither side played, so it is
+		// no colour and no meeting (the Swiss pairing reads it the same way).
+		void := result == "0-0"
+		re := entry{round: it.round, opp: b, res: o.red, fouls: it.redFouls, forfeit: o.forfeit, void: void, pending: o.pending, result: result}
+		be := entry{round: it.round, opp: r, black: true, res: o.black, fouls: it.blackFouls, forfeit: o.forfeit, void: void, pending: o.pending, result: result}
 		if !o.pending {
 			re.pts = p.scoring.points(o.red, false)
 			be.pts = p.scoring.points(o.black, true)
@@ -354,12 +373,29 @@ func (pe *parsedEvent) segmentEnd(r, n int) int {
 // results annulled, from everyone's table; otherwise the results stand and
 // the games left are forfeits (already converted in prepare). "Met" counts
 // distinct opponents of games played over the board — a forfeit is not a
-// game played (弃权) — and the opponents due are all the other players.
+// game played (弃权). The opponents due (应赛对手数) are the real ones only
+// (S-6 as settled, 001 §14.4): every other player still in the event or
+// who has played a game over the board; one who left before playing any is
+// no opponent anybody was due to meet.
 func (p *prepared) annulWithdrawals(np int) {
-	due := np - 1
+	played := make([]bool, np)
+	for i, es := range p.entries {
+		for _, e := range es {
+			if e.opp >= 0 && !e.pending && !e.forfeit {
+				played[i] = true
+				break
+			}
+		}
+	}
 	for w := range p.withdrawn {
 		if !p.withdrawn[w] {
 			continue
+		}
+		due := 0
+		for o := range np {
+			if o != w && (!p.withdrawn[o] || played[o]) {
+				due++
+			}
 		}
 		met := make(map[int]bool)
 		for _, e := range p.entries[w] {

@@ -272,7 +272,7 @@ func TestWorkedExamples(t *testing.T) {
 					t.Fatal(err)
 				}
 				got = renderTable(ind)
-				tt, err := standings.PlacesStandings(ind, fx.tev.Teams, fx.members, fx.ev.PlayoffPlaces)
+				tt, err := standings.PlacesStandings(ind, fx.tev.Teams, fx.members, 0, fx.ev.PlayoffPlaces)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -250,7 +250,7 @@ func TestPlacesStandings_R9SecondBestAndFouls(t *testing.T) {
 		"T1": {"a", "d", "k"}, "T2": {"b", "e", "j"}, "T3": {"c", "f", "g"},
 		"T4": {"h", "l", "m"}, "T5": {"i", "n", "o"},
 	}
-	tab, err := standings.PlacesStandings(ind, teams, members, 0)
+	tab, err := standings.PlacesStandings(ind, teams, members, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +265,7 @@ func TestPlacesStandings_R9SecondBestAndFouls(t *testing.T) {
 		t.Errorf("T5 tiebreaks %+v", r.Tiebreaks)
 	}
 	members["T1"] = append(members["T1"], "nobody")
-	if _, err := standings.PlacesStandings(ind, teams, members, 0); !errors.Is(err, standings.ErrUnknownPlayer) {
+	if _, err := standings.PlacesStandings(ind, teams, members, 0, 0); !errors.Is(err, standings.ErrUnknownPlayer) {
 		t.Errorf("got %v, want ErrUnknownPlayer", err)
 	}
 }
@@ -372,5 +372,35 @@ func TestBoardGames_T6(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+// TestPlacesStandings_R9_UnequalTeamsSameCount: R-9 as settled — teams of
+// unequal size compare the same number of members, a missing member
+// counting as the last place + 1 (8 rows here, so 9). Club A holds 1st, 2nd
+// and 3rd; club B is one player, 4th. Compared on three members (the
+// largest club): A 1+2+3 = 6, B 4+9+9 = 22, so A first (summing what each
+// has, B's 4 beat A's 6). Counting two: A 1+2 = 3, B 4+9 = 13; and with
+// four counted, A's missing fourth is 9 too: A 15, B 31.
+func TestPlacesStandings_R9_UnequalTeamsSameCount(t *testing.T) {
+	var rows []standings.Row
+	for i, id := range []string{"a1", "a2", "a3", "b1", "x5", "x6", "x7", "x8"} {
+		rows = append(rows, standings.Row{PlayerID: id, Rank: i + 1})
+	}
+	ind := standings.Table{Round: 7, Rows: rows}
+	teams := []standings.Team{{ID: "B", Number: 1}, {ID: "A", Number: 2}}
+	members := map[string][]string{"A": {"a1", "a2", "a3"}, "B": {"b1"}}
+	for _, tc := range []struct{ counted, a, b int }{{0, 6, 22}, {2, 3, 13}, {4, 15, 31}} {
+		tab, err := standings.PlacesStandings(ind, teams, members, tc.counted, standings.NoPlayoff)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sums := map[string]int{}
+		for _, r := range tab.Rows {
+			sums[r.TeamID] = r.Tiebreaks[0].Num
+		}
+		if tab.Rows[0].TeamID != "A" || sums["A"] != tc.a || sums["B"] != tc.b {
+			t.Errorf("counted %d: first %s, sums %v; want A first, A %d, B %d", tc.counted, tab.Rows[0].TeamID, sums, tc.a, tc.b)
+		}
 	}
 }

@@ -23,9 +23,11 @@ type Row struct {
 	// blackInMutualGame) hold the value computed among the players still tied
 	// with this one when the criterion was reached, 0 when it never was.
 	Tiebreaks []Tiebreak
-	// Games, Wins, Draws, Losses count games against opponents, forfeits
-	// included; Byes counts Swiss byes (S-7: a bye is not a game), not the
-	// rounds a late entrant missed (Bye.Missed), which only add points.
+	// Games, Wins, Draws, Losses count games against opponents, single
+	// forfeits included (a game, a colour and a meeting as paired); a double
+	// forfeit (0-0) is none of these and counts only in Forfeits. Byes
+	// counts Swiss byes (S-7: a bye is not a game), not the rounds a late
+	// entrant missed (Bye.Missed), which only add points.
 	Games      int
 	Wins       int
 	Draws      int
@@ -89,7 +91,64 @@ func Standings(ev Event, n int) (Table, error) {
 		t.run()
 		prevRank = t.rk.rank
 	}
-	return t.table(), nil
+	tab := t.table()
+	if f := ev.Final; f != nil && n >= f.Round {
+		finalPlaces(&tab, *f, ev.Games)
+	}
+	return tab, nil
+}
+
+// finalPlaces applies an N+1 final (S-4, 001 §10.4.3.1: 第N轮结束后排名前2名的
+// 棋手…进行冠亚军决赛，其他棋手进行第N+1轮积分编排赛确定第3名及以后名次): the
+// final's winner is 1st and its loser 2nd whatever their points; a drawn or
+// unfinished final leaves the two in the table's order between them. The
+// others keep the table's order and ties from 3rd down.
+func finalPlaces(tab *Table, f Final, games []Game) {
+	first, second := f.Players[0], f.Players[1]
+	pos := map[string]int{}
+	for i, r := range tab.Rows {
+		pos[r.PlayerID] = i
+	}
+	if pos[second] < pos[first] {
+		first, second = second, first
+	}
+	for _, g := range games {
+		if g.Round != f.Round || !(g.Red == f.Players[0] && g.Black == f.Players[1] || g.Red == f.Players[1] && g.Black == f.Players[0]) {
+			continue
+		}
+		switch g.Result {
+		case "1-0", "+-":
+			first, second = g.Red, g.Black
+		case "0-1", "-+":
+			first, second = g.Black, g.Red
+		}
+	}
+	rows := make([]Row, 0, len(tab.Rows))
+	for _, id := range []string{first, second} {
+		if i, ok := pos[id]; ok {
+			r := tab.Rows[i]
+			r.Rank, r.Shared, r.Playoff = len(rows)+1, false, false
+			rows = append(rows, r)
+		}
+	}
+	top := len(rows)
+	var rest []Row
+	for _, r := range tab.Rows {
+		if r.PlayerID != first && r.PlayerID != second {
+			rest = append(rest, r)
+		}
+	}
+	for i, r := range rest {
+		// A tie among the others keeps its shared place, counted from 3rd;
+		// the title being decided by the final, no play-off is marked.
+		lo := i
+		for lo > 0 && rest[lo-1].Rank == r.Rank {
+			lo--
+		}
+		r.Rank, r.Playoff = top+lo+1, false
+		rows = append(rows, r)
+	}
+	tab.Rows = rows
 }
 
 // byeOpponentScore is what a Swiss bye counts for 对手分, doubled (S-7,
@@ -182,6 +241,10 @@ func newTableCalc(p *prepared, chain Chain, prevRank []int) *tableCalc {
 				}
 				continue
 			}
+			if e.void {
+				s.forfeits[i]++ // a double forfeit: no game, colour or opponent
+				continue
+			}
 			s.games[i]++
 			if e.forfeit {
 				s.forfeits[i]++
@@ -261,7 +324,7 @@ func (t *tableCalc) eval(c Criterion) critEval {
 	case Wins:
 		ce.global = t.st.wins
 	case FirstCycleWins:
-		ce.global = t.sum(cyc, func(e *entry) int { return boolInt(!e.bye && e.res == 1) })
+		ce.global = t.sum(cyc, func(e *entry) int { return boolInt(e.isGame() && e.res == 1) })
 	case Fouls:
 		ce.lower, ce.global = true, t.st.fouls
 	case FirstCycleFouls:
@@ -270,11 +333,11 @@ func (t *tableCalc) eval(c Criterion) critEval {
 	case BlackGames:
 		ce.global = t.st.blackGames
 	case FirstCycleBlackGames:
-		ce.global = t.sum(cyc, func(e *entry) int { return boolInt(!e.bye && e.black) })
+		ce.global = t.sum(cyc, func(e *entry) int { return boolInt(e.isGame() && e.black) })
 	case BlackWins:
 		ce.global = t.st.blackWins
 	case FirstCycleBlackWins:
-		ce.global = t.sum(cyc, func(e *entry) int { return boolInt(!e.bye && e.black && e.res == 1) })
+		ce.global = t.sum(cyc, func(e *entry) int { return boolInt(e.isGame() && e.black && e.res == 1) })
 	case DirectEncounter, FirstCycleDirectEncounter:
 		ce.local = func(group, out []int) { t.directEncounter(cyc, group, out) }
 	case BlackInMutualGame, FirstCycleBlackInMutualGame:
@@ -285,8 +348,8 @@ func (t *tableCalc) eval(c Criterion) critEval {
 		ce.denom = 2
 		ce.global = t.sum(0, func(e *entry) int {
 			switch {
-			case e.missed && e.res < 0:
-				return 0 // a missed round scored zero meets nobody, like a paused round
+			case e.missed && e.res < 0, e.void:
+				return 0 // a missed round scored zero, or a double forfeit, meets nobody
 			case e.bye:
 				return t.byeNum
 			}
@@ -316,7 +379,7 @@ func (t *tableCalc) smallPoints(cyc int) []int {
 		}
 	}
 	return t.sum(cyc, func(e *entry) int {
-		if e.bye {
+		if e.bye || e.void {
 			return 0
 		}
 		v := byCycle[t.p.cycleOf(e.round)][e.opp]

@@ -428,9 +428,15 @@ func teamOrder(teams []Team) []int {
 // PlacesStandings ranks teams by their members' places in an individual
 // table (T-5, R-9): the lower sum of places first, then the best individual
 // place, the second best, fewer fouls (seed 000 ch.7 §2.3.5), else shared.
-// members maps a team id to its players' ids; a player the table does not
-// rank (annulled by S-6) adds nothing. playoff is as Event.PlayoffPlaces.
-func PlacesStandings(ind Table, teams []Team, members map[string][]string, playoff int) (TeamTable, error) {
+// members maps a team id to its players' ids. playoff is as
+// Event.PlayoffPlaces.
+//
+// Teams of unequal size are compared on the same number of members (R-9 as
+// settled): counted of them (0: as many as the largest team has), each
+// team's best places; a member the team lacks — or one the table does not
+// rank (annulled by S-6) — counts as the last place + 1. A one-player club
+// 4th thus ranks below a club holding 1st to 3rd.
+func PlacesStandings(ind Table, teams []Team, members map[string][]string, counted, playoff int) (TeamTable, error) {
 	byID := make(map[string]*Row, len(ind.Rows))
 	for i := range ind.Rows {
 		byID[ind.Rows[i].PlayerID] = &ind.Rows[i]
@@ -441,7 +447,12 @@ func PlacesStandings(ind Table, teams []Team, members map[string][]string, playo
 	}
 	nt := len(teams)
 	sum, best, second, fouls := make([]int, nt), make([]int, nt), make([]int, nt), make([]int, nt)
-	missing := len(ind.Rows) + 1 // a team without a second ranked member ranks after any that has one
+	missing := len(ind.Rows) + 1 // the last place + 1
+	if counted <= 0 {
+		for _, tm := range teams {
+			counted = max(counted, len(members[tm.ID]))
+		}
+	}
 	for t, tm := range teams {
 		var places []int
 		for _, pid := range members[tm.ID] {
@@ -456,6 +467,12 @@ func PlacesStandings(ind Table, teams []Team, members map[string][]string, playo
 			fouls[t] += r.Fouls
 		}
 		slices.Sort(places)
+		if len(places) > counted {
+			places = places[:counted]
+		}
+		for len(places) < counted {
+			places = append(places, missing)
+		}
 		best[t], second[t] = missing, missing
 		for i, p := range places {
 			sum[t] += p

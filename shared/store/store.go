@@ -1,5 +1,5 @@
 // Package store keeps xqtour's state in one DynamoDB table through aws-sdk-go-v2.
-// It is the only package that imports the AWS SDK.
+// It is the only package that talks to DynamoDB.
 //
 // # Key design
 //
@@ -18,12 +18,20 @@
 //	T#<tid>       X#<nnnn>#<tttt>  result of round n, table t: written once when the game ends
 //	T#<tid>       L#<nnnn>#<mid>   a team's lineup for round n
 //	<PK>          <SK>#~partNNN    continuation of a document over MaxPart (a large round)
+//	C#<cid>       CONN        live WebSocket connection: the topics it follows; expires through "ttl"
+//	S#G#<gid>     C#<cid>     connection cid follows game gid; expires with its connection
+//	S#T#<tid>     C#<cid>     connection cid follows event tid (rounds, results, standings, players)
 //
 // Access patterns:
 //   - the event page, its players, officials, rounds and teams: one Query on
 //     PK = T#<tid> (optionally begins_with(SK, prefix)), paginated: a large event
 //     exceeds DynamoDB's 1 MB page, so Query always follows LastEvaluatedKey;
 //   - a game and every change to it: GetItem / conditional PutItem on G#<gid>;
+//   - live fan-out: who follows a changed game or event is one Query on
+//     PK = S#G#<gid> or S#T#<tid> (the connection ids are the sort keys); a
+//     connection's own item lists its topics, so a disconnect deletes exactly
+//     its subscriptions. Connection and subscription items carry a kind the
+//     stream's event filter leaves out, so they never invoke the fan-out;
 //   - authorisation: the token names its principal, so the hash to compare is in
 //     an item the request reads anyway (or one extra GetItem for officials).
 //

@@ -30,7 +30,8 @@ type Roster struct {
 
 // NewRoster checks a team's entry against the event's settings and returns
 // its roster in board order: members then substitutes, each as given, then
-// (unless Settings.KeepEntryOrder) sorted by RatingOrder.
+// sorted by RatingOrder — or, with Settings.KeepEntryOrder, kept in that
+// order but for unrated players, who go after the rated ones (UnratedLast).
 func NewRoster(team string, s Settings, members, substitutes []Player) (Roster, error) {
 	if err := s.Validate(); err != nil {
 		return Roster{}, err
@@ -66,10 +67,27 @@ func NewRoster(team string, s Settings, members, substitutes []Player) (Roster, 
 		}
 		seen[p.ID] = true
 	}
-	if !s.KeepEntryOrder {
+	if s.KeepEntryOrder {
+		players = UnratedLast(players)
+	} else {
 		players = RatingOrder(players)
 	}
 	return Roster{Team: team, Settings: s, Players: players}, nil
+}
+
+// UnratedLast keeps the order given but moves unrated players after every
+// rated one (T-1 as settled, 000 ch.7 §2 2.1: 无等级分者排在有等级分棋手的后面
+// holds in every event, even where the team orders its rated players itself).
+func UnratedLast(players []Player) []Player {
+	out := make([]Player, 0, len(players))
+	for _, rated := range []bool{true, false} {
+		for _, p := range players {
+			if p.Rated() == rated {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 // RatingOrder returns the players in T-1 board order (001 §11.1): higher

@@ -103,14 +103,18 @@ func TestNewRoster_T2_SubstitutesRankedWithMembers(t *testing.T) {
 	}
 }
 
-func TestNewRoster_KeepEntryOrder(t *testing.T) {
-	s := team.Settings{Format: team.FixedBoards, Boards: 3, KeepEntryOrder: true}
-	in := []team.Player{{ID: "a"}, {ID: "b", Rating: 2500}, {ID: "c", Rating: 1800}}
+// TestNewRoster_T1_KeepEntryOrderUnratedLast: the team's own order stands
+// for its rated players (1800 before 2500 as entered), but T-1 as settled
+// (000 ch.7 §2 2.1: 无等级分者排在有等级分棋手的后面, in every event) puts the
+// unrated entered first after them.
+func TestNewRoster_T1_KeepEntryOrderUnratedLast(t *testing.T) {
+	s := team.Settings{Format: team.FixedBoards, Boards: 4, KeepEntryOrder: true}
+	in := []team.Player{{ID: "a"}, {ID: "c", Rating: 1800}, {ID: "b", Rating: 2500}, {ID: "d"}}
 	r, err := team.NewRoster("T", s, in, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := r.IDs(), []string{"a", "b", "c"}; !slices.Equal(got, want) {
+	if got, want := r.IDs(), []string{"c", "b", "a", "d"}; !slices.Equal(got, want) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 }

@@ -123,7 +123,9 @@ type Settings struct {
 	Substitutes int
 	// KeepEntryOrder keeps the team's own board order instead of sorting the
 	// roster by rating. 001 §11.1 demands rating order for national events
-	// only; elsewhere the team ranks its players by strength itself.
+	// only; elsewhere the team ranks its players by strength itself — but
+	// unrated players still come after the rated ones (T-1 as settled, 000
+	// ch.7 §2 2.1, in every event).
 	KeepEntryOrder bool
 }
 

@@ -92,7 +92,7 @@ func TestLateEntrant_S2_MissedRoundsScoreAsDraws(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	num := tournament.PairingNumbers(ps)
+	num := tournament.PairingNumbers(ev, ps)
 	scores := map[int]int{}
 	for _, p := range in.Players {
 		scores[p.Number] = p.Score

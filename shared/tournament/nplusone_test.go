@@ -74,3 +74,55 @@ func TestStandings_S4_NPlusOneOpponentScores(t *testing.T) {
 		}
 	}
 }
+
+// TestStandings_S4_NPlusOneFinalPlaces: 001 §10.4.3.1 (第N轮结束后排名前2名的棋手
+// …进行冠亚军决赛，其他棋手进行第N+1轮积分编排赛确定第3名及以后名次). Eight
+// players, N = 3: the final's loser is 2nd even when a non-finalist ends
+// round N+1 with more points, and that non-finalist is 3rd. Before round
+// N+1 the table is the plain Swiss table.
+func TestStandings_S4_NPlusOneFinalPlaces(t *testing.T) {
+	ev, ps := event(t, tournament.Settings{Name: "x", System: tournament.SwissNPlusOne, Rounds: 4}, 8)
+	var rounds []*tournament.Round
+	var results []tournament.Result
+	for range 3 {
+		play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, redWins)
+	}
+	// Round N+1: the final goes to black; every other game to red.
+	r := play(t, ev, ps, &rounds, &results, tournament.PairOptions{}, func(p tournament.Pairing) string {
+		if p.Table == 1 {
+			return "0-1"
+		}
+		return "1-0"
+	})
+	final := r.Pairings[0]
+	sev, err := tournament.StandingsEvent(ev, tournament.NewHistory(ps, rounds, results))
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := standings.Standings(sev, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if table.Rows[0].PlayerID != final.Black || table.Rows[0].Rank != 1 || table.Rows[1].PlayerID != final.Red || table.Rows[1].Rank != 2 {
+		t.Fatalf("top two %s (%d), %s (%d); want the final's winner %s 1st and loser %s 2nd",
+			table.Rows[0].PlayerID, table.Rows[0].Rank, table.Rows[1].PlayerID, table.Rows[1].Rank, final.Black, final.Red)
+	}
+	loser := table.Rows[1].Points
+	above := false
+	for _, row := range table.Rows[2:] {
+		if row.Rank < 3 || row.Playoff {
+			t.Errorf("%s: rank %d playoff %v, want 3rd or lower and no play-off", row.PlayerID, row.Rank, row.Playoff)
+		}
+		above = above || row.Points > loser
+	}
+	if !above {
+		t.Errorf("the case needs a non-finalist with more points than the final's loser (%d): %+v", loser, table.Rows)
+	}
+	plain, err := standings.Standings(sev, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Rows[0].Rank != 1 || plain.Rows[1].Points > plain.Rows[0].Points {
+		t.Errorf("table after round N is not the plain Swiss table: %+v", plain.Rows[:2])
+	}
+}

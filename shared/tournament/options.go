@@ -14,8 +14,9 @@ import (
 	"github.com/xqtour/xqtour/shared/pairing/roundrobin"
 )
 
-// Round-robin numberings (S-1: "numbers by draw or by seeding"): which
-// player holds which number of the round-robin table.
+// Numberings: which player holds which number of a round-robin table (S-1:
+// "numbers by draw or by seeding") or which pairing number of an individual
+// Swiss (P-3, see PairingNumbers).
 const (
 	// NumberingRegistration gives each player their registration number (the default).
 	NumberingRegistration = "registration"
@@ -47,7 +48,17 @@ type KnockoutOptions struct {
 	// that settle a level match (S-3, C-2); default
 	// knockout.DefaultTieBreakTimeControl.
 	TieBreak string
+	// Colours is how colours move between a match's games (S-3):
+	// ColoursAlternate (default, 001 §12.4 第二局换先) or ColoursLoserTakesRed
+	// (000 ch.2 §4 第4条: 二局输棋方执红先行; after a draw they swap).
+	Colours string
 }
+
+// How colours move between the games of a knockout match (S-3).
+const (
+	ColoursAlternate     = "alternate"
+	ColoursLoserTakesRed = "loserTakesRed"
+)
 
 // playsKnockoutMatches reports whether the settings have knockout matches.
 func (s *Settings) playsKnockoutMatches() bool {
@@ -60,11 +71,20 @@ func (s *Settings) playsKnockoutMatches() bool {
 	return false
 }
 
-// normalizeOptions fills and checks the round-robin numbering (S-1) and the
-// knockout options (S-3, S-4); a system that does not use one refuses it.
+// normalizeOptions fills and checks the title's play-off or sharing,
+// the members a teams-by-places table compares, the numbering (S-1,
+// P-3) and the knockout options (S-3, S-4); a system that does not use one
+// refuses it.
 // It runs after normalizeCombined, which fills the groups' finals.
 func (s *Settings) normalizeOptions() error {
-	if s.System == RoundRobin || s.System == DoubleRoundRobin {
+	if s.PlacesCounted < 0 || s.PlacesCounted > 100 {
+		return &FieldError{Field: "placesCounted", Message: "must be between 0 (as many as the largest team has) and 100", Rule: "R-9"}
+	}
+	if s.Playoff && s.ShareTitle {
+		return &FieldError{Field: "shareTitle", Message: "an event cannot both share the title and decide it by play-off", Rule: "R-10"}
+	}
+	switch {
+	case s.System == RoundRobin || s.System == DoubleRoundRobin:
 		switch s.Numbering {
 		case "":
 			s.Numbering = NumberingRegistration
@@ -72,9 +92,18 @@ func (s *Settings) normalizeOptions() error {
 		default:
 			return &FieldError{Field: "numbering", Message: fmt.Sprintf("unknown numbering %q (want registration, rating or draw)", s.Numbering), Rule: "S-1"}
 		}
-	} else if s.Numbering != "" && s.Numbering != NumberingRegistration {
-		return &FieldError{Field: "numbering", Message: "only a round robin numbers its players for the round-robin table", Rule: "S-1"}
-	} else {
+	case swissNumbered(*s):
+		// P-3: round 1 by rating unless the organiser asks otherwise.
+		switch s.Numbering {
+		case "":
+			s.Numbering = NumberingRating
+		case NumberingRegistration, NumberingRating, NumberingDraw:
+		default:
+			return &FieldError{Field: "numbering", Message: fmt.Sprintf("unknown numbering %q (want rating, draw or registration)", s.Numbering), Rule: "P-3"}
+		}
+	case s.Numbering != "" && s.Numbering != NumberingRegistration:
+		return &FieldError{Field: "numbering", Message: "only a round robin or an individual Swiss numbers its players", Rule: "S-1"}
+	default:
 		s.Numbering = ""
 	}
 	k := &s.Knockout
@@ -108,6 +137,13 @@ func (s *Settings) normalizeOptions() error {
 	if k.TieBreak == "" {
 		k.TieBreak = knockout.DefaultTieBreakTimeControl
 	}
+	switch k.Colours {
+	case "":
+		k.Colours = ColoursAlternate
+	case ColoursAlternate, ColoursLoserTakesRed:
+	default:
+		return &FieldError{Field: "knockout.colours", Message: fmt.Sprintf("unknown colour rule %q (want alternate or loserTakesRed)", k.Colours), Rule: "S-3"}
+	}
 	if _, ok := clock.Preset(k.TieBreak); !ok {
 		names := clock.PresetNames()
 		sort.Strings(names)
@@ -134,20 +170,29 @@ func (s Settings) KnockoutInEffect() KnockoutOptions {
 	if k.TieBreak == "" {
 		k.TieBreak = knockout.DefaultTieBreakTimeControl
 	}
+	if k.Colours == "" {
+		k.Colours = ColoursAlternate
+	}
 	return k
 }
 
-// NumberingInEffect is the round-robin numbering the pairing applies
-// (NumberingRegistration when none is stored); "" for other systems.
+// NumberingInEffect is the numbering the pairing applies: the round-robin
+// table's (S-1) or an individual Swiss's pairing numbers (P-3). An event
+// stored before the option read NumberingRegistration and still does (new
+// Swiss events are created with NumberingRating); "" for other systems.
 func (s Settings) NumberingInEffect() string {
 	switch {
-	case s.System != RoundRobin && s.System != DoubleRoundRobin:
+	case s.System != RoundRobin && s.System != DoubleRoundRobin && !swissNumbered(s):
 		return ""
 	case s.Numbering == "":
 		return NumberingRegistration
 	}
 	return s.Numbering
 }
+
+// swissNumbered reports whether the event pairs individuals with the
+// Swiss system and so numbers them for round 1 (P-3).
+func swissNumbered(s Settings) bool { return isSwiss(s.System) && !s.Teams }
 
 // tieBreakControl is the preset of the event's additional rapid games (S-3).
 func tieBreakControl(t *Tournament) string {
@@ -185,9 +230,18 @@ func DrawSeed(tid string) (uint64, uint64) {
 // round 1 is paired, a withdrawn player keeps their number, and registration
 // numbers, ratings and the tournament id never change — so round 1, every
 // later round, a retry and the standings all read the same numbers.
+//
+// S-6 (001 §14.4 在比赛开始前退出，如系循环制…应重新抽签; 000 ch.2 §2.1): a
+// player who withdrew before round 1 was paired is not in the table at all —
+// the others are renumbered (with NumberingDraw the lot is drawn again over
+// them) and the table is the one for the remaining field.
 func RoundRobinOrder(t *Tournament, players []*Player) []*Player {
-	out := make([]*Player, len(players))
-	copy(out, players)
+	out := make([]*Player, 0, len(players))
+	for _, p := range players {
+		if p.Status != Withdrawn || p.WithdrawnAfter > 0 {
+			out = append(out, p)
+		}
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Number < out[j].Number })
 	switch t.Settings.Numbering {
 	case NumberingRating:

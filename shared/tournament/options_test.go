@@ -22,7 +22,9 @@ func TestSettings_S1_S3_S4_OptionsDefaultsAndRefusals(t *testing.T) {
 		field string
 	}{
 		{"S1_UnknownNumbering", tournament.Settings{System: tournament.RoundRobin, Numbering: "alphabet"}, "numbering"},
-		{"S1_NumberingOnASwiss", tournament.Settings{System: tournament.Swiss, Rounds: 5, Numbering: tournament.NumberingDraw}, "numbering"},
+		{"S1_NumberingOnAKnockout", tournament.Settings{System: tournament.Knockout, Numbering: tournament.NumberingDraw}, "numbering"},
+		{"S1_NumberingOnATeamSwiss", tournament.Settings{System: tournament.Swiss, Rounds: 5, Teams: true, Boards: 4, Numbering: tournament.NumberingRating}, "numbering"},
+		{"P3_UnknownSwissNumbering", tournament.Settings{System: tournament.Swiss, Rounds: 5, Numbering: "alphabet"}, "numbering"},
 		{"S3_KnockoutOnASwiss", tournament.Settings{System: tournament.Swiss, Rounds: 5, Knockout: tournament.KnockoutOptions{ThirdPlace: true}}, "knockout"},
 		{"S3_KnockoutOnARoundRobin", tournament.Settings{System: tournament.RoundRobin, Knockout: tournament.KnockoutOptions{TieBreak: "rapid-5/30"}}, "knockout"},
 		{"S3_KnockoutOnSamePlaceFinals", tournament.Settings{System: tournament.Groups, Knockout: tournament.KnockoutOptions{TieBreak: "rapid-5/30"}}, "knockout"},
@@ -52,10 +54,10 @@ func TestSettings_S1_S3_S4_OptionsDefaultsAndRefusals(t *testing.T) {
 	}{
 		{tournament.RoundRobin, tournament.NumberingRegistration, false, 0, ""},
 		{tournament.DoubleRoundRobin, tournament.NumberingRegistration, false, 0, ""},
-		{tournament.Swiss, "", false, 0, ""},
+		{tournament.Swiss, tournament.NumberingRating, false, 0, ""},
 		{tournament.Knockout, "", false, 0, "rapid-10/40+5/30"},
 		{tournament.DoubleElimination, "", true, 0, "rapid-10/40+5/30"},
-		{tournament.SwissKnockout, "", false, 2, "rapid-10/40+5/30"},
+		{tournament.SwissKnockout, tournament.NumberingRating, false, 2, "rapid-10/40+5/30"},
 	}
 	for _, d := range defaults {
 		s := tournament.Settings{Name: "x", System: d.system, Rounds: 3}
@@ -428,10 +430,10 @@ func TestSettings_S3_S4_OptionsInEffectForStoredEvents(t *testing.T) {
 		tieBreak          string
 	}{
 		{tournament.RoundRobin, tournament.NumberingRegistration, false, 0, ""},
-		{tournament.Swiss, "", false, 0, ""},
+		{tournament.Swiss, tournament.NumberingRegistration, false, 0, ""},
 		{tournament.Knockout, "", false, 0, "rapid-10/40+5/30"},
 		{tournament.DoubleElimination, "", true, 0, "rapid-10/40+5/30"},
-		{tournament.SwissKnockout, "", false, 2, "rapid-10/40+5/30"},
+		{tournament.SwissKnockout, tournament.NumberingRegistration, false, 2, "rapid-10/40+5/30"},
 	} {
 		s := tournament.Settings{System: tc.system}
 		k := s.KnockoutInEffect()

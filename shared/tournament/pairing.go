@@ -185,36 +185,94 @@ func missedPoints(sc standings.Scoring, m standings.Missed) int {
 	return 0
 }
 
-// PairingNumbers gives every player a Swiss pairing number (P-3): players
-// of the first round's field who are seeded take the odd numbers 1, 3, 5 …
-// by rating, the others the even numbers in registration order (the
-// registration order stands for the draw); whoever is left when one list
-// runs out takes the next numbers; late entries follow in registration order.
-// Without seeds the pairing numbers are the registration numbers.
-func PairingNumbers(players []*Player) map[string]int {
-	var seeds, others, late []*Player
+// PairingNumbers gives every player of an individual Swiss its pairing
+// number (P-3, 002 appendix 3 §2.1) as the event's numbering says; late
+// entries follow in registration order in every method.
+//
+//   - NumberingRating (the default): the first round's field is ordered by
+//     rating — seeded players first, then the others, each by rating (an
+//     unrated player counts as 0), ties in registration order — and split
+//     into an upper and a lower half of equal size. Each half draws lots
+//     for its numbers (SwissLot): the upper half takes the odd numbers 1,
+//     3, 5 …, the lower half the even numbers, so round 1's neighbours (1-2,
+//     4-3 …) set the upper half against the lower. In an odd field the
+//     lower half is one larger and its last drawn player takes the last
+//     number — the one round 1 leaves for the bye (S-7).
+//   - NumberingDraw: one lot over the whole field (一般比赛可采用全体运动员一次性
+//     抽签确定序号); seeding is not looked at.
+//   - NumberingRegistration (on request, and events stored before the
+//     option): seeded players take the odd numbers by rating, the others the
+//     even numbers in registration order; whoever is left when one list runs
+//     out takes the next numbers. Without seeds these are the registration
+//     numbers.
+func PairingNumbers(t *Tournament, players []*Player) map[string]int {
+	var first, late []*Player
 	for _, p := range players {
-		switch {
-		case p.JoinedRound > 1:
+		if p.JoinedRound > 1 {
 			late = append(late, p)
-		case p.Seeded:
-			seeds = append(seeds, p)
-		default:
-			others = append(others, p)
+		} else {
+			first = append(first, p)
 		}
 	}
 	byNumber := func(s []*Player) {
 		sort.Slice(s, func(i, j int) bool { return s[i].Number < s[j].Number })
 	}
-	byNumber(others)
+	byNumber(first)
 	byNumber(late)
-	sort.SliceStable(seeds, func(i, j int) bool {
-		if seeds[i].Rating != seeds[j].Rating {
-			return seeds[i].Rating > seeds[j].Rating
-		}
-		return seeds[i].Number < seeds[j].Number
-	})
 	out := make(map[string]int, len(players))
+	switch t.Settings.NumberingInEffect() {
+	case NumberingRating:
+		ranked := append([]*Player(nil), first...)
+		sort.SliceStable(ranked, func(i, j int) bool {
+			a, b := ranked[i], ranked[j]
+			if a.Seeded != b.Seeded {
+				return a.Seeded
+			}
+			return a.Rating > b.Rating
+		})
+		upper := append([]*Player(nil), ranked[:len(ranked)/2]...)
+		lower := append([]*Player(nil), ranked[len(ranked)/2:]...)
+		byNumber(upper)
+		byNumber(lower)
+		lot := rand.New(rand.NewPCG(SwissLot(t.ID)))
+		lot.Shuffle(len(upper), func(i, j int) { upper[i], upper[j] = upper[j], upper[i] })
+		lot.Shuffle(len(lower), func(i, j int) { lower[i], lower[j] = lower[j], lower[i] })
+		for i, p := range upper {
+			out[p.ID] = 2*i + 1
+		}
+		for i, p := range lower {
+			out[p.ID] = min(2*i+2, len(ranked)) // an odd field's extra lower player: the last number
+		}
+	case NumberingDraw:
+		drawn := append([]*Player(nil), first...)
+		lot := rand.New(rand.NewPCG(SwissLot(t.ID)))
+		lot.Shuffle(len(drawn), func(i, j int) { drawn[i], drawn[j] = drawn[j], drawn[i] })
+		for i, p := range drawn {
+			out[p.ID] = i + 1
+		}
+	default:
+		registrationNumbers(first, out)
+	}
+	next := len(first) + 1
+	for _, p := range late {
+		out[p.ID] = next
+		next++
+	}
+	return out
+}
+
+// registrationNumbers numbers the first round's field by registration,
+// seeded players taking the odd numbers by rating (NumberingRegistration).
+func registrationNumbers(first []*Player, out map[string]int) {
+	var seeds, others []*Player
+	for _, p := range first {
+		if p.Seeded {
+			seeds = append(seeds, p)
+		} else {
+			others = append(others, p)
+		}
+	}
+	sort.SliceStable(seeds, func(i, j int) bool { return seeds[i].Rating > seeds[j].Rating })
 	next := 1
 	for len(seeds) > 0 || len(others) > 0 {
 		list := &others
@@ -225,11 +283,17 @@ func PairingNumbers(players []*Player) map[string]int {
 		*list = (*list)[1:]
 		next++
 	}
-	for _, p := range late {
-		out[p.ID] = next
-		next++
-	}
-	return out
+}
+
+// SwissLot is the seed of an individual Swiss's first-round lot (P-3): the
+// first 16 bytes of SHA-256("swiss-numbering/" + tournament id) as the two
+// words of a PCG generator (little endian). The generator shuffles the
+// upper half, then the lower half, each listed in registration order
+// (math/rand/v2's Shuffle); with the draw numbering it shuffles the whole
+// field. An arbiter can replay it, and every round reads the same numbers.
+func SwissLot(tid string) (uint64, uint64) {
+	sum := sha256.Sum256([]byte("swiss-numbering/" + tid))
+	return binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:16])
 }
 
 // swissState is each player's record as the Swiss pairing reads it.
@@ -246,7 +310,7 @@ type swissState struct {
 // and the unfinished games (P-12, counted as draws).
 func swissHistory(t *Tournament, h *History, n int) *swissState {
 	sc := scoring(t)
-	st := &swissState{num: PairingNumbers(h.Players), byNum: map[int]*Player{}, hist: map[string][]swiss.RoundRecord{}, score: map[string]int{}}
+	st := &swissState{num: PairingNumbers(t, h.Players), byNum: map[int]*Player{}, hist: map[string][]swiss.RoundRecord{}, score: map[string]int{}}
 	for _, p := range h.Players {
 		st.byNum[st.num[p.ID]] = p
 		st.hist[p.ID] = make([]swiss.RoundRecord, n-1)
@@ -265,6 +329,11 @@ func swissHistory(t *Tournament, h *History, n int) *swissState {
 		gained[k] = map[string]int{}
 		for _, p := range r.Pairings {
 			res, ok := h.Result(r.Number, p)
+			if !ok {
+				// S-6 (000 ch.2 §2.2–2.3): a withdrawn player's unfinished
+				// game is a forfeit he lost, as the standings score it.
+				res.Result, ok = withdrawalForfeit(h, r.Number, p)
+			}
 			rp, bp := sc.DrawRed, sc.DrawBlack
 			if ok {
 				rp, bp = points(sc, res.Result)
@@ -275,6 +344,12 @@ func swissHistory(t *Tournament, h *History, n int) *swissState {
 			red, black := st.num[p.Red], st.num[p.Black]
 			st.hist[p.Red][k] = swiss.RoundRecord{Side: swiss.Red, Opponent: black, Pending: !ok}
 			st.hist[p.Black][k] = swiss.RoundRecord{Side: swiss.Black, Opponent: red, Pending: !ok}
+			if ok && res.Result == "0-0" {
+				// A double forfeit (C-6 双方弃权) is no game: neither a colour
+				// nor a meeting, so the two may still meet (the standings
+				// read it the same way); a single forfeit is a game as paired.
+				st.hist[p.Red][k], st.hist[p.Black][k] = swiss.RoundRecord{}, swiss.RoundRecord{}
+			}
 		}
 		for _, id := range r.Byes {
 			gained[k][id] += sc.Win // S-7: a Swiss bye scores a win
@@ -320,6 +395,9 @@ func swissHistory(t *Tournament, h *History, n int) *swissState {
 			return f
 		}
 		for _, p := range r.Pairings {
+			if st.hist[p.Red][k].Side == swiss.Absent {
+				continue // a double forfeit: no game, so no float
+			}
 			rs, bs := seen[p.Red], seen[p.Black]
 			switch {
 			case rs > bs:
@@ -334,6 +412,26 @@ func swissHistory(t *Tournament, h *History, n int) *swissState {
 	}
 	st.score = before
 	return st
+}
+
+// withdrawalForfeit is the result of an unfinished game of round n when a
+// player of it has withdrawn since it was paired (S-6, 000 ch.2 §2.2–2.3:
+// 如他下过的棋有的还未终局…按负局计算): a forfeit lost by whoever withdrew,
+// both when both did. It is false when neither has.
+func withdrawalForfeit(h *History, n int, p Pairing) (string, bool) {
+	gone := func(id string) bool {
+		q := h.Player(id)
+		return q != nil && q.Status == Withdrawn && q.WithdrawnAfter >= n
+	}
+	switch r, b := gone(p.Red), gone(p.Black); {
+	case r && b:
+		return "0-0", true
+	case r:
+		return "-+", true
+	case b:
+		return "+-", true
+	}
+	return "", false
 }
 
 // SwissInput is what the Swiss engine is given to pair round t.Round+1 —
@@ -469,10 +567,11 @@ func schedule(t *Tournament, players int) (roundrobin.Schedule, error) {
 }
 
 func pairRoundRobin(t *Tournament, h *History, n int, o PairOptions, gameID GameIDFunc) (*Round, error) {
-	if len(h.Players) < 2 {
-		return nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d player(s); a round robin needs at least 2", len(h.Players)), Rule: "S-1"}
+	field := len(RoundRobinOrder(t, h.Players)) // S-6: without those who left before round 1
+	if field < 2 {
+		return nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d player(s); a round robin needs at least 2", field), Rule: "S-1"}
 	}
-	s, err := schedule(t, len(h.Players))
+	s, err := schedule(t, field)
 	if err != nil {
 		return nil, fmt.Errorf("pair round %d: %w", n, err)
 	}
@@ -762,7 +861,11 @@ func pairNPlusOne(t *Tournament, h *History, n int, o PairOptions, gameID GameID
 // games, then two-game mini-matches of additional rapid games at the
 // event's tie-break preset while level.
 func knockoutFormat(t *Tournament) knockout.Format {
-	return knockout.Format{Games: max(t.Settings.GamesPerMatch, 1), TieBreak: []knockout.TieBreakStage{{TimeControl: tieBreakControl(t), Games: 2}}}
+	f := knockout.Format{Games: max(t.Settings.GamesPerMatch, 1), TieBreak: []knockout.TieBreakStage{{TimeControl: tieBreakControl(t), Games: 2}}}
+	if t.Settings.KnockoutInEffect().Colours == ColoursLoserTakesRed {
+		f.Colours = knockout.LoserTakesRed
+	}
+	return f
 }
 
 // matchPending says why a match holds up the next round: a game still being
@@ -876,7 +979,11 @@ func NextGames(t *Tournament, h *History, gameID GameIDFunc) ([]Pairing, []Expla
 		if d.NeedsTieBreak {
 			why = fmt.Sprintf("match %s level after %d game(s): additional rapid game %d at %s (附加快棋, S-3)", m.ID, d.Next.Number-1, d.Next.Number, d.Next.TimeControl)
 		}
-		ex = append(ex, Explanation{Opponent: why, OpponentReason: "bracket", ColourReason: "alternate"})
+		colour := "alternate"
+		if f.Colours == knockout.LoserTakesRed {
+			colour = "loserTakesRed"
+		}
+		ex = append(ex, Explanation{Opponent: why, OpponentReason: "bracket", ColourReason: colour})
 	}
 	return ps, ex, nil
 }
@@ -897,10 +1004,8 @@ func GameControl(t *Tournament, p Pairing) clock.Control {
 // a round robin with a withdrawal the rest of the schedule so that S-6 can
 // annul or forfeit the games not played.
 func StandingsEvent(t *Tournament, h *History) (standings.Event, error) {
-	ev := standings.Event{System: t.Settings.System, Rounds: t.Settings.Rounds, Scoring: scoring(t), PlayoffPlaces: standings.NoPlayoff}
-	if t.Settings.Playoff {
-		ev.PlayoffPlaces = 0 // the title goes to a play-off
-	}
+	// a tie for the title needs a play-off unless the event shares it.
+	ev := standings.Event{System: t.Settings.System, Rounds: t.Settings.Rounds, Scoring: scoring(t), PlayoffPlaces: t.Settings.PlayoffPlaces()}
 	chain, err := standings.ParseChain(t.Settings.Tiebreaks)
 	if err != nil {
 		return ev, fmt.Errorf("standings: %w", err)
@@ -936,10 +1041,17 @@ func StandingsEvent(t *Tournament, h *History) (standings.Event, error) {
 			}
 		}
 	}
+	// S-4 N+1: once round N+1 is paired its table 1 is the final for 1st
+	// and 2nd; everyone else is placed from 3rd down.
+	if n := t.Settings.Rounds; t.Settings.System == SwissNPlusOne && len(h.Rounds) >= n && len(h.Rounds[n-1].Pairings) > 0 {
+		fp := h.Rounds[n-1].Pairings[0]
+		ev.Final = &standings.Final{Round: n, Players: [2]string{fp.Red, fp.Black}}
+	}
 	if t.Settings.System != RoundRobin && t.Settings.System != DoubleRoundRobin {
 		return ev, nil
 	}
-	s, err := schedule(t, len(h.Players))
+	order := RoundRobinOrder(t, h.Players)
+	s, err := schedule(t, len(order))
 	if err != nil {
 		return ev, nil // fewer than two players: nothing scheduled
 	}
@@ -949,7 +1061,6 @@ func StandingsEvent(t *Tournament, h *History) (standings.Event, error) {
 	if len(ev.Withdrawals) == 0 {
 		return ev, nil
 	}
-	order := RoundRobinOrder(t, h.Players)
 	for _, sr := range s.Rounds {
 		for _, pp := range sr.Pairings {
 			for _, g := range pp.Games {

@@ -51,6 +51,7 @@ func play(t *testing.T, ev *tournament.Tournament, ps []*tournament.Player, roun
 func redWins(tournament.Pairing) string { return "1-0" }
 
 func TestPairingNumbers_P3_SeedsTakeOddNumbers(t *testing.T) {
+	ev := &tournament.Tournament{ID: "t1", Settings: tournament.Settings{System: tournament.Swiss, Numbering: tournament.NumberingRegistration}}
 	ps := []*tournament.Player{
 		{ID: "a", Number: 1, JoinedRound: 1},
 		{ID: "b", Number: 2, Seeded: true, Rating: 2100, JoinedRound: 1},
@@ -60,12 +61,92 @@ func TestPairingNumbers_P3_SeedsTakeOddNumbers(t *testing.T) {
 		{ID: "f", Number: 6, JoinedRound: 1},
 		{ID: "late", Number: 7, JoinedRound: 3},
 	}
-	got := tournament.PairingNumbers(ps)
+	got := tournament.PairingNumbers(ev, ps)
 	want := map[string]int{"d": 1, "a": 2, "b": 3, "c": 4, "e": 5, "f": 6, "late": 7}
 	for id, n := range want {
 		if got[id] != n {
 			t.Errorf("%s: number %d, want %d (all: %v)", id, got[id], n, got)
 		}
+	}
+}
+
+// TestPairingNumbers_P3_HalvesByRating: 002 appendix 3 §2.1 (然后分成人(队)数
+// 相等的上、下两组 … 各组分别以抽签方式确定每个运动员的正式序号; 种子组抽1、3、5…
+// 单数号，非种子组抽2、4、6…双数号) as settled for P-3: by default the field
+// splits by rating into halves of equal size (a seeded player heads the
+// upper half whatever the rating), each half draws its numbers by a lot
+// replayable from the event id, the upper half the odd numbers. Seven
+// players: the lower half is one larger and its last drawn player takes
+// number 7, round 1's bye. An unrated player is rated last; a late entry
+// follows.
+func TestPairingNumbers_P3_HalvesByRating(t *testing.T) {
+	ev, err := tournament.New("evt-42", tournament.Settings{Name: "x", System: tournament.Swiss, Rounds: 7}, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Settings.Numbering != tournament.NumberingRating {
+		t.Fatalf("default numbering %q, want rating", ev.Settings.Numbering)
+	}
+	ratings := []int{1500, 2300, 0, 1900, 2100, 1700, 1600}
+	var ps []*tournament.Player
+	for i, r := range ratings {
+		ps = append(ps, &tournament.Player{ID: fmt.Sprintf("p%d", i+1), Number: i + 1, Rating: r, JoinedRound: 1})
+	}
+	ps[0].Seeded = true // seeded on past results: upper half despite 1500
+	ps = append(ps, &tournament.Player{ID: "late", Number: 8, Rating: 2500, JoinedRound: 3})
+	got := tournament.PairingNumbers(ev, ps)
+	upper := map[string]bool{"p1": true, "p2": true, "p5": true} // seed, then 2300, 2100; seven players: the lower half is one larger
+	// Replay the lot by hand: the upper half in registration order, then
+	// the lower half, shuffled by the generator SwissLot seeds.
+	lot := rand.New(rand.NewPCG(tournament.SwissLot("evt-42")))
+	up := []string{"p1", "p2", "p5"}
+	low := []string{"p3", "p4", "p6", "p7"}
+	lot.Shuffle(len(up), func(i, j int) { up[i], up[j] = up[j], up[i] })
+	lot.Shuffle(len(low), func(i, j int) { low[i], low[j] = low[j], low[i] })
+	want := map[string]int{"late": 8}
+	for i, id := range up {
+		want[id] = 2*i + 1
+	}
+	for i, id := range low {
+		want[id] = min(2*i+2, 7) // the extra lower player: number 7, round 1's bye
+	}
+	for id, n := range want {
+		if got[id] != n {
+			t.Errorf("%s: number %d, want %d", id, got[id], n)
+		}
+		if id != "late" && n != 7 && upper[id] != (n%2 == 1) {
+			t.Errorf("%s: number %d is in the wrong half", id, n)
+		}
+	}
+	// Another event draws other lots, but the halves stay.
+	other := *ev
+	other.ID = "evt-43"
+	again := tournament.PairingNumbers(&other, ps)
+	for id := range upper {
+		if again[id]%2 != 1 || again[id] == 7 {
+			t.Errorf("%s: upper half, number %d", id, again[id])
+		}
+	}
+}
+
+// TestNumbering_P3_Options: an individual Swiss takes rating (default),
+// draw or registration; other words are refused naming P-3.
+func TestNumbering_P3_Options(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{{"", "rating"}, {"draw", "draw"}, {"registration", "registration"}} {
+		ev, err := tournament.New("e", tournament.Settings{Name: "x", System: tournament.Swiss, Rounds: 7, Numbering: tc.in}, "", 0)
+		if err != nil || ev.Settings.Numbering != tc.want {
+			t.Errorf("numbering %q: got %v %v, want %q", tc.in, ev, err, tc.want)
+		}
+	}
+	_, err := tournament.New("e", tournament.Settings{Name: "x", System: tournament.Swiss, Rounds: 7, Numbering: "lot"}, "", 0)
+	var fe *tournament.FieldError
+	if !errors.As(err, &fe) || fe.Rule != "P-3" || fe.Field != "numbering" {
+		t.Errorf("unknown numbering: %v", err)
+	}
+	// Stored before the option existed: still registration order.
+	old := tournament.Settings{System: tournament.Swiss}
+	if got := old.NumberingInEffect(); got != tournament.NumberingRegistration {
+		t.Errorf("stored event numbering %q, want registration", got)
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 //	    counted; 4 floats down from a group of two — counted; 3 floats up
 //	    alone — not counted.
 func TestSwissInput_P6_LoneFloatNotCounted(t *testing.T) {
-	ev, ps := event(t, tournament.Settings{Name: "x", System: tournament.Swiss, Rounds: 5}, 4)
+	ev, ps := event(t, tournament.Settings{Name: "x", System: tournament.Swiss, Rounds: 5, Numbering: tournament.NumberingRegistration}, 4)
 	pair := func(n, table int, red, black, res string) (tournament.Pairing, tournament.Result) {
 		g := gid(n, table, 1)
 		return tournament.Pairing{Table: table, Red: red, Black: black, GameID: g},
@@ -68,7 +68,7 @@ func TestSwissInput_P6_LoneFloatNotCounted(t *testing.T) {
 //	5: 2+2 = 4, 6: 0+1 = 1. Read with the final R1 result, 4-1 would be
 //	2 against 2 and no float; as paired it was 2 against 1.
 func TestSwissInput_P12_FloatsAsPaired(t *testing.T) {
-	ev, ps := event(t, tournament.Settings{Name: "x", System: tournament.Swiss, Rounds: 5}, 6)
+	ev, ps := event(t, tournament.Settings{Name: "x", System: tournament.Swiss, Rounds: 5, Numbering: tournament.NumberingRegistration}, 6)
 	var results []tournament.Result
 	round := func(n int, unfinished []string, games ...[3]string) *tournament.Round {
 		r := &tournament.Round{Number: n, UnfinishedAsDraws: unfinished}

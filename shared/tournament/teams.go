@@ -499,9 +499,9 @@ func PairNextTeams(t *Tournament, th *TeamHistory, o PairOptions, gameID GameIDF
 // playing), colours as played, and the Swiss byes.
 func TeamStandingsEvent(t *Tournament, th *TeamHistory) (standings.TeamEvent, error) {
 	ev := standings.TeamEvent{System: t.Settings.System, Rounds: t.Settings.Rounds, Boards: boardsPerMatch(t.Settings),
-		Scoring: scoring(t), PlayoffPlaces: standings.NoPlayoff}
-	if t.Settings.Playoff || t.Settings.System == DoubleRoundRobin {
-		ev.PlayoffPlaces = 0 // R-10; R-6: a team double round robin ends in a play-off
+		Scoring: scoring(t), PlayoffPlaces: t.Settings.PlayoffPlaces()}
+	if t.Settings.System == DoubleRoundRobin {
+		ev.PlayoffPlaces = 0 // a team double round robin ends in a play-off
 	}
 	chain, err := standings.ParseTeamChain(t.Settings.Tiebreaks)
 	if err != nil {

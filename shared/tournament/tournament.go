@@ -80,6 +80,13 @@ type Rules struct {
 	// a side not there by the start plus LateForfeitMs forfeits (C-6). Off, an
 	// arbiter rules late forfeits.
 	RecordArrivals bool
+	// OfferLoses: an offer without mating material against mating material,
+	// or repeated after a refusal, loses at once (O-2, 000 ch.4 (9), (13),
+	// (15)); off, it is refused (D-5, D-2).
+	OfferLoses bool
+	// DroppedPieceLoses: a side's second dropped piece in a game, recorded
+	// by a scribe or an arbiter, loses (O-2, 000 ch.7 §2 第4条).
+	DroppedPieceLoses bool
 }
 
 // Settings is what the organiser chooses when creating an event.
@@ -112,8 +119,18 @@ type Settings struct {
 	AvoidSameClub bool
 	// GamesPerMatch is the games per pairing in round robins and knockouts (S-1, S-3); default 1.
 	GamesPerMatch int
-	// Playoff asks for a play-off instead of shared first place.
+	// Playoff asks for a play-off for the title; it is the default
+	// now and the flag is kept for events and clients that send it.
 	Playoff bool
+	// ShareTitle lets a tie for first place be shared (R-10, 000 ch.7 §2
+	// 3.6: 冠军或不宜并列的名次，应安排加赛或在赛前补充细则中作出明确规定);
+	// without it such a tie is marked as needing a play-off.
+	ShareTitle bool
+	// PlacesCounted is how many members of each team the teams-by-places
+	// table sums (T-5, R-9 as settled): teams of unequal size are compared
+	// on the same number, a missing member counting as the last place + 1;
+	// 0 counts as many as the largest team has.
+	PlacesCounted int
 	// StartsAt is the first round's start, Unix ms (0: unset); late arrival counts from each round's start (C-6).
 	StartsAt int64
 	// Elimination sets the last-place elimination of a swissElimination event (S-4).
@@ -296,6 +313,53 @@ func (r *Rules) normalize() error {
 		return &FieldError{Field: "rules.lateForfeitMs", Message: "must be between 1 ms and a day", Rule: "C-6"}
 	}
 	return nil
+}
+
+// Warning is advice about settings that are allowed but against a rule
+// book's recommendation; the event is created anyway.
+type Warning struct {
+	Code    string
+	Message string
+	Rule    string
+}
+
+// Warning codes.
+const (
+	// WarnSwissRounds: an individual Swiss with fewer than 7 or an even
+	// number of rounds (P-2).
+	WarnSwissRounds = "swiss_rounds"
+)
+
+// Warnings lists what the settings do against the rule books' advice.
+// P-2 (002 appendix 3 §1.2: 尽量不要少于七轮 … 个人赛的轮数宜为单数): an
+// individual Swiss should have at least 7 rounds, and an odd number so
+// colours end at most one apart; fewer or even is allowed with a warning.
+func (s Settings) Warnings() []Warning {
+	var out []Warning
+	if isSwiss(s.System) && !s.Teams && s.Rounds > 0 {
+		var why []string
+		if s.Rounds < 7 {
+			why = append(why, "fewer than 7 rounds leave more to chance (尽量不要少于七轮)")
+		}
+		if s.Rounds%2 == 0 {
+			why = append(why, "an even number of rounds can leave colours two apart (个人赛的轮数宜为单数)")
+		}
+		if len(why) > 0 {
+			out = append(out, Warning{Code: WarnSwissRounds, Rule: "P-2",
+				Message: fmt.Sprintf("%d rounds: %s", s.Rounds, strings.Join(why, "; "))})
+		}
+	}
+	return out
+}
+
+// PlayoffPlaces is how many top places a play-off decides when still tied
+// after the whole chain: the title, unless the event lets it be
+// shared.
+func (s Settings) PlayoffPlaces() int {
+	if s.ShareTitle {
+		return standings.NoPlayoff
+	}
+	return 0
 }
 
 func isSwiss(system string) bool {

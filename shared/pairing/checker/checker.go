@@ -16,9 +16,9 @@ import (
 	"github.com/xqtour/xqtour/shared/pairing/swiss"
 )
 
-// BruteLimit is the largest score-group stage whose completeness is
-// compared with a brute-force optimum.
-const BruteLimit = 12
+// BruteLimit is the largest field (active players) whose round is
+// compared with the brute-force optimum over every complete pairing.
+const BruteLimit = 14
 
 // Violation is one broken rule in a round.
 type Violation struct {
@@ -35,7 +35,7 @@ type player struct {
 	diff           int
 	last           swiss.Side
 	streak         int
-	downs          int
+	downs, ups     int
 	hadBye         bool
 	met            map[int]bool
 	placed         int // times seen in the output
@@ -87,6 +87,8 @@ func newChecker(in swiss.Input) *checker {
 			switch r.Float {
 			case swiss.Down:
 				q.downs++
+			case swiss.Up:
+				q.ups++
 			}
 		}
 		c.ps[p.Number] = q
@@ -131,7 +133,7 @@ func Check(in swiss.Input, out swiss.Round) []Violation {
 	c.checkBye()
 	c.checkColours()
 	if in.Round > 1 {
-		c.checkStages()
+		c.checkOptimum()
 	}
 	return c.vs
 }
@@ -239,18 +241,24 @@ func (c *checker) checkBye() {
 	}
 }
 
-// threeViolation mirrors appendix 3 §1.11(3): +3 of one colour or three
-// in a row.
-func threeViolation(red, black *player) bool {
-	return red.diff+1 >= 3 || red.last == swiss.Red && red.streak >= 2 ||
-		black.diff-1 <= -3 || black.last == swiss.Black && black.streak >= 2
+// faultsOf counts the players red and black are given +3 of one colour or
+// three in a row (appendix 3 §1.11(3)); in the last round only +3, the
+// one fault a colour swap still avoids there (§4(10), §1.11(4)).
+func faultsOf(red, black *player, last bool) int {
+	n := 0
+	if red.diff+1 >= 3 || !last && red.last == swiss.Red && red.streak >= 2 {
+		n++
+	}
+	if black.diff-1 <= -3 || !last && black.last == swiss.Black && black.streak >= 2 {
+		n++
+	}
+	return n
 }
 
-func plusThree(red, black *player) bool { return red.diff+1 >= 3 || black.diff-1 <= -3 }
-
-// checkColours: no avoidable +3 or three in a row (P-8) and, where no such
-// swap or the third-last-round rule applies, the fewer-reds rule §4(1)
-// (P-11). In round 1, odd tables give red to the smaller number (P-3).
+// checkColours: no colours a swap would improve (+3 or three in a row,
+// P-8) and, where no such swap or the third-last-round rule applies, the
+// fewer-reds rule §4(1) (P-11). In round 1, odd tables give red to the
+// smaller number (P-3).
 func (c *checker) checkColours() {
 	last := c.in.Rounds > 0 && c.in.Round >= c.in.Rounds
 	late := c.in.Rounds > 0 && c.in.Round >= c.in.Rounds-2
@@ -263,15 +271,11 @@ func (c *checker) checkColours() {
 			}
 			continue
 		}
-		viol := threeViolation
-		if last {
-			viol = plusThree // §4(10): three in a row stands in the last round
+		bad, swapBad := faultsOf(r, k, last), faultsOf(k, r, last)
+		if swapBad < bad {
+			c.fail("P-8", "table %d: %d-%d gives %d players +3 or three in a row; swapping gives %d", b.Table, r.num, k.num, bad, swapBad)
 		}
-		bad, swapBad := viol(r, k), viol(k, r)
-		if bad && !swapBad {
-			c.fail("P-8", "table %d: %d-%d gives +3 or three in a row; swapping avoids it", b.Table, r.num, k.num)
-		}
-		if swapBad && !bad {
+		if swapBad > bad {
 			continue // colours chosen to avoid +3 / three in a row
 		}
 		if late && r.score != k.score {
@@ -284,153 +288,6 @@ func (c *checker) checkColours() {
 			c.fail("P-11", "table %d: equal counts, %d had red last but gets red over %d", b.Table, r.num, k.num)
 		}
 	}
-}
-
-// checkStages rebuilds the score-group stages from the output (a pair
-// belongs to the group of its lower score; a stage holds that group and
-// everyone carried down into it) and, for stages of at most BruteLimit
-// players, compares the number of pairs made inside with the brute-force
-// optimum (P-7, P-8): the most pairs such that those left over and everyone
-// below can still all be paired. Among optimal choices it also checks that
-// as few floaters from above float again (P-4) and as few players float a
-// third time (P-6) as possible.
-func (c *checker) checkStages() {
-	var field []*player
-	for _, p := range c.active {
-		if p.num != c.out.Bye {
-			field = append(field, p)
-		}
-	}
-	stage := func(p *player) int {
-		o := c.ps[p.opponentNumber]
-		if o.score < p.score {
-			return o.score
-		}
-		return p.score
-	}
-	levels := map[int]bool{}
-	for _, p := range field {
-		levels[p.score] = true
-	}
-	var scores []int
-	for s := range levels {
-		scores = append(scores, s)
-	}
-	sort.Sort(sort.Reverse(sort.IntSlice(scores)))
-	for _, s := range scores {
-		var pool, rest []*player
-		for _, p := range field {
-			switch {
-			case p.score >= s && stage(p) <= s:
-				pool = append(pool, p)
-			case p.score < s:
-				rest = append(rest, p)
-			}
-		}
-		// Boards inside the stage and the players it floated down.
-		made := 0
-		var left uint32
-		for i, p := range pool {
-			if stage(p) == s {
-				made++
-			} else {
-				left |= 1 << i
-			}
-		}
-		made /= 2
-		if len(pool) > BruteLimit {
-			continue
-		}
-		best, carried, capped := c.bestStage(pool, rest, s)
-		if made < best {
-			c.fail("P-7", "score group %d: %d boards inside, %d possible", s, made, best)
-			continue
-		}
-		if made > best {
-			c.fail("P-8", "score group %d: %d boards inside but the rest cannot be paired (best %d)", s, made, best)
-			continue
-		}
-		gc, gp := countFloaters(pool, left, s)
-		if gc > carried {
-			c.fail("P-4", "score group %d: %d floaters from above float again, %d possible", s, gc, carried)
-		} else if gc == carried && gp > capped {
-			c.fail("P-6", "score group %d: %d players float down a third time, %d possible", s, gp, capped)
-		}
-	}
-}
-
-func countFloaters(pool []*player, left uint32, s int) (carried, capped int) {
-	for i, p := range pool {
-		if left&(1<<i) == 0 {
-			continue
-		}
-		if p.score > s {
-			carried++
-		}
-		if p.downs >= 2 {
-			capped++
-		}
-	}
-	return
-}
-
-// bestStage returns the most boards a stage can make inside while the
-// leftover and rest stay completely pairable, and for that many boards the
-// fewest carried floaters and then the fewest third-time floaters left.
-func (c *checker) bestStage(pool, rest []*player, s int) (boards, carried, capped int) {
-	n := len(pool)
-	full := uint32(1)<<n - 1
-	perf := c.subsetPerfect(pool)
-	for k := n % 2; k <= n; k += 2 {
-		found := false
-		carried, capped = n+1, n+1
-		for left := uint32(0); left <= full; left++ {
-			if bits.OnesCount32(left) != k || !perf[full&^left] {
-				continue
-			}
-			gc, gp := countFloaters(pool, left, s)
-			if found && (gc > carried || gc == carried && gp >= capped) {
-				continue
-			}
-			set := append([]*player(nil), rest...)
-			for i := range pool {
-				if left&(1<<i) != 0 {
-					set = append(set, pool[i])
-				}
-			}
-			if c.perfect(set) {
-				found = true
-				carried, capped = gc, gp
-			}
-		}
-		if found {
-			return (n - k) / 2, carried, capped
-		}
-	}
-	return -1, 0, 0
-}
-
-// subsetPerfect computes, for every subset of a small pool, whether it can
-// be paired completely.
-func (c *checker) subsetPerfect(pool []*player) []bool {
-	n := len(pool)
-	perf := make([]bool, 1<<n)
-	perf[0] = true
-	for mask := uint32(1); mask < 1<<n; mask++ {
-		if bits.OnesCount32(mask)%2 == 1 {
-			continue
-		}
-		v := bits.TrailingZeros32(mask)
-		rest := mask &^ (1 << v)
-		for r := rest; r != 0; r &= r - 1 {
-			u := bits.TrailingZeros32(r)
-			if c.compat(pool[v], pool[u]) && perf[rest&^(1<<u)] {
-				perf[mask] = true
-				break
-			}
-		}
-	}
-	return perf
 }
 
 // perfect reports whether the players can all be paired: brute force up

@@ -21,6 +21,10 @@ type Event struct {
 	// Clubs > 0 spreads players over that many clubs and avoids club
 	// mates (P-5); Forbidden adds that many forbidden pairs.
 	Clubs, Forbidden int
+	// Withdraw and Pause are the chances, in per mille for each active
+	// player and round, of a withdrawal and of a one-round pause when
+	// Churn is on; zero means 10 and 15.
+	Withdraw, Pause int
 	// Check runs Check after every round.
 	Check bool
 }
@@ -81,6 +85,10 @@ func Simulate(ev Event) (Report, error) {
 			forbidden = append(forbidden, [2]int{a, b})
 		}
 	}
+	withdraw, pause := ev.Withdraw, ev.Pause
+	if withdraw == 0 && pause == 0 {
+		withdraw, pause = 10, 15
+	}
 	var rep Report
 	type pend struct{ red, black, redPts, blackPts int }
 	var pending []pend
@@ -97,10 +105,10 @@ func Simulate(ev Event) (Report, error) {
 				case swiss.Paused:
 					p.Status = swiss.Active
 				case swiss.Active:
-					switch x := r.IntN(200); {
-					case x < 2:
+					switch x := r.IntN(1000); {
+					case x < withdraw:
 						p.Status = swiss.Withdrawn
-					case x < 5:
+					case x < withdraw+pause:
 						p.Status = swiss.Paused
 					}
 				}
@@ -299,4 +307,31 @@ func sortDesc(a []int) {
 			a[j], a[j-1] = a[j-1], a[j]
 		}
 	}
+}
+
+// SmallEvent is the event of the brute-force sweep for a seed: 4…12
+// players (small enough for Check to compare every round with the
+// optimum over all complete pairings), 3…9 rounds, random results,
+// withdrawals and pauses at a few per cent a round, unfinished games
+// (P-12), now and then a forbidden pair or club avoidance.
+func SmallEvent(seed uint64) Event {
+	r := rand.New(rand.NewPCG(seed, 0x5eed))
+	players := 4 + r.IntN(9)
+	ev := Event{
+		Players:  players,
+		Rounds:   min(3+r.IntN(7), players-1),
+		Seed:     seed,
+		First:    swiss.FirstRound(r.IntN(3)),
+		Churn:    r.IntN(4) != 0,
+		Withdraw: 20 + r.IntN(40),
+		Pause:    20 + r.IntN(60),
+		Check:    true,
+	}
+	if r.IntN(5) == 0 {
+		ev.Forbidden = 1 + r.IntN(2)
+	}
+	if r.IntN(8) == 0 {
+		ev.Clubs = 3 + r.IntN(3)
+	}
+	return ev
 }

@@ -242,69 +242,6 @@ func TestNumbering_S1_DrawAndSeeding(t *testing.T) {
 	}
 }
 
-func TestWithdraw_S6(t *testing.T) {
-	s8, _ := roundrobin.NewSchedule(8, roundrobin.Options{})
-	s7, _ := roundrobin.NewSchedule(7, roundrobin.Options{})
-	s6d, _ := roundrobin.NewSchedule(6, roundrobin.Options{Cycles: 2})
-	tests := []struct {
-		name                    string
-		s                       roundrobin.Schedule
-		number, started, played int
-		beforePlay, advised     bool
-		annulled                bool
-		forfeits, cancelled     int
-	}{
-		{"S6_BeforePlay_RemainingOddMayRedraw", s8, 3, 0, 0, true, false, false, 0, 0},
-		{"S6_BeforePlay_RemainingEvenRedrawAdvised", s7, 3, 0, 0, true, true, false, 0, 0},
-		{"S6_FewerThanHalf_Annulled", s8, 3, 3, 3, false, false, true, 0, 4},
-		{"S6_ExactlyHalf_Stands", s8, 8, 4, 4, false, false, false, 3, 0},       // 7 due: 4 ≥ 3.5
-		{"S6_Half_Stands_Double", s6d, 2, 5, 5, false, false, false, 5, 0},      // 10 due
-		{"S6_JustBelowHalf_Double", s6d, 2, 4, 4, false, false, true, 0, 6},     // 10 due
-		{"S6_AbsentFirstRound_Annulled", s8, 5, 1, 0, false, false, true, 0, 7}, // play started
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			w, err := roundrobin.Withdraw(tc.s, tc.number, tc.started, tc.played)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if w.BeforePlay != tc.beforePlay || w.RedrawAdvised != tc.advised || w.Annulled != tc.annulled ||
-				len(w.Forfeits) != tc.forfeits || len(w.Cancelled) != tc.cancelled {
-				t.Errorf("got %+v, want beforePlay=%v advised=%v annulled=%v forfeits=%d cancelled=%d",
-					w, tc.beforePlay, tc.advised, tc.annulled, tc.forfeits, tc.cancelled)
-			}
-			for _, f := range append(w.Forfeits, w.Cancelled...) {
-				if f.Red != tc.number && f.Black != tc.number {
-					t.Errorf("fixture %+v does not involve %d", f, tc.number)
-				}
-			}
-		})
-	}
-}
-
-// S-6: after 4 of 7 played by number 8, the forfeits are exactly its games
-// of rounds 5–7 against 3, 7 and 4 (the table's R5–R7 rows).
-func TestWithdraw_S6_ForfeitFixtures(t *testing.T) {
-	s, _ := roundrobin.NewSchedule(8, roundrobin.Options{})
-	w, err := roundrobin.Withdraw(s, 8, 4, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []roundrobin.Fixture{
-		{Round: 5, Table: 1, Game: 1, Red: 3, Black: 8},
-		{Round: 6, Table: 1, Game: 1, Red: 8, Black: 7},
-		{Round: 7, Table: 1, Game: 1, Red: 4, Black: 8},
-	}
-	if !reflect.DeepEqual(w.Forfeits, want) {
-		t.Errorf("got %+v, want %+v", w.Forfeits, want)
-	}
-	for _, bad := range [][3]int{{0, 1, 0}, {9, 1, 0}, {3, 1, 8}, {3, -1, 0}} {
-		if _, err := roundrobin.Withdraw(s, bad[0], bad[1], bad[2]); !errors.Is(err, roundrobin.ErrWithdrawal) {
-			t.Errorf("Withdraw%v: got %v, want ErrWithdrawal", bad, err)
-		}
-	}
-}
-
 func BenchmarkNewSchedule100Double(b *testing.B) {
 	for b.Loop() {
 		if _, err := roundrobin.NewSchedule(100, roundrobin.Options{Cycles: 2}); err != nil {

@@ -18,11 +18,20 @@ var (
 	ErrNoPairing = errors.New("swiss: no complete pairing exists")
 )
 
-// exactLimit bounds the size of a score group plus everyone below it for
-// the weighted (O(n³)) fallback — about 0.2 s at 300 (BenchmarkMaxWeight300);
-// bigger stages merge with the next group, which has never been needed in
-// simulations (the hand walk or the matroid choice settles them).
+// exactLimit bounds the players of a weighted (O(n³)) matching — about
+// 0.2 s at 300 (BenchmarkMaxWeight300): a score group plus everyone below
+// it when the walk needs help choosing floaters (bigger stages merge with
+// the next group, never needed in simulations), and the whole field for
+// the optimum of a round the walk does not pair at the lower bound. A
+// bigger field mends a window of score levels around the trouble
+// (optimalWindow); when none proves optimal the walk's round stands,
+// complete but not proven optimal.
 const exactLimit = 300
+
+// wholeFieldLimit is the largest field paired by one weighted matching over
+// everyone; bigger fields mend a window (optimalWindow). Tests lower it to
+// check the window against the whole-field optimum.
+var wholeFieldLimit = exactLimit
 
 // entrant is an active player with the facts the rules look at.
 type entrant struct {
@@ -427,7 +436,60 @@ func (f *field) laterRound() ([]made, int, string, error) {
 		pairs = append(pairs, made...)
 		carry = floaters
 	}
-	return pairs, byeNum, byeWhy, nil
+	// The walk above is optimal whenever it reaches the lower bound; if
+	// not, an exact weighted matching finds the optimum (拆对 as far up as
+	// it takes, P-10) and the walk is redone around its floaters.
+	lv := levelsOf(sorted)
+	got := f.measure(pairs, lv)
+	if !got.less(lowerBound(sorted, lv)) && !lowerBound(sorted, lv).less(got) {
+		return pairs, byeNum, byeWhy, nil
+	}
+	var cands []*entrant
+	if bye != nil {
+		for _, e := range f.ents {
+			if e.score == bye.score && !e.hadBye {
+				cands = append(cands, e)
+			}
+		}
+	}
+	mate, ok := f.optimum(f.ents, cands, false)
+	if len(f.ents) > wholeFieldLimit {
+		ok = false
+	}
+	if !ok {
+		// Too big for one weighted matching: settle the window of score
+		// levels the trouble lies in exactly, when the walk is optimal outside it.
+		if mended, wb := f.optimalWindow(sorted, pairs, got, lowerBound(sorted, lv), lv, bye, cands); mended != nil {
+			if wb != bye {
+				byeNum = wb.num
+				byeWhy = fmt.Sprintf("S-7: lowest score group (score %d), no bye before; this bye lets the others pair with the fewest floats (P-4)", wb.score)
+			}
+			return mended, byeNum, byeWhy, nil
+		}
+		return pairs, byeNum, byeWhy, nil
+	}
+	optBye := bye
+	var opt []*entrant
+	for _, e := range sorted {
+		if mate[e] == nil {
+			optBye = e
+		}
+	}
+	for _, e := range f.ents {
+		if e != optBye {
+			opt = append(opt, e)
+		}
+	}
+	sort.SliceStable(opt, func(i, j int) bool { return opt[i].score > opt[j].score })
+	rebuilt := f.rebuild(opt, mate)
+	if !f.measure(rebuilt, lv).less(got) {
+		return pairs, byeNum, byeWhy, nil
+	}
+	if optBye != bye {
+		byeNum = optBye.num
+		byeWhy = fmt.Sprintf("S-7: lowest score group (score %d), no bye before; this bye lets the others pair with the fewest floats (P-4)", optBye.score)
+	}
+	return rebuilt, byeNum, byeWhy, nil
 }
 
 // prioritize sorts a stage's players into the P-9 order and numbers them:
@@ -450,8 +512,10 @@ func (f *field) before(a, b *entrant) bool {
 	}
 	// §2(3): equal counts — "均为少先或多先或平先", so also two players
 	// one red short — the one with a run (连先/连后) first, the longer run
-	// first; one game of a colour is no run.
-	if ra, rb := a.run(), b.run(); ra != rb {
+	// first; one game of a colour is no run. Between a player one red
+	// short and one red over (equal imbalance, §2(2)) the run does not
+	// count: the number decides.
+	if ra, rb := a.run(), b.run(); a.diff == b.diff && ra != rb {
 		return ra > rb
 	}
 	if f.round%2 == 1 {

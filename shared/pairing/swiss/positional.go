@@ -171,7 +171,7 @@ func (f *field) pickReason(pool []*entrant, done []bool, p, groupScore, partner 
 	if abs(a.diff) != abs(b.diff) {
 		return PickImbalance
 	}
-	if a.run() != b.run() {
+	if a.diff == b.diff && a.run() != b.run() {
 		return PickStreak
 	}
 	return PickNumber
@@ -197,30 +197,42 @@ func threeViolation(red, black *entrant) bool {
 		black.diff-1 <= -3 || black.last == Black && black.streak >= 2
 }
 
-// plusThree reports whether the colours give +3 of one colour.
-func plusThree(red, black *entrant) bool {
-	return red.diff+1 >= 3 || black.diff-1 <= -3
-}
-
 // colourViolation is the colour outcome the walk avoids where it can
 // (appendix 3 §1.11(3)): +3 or three in a row. In the last round §4(10)
-// accepts three in a row, but +3 is still avoided because §1.11(4) wants
-// colours at most one apart when the event ends.
+// accepts both rather than change partners (均不拆开重排), so nothing is a
+// violation there; colours inside a pair may still swap to avoid +3.
 func (f *field) colourViolation(red, black *entrant) bool {
-	if f.rounds > 0 && f.round >= f.rounds {
-		return plusThree(red, black)
+	if f.lastRound() {
+		return false
 	}
 	return threeViolation(red, black)
 }
 
 // colours decides who is red (P-11, appendix 3 §4), swapping the rule's
-// answer when only the swap avoids +3 or three in a row (P-8).
+// answer when the swap gives fewer players +3 or three in a row (P-8); in
+// the last round only +3 is avoided this way (§4(10), §1.11(4)).
 func (f *field) colours(a, b *entrant) (red, black *entrant, why ColourCase) {
 	red, black, why = f.colourRule(a, b)
-	if f.colourViolation(red, black) && !f.colourViolation(black, red) {
+	if f.colourFaultCount(black, red) < f.colourFaultCount(red, black) {
 		return black, red, ColourAvoidThree
 	}
 	return red, black, why
+}
+
+// colourFaultCount counts the players the colours give a fault the swap
+// looks at: +3 or three in a row, in the last round +3 only.
+func (f *field) colourFaultCount(red, black *entrant) int {
+	if f.lastRound() {
+		n := 0
+		if red.diff+1 >= 3 {
+			n++
+		}
+		if black.diff-1 <= -3 {
+			n++
+		}
+		return n
+	}
+	return colourFaults(red, black)
 }
 
 func (f *field) colourRule(a, b *entrant) (red, black *entrant, why ColourCase) {

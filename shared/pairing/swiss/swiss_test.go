@@ -105,6 +105,11 @@ func TestPicker_P9(t *testing.T) {
 		// red, one black) are both 平先 without a run, so by number —
 		// round 3 is odd, the smaller first.
 		{"SingleGameIsNoRun_2_4", 3, "bye -", "B4 R5", 1, swiss.PickNumber},
+		// Settled reading of §2(2)–(3): 1 is one red short with two
+		// blacks running, 2 one red over without a run. Their imbalance
+		// is equal but their counts are not (少先 against 多先), so the
+		// run does not decide: round 4 is even, the larger number first.
+		{"ShortAgainstOverNumberDecides_2_2", 4, "R3 B4 B5", "R6 B7 R8", 2, swiss.PickNumber},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -265,5 +270,39 @@ func TestSeedNumbers_P3(t *testing.T) {
 		if fmt.Sprint(s) != fmt.Sprint(tc.wantSeeds) || fmt.Sprint(o) != fmt.Sprint(tc.wantOthers) {
 			t.Errorf("SeedNumbers(%d, %d) = %v, %v; want %v, %v", tc.seeds, tc.others, s, o, tc.wantSeeds, tc.wantOthers)
 		}
+	}
+}
+
+// TestLastRound_P8_NoPartnerChange: appendix 3 §4(10) (在最后一轮中出现连三先、
+// 连三后或相差三先的配对，均不拆开重排). 1 and 2 are both +2 with red last;
+// 1 has met 3, the only red-due player, so the walk's next choice is 2
+// (通行), which gives one of them +3 whatever the colours. Before the last
+// round another partner (4) avoids it (§1.11(3)); in the last round the
+// walk's pair stands.
+func TestLastRound_P8_NoPartnerChange(t *testing.T) {
+	field := `p 1 score 4 : R5 B6 R7 R3
+p 2 score 4 : R9 R10 B11 R12
+p 3 score 4 : R17 B18 R19 B1
+p 4 score 4 : B13 R14 B15 R16
+` + fillers(5, 19, 4)
+	for _, tc := range []struct {
+		rounds int
+		want   [][2]int // {red, black}
+	}{
+		{7, [][2]int{{4, 1}, {3, 2}}},
+		// 1-2: equal counts, both red last; §4(4)(6) the shorter red run
+		// (2: one) takes red and 2 goes to +3.
+		{5, [][2]int{{2, 1}, {3, 4}}},
+	} {
+		t.Run(fmt.Sprintf("Round5Of%d", tc.rounds), func(t *testing.T) {
+			out := pairText(t, fmt.Sprintf("rounds %d\nround 5\n%s", tc.rounds, field))
+			var got [][2]int
+			for _, b := range out.Boards {
+				got = append(got, [2]int{b.Red, b.Black})
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -4,8 +4,14 @@
 // lists, a first picker per group, 同位/错位/通行/拆对/下调 choices and the
 // colour cases of §4. A maximum-matching oracle (package matching) decides
 // what is achievable, so the hand method never blocks a complete pairing
-// (P-8); the positional order only breaks ties. Every pair carries an
-// explanation a chief arbiter can check by hand.
+// (P-8). Each round is optimal (see optimum.go): score boundaries crossed
+// as few times as possible boundary by boundary from the top (P-4, P-10
+// 拆对), then colour faults (P-8), then third floats (P-6); when the walk
+// misses the lower bound, one weighted matching finds the optimum (fields
+// up to exactLimit players; bigger ones in a window of score levels around
+// the trouble) and the walk is redone around it, so the positional order
+// only breaks ties. Every pair carries an explanation a
+// chief arbiter can check by hand.
 package swiss
 
 // Status is a player's state before the round being paired (S-6).

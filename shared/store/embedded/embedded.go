@@ -70,6 +70,8 @@ type Server struct {
 	ddb       *server.Server
 	throttle  atomic.Bool
 	intercept atomic.Pointer[func(op string, body []byte) Fault]
+	feed      atomic.Pointer[func(table string, changes []store.Change)]
+	hooked    sync.Once
 
 	// schemaMu makes table creation and deletion exclusive: minidyn does not
 	// lock them, and the log must not record an item before its table.

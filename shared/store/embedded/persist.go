@@ -57,10 +57,7 @@ func Open(addr, dir string) (*Server, error) {
 	if s.wal, err = openWAL(dir, next); err != nil {
 		return nil, fmt.Errorf("embedded dynamodb: %w", err)
 	}
-	s.ddb.OnCommit(func(changes []server.Change) {
-		s.logged.Store(true)
-		s.wal.append(encodeChanges(make([]byte, 0, 512), changes))
-	})
+	s.hook()
 	s.stop = make(chan struct{})
 	s.stopped = make(chan struct{})
 	go s.compactLoop()

@@ -1,0 +1,200 @@
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/store"
+)
+
+// Kinds are the item kinds whose changes are pushed: the deployed stream's
+// event filter lets only these invoke the fan-out (template.yaml, held equal
+// by infra/deploy's tests), and the local feed drops the rest the same way.
+var Kinds = []string{"game", "round", "result", "player", "standings"}
+
+// Relevant reports whether a change may produce a message: an item of one of
+// Kinds written. Removals and connection or subscription items never do.
+func Relevant(c store.Change) bool {
+	if c.New == nil {
+		return false
+	}
+	for _, k := range Kinds {
+		if c.New.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// outgoing is one message for the followers of a topic; a game's body is
+// rendered only once someone follows it.
+type outgoing struct {
+	topic  string
+	change int // index of the change it came from
+	game   *store.Record
+	event  *TournamentMessage
+}
+
+// messages says what a change tells whom.
+func messages(i int, c store.Change) []outgoing {
+	if !Relevant(c) {
+		return nil
+	}
+	rec := c.New
+	if strings.HasPrefix(c.Key.PK, "G#") && c.Key.SK == "GAME" && rec.Kind == "game" {
+		return []outgoing{{topic: c.Key.PK, change: i, game: rec}}
+	}
+	tid, ok := strings.CutPrefix(c.Key.PK, "T#")
+	if !ok {
+		return nil
+	}
+	event := func(what string, round int) outgoing {
+		return outgoing{topic: c.Key.PK, change: i, event: &TournamentMessage{Type: "tournament", Tournament: tid, What: what, Round: round}}
+	}
+	round := func(s string) int { // "0003" of R#0003 or X#0003#0012
+		n, _ := strconv.Atoi(strings.SplitN(s, "#", 2)[0])
+		return n
+	}
+	switch sk := c.Key.SK; {
+	case rec.Kind == "round" && strings.HasPrefix(sk, "R#"):
+		return []outgoing{event(WhatRound, round(sk[2:]))}
+	case rec.Kind == "result" && strings.HasPrefix(sk, "X#"):
+		// Standings are computed from results, so they change with each.
+		n := round(sk[2:])
+		return []outgoing{event(WhatResult, n), event(WhatStandings, n)}
+	case rec.Kind == "player" && strings.HasPrefix(sk, "P#"):
+		return []outgoing{event(WhatPlayers, 0)}
+	case rec.Kind == "standings":
+		return []outgoing{event(WhatStandings, 0)}
+	}
+	return nil
+}
+
+// fanoutWorkers bounds how many topics one batch serves at once.
+const fanoutWorkers = 16
+
+// Fanout posts what changes say to the followers of each changed game or
+// event. Changes of one topic are posted in order; different topics in
+// parallel. An event message repeated within the batch (a team of players
+// registered at once) is posted once. A connection that is gone is removed
+// with its subscriptions; other delivery failures are logged and skipped
+// (messages are hints). It returns the index of the first change it could not
+// serve because the store failed (to be retried from there), or -1.
+func (h *Hub) Fanout(ctx context.Context, changes []store.Change) (int, error) {
+	var order []string
+	byTopic := map[string][]outgoing{}
+	seen := map[TournamentMessage]bool{}
+	for i, c := range changes {
+		for _, o := range messages(i, c) {
+			if o.event != nil {
+				if seen[*o.event] {
+					continue
+				}
+				seen[*o.event] = true
+			}
+			if _, ok := byTopic[o.topic]; !ok {
+				order = append(order, o.topic)
+			}
+			byTopic[o.topic] = append(byTopic[o.topic], o)
+		}
+	}
+	var (
+		mu     sync.Mutex
+		failed = -1
+		first  error
+		wg     sync.WaitGroup
+		slots  = make(chan struct{}, fanoutWorkers)
+	)
+	for _, topic := range order {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			if i, err := h.serveTopic(ctx, topic, byTopic[topic]); err != nil {
+				mu.Lock()
+				if failed < 0 || i < failed {
+					failed, first = i, err
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return failed, first
+}
+
+// serveTopic posts a topic's messages in order.
+func (h *Hub) serveTopic(ctx context.Context, topic string, outs []outgoing) (int, error) {
+	subs, err := h.subscribers(ctx, topic)
+	if err != nil {
+		return outs[0].change, err
+	}
+	for _, o := range outs {
+		if len(subs) == 0 {
+			return -1, nil
+		}
+		data, err := h.render(o)
+		if err != nil {
+			h.log.Error("live: render", "topic", topic, "err", err.Error())
+			continue
+		}
+		subs = h.deliver(ctx, topic, subs, data)
+	}
+	return -1, nil
+}
+
+func (h *Hub) render(o outgoing) ([]byte, error) {
+	now := h.now().UnixMilli()
+	if o.event != nil {
+		m := *o.event
+		m.ServerTime = now
+		return json.Marshal(m)
+	}
+	g, err := httpapi.GameJSON(o.game, now)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(GameMessage{Type: "game", ServerTime: now, Game: g})
+}
+
+// deliver posts data to every subscriber at once and returns those still there.
+func (h *Hub) deliver(ctx context.Context, topic string, subs []string, data []byte) []string {
+	gone := make([]bool, len(subs))
+	var wg sync.WaitGroup
+	for i, id := range subs {
+		wg.Go(func() {
+			err := h.post.Post(ctx, id, data)
+			switch {
+			case errors.Is(err, ErrGone):
+				gone[i] = true
+				h.removeGone(ctx, topic, id)
+			case err != nil:
+				h.log.Warn("live: post", "connection", id, "topic", topic, "err", err.Error())
+			}
+		})
+	}
+	wg.Wait()
+	left := subs[:0:0]
+	for i, id := range subs {
+		if !gone[i] {
+			left = append(left, id)
+		}
+	}
+	return left
+}
+
+// removeGone deletes a gone connection: the subscription that found it (even
+// when the connection item has expired already) and everything else it had.
+func (h *Hub) removeGone(ctx context.Context, topic, id string) {
+	err := h.store.Delete(ctx, subscriptionPK(topic), subscriptionSK(id))
+	if err == nil {
+		err = h.Disconnect(ctx, id)
+	}
+	if err != nil {
+		h.log.Warn("live: remove gone connection", "connection", id, "err", err.Error())
+	}
+}

@@ -1,0 +1,79 @@
+// Package live pushes changes to games and events to WebSocket subscribers.
+// The same code runs deployed and locally: Hub keeps connections and their
+// subscriptions in the store's table (with a TTL) and answers what clients
+// send (Connect, Handle, Disconnect); Fanout turns changed records — from the
+// table's DynamoDB Stream when deployed, from the embedded server's change
+// feed locally — into messages and posts them through a Poster, removing a
+// connection that is gone.
+//
+// The protocol, in shared/httpapi/asyncapi.yaml and the README:
+//
+//	client → server  {"action":"subscribe","game":"<gid>"}        (or "tournament":"<tid>"; "unsubscribe" likewise)
+//	server → client  {"type":"game","serverTime":<ms>,"game":<GET /games/{gid}>}
+//	server → client  {"type":"tournament","serverTime":<ms>,"tournament":"<tid>","what":"round"|"result"|"standings"|"players","round":<n>}
+//
+// Messages are hints: a client that reconnects re-reads by ply or version, and
+// nothing is lost for correctness when a message is.
+package live
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/xqtour/xqtour/shared/store"
+)
+
+// Poster delivers one message to one connection: API Gateway's Management
+// API deployed, the local server's open socket locally.
+type Poster interface {
+	// Post sends data to the connection; ErrGone when it no longer exists.
+	Post(ctx context.Context, connection string, data []byte) error
+}
+
+// ErrGone is a Poster's answer for a connection that is gone (API Gateway's
+// 410): the hub then deletes it and its subscriptions.
+var ErrGone = errors.New("live: connection gone")
+
+// ConnectionTTL is how long a connection's items live: API Gateway closes a
+// WebSocket after two hours at most, and the hour beyond lets a late
+// $disconnect still find them. DynamoDB's TTL removes what no disconnect did.
+const ConnectionTTL = 3 * time.Hour
+
+// MaxSubscriptions bounds what one connection may follow, so a client cannot
+// grow an item or a fan-out without limit.
+const MaxSubscriptions = 100
+
+// Hub holds what subscriptions and fan-out need. It is safe for concurrent use.
+type Hub struct {
+	store   *store.Store
+	post    Poster
+	now     func() time.Time
+	log     *slog.Logger
+	origins []string
+}
+
+// Option configures a Hub.
+type Option func(*Hub)
+
+// WithClock makes the hub read time from now (tests).
+func WithClock(now func() time.Time) Option { return func(h *Hub) { h.now = now } }
+
+// WithLogger sets the hub's logger (JSON lines on stderr by default).
+func WithLogger(l *slog.Logger) Option { return func(h *Hub) { h.log = l } }
+
+// WithOrigins sets the browser origins allowed to connect besides the
+// socket's own (see OriginAllowed).
+func WithOrigins(patterns []string) Option { return func(h *Hub) { h.origins = patterns } }
+
+// New builds a hub over st that posts through p (nil when it only answers
+// clients, as the WebSocket route handler does).
+func New(st *store.Store, p Poster, opts ...Option) *Hub {
+	h := &Hub{store: st, post: p, now: time.Now, log: slog.New(slog.NewJSONHandler(os.Stderr, nil))}
+	for _, o := range opts {
+		o(h)
+	}
+	return h
+}

@@ -1,0 +1,237 @@
+// Package localws serves the live protocol over WebSocket for the local stack
+// (`make run`, at /ws) with github.com/coder/websocket. It is the local
+// counterpart of API Gateway's WebSocket API and Management API: the same
+// live.Hub keeps connections and subscriptions in the same table, and the
+// embedded DynamoDB's change feed stands in for the table's stream, driving
+// the same live.Hub.Fanout.
+package localws
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"hash/fnv"
+	"log/slog"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/xqtour/xqtour/shared/live"
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/store/embedded"
+)
+
+// Server is the local WebSocket endpoint and the poster its hub delivers through.
+type Server struct {
+	hub     *live.Hub
+	log     *slog.Logger
+	origins []string
+
+	mu    sync.Mutex
+	conns map[string]*websocket.Conn
+
+	queues   []chan store.Change
+	done     chan struct{}
+	wg       sync.WaitGroup // feed workers
+	handlers sync.WaitGroup // open sockets
+	once     sync.Once
+}
+
+// Option configures a Server.
+type Option func(*Server, *[]live.Option)
+
+// WithOrigins allows browser origins besides the server's own (see live.OriginAllowed).
+func WithOrigins(patterns []string) Option {
+	return func(s *Server, o *[]live.Option) { s.origins = patterns; *o = append(*o, live.WithOrigins(patterns)) }
+}
+
+// WithLogger sets the logger.
+func WithLogger(l *slog.Logger) Option {
+	return func(s *Server, o *[]live.Option) { s.log = l; *o = append(*o, live.WithLogger(l)) }
+}
+
+// WithClock makes the hub read time from now (tests).
+func WithClock(now func() time.Time) Option {
+	return func(_ *Server, o *[]live.Option) { *o = append(*o, live.WithClock(now)) }
+}
+
+// shards is how many feed workers run: changes of one item always go to the
+// same worker, in order, as a stream shard keeps them (and as Lambda's
+// ParallelizationFactor keeps a partition key's). Enough of them that one
+// busy batch seldom holds up another game's message.
+const shards = 16
+
+// New builds the server over st; Follow connects it to a change feed.
+func New(st *store.Store, opts ...Option) *Server {
+	s := &Server{log: slog.New(slog.NewJSONHandler(os.Stderr, nil)), conns: map[string]*websocket.Conn{}, done: make(chan struct{})}
+	var hubOpts []live.Option
+	for _, o := range opts {
+		o(s, &hubOpts)
+	}
+	s.hub = live.New(st, s, hubOpts...)
+	return s
+}
+
+// Hub is the hub behind the server.
+func (s *Server) Hub() *live.Hub { return s.hub }
+
+// Follow feeds the changes the embedded server db makes to table into the
+// fan-out: changes that may produce a message (live.Relevant) are queued by
+// item onto a few workers, each passing what has queued up to Fanout as one
+// batch, as Lambda reads a stream shard.
+func (s *Server) Follow(db *embedded.Server, table string) {
+	s.queues = make([]chan store.Change, shards)
+	for i := range s.queues {
+		q := make(chan store.Change, 4096)
+		s.queues[i] = q
+		s.wg.Go(func() { s.work(q) })
+	}
+	db.Feed(func(t string, changes []store.Change) {
+		if t != table {
+			return
+		}
+		for _, c := range changes {
+			if !live.Relevant(c) {
+				continue
+			}
+			h := fnv.New32a()
+			h.Write([]byte(c.Key.PK))
+			select { // the feed must not block: a message is a hint, a full queue drops it
+			case s.queues[h.Sum32()%shards] <- c:
+			default:
+				s.log.Warn("live: fan-out queue full, change not pushed", "pk", c.Key.PK, "sk", c.Key.SK)
+			}
+		}
+	})
+}
+
+func (s *Server) work(q chan store.Change) {
+	for {
+		var batch []store.Change
+		select {
+		case c := <-q:
+			batch = append(batch, c)
+		case <-s.done:
+			return
+		}
+	drain:
+		for len(batch) < 100 {
+			select {
+			case c := <-q:
+				batch = append(batch, c)
+			default:
+				break drain
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		if _, err := s.hub.Fanout(ctx, batch); err != nil {
+			s.log.Error("live fan-out", "err", err.Error())
+		}
+		cancel()
+	}
+}
+
+// Close stops the feed workers, closes every open socket and waits until
+// each is disconnected (its items removed), so the store may close next.
+func (s *Server) Close() {
+	s.once.Do(func() {
+		close(s.done)
+		s.wg.Wait()
+		s.mu.Lock()
+		for _, c := range s.conns {
+			_ = c.CloseNow()
+		}
+		s.mu.Unlock()
+		s.handlers.Wait()
+	})
+}
+
+// Post writes a message to an open socket; an unknown or closed one is live.ErrGone.
+func (s *Server) Post(ctx context.Context, id string, data []byte) error {
+	s.mu.Lock()
+	c := s.conns[id]
+	s.mu.Unlock()
+	if c == nil {
+		return live.ErrGone
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := c.Write(ctx, websocket.MessageText, data); err != nil {
+		// Closed, or too slow to take a message within the timeout: either
+		// way the client is dropped and re-reads when it reconnects.
+		_ = c.CloseNow()
+		return live.ErrGone
+	}
+	return nil
+}
+
+// ServeHTTP accepts a WebSocket under the origin policy, records the
+// connection, answers its messages and removes it when it closes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !live.OriginAllowed(r.Header.Get("Origin"), r.Host, s.origins) {
+		http.Error(w, `{"error":{"code":"forbidden","message":"origin not allowed; set LIVE_ORIGINS"}}`, http.StatusForbidden)
+		return
+	}
+	// The server's request deadlines do not cut the socket: net/http clears
+	// them when the connection is hijacked (TestLive_SocketOutlivesServerTimeouts).
+	// The policy is decided above, by the same rule as the deployed $connect.
+	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	if err != nil {
+		return
+	}
+	s.handlers.Add(1)
+	defer s.handlers.Done()
+	select {
+	case <-s.done:
+		_ = c.Close(websocket.StatusGoingAway, "server stopping")
+		return
+	default:
+	}
+	c.SetReadLimit(4096)
+	id := newID()
+	ctx := context.WithoutCancel(r.Context())
+	if err := s.hub.Connect(ctx, id); err != nil {
+		s.log.Error("live connect", "err", err.Error())
+		_ = c.Close(websocket.StatusInternalError, "store unavailable")
+		return
+	}
+	s.mu.Lock()
+	s.conns[id] = c
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.conns, id)
+		s.mu.Unlock()
+		if err := s.hub.Disconnect(ctx, id); err != nil {
+			s.log.Error("live disconnect", "connection", id, "err", err.Error())
+		}
+		_ = c.CloseNow()
+	}()
+	for {
+		_, msg, err := c.Read(r.Context())
+		if err != nil {
+			return
+		}
+		reply, err := s.hub.Handle(ctx, id, msg)
+		if err != nil {
+			s.log.Error("live message", "connection", id, "err", err.Error())
+			reply = []byte(`{"type":"error","error":{"code":"unavailable","message":"the store failed; try again"}}`)
+		}
+		wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err = c.Write(wctx, websocket.MessageText, reply)
+		cancel()
+		if err != nil {
+			return
+		}
+	}
+}
+
+// newID is a connection id like API Gateway's: random, URL-safe.
+func newID() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}

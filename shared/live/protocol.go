@@ -1,0 +1,125 @@
+package live
+
+import (
+	"encoding/json"
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// ClientMessage is what a client sends: subscribe or unsubscribe to one game
+// or one event, or ping to keep an idle connection open.
+type ClientMessage struct {
+	Action     string `json:"action"`
+	Game       string `json:"game,omitempty"`
+	Tournament string `json:"tournament,omitempty"`
+}
+
+// GameMessage is pushed after every change to a game: a move, a clock press,
+// an offer or its answer, a result or a ruling.
+type GameMessage struct {
+	Type       string          `json:"type"` // "game"
+	ServerTime int64           `json:"serverTime"`
+	Game       json.RawMessage `json:"game"`
+}
+
+// TournamentMessage says what of an event changed, so a page re-reads only that.
+type TournamentMessage struct {
+	Type       string `json:"type"` // "tournament"
+	ServerTime int64  `json:"serverTime"`
+	Tournament string `json:"tournament"`
+	// What is "round" (pairings or the round's state), "result" (a game of
+	// the round ended or was corrected), "standings" (they changed with a
+	// result) or "players" (registration, withdrawal, pause, resume).
+	What string `json:"what"`
+	// Round is the round concerned; 0 when the change is not about one round.
+	Round int `json:"round"`
+}
+
+// Reply answers a client's message: "subscribed", "unsubscribed", "pong" or "error".
+type Reply struct {
+	Type       string      `json:"type"`
+	Game       string      `json:"game,omitempty"`
+	Tournament string      `json:"tournament,omitempty"`
+	Error      *ReplyError `json:"error,omitempty"`
+}
+
+// ReplyError names what was wrong with a client's message, as the HTTP API's
+// error model does.
+type ReplyError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// What a TournamentMessage may report.
+const (
+	WhatRound     = "round"
+	WhatResult    = "result"
+	WhatStandings = "standings"
+	WhatPlayers   = "players"
+)
+
+// validID accepts the ids the API hands out (letters, digits, '-' and '_'),
+// so nothing else becomes part of a key.
+var validID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// topic is the subscription partition of a game or an event: "G#<gid>" or
+// "T#<tid>", the same prefixes as the items themselves.
+func (m ClientMessage) topic() (string, *ReplyError) {
+	switch {
+	case m.Game != "" && m.Tournament != "":
+		return "", &ReplyError{"invalid_field", "name either game or tournament, not both"}
+	case m.Game != "":
+		if !validID.MatchString(m.Game) {
+			return "", &ReplyError{"invalid_field", "game: want an id of letters, digits, '-' or '_'"}
+		}
+		return "G#" + m.Game, nil
+	case m.Tournament != "":
+		if !validID.MatchString(m.Tournament) {
+			return "", &ReplyError{"invalid_field", "tournament: want an id of letters, digits, '-' or '_'"}
+		}
+		return "T#" + m.Tournament, nil
+	}
+	return "", &ReplyError{"missing_field", "name the game or the tournament to follow"}
+}
+
+// OriginAllowed is the socket's origin policy, the same deployed and local:
+// a request without an Origin header (not a browser) and one from the
+// socket's own host are allowed, as is an origin whose host matches one of
+// patterns (path.Match syntax, e.g. "*.example.org"; "*" allows every
+// origin). The socket carries only public data and reads no credentials, so
+// allowing every origin is safe; the default keeps to the same origin.
+func OriginAllowed(origin, host string, patterns []string) bool {
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	if strings.EqualFold(u.Host, host) {
+		return true
+	}
+	for _, p := range patterns {
+		p = strings.TrimSpace(p)
+		if p == "*" {
+			return true
+		}
+		if ok, _ := path.Match(strings.ToLower(p), strings.ToLower(u.Host)); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Origins splits a comma-separated LIVE_ORIGINS value into patterns.
+func Origins(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

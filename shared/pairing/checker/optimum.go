@@ -1,0 +1,180 @@
+package checker
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"sort"
+)
+
+// The optimum a round is held to (P-4, P-10 拆对, P-8, P-6), compared in
+// this order: the pairs crossing each score boundary, boundary by boundary
+// from the top; then colour faults (players given +3 of one colour or three
+// in a row, appendix 3 §1.11(3); not counted in the last round, §4(10));
+// then players floating the same way a third time (P-6).
+//
+// The checker finds it by brute force, independently of the engine: a
+// dynamic programme over every subset of the field (each complete pairing
+// of a subset is its lowest player's pair plus a complete pairing of the
+// rest), with the measure packed into one integer whose fields never carry.
+
+// field widths of the packed measure: 4 bits each, most significant first:
+// one per boundary, then faults, then third floats.
+const fieldBits = 4
+
+// measure packs the objective of one pairing.
+type measure uint64
+
+const noPairing = measure(math.MaxUint64)
+
+// scorer computes the packed cost of a pair.
+type scorer struct {
+	levels []int // distinct scores of the paired players, highest first
+	last   bool
+}
+
+func (s scorer) level(score int) int {
+	return sort.Search(len(s.levels), func(i int) bool { return s.levels[i] <= score })
+}
+
+func (s scorer) boundaries() int { return max(len(s.levels)-1, 0) }
+
+// shift of boundary i's field.
+func (s scorer) shift(i int) uint { return uint(2*fieldBits + fieldBits*(s.boundaries()-1-i)) }
+
+// thirds counts the players of a pair floating the same way a third time.
+func thirds(a, b *player) int {
+	if a.score == b.score {
+		return 0
+	}
+	hi, lo := a, b
+	if lo.score > hi.score {
+		hi, lo = lo, hi
+	}
+	n := 0
+	if hi.downs >= 2 {
+		n++
+	}
+	if lo.ups >= 2 {
+		n++
+	}
+	return n
+}
+
+// cost is the packed measure of red playing black.
+func (s scorer) cost(red, black *player) measure {
+	var m measure
+	i, j := s.level(red.score), s.level(black.score)
+	if i > j {
+		i, j = j, i
+	}
+	for k := i; k < j; k++ {
+		m += 1 << s.shift(k)
+	}
+	if !s.last {
+		m += measure(faultsOf(red, black, false)) << fieldBits
+	}
+	return m + measure(thirds(red, black))
+}
+
+// best is the cost of a pair with its better colouring.
+func (s scorer) best(a, b *player) measure {
+	return min(s.cost(a, b), s.cost(b, a))
+}
+
+// describe names the first field where got exceeds want.
+func (s scorer) describe(got, want measure) (rule, msg string) {
+	field := func(m measure, sh uint) int { return int(m>>sh) & (1<<fieldBits - 1) }
+	for i := 0; i < s.boundaries(); i++ {
+		g, w := field(got, s.shift(i)), field(want, s.shift(i))
+		if g != w {
+			return "P-4", fmt.Sprintf("score boundary %d|%d crossed by %d pairs, %d possible (拆对 from the top, P-10)", s.levels[i], s.levels[i+1], g, w)
+		}
+	}
+	if g, w := field(got, fieldBits), field(want, fieldBits); g != w {
+		return "P-8", fmt.Sprintf("%d colour faults (+3 or three in a row), %d possible", g, w)
+	}
+	return "P-6", fmt.Sprintf("%d third floats, %d possible", field(got, 0), field(want, 0))
+}
+
+// checkOptimum compares the round with the brute-force optimum over every
+// complete pairing of the field (with every allowed bye) when the field is
+// at most BruteLimit players.
+func (c *checker) checkOptimum() {
+	if len(c.active) > BruteLimit {
+		return
+	}
+	var paired []*player
+	for _, p := range c.active {
+		if p.num != c.out.Bye {
+			paired = append(paired, p)
+		}
+	}
+	sc := scorer{last: c.in.Rounds > 0 && c.in.Round >= c.in.Rounds}
+	seen := map[int]bool{}
+	for _, p := range paired {
+		if !seen[p.score] {
+			seen[p.score] = true
+			sc.levels = append(sc.levels, p.score)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(sc.levels)))
+	if sc.boundaries()*fieldBits+2*fieldBits > 64 {
+		return
+	}
+	var got measure
+	for _, b := range c.out.Boards {
+		got += sc.cost(c.ps[b.Red], c.ps[b.Black])
+	}
+	want := c.bruteOptimum(sc)
+	switch {
+	case want == noPairing:
+		c.fail("P-8", "the checker finds no complete pairing, but the round has one")
+	case got > want:
+		rule, msg := sc.describe(got, want)
+		c.fail(rule, "%s", msg)
+	case got < want:
+		c.fail("P-4", "the round beats the brute-force optimum: the checker is wrong")
+	}
+}
+
+// bruteOptimum returns the least measure over every complete pairing of
+// the active players, the bye (if the field is odd) going to any player
+// without one at the round's bye score (S-7).
+func (c *checker) bruteOptimum(sc scorer) measure {
+	ps := c.active
+	n := len(ps)
+	best := make([]measure, 1<<n)
+	best[0] = 0
+	for mask := uint32(1); mask < 1<<n; mask++ {
+		best[mask] = noPairing
+		if bits.OnesCount32(mask)%2 == 1 {
+			continue
+		}
+		v := bits.TrailingZeros32(mask)
+		rest := mask &^ (1 << v)
+		for r := rest; r != 0; r &= r - 1 {
+			u := bits.TrailingZeros32(r)
+			sub := best[rest&^(1<<u)]
+			if sub == noPairing || !c.compat(ps[v], ps[u]) {
+				continue
+			}
+			if m := sub + sc.best(ps[v], ps[u]); m < best[mask] {
+				best[mask] = m
+			}
+		}
+	}
+	full := uint32(1)<<n - 1
+	if n%2 == 0 {
+		return best[full]
+	}
+	byeScore := c.ps[c.out.Bye].score
+	want := noPairing
+	for i, p := range ps {
+		if p.hadBye || p.score != byeScore {
+			continue
+		}
+		want = min(want, best[full&^(1<<i)])
+	}
+	return want
+}
