@@ -36,9 +36,10 @@ func (a *API) loadEvent(ctx context.Context, tid string) (*event, error) {
 		err error
 	)
 	for range 5 {
-		// A round paired between eventItems' two reads is newer than the
-		// event item read: read again (rounds are stored with the event item).
-		if ev, err = a.decodeEvent(ctx, tid); err != nil || len(ev.h.Rounds) <= ev.t.Round {
+		// A round paired between eventItems' two reads leaves the rounds read
+		// and the event item's count apart (they are written together): read
+		// again.
+		if ev, err = a.decodeEvent(ctx, tid); err != nil || len(ev.h.Rounds) == ev.t.Round {
 			return ev, err
 		}
 	}
@@ -97,11 +98,16 @@ func (a *API) decodeEvent(ctx context.Context, tid string) (*event, error) {
 // shows as items newer than the event item, which a write under the event
 // item's version refuses (409, retried) and loadEvent rereads.
 func (a *API) eventItems(ctx context.Context, tid string) ([]*store.Record, error) {
-	below, err := a.store.QueryBelow(ctx, tournamentPK(tid), "O#")
+	// The rounds (R#) are read before the lineups (L#) and teams: a round
+	// item's version guards the writes built on what was read with it, so a
+	// lineup stored after the round was read makes that write fail and
+	// retry, never pass unseen (two captains' lineups at once each missing
+	// the other's would leave their match unset).
+	from, err := a.store.QueryFrom(ctx, tournamentPK(tid), "P#")
 	if err != nil {
 		return nil, err
 	}
-	from, err := a.store.QueryFrom(ctx, tournamentPK(tid), "P#")
+	below, err := a.store.QueryBelow(ctx, tournamentPK(tid), "O#")
 	if err != nil {
 		return nil, err
 	}

@@ -52,9 +52,6 @@ func (a *API) drawDueLineups(c *call, ev *event, rounds []int) ([]tournament.Lin
 				return nil, err
 			}
 			due := te.th.DueLineups(ev.t, stored, c.nowMs())
-			if len(due) == 0 {
-				break
-			}
 			if len(due) > lineupsPerWrite {
 				due = due[:lineupsPerWrite]
 			}
@@ -72,6 +69,13 @@ func (a *API) drawDueLineups(c *call, ev *event, rounds []int) ([]tournament.Lin
 			if _, err := te.th.SetMatches(ev.t, &changed, gameID); err != nil {
 				return nil, err
 			}
+			if len(due) == 0 && setCount(&changed) == setCount(stored) {
+				break // nothing to draw, nothing more to set
+			}
+			// With nothing drawn the round is still rewritten when its
+			// lineups are all in and a match is not set: the round was read
+			// before the lineup that completes it (eventItems reads rounds
+			// first), and its version decides who sets the match.
 			recs = append(lineRecs, encode(ev.rounds[n], &changed))
 			err = a.store.Transact(c.ctx(), recs)
 			if errors.Is(err, store.ErrConflict) {
@@ -124,6 +128,17 @@ func (ev *event) dueRounds(now int64) []int {
 }
 
 // allSet reports whether every match of r has its board games.
+// setCount is how many of r's matches are set.
+func setCount(r *tournament.Round) int {
+	n := 0
+	for _, m := range r.Matches {
+		if tournament.MatchSet(r, m) {
+			n++
+		}
+	}
+	return n
+}
+
 func allSet(r *tournament.Round) bool {
 	for _, m := range r.Matches {
 		if !tournament.MatchSet(r, m) {

@@ -117,7 +117,7 @@ func (a *API) importEvent(c *call) (int, any, error) {
 		return 0, nil, badRequest("invalid_export", fmt.Sprintf("export version %d is not one this server reads (1)", head.Version))
 	}
 	tid := head.TournamentID
-	if tid == "" || strings.ContainsAny(tid, "#/ ") {
+	if !validID('t', tid) {
 		return 0, nil, badRequest("invalid_export", "the header's tournamentId is missing or malformed")
 	}
 	if len(lines)-1 != head.Items {
