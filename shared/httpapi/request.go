@@ -192,6 +192,12 @@ func (a *API) wrap(rt Route) http.Handler {
 }
 
 func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
+	w.Header().Set("Cache-Control", "no-store")
+	// The deployment's protections first: a caller without the creation key
+	// or the CloudFront secret, or with a malformed id, costs no body read.
+	if err := a.guard(r, rt); err != nil {
+		return writeError(w, a.log, err)
+	}
 	limit := bodyLimit(rt)
 	body, err := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
 	if err != nil {
@@ -204,10 +210,6 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 		return writeError(w, a.log, err)
 	}
 	c := &call{r: r, body: body, now: a.now().UTC()}
-	w.Header().Set("Cache-Control", "no-store")
-	if err := a.guard(r, rt); err != nil {
-		return writeError(w, a.log, err)
-	}
 	key := r.Header.Get("Idempotency-Key")
 	if r.Method != http.MethodPost || key == "" {
 		return a.respond(w, c, rt)

@@ -90,28 +90,33 @@ func (a *API) decodeEvent(ctx context.Context, tid string) (*event, error) {
 	return ev, nil
 }
 
-// eventItems reads every item of the event's partition but its officials
-// (O#…, which sort between META and the players) in two key-range Queries,
-// so an event's officials — their tables lists included — never add to the
-// cost of a public read of its rounds or standings. The part holding META is
-// read first: a registration or a pairing stored between the two reads then
-// shows as items newer than the event item, which a write under the event
-// item's version refuses (409, retried) and loadEvent rereads.
+// eventItems reads the items of the event's partition that pairing, rounds
+// and standings need. An individual event's are the event item and one
+// key-range Query from the players on (P#, R#, X#): its officials (O#…,
+// between the two) — their tables lists included — never add to the cost of
+// a public read. The event item is read first: a registration stored
+// between the two reads shows up newer than the event item, so a write
+// under its version refuses (409, retried), and a round paired meanwhile is
+// caught by loadEvent. A team event's lineups must be read in one request
+// with its rounds (a lineup is written with its round item), and lineups
+// and teams sort before the event item, so a team event is read whole.
 func (a *API) eventItems(ctx context.Context, tid string) ([]*store.Record, error) {
-	// The rounds (R#) are read before the lineups (L#) and teams: a round
-	// item's version guards the writes built on what was read with it, so a
-	// lineup stored after the round was read makes that write fail and
-	// retry, never pass unseen (two captains' lineups at once each missing
-	// the other's would leave their match unset).
+	meta, err := a.store.Get(ctx, tournamentPK(tid), metaSK)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var t struct{ Settings struct{ Teams bool } }
+	if err := json.Unmarshal(meta.Doc, &t); err != nil || t.Settings.Teams {
+		return a.store.Query(ctx, tournamentPK(tid), "", 0)
+	}
 	from, err := a.store.QueryFrom(ctx, tournamentPK(tid), "P#")
 	if err != nil {
 		return nil, err
 	}
-	below, err := a.store.QueryBelow(ctx, tournamentPK(tid), "O#")
-	if err != nil {
-		return nil, err
-	}
-	return append(below, from...), nil
+	return append([]*store.Record{meta}, from...), nil
 }
 
 func (ev *event) round(n int) *tournament.Round {

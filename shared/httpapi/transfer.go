@@ -46,11 +46,11 @@ type importOut struct {
 // GET /tournaments/{tid}/export — organiser: the whole event as JSON lines.
 func (a *API) exportEvent(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
-	ev, err := a.loadEvent(c.ctx(), tid)
-	if err != nil {
+	if err := a.requireOrganiser(c, tid); err != nil { // before the event-wide read
 		return 0, nil, err
 	}
-	if _, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser); err != nil {
+	ev, err := a.loadEvent(c.ctx(), tid)
+	if err != nil {
 		return 0, nil, err
 	}
 	items, err := a.store.Items(c.ctx(), tournamentPK(tid))
@@ -126,6 +126,7 @@ func (a *API) importEvent(c *call) (int, any, error) {
 	var meta *store.Item
 	items := make([]*store.Item, 0, len(lines))
 	games := 0
+	counts := map[string]int{} // the event's items by kind: the caps hold for an imported event too
 	for i, line := range lines[1:] {
 		it, err := store.ParseItem(line)
 		if err != nil {
@@ -139,6 +140,9 @@ func (a *API) importEvent(c *call) (int, any, error) {
 			meta = it
 			continue
 		case it.PK == tournamentPK(tid):
+			counts[it.SK[:min(2, len(it.SK))]]++
+		case strings.HasPrefix(it.PK, "G#") && !validID('g', strings.TrimPrefix(it.PK, "G#")):
+			return 0, nil, badRequest("invalid_export", fmt.Sprintf("line %d: %s is not a game id", i+2, quote(clip(it.PK, 40))))
 		case strings.HasPrefix(it.PK, "G#") && it.SK == gameSK && it.Kind == "game":
 			games++
 		case strings.HasPrefix(it.PK, "G#") && strings.HasPrefix(it.SK, gameSK+"#~part") && it.Kind == "part":
@@ -149,6 +153,11 @@ func (a *API) importEvent(c *call) (int, any, error) {
 	}
 	if meta == nil {
 		return 0, nil, badRequest("invalid_export", "the export has no tournament item ("+tournamentPK(tid)+"/"+metaSK+")")
+	}
+	for prefix, name := range map[string]string{"P#": capPlayers, "M#": capTeams, "O#": capOfficials} {
+		if counts[prefix] > limitOf(name).Max {
+			return 0, nil, tooMany(name, counts[prefix])
+		}
 	}
 	if _, err := a.store.Get(c.ctx(), tournamentPK(tid), metaSK); err == nil {
 		return 0, nil, &Error{Status: http.StatusConflict, Code: "already_exists", Message: "tournament " + tid + " exists here already: it was imported or created before"}
