@@ -2,7 +2,7 @@
 // offers, sensible defaults, the advanced ones folded away), open an event
 // by id or link, and create a standalone game with a link for each seat.
 
-import { api, getToken, saveToken } from './api.js';
+import { ApiError, api, getToken, newKey, saveToken } from './api.js';
 import { addStrings, t } from './i18n.js';
 import { PRESETS, SYSTEMS, TIEBREAKS, systemName, tiebreakName } from './names.js';
 import { act, checkbox, clear, field, h, linkBox, select } from './ui.js';
@@ -66,6 +66,18 @@ addStrings({
     'home.game': '单独对局',
     'home.gameLead': '不属于赛事的一盘棋：创建后把黑方链接发给对手。',
     'home.gameBtn': '创建对局',
+    'home.import': '导入棋谱',
+    'home.importLead': '粘贴或上传 PGN 棋谱（一盘或多盘；UTF-8、GB18030 或 Big5；中文、WXF 或 ICCS 着法）：每盘成为一盘单独对局。',
+    'home.importText': 'PGN 棋谱',
+    'home.importFile': '或选择文件',
+    'home.importBtn': '导入',
+    'home.importDone': '导入 {imported} 盘，{failed} 盘未能读取。',
+    'home.importOpen': '打开（红方座位）',
+    'home.importWatch': '观看',
+    'home.importGame': '第 {index} 盘（第 {line} 行）',
+    'home.importFail': '第 {move} 回合 {side} “{text}”：{reason}',
+    'home.importStart': '开局局面：{reason}',
+    'home.importEmpty': '请粘贴棋谱或选择文件。',
     'home.redLink': '红方链接',
     'home.blackLink': '黑方链接',
     'home.playRed': '执红下棋',
@@ -129,6 +141,18 @@ addStrings({
     'home.game': 'A single game',
     'home.gameLead': 'A game outside any event: create it, then send the black link to your opponent.',
     'home.gameBtn': 'Create the game',
+    'home.import': 'Import game records',
+    'home.importLead': 'Paste or upload PGN (one game or many; UTF-8, GB18030 or Big5; Chinese, WXF or ICCS moves): each game becomes a game of its own.',
+    'home.importText': 'PGN records',
+    'home.importFile': 'or choose a file',
+    'home.importBtn': 'Import',
+    'home.importDone': '{imported} imported, {failed} could not be read.',
+    'home.importOpen': 'Open (red seat)',
+    'home.importWatch': 'Watch',
+    'home.importGame': 'Game {index} (line {line})',
+    'home.importFail': 'move {move} ({side}) “{text}”: {reason}',
+    'home.importStart': 'start position: {reason}',
+    'home.importEmpty': 'Paste a record or choose a file.',
     'home.redLink': 'Red’s link',
     'home.blackLink': 'Black’s link',
     'home.playRed': 'Play red here',
@@ -412,6 +436,58 @@ function gameForm() {
   return form;
 }
 
+// importForm posts pasted or uploaded PGN to POST /games/import as it is
+// (a file's bytes unchanged, so the server tells GB18030 and Big5 apart) and
+// lists every game: a link to the new game, or where the record breaks.
+function importForm() {
+  const status = h('div', { class: 'status', 'aria-live': 'polite' });
+  const out = h('div', { class: 'import-results' });
+  const text = h('textarea', { name: 'pgn', rows: 6, spellcheck: 'false', placeholder: '[Event "…"]\n1. 炮二平五 马8进7 2. 马二进三 车9平8 *' });
+  const file = h('input', { type: 'file', name: 'file', accept: '.pgn,.txt,application/x-chess-pgn,text/plain' });
+  const btn = h('button', { type: 'submit' }, t('home.importBtn'));
+  const form = h('form', { class: 'card', id: 'import-games' },
+    h('h2', {}, t('home.import')),
+    h('p', { class: 'muted' }, t('home.importLead')),
+    field(t('home.importText'), text), field(t('home.importFile'), file), keyField(), btn, status, out);
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    act(btn, status, async () => {
+      const chosen = file.files && file.files[0];
+      const body = chosen ? await chosen.arrayBuffer() : text.value;
+      if (!chosen && !text.value.trim()) throw new ApiError(400, 'empty', t('home.importEmpty'));
+      const key = form.querySelector('.creation-key input').value.trim();
+      const headers = { 'Content-Type': 'application/x-chess-pgn', Accept: 'application/json', 'Idempotency-Key': newKey() };
+      if (key) headers['X-Creation-Key'] = key;
+      const res = await fetch('/games/import', { method: 'POST', headers, body, cache: 'no-store' });
+      const data = await res.json().catch(() => null);
+      if (!data || !Array.isArray(data.games)) {
+        const err = (data && data.error) || {};
+        if (err.code === 'creation_key_required' || err.code === 'bad_creation_key') {
+          for (const b of document.querySelectorAll('.creation-key')) b.hidden = false;
+        }
+        throw new ApiError(res.status, err.code, err.message || `${res.status}`, err.rule, data);
+      }
+      clear(out,
+        h('p', {}, t('home.importDone', { imported: data.imported, failed: data.failed })),
+        h('ol', { class: 'plain' }, data.games.map((g) => {
+          const title = [g.event, g.red && g.black ? `${g.red} – ${g.black}` : ''].filter(Boolean).join(' · ');
+          const head = h('strong', {}, t('home.importGame', { index: g.index, line: g.line }));
+          if (g.id) {
+            return h('li', {}, head, ' ', title, ' ', g.result ? `${g.result} ` : '',
+              h('a', { href: `/g/${g.id}#token=${g.redToken}` }, t('home.importOpen')), ' · ',
+              h('a', { href: `/g/${g.id}` }, t('home.importWatch')));
+          }
+          const er = g.error || {};
+          const why = er.text
+            ? t('home.importFail', { move: er.move, side: er.side || '', text: er.text, reason: er.reason })
+            : t('home.importStart', { reason: er.reason || '' });
+          return h('li', { class: 'error' }, head, ' ', title, h('br'), why);
+        })));
+    });
+  });
+  return form;
+}
+
 /** mount draws the home page into root. */
 export function mount(root) {
   document.title = `${t('home.title')} · xqtour`;
@@ -420,5 +496,5 @@ export function mount(root) {
     h('section', { class: 'hero' }, h('h1', {}, t('home.title')), h('p', { class: 'lead' }, t('home.lead'))),
     h('div', { class: 'home-grid' },
       h('div', {}, createEventForm(out), out),
-      h('div', {}, openEventForm(), gameForm())));
+      h('div', {}, openEventForm(), gameForm(), importForm())));
 }
