@@ -186,7 +186,7 @@ func (c *client) follow(kind, id string) {
 	c.t.Helper()
 	c.send(fmt.Sprintf(`{"action":"subscribe",%q:%q}`, kind, id))
 	for {
-		r := c.want(5 * time.Second)
+		r := c.want(wait)
 		if r.body.Type == "subscribed" {
 			return
 		}

@@ -18,7 +18,7 @@ import (
 
 // wait bounds how long a test waits for a message that must come; the speed
 // goal itself is BenchmarkLive_MoveToSubscribers'.
-const wait = 5 * time.Second
+const wait = 15 * time.Second // a ceiling, not a target: a loaded CI machine is slow to schedule the feed
 
 // play makes the ply-th move of a game (the first legal move the last view
 // lists, so the game is reproducible) and returns the view after it.
