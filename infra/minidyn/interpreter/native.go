@@ -101,7 +101,7 @@ func (ni *Native) AddUpdater(tablename string, expr string, updater UpdaterFunc)
 
 // AddMatcher add expression matcher to use on key or filter queries
 func (ni *Native) AddMatcher(tablename string, t ExpressionType, expr string, matcher MatcherFunc) {
-	// TODO validate the expresion(expr)
+	// Upstream leaves the expression unvalidated here (expr).
 	key := hashExpressionKey(expr)
 
 	switch t {

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-var syntaxErrorTemplate = "syntax error; token: %s" // TODO: See how to add ", near: %s" to the error
+var syntaxErrorTemplate = "syntax error; token: %s" // upstream: the error could also say ", near: %s"
 
 // Eval runs the expression in the environment
 func Eval(n Node, env *Environment) Object {
