@@ -224,39 +224,49 @@ func (a *API) gameSeatCredential(c *call, gid, id string) (credential, error) {
 // result item created in the same transaction the moment an event game ends,
 // so the result reaches the event exactly once. A refusal that still changed
 // the game (a flag that fell first, an illegal move counted as a foul) is
-// stored before it is returned. A lost race is 409 with the current state.
+// stored before it is returned. A write that loses a race is redone on the
+// game as it now is (a move on a stale view then fails its ply check: 409
+// with the current state); three lost races in a row are a 409.
 func (a *API) mutateGame(c *call, op func(sg *storedGame, by game.Actor) error) (int, any, error) {
 	gid := c.r.PathValue("gid")
-	sg, err := a.loadGame(c, gid)
-	if err != nil {
-		return 0, nil, err
-	}
-	by, who, err := a.gameActor(c, sg)
-	if err != nil {
-		return 0, nil, err
-	}
-	by.ID = who.ID // the log of rulings says who
-	before := sg.Game.Version()
-	res, why := sg.Game.Result()
-	opErr := op(sg, by)
-	if sg.Game.Version() != before {
-		res2, why2 := sg.Game.Result()
-		corrected := sg.Link.Reported && (res2 != res || why2 != why)
-		if err := a.saveGame(c, sg, corrected); err != nil {
-			if errors.Is(err, store.ErrConflict) {
-				return 0, nil, a.gameConflict(c, gid, "the game changed meanwhile")
-			}
+	for attempt := 1; ; attempt++ {
+		sg, err := a.loadGame(c, gid)
+		if err != nil {
 			return 0, nil, err
 		}
-	}
-	if opErr != nil {
-		var re *game.RuleError
-		if errors.As(opErr, &re) && re.Code == game.CodeStalePly {
-			return 0, nil, a.gameConflict(c, gid, re.Message)
+		by, who, err := a.gameActor(c, sg)
+		if err != nil {
+			return 0, nil, err
 		}
-		return 0, nil, opErr
+		by.ID = who.ID // the log of rulings says who
+		before := sg.Game.Version()
+		res, why := sg.Game.Result()
+		opErr := op(sg, by)
+		if sg.Game.Version() != before {
+			res2, why2 := sg.Game.Result()
+			corrected := sg.Link.Reported && (res2 != res || why2 != why)
+			if err := a.saveGame(c, sg, corrected); err != nil {
+				if errors.Is(err, store.ErrConflict) {
+					// The game changed between this read and write: read it
+					// again and redo the operation on what it is now. A move
+					// made on a stale view then fails its ply check (409).
+					if attempt < 3 {
+						continue
+					}
+					return 0, nil, a.gameConflict(c, gid, "the game changed meanwhile")
+				}
+				return 0, nil, err
+			}
+		}
+		if opErr != nil {
+			var re *game.RuleError
+			if errors.As(opErr, &re) && re.Code == game.CodeStalePly {
+				return 0, nil, a.gameConflict(c, gid, re.Message)
+			}
+			return 0, nil, opErr
+		}
+		return http.StatusOK, gameView(sg, c.nowMs(), 0), nil
 	}
-	return http.StatusOK, gameView(sg, c.nowMs(), 0), nil
 }
 
 // saveGame writes the game under its version; an event game that has just
