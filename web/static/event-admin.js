@@ -236,9 +236,15 @@ export function createAdmin(page) {
         try {
           await post(`${base()}/rounds/${cur}/start`, {});
           after(status, t('adm.started', { n: cur }));
+          startBtn.hidden = true; // a round starts once
         } catch (err) {
           if (err instanceof ApiError && err.status === 404 && /no route/.test(err.message)) {
             showOk(status, t('adm.startMissing'));
+            return;
+          }
+          if (err instanceof ApiError && err.code === 'round_already_started') {
+            showOk(status, t('adm.started', { n: cur }));
+            startBtn.hidden = true;
             return;
           }
           throw err;
