@@ -30,8 +30,9 @@ type Server struct {
 	log     *slog.Logger
 	origins []string
 
-	mu    sync.Mutex
-	conns map[string]*websocket.Conn
+	mu      sync.Mutex
+	conns   map[string]*websocket.Conn
+	closing bool // set under mu by Close: no socket registers after it
 
 	queues   []chan store.Change
 	done     chan struct{}
@@ -141,6 +142,7 @@ func (s *Server) Close() {
 		close(s.done)
 		s.wg.Wait()
 		s.mu.Lock()
+		s.closing = true // after this no handler joins s.handlers, so Wait cannot race an Add
 		for _, c := range s.conns {
 			_ = c.CloseNow()
 		}
@@ -182,14 +184,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	s.handlers.Add(1)
-	defer s.handlers.Done()
-	select {
-	case <-s.done:
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
 		_ = c.Close(websocket.StatusGoingAway, "server stopping")
 		return
-	default:
 	}
+	s.handlers.Add(1)
+	s.mu.Unlock()
+	defer s.handlers.Done()
 	c.SetReadLimit(4096)
 	id := newID()
 	ctx := context.WithoutCancel(r.Context())
@@ -200,6 +203,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	s.conns[id] = c
+	if s.closing { // Close ran while this socket connected: it closes too
+		_ = c.CloseNow()
+	}
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
