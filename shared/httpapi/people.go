@@ -34,11 +34,8 @@ func (a *API) editPlayer(c *call) (int, any, error) {
 	}
 	var p *tournament.Player
 	err := retryConflicts(func() error {
-		t, meta, err := a.loadTournament(c.ctx(), tid)
+		t, meta, err := a.organiserEvent(c, tid)
 		if err != nil {
-			return err
-		}
-		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
 			return err
 		}
 		var rec *store.Record
@@ -75,10 +72,7 @@ func (a *API) removePlayer(c *call) (int, any, error) {
 			meta, rec *store.Record
 			err       error
 		)
-		if t, meta, err = a.loadTournament(c.ctx(), tid); err != nil {
-			return err
-		}
-		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
+		if t, meta, err = a.organiserEvent(c, tid); err != nil {
 			return err
 		}
 		if p, rec, err = a.loadPlayer(c.ctx(), tid, pid); err != nil {
@@ -203,14 +197,13 @@ func (a *API) reissueOfficialToken(c *call) (int, any, error) {
 		o     *tournament.Official
 	)
 	err := retryConflicts(func() error {
-		t, _, err := a.loadTournament(c.ctx(), tid)
-		if err != nil {
+		if _, _, err := a.organiserEvent(c, tid); err != nil {
 			return err
 		}
-		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
-			return err
-		}
-		var rec *store.Record
+		var (
+			rec *store.Record
+			err error
+		)
 		if o, rec, err = a.loadOfficial(c.ctx(), tid, oid); err != nil {
 			return err
 		}
@@ -235,14 +228,13 @@ func (a *API) reissueCaptainToken(c *call) (int, any, error) {
 		tm    *tournament.Team
 	)
 	err := retryConflicts(func() error {
-		t, _, err := a.loadTournament(c.ctx(), tid)
-		if err != nil {
+		if _, _, err := a.organiserEvent(c, tid); err != nil {
 			return err
 		}
-		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
-			return err
-		}
-		var rec *store.Record
+		var (
+			rec *store.Record
+			err error
+		)
 		if tm, rec, err = a.loadTeam(c.ctx(), tid, mid); err != nil {
 			return err
 		}
@@ -280,10 +272,7 @@ func (a *API) rotateOrganiserToken(c *call) (int, any, error) {
 			meta *store.Record
 			err  error
 		)
-		if t, meta, err = a.loadTournament(c.ctx(), tid); err != nil {
-			return err
-		}
-		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
+		if t, meta, err = a.organiserEvent(c, tid); err != nil {
 			return err
 		}
 		token, t.OrganiserTokenHash = newToken(tid, tid)
@@ -293,4 +282,18 @@ func (a *API) rotateOrganiserToken(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	return http.StatusOK, map[string]any{"id": tid, "token": token, "tournament": tournamentView(t)}, nil
+}
+
+// organiserEvent reads the event item and checks that the caller is its
+// organiser: the first step of every people route, before anything else is
+// read.
+func (a *API) organiserEvent(c *call, tid string) (*tournament.Tournament, *store.Record, error) {
+	t, meta, err := a.loadTournament(c.ctx(), tid)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
+		return nil, nil, err
+	}
+	return t, meta, nil
 }
