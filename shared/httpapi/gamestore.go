@@ -1,0 +1,269 @@
+package httpapi
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
+	"github.com/xqtour/xqtour/shared/xiangqi"
+)
+
+func gamePK(gid string) string { return "G#" + gid }
+
+const gameSK = "GAME"
+
+func resultSK(round, table int) string { return fmt.Sprintf("X#%04d#%04d", round, table) }
+
+// gameLink is what the game item knows beyond the game itself: where it is
+// played and whose tokens may move. Players' token hashes are copied in when
+// the game is created, so a player's move costs one read.
+type gameLink struct {
+	Tournament string `json:"t,omitempty"`
+	Round      int    `json:"r,omitempty"`
+	Table      int    `json:"n,omitempty"`
+	// Red and Black are player ids ("red"/"black" seats for a standalone game).
+	Red       string `json:"rp"`
+	Black     string `json:"bp"`
+	RedHash   string `json:"rh"`
+	BlackHash string `json:"bh"`
+	// Reported is set once the result item exists (the tournament link).
+	Reported bool `json:"x,omitempty"`
+	// The players' names and numbers as the game was made (the event's
+	// players are edited only before round 1), for a board's display.
+	RedName     string `json:"rn,omitempty"`
+	BlackName   string `json:"bn,omitempty"`
+	RedNumber   int    `json:"ri,omitempty"`
+	BlackNumber int    `json:"bi,omitempty"`
+	// Info is what an imported record's tags said of a standalone game
+	// (event, site, date, round, players), written again in its export.
+	Info *recordInfoJSON `json:"i,omitempty"`
+}
+
+// recordInfoJSON is the stored form of game.RecordInfo.
+type recordInfoJSON struct {
+	Event string `json:"e,omitempty"`
+	Site  string `json:"s,omitempty"`
+	Date  string `json:"d,omitempty"`
+	Round string `json:"r,omitempty"`
+	Red   string `json:"rn,omitempty"`
+	Black string `json:"bn,omitempty"`
+}
+
+// storedGame is a game item decoded: the link and the game.
+type storedGame struct {
+	ID   string
+	Link gameLink
+	Game *game.Game
+	rec  *store.Record
+}
+
+// encodeGame packs the item's document: uvarint length, the link as JSON, then
+// the game's compact binary form (moves two bytes each).
+func encodeGame(rec *store.Record, link gameLink, g *game.Game) (*store.Record, error) {
+	lj, err := json.Marshal(link)
+	if err != nil {
+		return nil, err
+	}
+	doc := binary.AppendUvarint(nil, uint64(len(lj)))
+	doc = append(doc, lj...)
+	if doc, err = g.AppendBinary(doc); err != nil {
+		return nil, err
+	}
+	rec.Doc = doc
+	return rec, nil
+}
+
+func decodeGame(gid string, rec *store.Record) (*storedGame, error) {
+	n, k := binary.Uvarint(rec.Doc)
+	if k <= 0 || uint64(len(rec.Doc)-k) < n {
+		return nil, fmt.Errorf("game %s: corrupt item", gid)
+	}
+	sg := &storedGame{ID: gid, rec: rec}
+	if err := json.Unmarshal(rec.Doc[k:k+int(n)], &sg.Link); err != nil {
+		return nil, fmt.Errorf("game %s: %w", gid, err)
+	}
+	g, err := game.Decode(rec.Doc[k+int(n):])
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", gid, err)
+	}
+	sg.Game = g
+	return sg, nil
+}
+
+func (a *API) loadGame(c *call, gid string) (*storedGame, error) {
+	rec, err := a.store.Get(c.ctx(), gamePK(gid), gameSK)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, notFound("game " + gid)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return decodeGame(gid, rec)
+}
+
+// gameRules turns the event's rule options into the game's.
+func gameRules(r tournament.Rules) game.Rules {
+	rep := game.ArbiterRuling
+	switch r.Repetition {
+	case tournament.RepetitionThreefoldDraw:
+		rep = game.ThreefoldDraw
+	case tournament.RepetitionPerpetualCheckLoses:
+		rep = game.PerpetualCheckLoses
+	}
+	ill, _ := game.ParseIllegalMoveRule(r.IllegalMoves)
+	return game.Rules{Repetition: rep, IllegalMoves: ill, DrawOffers: r.DrawOfferLimit,
+		NoCaptureMoves: r.NoCaptureMoves, DeadPositionDraws: r.DeadPositionDraw,
+		OfferLoses: r.OfferLoses, DroppedPieceLoses: r.DroppedPieceLoses}
+}
+
+// GameID is the deterministic id of a pairing's game, so that a retried
+// pairing recreates nothing: "g" and 16 base32 characters of a hash.
+func GameID(tid string, round, table, number int) string {
+	sum := sha256.Sum256([]byte(tid + "/" + strconv.Itoa(round) + "/" + strconv.Itoa(table) + "/" + strconv.Itoa(number)))
+	return "g" + idEncoding.EncodeToString(sum[:10])
+}
+
+// eventGame builds the record of a pairing's game (Version 0: to be created),
+// with the event's time control and rules; its clocks start at the round's
+// start (C-6): a round with no start time yet waits, clocks still, until the
+// organiser or an arbiter starts it. A game made after its round started (a
+// knockout's next or play-off game, a team board set late) starts when it is
+// made, now: its players could not have played it before.
+func (a *API) eventGame(t *tournament.Tournament, r *tournament.Round, p tournament.Pairing, red, black *tournament.Player, now int64) (*store.Record, error) {
+	start := r.StartsAt
+	if start != 0 && now > start {
+		start = now
+	}
+	setup := game.Setup{Control: t.Settings.TimeControl, Rules: gameRules(t.Settings.Rules), StartMs: start}
+	if t.Settings.Rules.RecordArrivals {
+		setup.LateLimitMs = t.Settings.Rules.LateForfeitMs // C-6: absent at start + limit forfeits
+	}
+	g, err := game.New(setup)
+	if err != nil {
+		return nil, err
+	}
+	link := gameLink{Tournament: t.ID, Round: r.Number, Table: p.Table, Red: red.ID, Black: black.ID, RedHash: red.TokenHash, BlackHash: black.TokenHash,
+		RedName: red.Name, BlackName: black.Name, RedNumber: red.Number, BlackNumber: black.Number}
+	return encodeGame(&store.Record{PK: gamePK(p.GameID), SK: gameSK, Kind: "game"}, link, g)
+}
+
+// mutateGame is every game write: one strongly consistent read, the caller
+// authenticated, then the operation (which validates its own fields, after
+// auth, so an unauthenticated client learns nothing), and one conditional write when the game changed — with the
+// result item created in the same transaction the moment an event game ends,
+// so the result reaches the event exactly once. A refusal that still changed
+// the game (a flag that fell first, an illegal move counted as a foul) is
+// stored before it is returned. A write that loses a race is redone on the
+// game as it now is (a move on a stale view then fails its ply check: 409
+// with the current state); three lost races in a row are a 409.
+func (a *API) mutateGame(c *call, op func(sg *storedGame, by game.Actor) error) (int, any, error) {
+	gid := c.r.PathValue("gid")
+	for attempt := 1; ; attempt++ {
+		sg, err := a.loadGame(c, gid)
+		if err != nil {
+			return 0, nil, err
+		}
+		by, who, err := a.gameActor(c, sg)
+		if err != nil {
+			return 0, nil, err
+		}
+		by.ID = who.ID // the log of rulings says who
+		before := sg.Game.Version()
+		res, why := sg.Game.Result()
+		opErr := op(sg, by)
+		if sg.Game.Version() != before {
+			res2, why2 := sg.Game.Result()
+			corrected := sg.Link.Reported && (res2 != res || why2 != why)
+			if err := a.saveGame(c, sg, corrected); err != nil {
+				if errors.Is(err, store.ErrConflict) {
+					// The game changed between this read and write: read it
+					// again and redo the operation on what it is now. A move
+					// made on a stale view then fails its ply check (409).
+					if attempt < 3 {
+						continue
+					}
+					return 0, nil, a.gameConflict(c, gid, "the game changed meanwhile")
+				}
+				return 0, nil, err
+			}
+		}
+		if opErr != nil {
+			var re *game.RuleError
+			if errors.As(opErr, &re) && re.Code == game.CodeStalePly {
+				return 0, nil, a.gameConflict(c, gid, re.Message)
+			}
+			return 0, nil, opErr
+		}
+		return http.StatusOK, gameView(sg, c.nowMs(), 0), nil
+	}
+}
+
+// saveGame writes the game under its version; an event game that has just
+// ended also gets its result item, in the same transaction, and a corrected
+// result rewrites the result item with the game.
+func (a *API) saveGame(c *call, sg *storedGame, corrected bool) error {
+	if corrected {
+		return a.correctResult(c, sg)
+	}
+	report := sg.Link.Tournament != "" && !sg.Link.Reported && sg.Game.Status() == game.Over
+	if report {
+		sg.Link.Reported = true
+	}
+	rec, err := encodeGame(sg.rec, sg.Link, sg.Game)
+	if err != nil {
+		return err
+	}
+	rec.Expires = a.gameTTL(sg, c.nowMs()) // a finished standalone game expires after the retention
+	if !report {
+		return a.store.Put(c.ctx(), rec)
+	}
+	res, why := sg.Game.Result()
+	v := sg.Game.View(c.nowMs())
+	result := tournament.Result{Round: sg.Link.Round, Table: sg.Link.Table, GameID: sg.ID, Red: sg.Link.Red, Black: sg.Link.Black,
+		Result: res.String(), Reason: why.String(), RedFouls: v.Fouls[xiangqi.Red], BlackFouls: v.Fouls[xiangqi.Black], EndedAt: v.EndedAt}
+	x := encode(&store.Record{PK: tournamentPK(sg.Link.Tournament), SK: resultSK(sg.Link.Round, sg.Link.Table), Kind: "result"}, result)
+	return a.store.Transact(c.ctx(), []*store.Record{rec, x})
+}
+
+// correctResult rewrites the result item of an event game whose result an
+// arbiter corrected after it had been reported.
+func (a *API) correctResult(c *call, sg *storedGame) error {
+	var old tournament.Result
+	rec, err := a.load(c.ctx(), tournamentPK(sg.Link.Tournament), resultSK(sg.Link.Round, sg.Link.Table), "result", &old)
+	if err != nil {
+		return err
+	}
+	res, why := sg.Game.Result()
+	old.Result, old.Reason = res.String(), why.String()
+	g, err := encodeGame(sg.rec, sg.Link, sg.Game)
+	if err != nil {
+		return err
+	}
+	return a.store.Transact(c.ctx(), []*store.Record{g, encode(rec, old)})
+}
+
+func (a *API) gameConflict(c *call, gid, msg string) error {
+	e := &Error{Status: http.StatusConflict, Code: "conflict", Message: msg + "; the current state is attached"}
+	if sg, err := a.loadGame(c, gid); err == nil {
+		e.Current = gameView(sg, c.nowMs(), 0)
+	}
+	return e
+}
+
+// settleOnRead stores a flag that fell before a read: the game ends when
+// anyone looks after the deadline, with no background job (C-3, C-4).
+func (a *API) settleOnRead(c *call, sg *storedGame) {
+	if sg.Game.Status() != game.Playing || !sg.Game.Settle(c.nowMs()) {
+		return
+	}
+	if err := a.saveGame(c, sg, false); err != nil && !errors.Is(err, store.ErrConflict) {
+		a.log.Error("store settled game", "game", sg.ID, "err", err.Error())
+	}
+}
