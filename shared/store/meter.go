@@ -24,6 +24,8 @@ type Meter struct {
 	read, write float64
 	requests    int
 	estimated   int
+	conflicts   int
+	throttles   int
 }
 
 // ReadUnits is the read capacity units consumed so far.
@@ -54,6 +56,33 @@ func (m *Meter) Estimated() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.estimated
+}
+
+// Conflicts is how many calls a condition or a concurrent transaction
+// refused (lost races, most of them retried by the caller).
+func (m *Meter) Conflicts() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.conflicts
+}
+
+// Throttles is how many calls DynamoDB still refused for capacity after the
+// SDK's retries.
+func (m *Meter) Throttles() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.throttles
+}
+
+func (m *Meter) refused(conflict, throttle bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if conflict {
+		m.conflicts++
+	}
+	if throttle {
+		m.throttles++
+	}
 }
 
 func (m *Meter) add(read, write float64, estimated bool) {
@@ -104,6 +133,8 @@ func meterMiddleware(stack *middleware.Stack) error {
 				} else {
 					m.add(0, 0, false)
 				}
+				wrapped := wrap("", err)
+				m.refused(errors.Is(wrapped, ErrConflict), errors.Is(wrapped, ErrThrottled))
 				return out, md, err
 			}
 			if r, w, ok := reported(in.Parameters, out.Result); ok {

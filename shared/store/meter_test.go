@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/embedded"
@@ -113,6 +114,9 @@ func TestMeter_ComputesUnitsTheWayDynamoDBRounds(t *testing.T) {
 		}
 	})
 	wantUnits(t, "conditional put refused", m, 0, 1, 1)
+	if m.Conflicts() != 1 || m.Throttles() != 0 {
+		t.Errorf("conditional put refused: %d conflicts, %d throttles; want 1, 0", m.Conflicts(), m.Throttles())
+	}
 	m = metered(t, func(ctx context.Context) {
 		if err := st.Delete(ctx, "T#1", "P#0"); err != nil {
 			t.Fatal(err)
@@ -209,6 +213,56 @@ func capacityProxy(t *testing.T, target string, units float64) string {
 	srv := httptest.NewServer(rp)
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// A call DynamoDB throttles (after the SDK's retries) costs nothing and is
+// counted as throttled.
+func TestMeter_Throttled(t *testing.T) {
+	st, _, srv := storetest.Start(t)
+	srv.Throttle(true)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	m := &store.Meter{}
+	if _, err := st.Get(store.WithMeter(ctx, m), "G#1", "GAME"); !errors.Is(err, store.ErrThrottled) {
+		t.Fatalf("got %v, want ErrThrottled", err)
+	}
+	srv.Throttle(false)
+	wantUnits(t, "throttled get", m, 0, 0, 1)
+	if m.Throttles() != 1 || m.Conflicts() != 0 {
+		t.Errorf("throttled get: %d throttles, %d conflicts; want 1, 0", m.Throttles(), m.Conflicts())
+	}
+}
+
+// AddCounters adds atomically (concurrent additions all count) and its own
+// write is metered; Counters reads the sums back.
+func TestCounters_AddAtomically(t *testing.T) {
+	st, _ := storetest.New(t)
+	now := time.Unix(1_800_000_000, 0)
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Go(func() {
+			if err := st.AddCounters(context.Background(), "U#1", "USAGE", "usage", map[string]float64{"requests": 2, "readUnits": 0.5}, now); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	m := metered(t, func(ctx context.Context) {
+		if err := st.AddCounters(ctx, "U#1", "USAGE", "usage", map[string]float64{"requests": 1}, now); err != nil {
+			t.Fatal(err)
+		}
+	})
+	wantUnits(t, "one counters update", m, 0, 1, 1)
+	got, err := st.Counters(context.Background(), "U#1", "USAGE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["requests"] != 21 || got["readUnits"] != 5 || len(got) != 2 {
+		t.Errorf("counters %v, want requests 21, readUnits 5", got)
+	}
+	if got, err := st.Counters(context.Background(), "U#2", "USAGE"); err != nil || len(got) != 0 {
+		t.Errorf("missing counters item: %v, %v; want none, no error", got, err)
+	}
 }
 
 // When DynamoDB reports consumed capacity, the Meter takes its figures, not
