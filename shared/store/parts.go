@@ -90,7 +90,7 @@ func joinParts(raw []*Record) (out, torn []*Record) {
 		}
 	}
 	for _, r := range raw {
-		if r.Kind == "part" && strings.Contains(r.SK, partSuffix) {
+		if r.Kind == KindPart && strings.Contains(r.SK, partSuffix) {
 			if head != nil && strings.HasPrefix(r.SK, head.SK+partSuffix) {
 				parts = append(parts, r)
 			}
