@@ -261,3 +261,33 @@ func TestIdempotencyRecord_SplitIntoPartsExpiresWhole(t *testing.T) {
 		t.Fatalf("after the takeover %d items remain, want the head alone: %v", len(got), got)
 	}
 }
+
+// CreateItems moves an event's items between tables in transactions; 15
+// items of 350 KB (a large round's parts) are over DynamoDB's 4 MB for one
+// transaction, so they go in two.
+func TestCreateItems_TransactionsStayWithin4MB(t *testing.T) {
+	st, _ := storetest.New(t)
+	ctx := context.Background()
+	var items []*store.Item
+	for i := range 15 {
+		data, err := json.Marshal(map[string]map[string]any{
+			"PK": {"S": "T#1"}, "SK": {"S": "X#" + strconv.Itoa(100+i)}, "kind": {"S": "result"},
+			"ver": {"N": "1"}, "doc": {"B": filled('r', store.MaxPart)},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		it, err := store.ParseItem(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, it)
+	}
+	if err := st.CreateItems(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.Items(ctx, "T#1")
+	if err != nil || len(got) != len(items) {
+		t.Fatalf("%d items stored, want %d: %v", len(got), len(items), err)
+	}
+}

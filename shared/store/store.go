@@ -358,8 +358,8 @@ func (s *Store) transact(ctx context.Context, writes, deletes, checks []*Record)
 			ExpressionAttributeValues: vals,
 		}})
 	}
-	if len(items) > 100 {
-		return fmt.Errorf("store: transaction of %d items exceeds 100", len(items))
+	if err := checkTransact(items); err != nil {
+		return err
 	}
 	if _, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items}); err != nil {
 		return wrap("transact", err)
