@@ -73,3 +73,22 @@ func TestFinishedStatus_RoundRobin(t *testing.T) {
 		t.Fatalf("after the table: %v", got)
 	}
 }
+
+// S-1, S-6: a player who withdrew before round 1 is not in the table, so a
+// five-entry round robin with one such withdrawal is a four-player table of
+// three rounds, finished after the third.
+func TestFinishedStatus_RoundRobinWithdrawnBeforeRound1(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Quintet","system":"roundRobin"}`, 5)
+	s.Post("/tournaments/"+f.ev.ID+"/players/"+f.players[4].ID+"/withdraw", f.ev.Token, nil).Want(t, http.StatusOK)
+	for n := 1; n <= 3; n++ {
+		r := f.pair(t, s, nil, http.StatusCreated)
+		if got := status(t, s, f.ev.ID); got != "running" {
+			t.Fatalf("round %d open: %v", n, got)
+		}
+		f.finishRound(t, s, r, nil)
+	}
+	if got := status(t, s, f.ev.ID); got != "finished" {
+		t.Fatalf("after the four-player table: %v", got)
+	}
+}

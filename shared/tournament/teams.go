@@ -52,7 +52,30 @@ const (
 	CodeNotTeamEvent = "not_a_team_event"
 	CodeNoMatch      = "no_match"
 	CodeLineupLocked = "lineup_locked"
+	// CodeTeamTablesUnavailable: an individual event has no team or board table.
+	CodeTeamTablesUnavailable = "team_standings_unavailable"
 )
+
+// CheckTeamEvent refuses, in an individual event, what belongs to team
+// events (T-1: teams enter events created for teams); what names it
+// ("lineups").
+func (t *Tournament) CheckTeamEvent(what string) error {
+	if !t.Settings.Teams {
+		return &RuleError{Code: CodeNotTeamEvent, Message: what + " belong to team events", Rule: "T-1"}
+	}
+	return nil
+}
+
+// CheckTeamTables refuses the team and board tables of an individual event:
+// they rank teams by their matches, which only a team event plays. The
+// teams-by-places table ranks an individual event's clubs instead.
+func (t *Tournament) CheckTeamTables() error {
+	if !t.Settings.Teams {
+		return &RuleError{Code: CodeTeamTablesUnavailable, Rule: "R-5",
+			Message: "team and board tables belong to team events; view=teamsByPlaces ranks clubs by their players' places (R-9)"}
+	}
+	return nil
+}
 
 // RegisterTeam enters a team: each member and substitute is registered as a
 // player (Register numbers them and checks registration is open), then the
