@@ -83,6 +83,7 @@ func Open(ctx context.Context, c Config) (*Store, error) {
 			// Emulators do not send DynamoDB's X-Amz-Crc32 response checksum.
 			o.DisableValidateResponseChecksum = true
 		}
+		o.APIOptions = append(o.APIOptions, meterMiddleware)
 	})
 	return &Store{db: db, table: c.Table}, nil
 }
