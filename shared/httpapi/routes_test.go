@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,13 +52,16 @@ func (f fixture) path(p string) string {
 }
 
 // token returns a token of the role a route asks for first.
-func (f fixture) token(who string) string {
+// token is a token of the first of who's roles that the fixture holds.
+func (f fixture) token(who httpapi.Roles) string {
 	switch {
-	case strings.HasPrefix(who, "organiser"):
+	case len(who) == 0:
+		return ""
+	case who[0] == httpapi.RoleOrganiser:
 		return f.org
-	case strings.HasPrefix(who, "arbiter"):
+	case who[0] == httpapi.RoleArbiter:
 		return f.arb
-	case strings.HasPrefix(who, "player"):
+	case who[0] == httpapi.RolePlayer || who[0] == httpapi.RolePlayerToMove:
 		return f.ptoken
 	}
 	return ""
@@ -124,7 +128,7 @@ func TestEveryMutatingRouteRefusesBadRequests(t *testing.T) {
 					t.Errorf("oversize body: %d %s", r.Status, r.Body)
 				}
 			}
-			if rt.Who == "anyone" {
+			if rt.Who.Has(httpapi.RoleAnyone) {
 				return
 			}
 			if r := send("", `{}`); r.Status != http.StatusUnauthorized {
@@ -133,7 +137,7 @@ func TestEveryMutatingRouteRefusesBadRequests(t *testing.T) {
 			if r := send("not-a-token", `{}`); r.Status != http.StatusUnauthorized {
 				t.Errorf("garbage token: %d %s", r.Status, r.Body)
 			}
-			if !strings.Contains(rt.Who, "player") {
+			if !rt.Who.Has(httpapi.RolePlayer) && !rt.Who.Has(httpapi.RolePlayerToMove) {
 				if r := send(f.ptoken, `{}`); r.Status != http.StatusForbidden {
 					t.Errorf("a player's token on a %s route: %d %s", rt.Who, r.Status, r.Body)
 				}
@@ -176,5 +180,44 @@ func TestThrottledStoreIs429(t *testing.T) {
 	s.DB.Throttle(false)
 	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" || r.ErrorCode() != "throttled" {
 		t.Fatalf("throttled read: %d %q %s", r.Status, r.Header.Get("Retry-After"), r.Body)
+	}
+}
+
+// Every route names who may call it as a list of known roles: public,
+// anyone and any token alone, token roles in any combination, none twice.
+func TestRouteRoles(t *testing.T) {
+	known := []httpapi.Role{httpapi.RolePublic, httpapi.RoleAnyone, httpapi.RoleAnyToken, httpapi.RoleOrganiser,
+		httpapi.RoleArbiter, httpapi.RoleScribe, httpapi.RolePlayer, httpapi.RolePlayerToMove, httpapi.RoleCaptain}
+	for _, rt := range httpapi.Routes {
+		if len(rt.Who) == 0 {
+			t.Errorf("%s %s names no caller", rt.Method, rt.Path)
+		}
+		seen := map[httpapi.Role]bool{}
+		for _, r := range rt.Who {
+			if !slices.Contains(known, r) || seen[r] {
+				t.Errorf("%s %s: role %q unknown or repeated", rt.Method, rt.Path, r)
+			}
+			seen[r] = true
+			if alone := r == httpapi.RolePublic || r == httpapi.RoleAnyone || r == httpapi.RoleAnyToken; alone && len(rt.Who) > 1 {
+				t.Errorf("%s %s: %q combined with other roles (%s)", rt.Method, rt.Path, r, rt.Who)
+			}
+		}
+	}
+	for _, c := range []struct {
+		who        httpapi.Roles
+		prose      string
+		needsToken bool
+	}{
+		{httpapi.Roles{httpapi.RolePlayerToMove, httpapi.RoleScribe}, "player to move, scribe", true},
+		{httpapi.Roles{httpapi.RoleAnyToken}, "any token", true},
+		{httpapi.Roles{httpapi.RolePublic}, "public", false},
+		{httpapi.Roles{httpapi.RoleAnyone}, "anyone", false},
+	} {
+		if got := c.who.String(); got != c.prose {
+			t.Errorf("String() = %q, want %q", got, c.prose)
+		}
+		if got := c.who.NeedsToken(); got != c.needsToken {
+			t.Errorf("%s: NeedsToken() = %v, want %v", c.prose, got, c.needsToken)
+		}
 	}
 }
