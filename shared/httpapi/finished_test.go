@@ -7,11 +7,6 @@ import (
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
 )
 
-func status(t *testing.T, s *apitest.Server, tid string) any {
-	t.Helper()
-	return s.Get("/tournaments/"+tid).Want(t, http.StatusOK).JSON()["status"]
-}
-
 // The event reads finished once its last round's results are all in: a
 // Swiss after its last round, a knockout once the bracket is decided. The
 // status is stored when a pairing is then refused, and later entries are

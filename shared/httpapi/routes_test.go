@@ -8,79 +8,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
-	"github.com/xqtour/xqtour/shared/store"
 )
-
-// fixture is one event with a paired round, so every route has real ids.
-type fixture struct {
-	tid, org, arb, scribe, pid, ptoken, gid string
-	oid                                     string            // the arbiter
-	tokens                                  map[string]string // player id → token
-}
-
-func newFixture(t *testing.T, s *apitest.Server) fixture {
-	t.Helper()
-	ev := newEvent(t, s, `{"name":"Matrix Open","rounds":3}`)
-	f := fixture{tid: ev.ID, org: ev.Token, tokens: map[string]string{}}
-	for _, name := range []string{"A", "B", "C", "D"} {
-		var p created
-		s.Post("/tournaments/"+f.tid+"/players", f.org, map[string]any{"name": name}).Want(t, http.StatusCreated).Decode(t, &p)
-		f.tokens[p.ID] = p.Token
-	}
-	arb := s.Post("/tournaments/"+f.tid+"/officials", f.org, `{"role":"arbiter","name":"Arb"}`).Want(t, http.StatusCreated).JSON()
-	f.arb, f.oid = arb["token"].(string), arb["id"].(string)
-	f.scribe = s.Post("/tournaments/"+f.tid+"/officials", f.org, `{"role":"scribe","name":"Scribe","tables":[2]}`).Want(t, http.StatusCreated).JSON()["token"].(string)
-	var round struct {
-		Pairings []struct {
-			Table      int
-			Red, Black string
-			GameID     string `json:"gameId"`
-		}
-	}
-	s.Post("/tournaments/"+f.tid+"/rounds", f.org, `{}`).Want(t, http.StatusCreated).Decode(t, &round)
-	s.Post("/tournaments/"+f.tid+"/rounds/1/start", f.org, nil).Want(t, http.StatusOK)
-	for _, p := range round.Pairings {
-		if p.Table == 1 {
-			f.gid, f.pid, f.ptoken = p.GameID, p.Red, f.tokens[p.Red]
-		}
-	}
-	return f
-}
-
-func (f fixture) path(p string) string {
-	return strings.NewReplacer("{tid}", f.tid, "{pid}", f.pid, "{gid}", f.gid, "{n}", "1", "{mid}", "maaaaaaaaaaaaaaaa", "{oid}", f.oid).Replace(p)
-}
-
-// token returns a token of the role a route asks for first.
-// token is a token of the first of who's roles that the fixture holds.
-func (f fixture) token(who httpapi.Roles) string {
-	switch {
-	case len(who) == 0:
-		return ""
-	case who[0] == httpapi.RoleOrganiser:
-		return f.org
-	case who[0] == httpapi.RoleArbiter:
-		return f.arb
-	case who[0] == httpapi.RolePlayer || who[0] == httpapi.RolePlayerToMove:
-		return f.ptoken
-	}
-	return ""
-}
-
-func tableItems(t *testing.T, st *store.Store) int {
-	t.Helper()
-	recs, err := st.Export(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, r := range recs {
-		if r.Kind != "idempotency" {
-			n++
-		}
-	}
-	return n
-}
 
 // recordRoutes take a PGN record as their body instead of JSON.
 var recordRoutes = map[string]bool{"/games/import": true, "/games/{gid}/record": true}
