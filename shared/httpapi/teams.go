@@ -411,8 +411,8 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 		if in.DrawMissing == (in.Lineup != nil) { // checked after auth: strangers learn nothing
 			return badRequest("invalid_field", `give either "lineup" or "drawMissing": true`)
 		}
-		if !ev.t.Settings.Teams {
-			return &tournament.RuleError{Code: tournament.CodeNotTeamEvent, Message: "lineups belong to team events", Rule: "T-1"}
+		if err := ev.t.CheckTeamEvent("lineups"); err != nil {
+			return err
 		}
 		teamID := in.Team
 		switch {
