@@ -78,6 +78,7 @@ var Routes = []Route{
 	{"POST", "/tournaments/{tid}/teams/{mid}/withdraw", FnTournaments, "organiser", (*API).withdrawTeam},
 	{"POST", "/tournaments/{tid}/teams/{mid}/token", FnTournaments, "organiser", (*API).reissueCaptainToken},
 	{"GET", "/tournaments/{tid}/export", FnTournaments, "organiser", (*API).exportEvent},
+	{"GET", "/tournaments/{tid}/usage", FnTournaments, "organiser", (*API).getUsage},
 	{"POST", "/tournaments/import", FnTournaments, "anyone", (*API).importEvent},
 	{"GET", "/", FnWeb, "public", nil},
 	{"GET", "/t/{tid}", FnWeb, "public", nil},
