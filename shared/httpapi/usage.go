@@ -26,13 +26,6 @@ const UsageFlushEvery = 10 * time.Second
 // used where the environment does not say (the local stack).
 const defaultMemoryMB = 256
 
-const usageSK = "USAGE"
-
-// usagePK is the partition of an event's usage counters: apart from the
-// event's own partition, so that no event Query reads it and no export
-// carries it.
-func usagePK(tid string) string { return "U#" + tid }
-
 // WithUsageFlush sets how long usage is gathered in memory before it is
 // written (0: after every request, as tests want).
 func WithUsageFlush(every time.Duration) Option { return func(a *API) { a.usage.every = every } }
@@ -119,7 +112,7 @@ func (b *usageBook) record(a *API, tid string, u eventUsage, now time.Time) {
 // pending totals for the next flush. The write's own units are pending then.
 func (b *usageBook) flush(a *API, tid string, u eventUsage, now time.Time) {
 	m := &store.Meter{}
-	err := a.store.AddCounters(store.WithMeter(context.Background(), m), usagePK(tid), usageSK, "usage", u.counters(), now)
+	err := a.store.AddCounters(store.WithMeter(context.Background(), m), store.UsagePK(tid), store.UsageSK, store.KindUsage, u.counters(), now)
 	cost := eventUsage{readUnits: m.ReadUnits(), writeUnits: m.WriteUnits(), dynamodbRequests: float64(m.Requests())}
 	if err != nil {
 		a.log.Warn("usage not written; kept for the next flush", "tournament_id", tid, "error", err.Error())
@@ -186,7 +179,7 @@ func (a *API) getUsage(c *call) (int, any, error) {
 	if _, _, err := a.organiserEvent(c, tid); err != nil {
 		return 0, nil, err
 	}
-	stored, err := a.store.Counters(c.ctx(), usagePK(tid), usageSK)
+	stored, err := a.store.Counters(c.ctx(), store.UsagePK(tid), store.UsageSK)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -72,7 +72,7 @@ func size(t *testing.T, st *store.Store, pk, sk string) int {
 func TestUsage_KnownSequence(t *testing.T) {
 	s := apitest.New(t, httpapi.WithUsageFlush(time.Minute))
 	ev := newEvent(t, s, `{"name":"Metered","rounds":3}`)
-	meta := func() int { return size(t, s.Store, "T#"+ev.ID, "META") }
+	meta := func() int { return size(t, s.Store, store.TournamentPK(ev.ID), store.MetaSK) }
 	want := units{1, 0, store.WriteUnits(meta()), 1}
 	register := func(name string) {
 		t.Helper()
@@ -85,7 +85,7 @@ func TestUsage_KnownSequence(t *testing.T) {
 		s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": name}).Want(t, http.StatusCreated).Decode(t, &p)
 		want.requests++
 		want.read += read
-		want.write += 2 * (store.WriteUnits(meta()) + store.WriteUnits(size(t, s.Store, "T#"+ev.ID, "P#"+p.Player.ID)))
+		want.write += 2 * (store.WriteUnits(meta()) + store.WriteUnits(size(t, s.Store, store.TournamentPK(ev.ID), store.PlayerSK(p.Player.ID))))
 		want.calls += 2
 	}
 	register("Li")
@@ -98,7 +98,7 @@ func TestUsage_KnownSequence(t *testing.T) {
 	if got := u.LambdaMs * 256 / 1024 / 1000; math.Abs(u.LambdaGBSeconds-got) > 1e-12 {
 		t.Errorf("lambdaGbSeconds %v, want lambdaMs × 256 MB = %v", u.LambdaGBSeconds, got)
 	}
-	if c, err := s.Store.Counters(context.Background(), "U#"+ev.ID, "USAGE"); err != nil || len(c) != 0 {
+	if c, err := s.Store.Counters(context.Background(), store.UsagePK(ev.ID), store.UsageSK); err != nil || len(c) != 0 {
 		t.Fatalf("usage written before the interval passed: %v %v", c, err)
 	}
 	want.requests++ // the usage request: the event item and the (missing) usage item
@@ -108,7 +108,7 @@ func TestUsage_KnownSequence(t *testing.T) {
 	// A minute later the next request writes everything so far with one ADD.
 	s.Clock.Advance(time.Minute)
 	register("Zhao")
-	stored, err := s.Store.Counters(context.Background(), "U#"+ev.ID, "USAGE")
+	stored, err := s.Store.Counters(context.Background(), store.UsagePK(ev.ID), store.UsageSK)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestUsage_KnownSequence(t *testing.T) {
 	want.calls++
 	u = getUsage(t, s, ev.ID, ev.Token)
 	wantUsage(t, "after the flush", u, want)
-	usageRead := store.ReadUnits(meta(), true) + store.ReadUnits(size(t, s.Store, "U#"+ev.ID, "USAGE"), true)
+	usageRead := store.ReadUnits(meta(), true) + store.ReadUnits(size(t, s.Store, store.UsagePK(ev.ID), store.UsageSK), true)
 	r := s.Do(apitest.Req{Method: "GET", Path: "/tournaments/" + ev.ID + "/usage", Token: ev.Token}).Want(t, http.StatusOK).JSON()
 	cost := r["cost"].(map[string]any)
 	p := pricing.OnDemand
@@ -152,14 +152,14 @@ func TestUsage_GameRouteCountsForItsEvent(t *testing.T) {
 	}
 	before := getUsage(t, s, ev.ID, ev.Token)
 	gid := round.Pairings[0].GameID
-	game, err := s.Store.Get(context.Background(), "G#"+gid, "GAME")
+	game, err := s.Store.Get(context.Background(), store.GamePK(gid), store.GameSK)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Get("/games/"+gid).Want(t, http.StatusOK)
 	after := getUsage(t, s, ev.ID, ev.Token)
 	// The first usage request (the event item and the missing usage item) and the game read.
-	meta := store.ReadUnits(size(t, s.Store, "T#"+ev.ID, "META"), true)
+	meta := store.ReadUnits(size(t, s.Store, store.TournamentPK(ev.ID), store.MetaSK), true)
 	want := units{before.Requests + 2, before.ReadUnits + meta + store.ReadUnits(0, true) + store.ReadUnits(game.Size(), true), before.WriteUnits, before.DynamoDBRequests + 3}
 	wantUsage(t, "a game read", after, want)
 }
@@ -174,7 +174,7 @@ func TestUsage_UnknownEventsMakeNoItems(t *testing.T) {
 			t.Errorf("GET %s: %d %s", path, r.Status, r.Body)
 		}
 	}
-	if c, err := s.Store.Counters(context.Background(), "U#tnosuchevent23456", "USAGE"); err != nil || len(c) != 0 {
+	if c, err := s.Store.Counters(context.Background(), store.UsagePK("tnosuchevent23456"), store.UsageSK); err != nil || len(c) != 0 {
 		t.Errorf("an unknown event got usage %v (%v)", c, err)
 	}
 	if r := s.Do(apitest.Req{Method: "GET", Path: "/tournaments/" + ev.ID + "/usage"}); r.Status != http.StatusUnauthorized {
@@ -187,7 +187,7 @@ func TestUsage_UnknownEventsMakeNoItems(t *testing.T) {
 		t.Errorf("usage with a player's token: %d %s", r.Status, r.Body)
 	}
 	// With no interval every request writes: what was counted is in the item.
-	if c, err := s.Store.Counters(context.Background(), "U#"+ev.ID, "USAGE"); err != nil || c["requests"] < 3 {
+	if c, err := s.Store.Counters(context.Background(), store.UsagePK(ev.ID), store.UsageSK); err != nil || c["requests"] < 3 {
 		t.Errorf("usage item %v (%v), want the creation and registrations", c, err)
 	}
 }
