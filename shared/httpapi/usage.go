@@ -20,7 +20,7 @@ import (
 
 // UsageFlushEvery is how long a process gathers an event's usage before
 // writing it (WithUsageFlush changes it).
-const UsageFlushEvery = 10 * time.Second
+const UsageFlushEvery = 30 * time.Second
 
 // defaultMemoryMB is the functions' memory size in template.yaml (Globals),
 // used where the environment does not say (the local stack).
