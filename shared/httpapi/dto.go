@@ -146,6 +146,8 @@ type knockoutJSON struct {
 	Finalists  int    `json:"finalists,omitempty"`
 	TieBreak   string `json:"tieBreak,omitempty"`
 	Colours    string `json:"colours,omitempty"`
+	// TeamTieBreak decides a level match of a team knockout (S-3).
+	TeamTieBreak string `json:"teamTieBreak,omitempty"`
 }
 
 func knockoutOut(s tournament.Settings) *knockoutJSON {
@@ -153,7 +155,7 @@ func knockoutOut(s tournament.Settings) *knockoutJSON {
 	if k == (tournament.KnockoutOptions{}) {
 		return nil
 	}
-	out := &knockoutJSON{Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak, Colours: k.Colours}
+	out := &knockoutJSON{Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak, Colours: k.Colours, TeamTieBreak: k.TeamTieBreak}
 	if s.System == tournament.Knockout {
 		out.ThirdPlace = &k.ThirdPlace
 	}
@@ -165,7 +167,7 @@ func knockoutOut(s tournament.Settings) *knockoutJSON {
 func (in *tournamentIn) combinedSettings(s *tournament.Settings) {
 	s.Numbering = in.Numbering
 	if k := in.Knockout; k != nil {
-		s.Knockout = tournament.KnockoutOptions{ThirdPlace: k.ThirdPlace != nil && *k.ThirdPlace, Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak, Colours: k.Colours}
+		s.Knockout = tournament.KnockoutOptions{ThirdPlace: k.ThirdPlace != nil && *k.ThirdPlace, Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak, Colours: k.Colours, TeamTieBreak: k.TeamTieBreak}
 	}
 	if e := in.Elimination; e != nil {
 		s.Elimination = tournament.Elimination{FromRound: e.FromRound, PerRound: e.PerRound, Keep: e.Keep}

@@ -273,8 +273,12 @@ type overallRowOut struct {
 }
 
 // overallPlaces is ?view=overall of a groups event (S-5): the final places
-// across the group stage and the finals.
+// across the group stage and the finals; of a knockout, individual or team,
+// the bracket's places (S-3, knockoutPlaces).
 func overallPlaces(ev *event, format string) (int, any, error) {
+	if ev.t.Settings.Teams || ev.t.Settings.System != tournament.Groups {
+		return knockoutPlaces(ev, format)
+	}
 	places, err := tournament.GroupPlaces(ev.t, ev.h)
 	if err != nil {
 		return 0, nil, err

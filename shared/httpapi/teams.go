@@ -97,6 +97,11 @@ type matchOut struct {
 	HomeMatchPoints *int            `json:"homeMatchPoints"`
 	AwayMatchPoints *int            `json:"awayMatchPoints"`
 	Explanation     *explanationOut `json:"explanation,omitempty"`
+	// Tie, Rapid, Winner and DecidedBy describe a team knockout's match (S-3).
+	Tie       string `json:"tie,omitempty"`
+	Rapid     bool   `json:"rapid,omitempty"`
+	Winner    string `json:"winner,omitempty"`
+	DecidedBy string `json:"decidedBy,omitempty"`
 }
 
 // roundView is the round as clients see it; a team round adds its matches
@@ -131,6 +136,7 @@ func (ev *event) roundView(r *tournament.Round, explain bool, now int64) roundOu
 		if explain {
 			mo.Explanation = explanationView(m.Explanation)
 		}
+		tieView(ev, te, r, m, &mo)
 		out.Matches = append(out.Matches, mo)
 	}
 	return out

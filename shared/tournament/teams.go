@@ -154,6 +154,12 @@ type TeamMatch struct {
 	Number      int
 	Home, Away  string
 	Explanation Explanation
+	// Tie is the bracket match of a team knockout the match belongs to (S-3);
+	// "" in other systems.
+	Tie string
+	// Rapid marks an additional rapid match (附加快棋) of a level tie, its
+	// boards at the event's tie-break preset (teamknockout.go).
+	Rapid bool
 }
 
 // MatchRef names a match across rounds, as a game id names a game: it is
@@ -437,6 +443,11 @@ func teamPairingHistory(t *Tournament, th *TeamHistory) (*Tournament, *History) 
 	var rounds []*Round
 	var results []Result
 	for _, r := range th.Rounds {
+		if teamKnockout(t.Settings) {
+			tr, res := th.teamKnockoutRound(t, r)
+			rounds, results = append(rounds, tr), append(results, res...)
+			continue
+		}
 		tr := &Round{Number: r.Number, PairedAt: r.PairedAt, Byes: r.Byes, UnfinishedAsDraws: r.UnfinishedAsDraws}
 		for _, m := range r.Matches {
 			ref := MatchRef(r.Number, m.ID)
@@ -464,16 +475,17 @@ func teamPairingHistory(t *Tournament, th *TeamHistory) (*Tournament, *History) 
 }
 
 // PairNextTeams pairs round t.Round+1 of a team event: teams are paired as
-// players by the Swiss (by match points, S-7 bye as a match win) or the
-// round-robin table (the first-listed team is home, T-6), and each pair
+// players by the Swiss (by match points, S-7 bye as a match win), the
+// round-robin table (the first-listed team is home, T-6) or the knockout
+// bracket (home by lot, 000 ch.2 §4 第6条; teamknockout.go), and each pair
 // becomes a match. Matches whose lineups are known at once (T-1) get their
 // board games now; the others when both lineups are in (SetMatches). Forbidden
 // pairs name team ids.
 func PairNextTeams(t *Tournament, th *TeamHistory, o PairOptions, gameID GameIDFunc) (*Round, error) {
 	switch t.Settings.System {
-	case Swiss, RoundRobin, DoubleRoundRobin:
+	case Swiss, RoundRobin, DoubleRoundRobin, Knockout:
 	default:
-		return nil, &RuleError{Code: CodeSystemNotSupported, Message: fmt.Sprintf("team rounds of a %s event are not paired by this service; team events are swiss, roundRobin or doubleRoundRobin", t.Settings.System), Rule: "S-4"}
+		return nil, &RuleError{Code: CodeSystemNotSupported, Message: fmt.Sprintf("team rounds of a %s event are not paired by this service; team events are swiss, roundRobin, doubleRoundRobin or knockout", t.Settings.System), Rule: "S-4"}
 	}
 	tt, h := teamPairingHistory(t, th)
 	tr, err := PairNext(tt, h, o, func(round, table, _ int) string { return MatchRef(round, fmt.Sprintf("M%d", table)) })
@@ -482,7 +494,7 @@ func PairNextTeams(t *Tournament, th *TeamHistory, o PairOptions, gameID GameIDF
 	}
 	r := &Round{Number: tr.Number, PairedAt: tr.PairedAt, StartsAt: tr.StartsAt, Byes: tr.Byes, UnfinishedAsDraws: tr.UnfinishedAsDraws}
 	for i, p := range tr.Pairings {
-		m := TeamMatch{ID: fmt.Sprintf("M%d", p.Table), Number: p.Table, Home: p.Red, Away: p.Black}
+		m := TeamMatch{ID: fmt.Sprintf("M%d", p.Table), Number: p.Table, Home: p.Red, Away: p.Black, Tie: p.Match}
 		if i < len(tr.Explanations) {
 			m.Explanation = tr.Explanations[i]
 		}
@@ -514,8 +526,8 @@ func TeamStandingsEvent(t *Tournament, th *TeamHistory) (standings.TeamEvent, er
 	for _, r := range th.Rounds {
 		for _, m := range r.Matches {
 			ps := matchPairings(r, m)
-			if len(ps) == 0 {
-				continue // lineups pending: nothing to count yet
+			if len(ps) == 0 || m.Rapid {
+				continue // lineups pending: nothing to count yet; a tie-break match is not counted (000 ch.7 §2 第5条)
 			}
 			home := th.Team(m.Home)
 			sm := standings.Match{Round: r.Number, First: m.Home, Second: m.Away, ExplicitColours: true}
