@@ -134,8 +134,9 @@ type eliminationJSON struct {
 
 // groupsJSON is a groups event's seeded groups and finals (S-5).
 type groupsJSON struct {
-	Count  int    `json:"count"`
-	Finals string `json:"finals"`
+	Count      int    `json:"count"`
+	Finals     string `json:"finals"`
+	Qualifiers int    `json:"qualifiers,omitempty"`
 }
 
 // knockoutJSON is the knockout matches' options (S-3, S-4); fields a system
@@ -173,7 +174,7 @@ func (in *tournamentIn) combinedSettings(s *tournament.Settings) {
 		s.Elimination = tournament.Elimination{FromRound: e.FromRound, PerRound: e.PerRound, Keep: e.Keep}
 	}
 	if g := in.Groups; g != nil {
-		s.Groups = tournament.GroupStage{Count: g.Count, Finals: g.Finals}
+		s.Groups = tournament.GroupStage{Count: g.Count, Finals: g.Finals, Qualifiers: g.Qualifiers}
 	}
 	if l := in.LateEntries; l != nil {
 		s.LateEntries = tournament.LateEntries{UntilRound: l.UntilRound, MissedRounds: standings.Missed(l.MissedRounds)}
@@ -235,7 +236,10 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 		out.Elimination = &eliminationJSON{FromRound: s.Elimination.FromRound, PerRound: s.Elimination.PerRound, Keep: s.Elimination.Keep}
 	}
 	if s.System == tournament.Groups {
-		out.Groups = &groupsJSON{Count: s.Groups.Count, Finals: s.Groups.Finals}
+		out.Groups = &groupsJSON{Count: s.Groups.Count, Finals: s.Groups.Finals, Qualifiers: s.Groups.Qualifiers}
+		if s.Groups.Finals == tournament.FinalsCross && s.Groups.Qualifiers == 0 {
+			out.Groups.Qualifiers = 2 // stored before the setting: the two it always took
+		}
 	}
 	if l := s.LateEntries; l.MissedRounds != "" {
 		out.LateEntries = &lateEntriesJSON{UntilRound: l.UntilRound, MissedRounds: string(l.MissedRounds)}
