@@ -146,7 +146,7 @@ func (a *API) getStandings(c *call) (int, any, error) {
 		return overallPlaces(ev, format)
 	}
 	if ev.t.Settings.Teams || (view != "" && view != "players") {
-		return ev.teamStandings(view, format, n, live)
+		return ev.teamStandings(view, format, q.Get("group"), n, live)
 	}
 	in, err := tournament.StandingsEvent(ev.t, ev.h)
 	if group := q.Get("group"); group != "" {

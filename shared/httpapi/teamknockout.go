@@ -71,12 +71,15 @@ type knockoutPlaceOut struct {
 	Name     string `json:"name"`
 	Number   int    `json:"number"`
 	From     string `json:"from"`
+	// GroupPlace is a team's place in its group (team groups events).
+	GroupPlace int `json:"groupPlace,omitempty"`
 }
 
 // knockoutPlaces is ?view=overall of a finished knockout (S-3): the final,
 // the third-place match when played, then by the round each player or team
-// went out in, those out in the same round sharing the place. A team
-// knockout's rows name teams.
+// went out in, those out in the same round sharing the place; and of a team
+// groups event, the places across groups and finals (S-5). A team event's
+// rows name teams.
 func knockoutPlaces(ev *event, format string) (int, any, error) {
 	var (
 		places []tournament.OverallPlace
@@ -87,7 +90,7 @@ func knockoutPlaces(ev *event, format string) (int, any, error) {
 		if te, err = ev.teams(); err != nil {
 			return 0, nil, err
 		}
-		places, err = tournament.TeamKnockoutPlaces(ev.t, te.th)
+		places, err = tournament.TeamOverallPlaces(ev.t, te.th)
 	} else {
 		places, err = tournament.KnockoutPlaces(ev.t, ev.h)
 	}
@@ -100,7 +103,7 @@ func knockoutPlaces(ev *event, format string) (int, any, error) {
 	}
 	rows := make([]knockoutPlaceOut, len(places))
 	for i, p := range places {
-		row := knockoutPlaceOut{Place: p.Place, From: p.From}
+		row := knockoutPlaceOut{Place: p.Place, From: p.From, GroupPlace: p.GroupPlace}
 		if te != nil {
 			row.TeamID = p.Player
 			if tm := te.th.Team(p.Player); tm != nil {

@@ -102,6 +102,8 @@ type matchOut struct {
 	Rapid     bool   `json:"rapid,omitempty"`
 	Winner    string `json:"winner,omitempty"`
 	DecidedBy string `json:"decidedBy,omitempty"`
+	// Group names a team groups event's group or same-place final (S-5).
+	Group string `json:"group,omitempty"`
 }
 
 // roundView is the round as clients see it; a team round adds its matches
@@ -122,7 +124,7 @@ func (ev *event) roundView(r *tournament.Round, explain bool, now int64) roundOu
 	}
 	out.Matches = []matchOut{}
 	for _, m := range r.Matches {
-		mo := matchOut{Match: m.ID, Number: m.Number, Home: m.Home, Away: m.Away, Set: tournament.MatchSet(r, m)}
+		mo := matchOut{Match: m.ID, Number: m.Number, Home: m.Home, Away: m.Away, Set: tournament.MatchSet(r, m), Group: m.Group}
 		if tm := te.th.Team(m.Home); tm != nil {
 			mo.HomeName = tm.Name
 		}

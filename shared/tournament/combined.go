@@ -108,9 +108,6 @@ func (s *Settings) normalizeCombined() error {
 	if g.Finals != FinalsCross && g.Qualifiers != 0 {
 		return &FieldError{Field: "groups.qualifiers", Message: "only the cross elimination takes qualifiers; same-place finals take every group place", Rule: "S-5"}
 	}
-	if s.Teams {
-		return &FieldError{Field: "system", Message: "seeded groups are paired for individual events only", Rule: "S-5"}
-	}
 	return nil
 }
 

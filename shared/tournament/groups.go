@@ -176,6 +176,9 @@ func groupEvent(t *Tournament, h *History, g rrGroup) (standings.Event, error) {
 // rankGroup ranks a group from its games; every game must be finished (a
 // stage drawn from standings cannot count an open game as a draw).
 func rankGroup(t *Tournament, h *History, g rrGroup) ([]string, error) {
+	if h.rankTeams != nil {
+		return h.rankTeams(g.name, g.members) // a team groups event: the team table
+	}
 	for _, r := range h.Rounds {
 		for _, p := range r.Pairings {
 			if _, ok := h.Result(r.Number, p); p.Group == g.name && !ok {

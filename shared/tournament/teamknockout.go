@@ -51,8 +51,11 @@ const rapidLegMark = "-R"
 // isRapidLeg reports whether a team match id names an additional rapid match.
 func isRapidLeg(matchID string) bool { return strings.Contains(matchID, rapidLegMark) }
 
-// teamKnockout reports whether the settings are a team knockout.
-func teamKnockout(s Settings) bool { return s.Teams && s.System == Knockout }
+// teamKnockout reports whether the settings play team knockout matches: a
+// team knockout, or the cross elimination of a team groups event.
+func teamKnockout(s Settings) bool {
+	return s.Teams && (s.System == Knockout || s.System == Groups && s.Groups.Finals == FinalsCross)
+}
 
 // normalizeTeamKnockout checks the options only a team knockout has: the
 // tie-break of a level match; a tie is a single team match (gamesPerMatch 1).
@@ -215,7 +218,7 @@ func (th *TeamHistory) ExtendTeamKnockout(t *Tournament, r *Round, gameID GameID
 // Before the bracket is finished the answer is a *RuleError.
 func TeamKnockoutPlaces(t *Tournament, th *TeamHistory) ([]OverallPlace, error) {
 	if !teamKnockout(t.Settings) {
-		return nil, &RuleError{Code: CodeSystemNotSupported, Message: "team places come from a team knockout's bracket", Rule: "S-3"}
+		return nil, &RuleError{Code: CodeSystemNotSupported, Message: "team places come from a team knockout's bracket or a team groups event", Rule: "S-3"}
 	}
 	tt, h := teamPairingHistory(t, th)
 	b, _, err := bracket(tt, h, len(h.Rounds))
