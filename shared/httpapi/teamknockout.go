@@ -61,6 +61,9 @@ func tieView(ev *event, te *teamEvent, r *tournament.Round, m tournament.TeamMat
 	mo.Tie, mo.Rapid = m.Tie, m.Rapid
 	if leg := te.th.DecideLeg(ev.t, r, m); leg.Winner != "" {
 		mo.Winner, mo.DecidedBy = leg.Winner, leg.DecidedBy
+		if tm := te.th.Team(leg.Winner); tm != nil {
+			mo.WinnerName = tm.Name
+		}
 	}
 }
 

@@ -95,10 +95,11 @@ type matchOut struct {
 	AwayMatchPoints *int            `json:"awayMatchPoints"`
 	Explanation     *explanationOut `json:"explanation,omitempty"`
 	// Tie, Rapid, Winner and DecidedBy describe a team knockout's match (S-3).
-	Tie       string `json:"tie,omitempty"`
-	Rapid     bool   `json:"rapid,omitempty"`
-	Winner    string `json:"winner,omitempty"`
-	DecidedBy string `json:"decidedBy,omitempty"`
+	Tie        string `json:"tie,omitempty"`
+	Rapid      bool   `json:"rapid,omitempty"`
+	Winner     string `json:"winner,omitempty"`
+	WinnerName string `json:"winnerName,omitempty"`
+	DecidedBy  string `json:"decidedBy,omitempty"`
 	// Group names a team groups event's group or same-place final (S-5).
 	Group string `json:"group,omitempty"`
 }
