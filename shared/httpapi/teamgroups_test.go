@@ -119,3 +119,64 @@ func TestTeamGroups_S5_CrossElimination(t *testing.T) {
 		t.Errorf("overall places %s, want %s", strings.Join(got, " "), want)
 	}
 }
+
+// S-5 same-place finals for teams: 4 teams in groups A = 1 4 and B = 2 3;
+// the higher seed wins, so F1 is 1 v 2 and F2 4 v 3, further team round
+// robins, and the overall places follow the finals.
+func TestTeamGroups_S5_SamePlaceFinals(t *testing.T) {
+	s := apitest.New(t)
+	te := newTeamEvent(t, s, `{"name":"Team groups","system":"groups","teams":true,"boards":2}`, 4, 2, 0)
+	num := map[string]int{}
+	for _, tc := range te.teams {
+		num[tc.ID] = tc.Team.Number
+	}
+	var finals []string
+	for n := 1; ; n++ {
+		r := s.Post("/tournaments/"+te.ev.ID+"/rounds", te.ev.Token, nil)
+		if r.Status == http.StatusUnprocessableEntity && r.ErrorCode() == "event_complete" {
+			break
+		}
+		r.Want(t, http.StatusCreated)
+		var round struct {
+			tieRoundJSON
+			Stage   string
+			Matches []struct {
+				tieMatchJSON
+				Group string
+			}
+		}
+		r.Decode(t, &round)
+		for _, m := range round.Matches {
+			a, b := num[m.Home], num[m.Away]
+			if round.Stage == "samePlace" {
+				finals = append(finals, fmt.Sprintf("%s:%d-%d", m.Group, min(a, b), max(a, b)))
+			}
+			plan := "HH"
+			if a > b {
+				plan = "AA"
+			}
+			te.playMatch(t, s, round.tieRoundJSON, m.tieMatchJSON, plan)
+		}
+		if n > 4 {
+			t.Fatal("the event does not end")
+		}
+	}
+	if got := strings.Join(finals, " "); got != "F1:1-2 F2:3-4" {
+		t.Errorf("same-place finals %s", got)
+	}
+	var places struct {
+		Rows []struct {
+			Place  int
+			TeamID string
+			From   string
+		}
+	}
+	s.Get("/tournaments/"+te.ev.ID+"/standings?view=overall").Want(t, http.StatusOK).Decode(t, &places)
+	var got []string
+	for _, row := range places.Rows {
+		got = append(got, fmt.Sprintf("%d:%d:%s", row.Place, num[row.TeamID], row.From))
+	}
+	if want := "1:1:F1 2:2:F1 3:3:F2 4:4:F2"; strings.Join(got, " ") != want {
+		t.Errorf("overall places %s, want %s", strings.Join(got, " "), want)
+	}
+}

@@ -230,3 +230,46 @@ func TestTeamKnockout_S3_Settings(t *testing.T) {
 		t.Errorf("knockout %v", k)
 	}
 }
+
+// S-3 with "teamTieBreak": "rapidMatch": a match level on board points goes
+// to an additional rapid match even when the board count-back would split
+// it, and another follows while the rapid match is level too; the tie is
+// the first match with a winner.
+func TestTeamKnockout_S3_RapidMatchUntilDecided(t *testing.T) {
+	s := apitest.New(t)
+	te := newTeamEvent(t, s, `{"name":"Final","system":"knockout","teams":true,"boards":2,"knockout":{"teamTieBreak":"rapidMatch"}}`, 2, 2, 0)
+	var r tieRoundJSON
+	s.Post("/tournaments/"+te.ev.ID+"/rounds", te.ev.Token, nil).Want(t, http.StatusCreated).Decode(t, &r)
+	// Each step plays the round's newest match: red wins both boards (2-2,
+	// board 1 to the first-listed team), then again, then the first-listed
+	// team wins both.
+	for i, boards := range []string{"HA", "HA", "HH"} {
+		m := r.Matches[len(r.Matches)-1]
+		if want := i > 0; m.Rapid != want || len(r.Matches) != i+1 {
+			t.Fatalf("step %d: %d matches, newest %+v", i, len(r.Matches), m)
+		}
+		te.playMatch(t, s, r, m, boards)
+		r = tieRoundJSON{}
+		s.Get("/tournaments/"+te.ev.ID+"/rounds/1").Want(t, http.StatusOK).Decode(t, &r)
+	}
+	if len(r.Matches) != 3 || r.Matches[1].Match != r.Matches[0].Match+"-R1" || r.Matches[2].Match != r.Matches[0].Match+"-R2" {
+		t.Fatalf("matches %+v", r.Matches)
+	}
+	last := r.Matches[2]
+	if last.Winner != last.Home || last.DecidedBy != "matchPoints" || r.Matches[0].Winner != "" || r.Matches[1].Winner != "" {
+		t.Errorf("matches %+v", r.Matches)
+	}
+	if r.Matches[1].Home != r.Matches[0].Away || r.Matches[2].Home != r.Matches[1].Away {
+		t.Errorf("colours not swapped from match to match: %+v", r.Matches)
+	}
+	var places struct {
+		Rows []struct {
+			Place  int
+			TeamID string
+		}
+	}
+	s.Get("/tournaments/"+te.ev.ID+"/standings?view=overall").Want(t, http.StatusOK).Decode(t, &places)
+	if len(places.Rows) != 2 || places.Rows[0].TeamID != last.Home {
+		t.Errorf("places %+v, want %s first", places.Rows, last.Home)
+	}
+}
