@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"os"
+	"runtime/pprof"
 	"sync"
 	"time"
 )
@@ -17,6 +19,7 @@ type builder struct {
 	tid     string
 	token   string
 	rating  map[string]int
+	profile string // the file of the last pairing's CPU profile
 }
 
 type pairing struct {
@@ -56,7 +59,13 @@ func (b *builder) build(players, rounds int) error {
 			Pairings []pairing `json:"pairings"`
 		}
 		body := fmt.Sprintf(`{"round":%d,"startsAt":%q}`, n, time.Now().UTC().Format(time.RFC3339))
-		if err := b.lam.call(ctx, b.organiser("POST", "/tournaments/{tid}/rounds", "/rounds", body), true, http.StatusCreated, &r); err != nil {
+		stop, err := b.startProfile(n == rounds)
+		if err != nil {
+			return err
+		}
+		err = b.lam.call(ctx, b.organiser("POST", "/tournaments/{tid}/rounds", "/rounds", body), true, http.StatusCreated, &r)
+		stop()
+		if err != nil {
 			return err
 		}
 		paired := time.Since(began)
@@ -149,4 +158,21 @@ func (b *builder) reads(ctx context.Context, n int, ps []pairing) {
 			fmt.Println("  ", err)
 		}
 	}
+}
+
+// startProfile starts the CPU profile when on and a file is named, and
+// returns what stops it.
+func (b *builder) startProfile(on bool) (func(), error) {
+	if !on || b.profile == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(b.profile)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); _ = f.Close() }, nil
 }

@@ -14,6 +14,9 @@
 // what Lambda's 6 MB limit counts), the handler time (median and largest),
 // the handler's CPU time, and the DynamoDB units per request.
 //
+// -pairprofile writes a CPU profile of the last round's pairing request (the
+// handler's alone: the store runs elsewhere) for `go tool pprof`.
+//
 // -vcpu limits this process to that many CPUs (GOMAXPROCS and a cgroup CPU
 // quota, when the machine lets it create one): Lambda gives a function
 // memory/1,769 MB of a vCPU, so -vcpu 1 is 1,769 MB and -vcpu 0.58 is 1,024 MB.
@@ -46,14 +49,15 @@ func main() {
 	workers := flag.Int("workers", 4, "results recorded at once")
 	vcpu := flag.Float64("vcpu", 0, "CPUs the handlers may use (0: no limit); 1 is a 1,769 MB function")
 	seed := flag.Uint64("seed", 1, "seed of the results")
+	profile := flag.String("pairprofile", "", "write a CPU profile of the last round's pairing request to this file")
 	flag.Parse()
-	if err := run(*players, *rounds, *workers, *vcpu, *seed); err != nil {
+	if err := run(*players, *rounds, *workers, *vcpu, *seed, *profile); err != nil {
 		fmt.Fprintln(os.Stderr, "bigevent:", err)
 		os.Exit(1)
 	}
 }
 
-func run(players, rounds, workers int, vcpu float64, seed uint64) error {
+func run(players, rounds, workers int, vcpu float64, seed uint64, profile string) error {
 	if players < 2 || rounds < 1 || workers < 1 {
 		return fmt.Errorf("want -players ≥ 2, -rounds ≥ 1, -workers ≥ 1")
 	}
@@ -80,7 +84,7 @@ func run(players, rounds, workers int, vcpu float64, seed uint64) error {
 	}
 	api := httpapi.New(st, httpapi.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	lam := &lambda{proxy: httpadapter.NewV2(api.Handler()), stats: newStats()}
-	b := &builder{lam: lam, rng: rand.New(rand.NewPCG(seed, 16)), workers: workers}
+	b := &builder{lam: lam, rng: rand.New(rand.NewPCG(seed, 16)), workers: workers, profile: profile}
 	began := time.Now()
 	fmt.Printf("bigevent: %d players, %d rounds, GOMAXPROCS %d\n", players, rounds, runtime.GOMAXPROCS(0))
 	if err := b.build(players, rounds); err != nil {
