@@ -30,7 +30,9 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
+	"os/signal"
 	"runtime"
+	"syscall"
 	"time"
 
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
@@ -73,6 +75,10 @@ func run(players, rounds, workers int, vcpu float64, seed uint64, profile string
 			return err
 		}
 		defer release()
+		// An interrupted run still leaves no cgroup behind.
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+		go func() { <-sig; release(); stop(); os.Exit(1) }()
 		fmt.Printf("CPU: %s\n", how)
 	}
 	st, err := store.Open(ctx, store.Config{Table: "bigevent", Region: "us-east-1", Endpoint: endpoint})

@@ -60,19 +60,19 @@ func (a *API) decodeEvent(ctx context.Context, tid string) (*event, error) {
 	for _, rec := range recs {
 		var err error
 		switch {
-		case rec.SK == metaSK:
+		case rec.SK == store.MetaSK:
 			ev.t, ev.meta = new(tournament.Tournament), rec
 			err = json.Unmarshal(rec.Doc, ev.t)
-		case strings.HasPrefix(rec.SK, "P#"):
+		case strings.HasPrefix(rec.SK, store.PlayerPrefix):
 			p := new(tournament.Player)
 			err = json.Unmarshal(rec.Doc, p)
 			players = append(players, p)
-		case strings.HasPrefix(rec.SK, "R#"):
+		case strings.HasPrefix(rec.SK, store.RoundPrefix):
 			r := new(tournament.Round)
 			err = json.Unmarshal(rec.Doc, r)
 			rounds = append(rounds, r)
 			ev.rounds[r.Number] = rec
-		case strings.HasPrefix(rec.SK, "X#"):
+		case strings.HasPrefix(rec.SK, store.ResultPrefix):
 			var x tournament.Result
 			err = json.Unmarshal(rec.Doc, &x)
 			results = append(results, x)
@@ -102,7 +102,7 @@ func (a *API) decodeEvent(ctx context.Context, tid string) (*event, error) {
 // item), and lineups and teams sort before the event item, so a team event
 // is read whole.
 func (a *API) eventItems(ctx context.Context, tid string) ([]*store.Record, error) {
-	meta, err := a.store.Get(ctx, tournamentPK(tid), metaSK)
+	meta, err := a.store.Get(ctx, store.TournamentPK(tid), store.MetaSK)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
@@ -115,10 +115,10 @@ func (a *API) eventItems(ctx context.Context, tid string) ([]*store.Record, erro
 		Round    int
 	}
 	if err := json.Unmarshal(meta.Doc, &t); err != nil || t.Settings.Teams {
-		return a.store.Query(ctx, tournamentPK(tid), "", 0)
+		return a.store.Query(ctx, store.TournamentPK(tid), "", 0)
 	}
 	if t.Players*(t.Round+1) < splitReadAt {
-		from, err := a.store.QueryFrom(ctx, tournamentPK(tid), "P#")
+		from, err := a.store.QueryFrom(ctx, store.TournamentPK(tid), store.PlayerPrefix)
 		if err != nil {
 			return nil, err
 		}
@@ -129,14 +129,14 @@ func (a *API) eventItems(ctx context.Context, tid string) ([]*store.Record, erro
 	// are read at once instead. Rounds paired after the event item was read
 	// are not (the event item's count bounds them), results of the rounds
 	// it counts are whenever they arrive, as with one Query.
-	prefixes := []string{"P#"}
+	prefixes := []string{store.PlayerPrefix}
 	for n := 1; n <= t.Round; n++ {
-		prefixes = append(prefixes, roundSK(n), resultSK(n, 0)[:len("X#0000#")])
+		prefixes = append(prefixes, store.RoundSK(n), fmt.Sprintf("%s%04d#", store.ResultPrefix, n))
 	}
 	parts := make([][]*store.Record, len(prefixes))
 	err = inParallel(len(prefixes), func(i int) error {
 		var err error
-		parts[i], err = a.store.Query(ctx, tournamentPK(tid), prefixes[i], 0)
+		parts[i], err = a.store.Query(ctx, store.TournamentPK(tid), prefixes[i], 0)
 		return err
 	})
 	if err != nil {
@@ -235,12 +235,12 @@ func (a *API) pairRound(c *call) (int, any, error) {
 		}
 		t := *ev.t
 		t.Round, t.Status, t.ExpiresAt = n, tournament.Running, 0
-		rec := encode(&store.Record{PK: tournamentPK(tid), SK: roundSK(n), Kind: "round"}, r)
+		rec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.RoundSK(n), Kind: store.KindRound}, r)
 		stored = nil
 		err = a.store.Transact(c.ctx(), []*store.Record{rec, encode(ev.meta, &t)})
 		if errors.Is(err, store.ErrConflict) {
 			var stored tournament.Round
-			if _, lerr := a.load(c.ctx(), tournamentPK(tid), roundSK(n), "round", &stored); lerr == nil {
+			if _, lerr := a.load(c.ctx(), store.TournamentPK(tid), store.RoundSK(n), "round", &stored); lerr == nil {
 				r, status = &stored, http.StatusOK // another request paired it: the same round
 				return nil
 			}
@@ -592,7 +592,7 @@ func (a *API) startGames(c *call, t *tournament.Tournament, r *tournament.Round,
 func (a *API) roundGames(c *call, r *tournament.Round) (map[string]*storedGame, error) {
 	keys := make([]store.Key, len(r.Pairings))
 	for i, p := range r.Pairings {
-		keys[i] = store.Key{PK: gamePK(p.GameID), SK: gameSK}
+		keys[i] = store.Key{PK: store.GamePK(p.GameID), SK: store.GameSK}
 	}
 	chunks := slices.Collect(slices.Chunk(keys, 100))
 	found := make([]map[store.Key]*store.Record, len(chunks))
@@ -607,7 +607,7 @@ func (a *API) roundGames(c *call, r *tournament.Round) (map[string]*storedGame, 
 	out := make(map[string]*storedGame, len(keys))
 	for _, recs := range found {
 		for k, rec := range recs {
-			gid := strings.TrimPrefix(k.PK, "G#")
+			gid, _ := store.GameOf(k.PK)
 			sg, err := decodeGame(gid, rec)
 			if err != nil {
 				return nil, err
@@ -719,7 +719,7 @@ func (a *API) markGamesReady(c *call, tid string, r *tournament.Round, stored *s
 		err = a.store.Put(c.ctx(), encode(&store.Record{PK: stored.PK, SK: stored.SK, Kind: stored.Kind, Version: stored.Version, Parts: stored.Parts}, &ready))
 	} else {
 		var now tournament.Round
-		rec, lerr := a.load(c.ctx(), tournamentPK(tid), roundSK(r.Number), "round", &now)
+		rec, lerr := a.load(c.ctx(), store.TournamentPK(tid), store.RoundSK(r.Number), "round", &now)
 		err = lerr
 		if err == nil {
 			if now.GamesReady || !allSet(&now) || !slices.Equal(now.Pairings, r.Pairings) {
