@@ -73,6 +73,7 @@ func EnvOptions() []Option {
 // New builds the API over st.
 func New(st *store.Store, opts ...Option) *API {
 	a := &API{store: st, now: time.Now, log: slog.New(slog.NewJSONHandler(os.Stderr, nil))}
+	st.StampWrites(eventStamp) // the public views' staleness (views.go)
 	for _, o := range opts {
 		o(a)
 	}

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
@@ -30,6 +31,8 @@ type call struct {
 	r    *http.Request
 	body []byte
 	now  time.Time
+	// cache, when set, replaces a public GET's default Cache-Control (etag.go).
+	cache string
 }
 
 func (c *call) ctx() context.Context { return c.r.Context() }
@@ -353,7 +356,12 @@ func (a *API) respond(w http.ResponseWriter, c *call, rt Route) (status int) {
 	if err != nil {
 		return writeError(w, a.log, err)
 	}
-	w.Header().Set("Cache-Control", cacheControl(rt, status))
+	cc := cacheControl(rt, status)
+	if cc != "no-store" {
+		w.Header().Set("Cache-Control", cmp.Or(c.cache, cc))
+		return writeCacheable(w, c.r, status, resp)
+	}
+	w.Header().Set("Cache-Control", cc)
 	if rb, ok := resp.(raw); ok {
 		w.Header().Set("Content-Type", rb.contentType)
 		w.WriteHeader(status)

@@ -62,6 +62,11 @@ type Server struct {
 func New(t testing.TB, opts ...httpapi.Option) *Server {
 	t.Helper()
 	st, _, db := storetest.Start(t)
+	return newServer(t, st, db, opts...)
+}
+
+func newServer(t testing.TB, st *store.Store, db *embedded.Server, opts ...httpapi.Option) *Server {
+	t.Helper()
 	clk := &Clock{now: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)}
 	doc, err := httpapi.OpenAPI()
 	if err != nil {
