@@ -419,7 +419,7 @@ func fillTable(ctx context.Context, st *store.Store, n int) error {
 			for start := range next {
 				recs := make([]*store.Record, 0, 500)
 				for i := start; i < min(start+500, n); i++ {
-					recs = append(recs, &store.Record{PK: fmt.Sprintf("T#fill%05d", i/perEvent), SK: fmt.Sprintf("P#%06d", i), Kind: "player", Version: 1, Doc: doc})
+					recs = append(recs, &store.Record{PK: store.TournamentPK(fmt.Sprintf("fill%05d", i/perEvent)), SK: store.PlayerSK(fmt.Sprintf("%06d", i)), Kind: store.KindPlayer, Version: 1, Doc: doc})
 				}
 				if err := st.Import(ctx, recs); err != nil {
 					errc <- err
@@ -560,7 +560,7 @@ func recordRound(base string, ev, arb created, clients int) (time.Duration, int,
 func putLatency(ctx context.Context, st *store.Store, run int) (float64, error) {
 	var lat []float64
 	for i := range 200 {
-		r := &store.Record{PK: fmt.Sprintf("G#lat%d-%d", run, i), SK: "GAME", Kind: "game", Doc: bytes.Repeat([]byte("g"), 600)}
+		r := &store.Record{PK: store.GamePK(fmt.Sprintf("lat%d-%d", run, i)), SK: store.GameSK, Kind: store.KindGame, Doc: bytes.Repeat([]byte("g"), 600)}
 		began := time.Now()
 		if err := st.Put(ctx, r); err != nil {
 			return 0, err

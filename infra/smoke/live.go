@@ -180,7 +180,7 @@ func (s *smoke) liveChecks(ctx context.Context, gid string) {
 	}
 	socket("$default (bad action)", "MESSAGE", "$default", "smokeA=", `{"action":"watch","game":"`+gid+`"}`, replied("error"))
 
-	rec, err := s.store.Get(ctx, "G#"+gid, "GAME")
+	rec, err := s.store.Get(ctx, store.GamePK(gid), store.GameSK)
 	if err != nil {
 		s.fail("LiveFanout  stream event", "read the game item: "+err.Error())
 		return
@@ -200,10 +200,10 @@ func (s *smoke) liveChecks(ctx context.Context, gid string) {
 		s.pass("LiveFanout  DynamoDB stream event → posts", "game message to smokeA=, goneB= (410) removed")
 	}
 	socket("$disconnect smokeA=", "DISCONNECT", "$disconnect", "smokeA=", "", ok)
-	if _, err := s.store.Get(ctx, "C#smokeA=", "CONN"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.store.Get(ctx, store.ConnectionPK("smokeA="), store.ConnectionSK); !errors.Is(err, store.ErrNotFound) {
 		s.fail("Live        $disconnect removes the connection", fmt.Sprint(err))
 	} else {
-		s.pass("Live        $disconnect removes the connection", "C#smokeA= gone")
+		s.pass("Live        $disconnect removes the connection", "connection smokeA= gone")
 	}
 }
 
@@ -226,10 +226,10 @@ func (s *smoke) checkPushed(ctx context.Context, gid string) error {
 	if err := json.Unmarshal(posts[0], &m); err != nil || m.Type != "game" || m.ServerTime == 0 || m.Game.ID != gid || m.Game.Ply != 1 {
 		return fmt.Errorf("smokeA= got %s, want the game message of %s at ply 1", trim(posts[0]), gid)
 	}
-	if _, err := s.store.Get(ctx, "C#goneB=", "CONN"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.store.Get(ctx, store.ConnectionPK("goneB="), store.ConnectionSK); !errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("the gone connection goneB= is still stored (%v)", err)
 	}
-	if _, err := s.store.Get(ctx, "S#G#"+gid, "C#goneB="); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.store.Get(ctx, store.SubscriptionPK(store.GamePK(gid)), store.SubscriptionSK("goneB=")); !errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("the gone connection's subscription is still stored (%v)", err)
 	}
 	return nil

@@ -1,6 +1,10 @@
 package game
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/xqtour/xqtour/shared/rulebook"
+)
 
 // Error codes carried by *RuleError. They are stable: the HTTP layer maps them
 // to statuses in one table and clients read them.
@@ -29,25 +33,9 @@ const (
 	CodeRoundAlreadyStarted = "round_already_started"
 )
 
-// RuleError is an operation the game refuses, with a stable Code, the SPEC
-// rule that decided it (may be empty) and a sentence for the user.
-type RuleError struct {
-	Code    string
-	Rule    string
-	Message string
-	Err     error // the engine's or notation's error behind it, if any
-}
-
-// Error returns "<code>: <message> (<rule>)".
-func (e *RuleError) Error() string {
-	if e.Rule == "" {
-		return e.Code + ": " + e.Message
-	}
-	return e.Code + ": " + e.Message + " (" + e.Rule + ")"
-}
-
-// Unwrap returns the underlying engine or notation error.
-func (e *RuleError) Unwrap() error { return e.Err }
+// RuleError is a refusal of the game's rules: the core's one refusal type,
+// rulebook.RuleError, whose Code is one of the codes above.
+type RuleError = rulebook.RuleError
 
 func refuse(code, rule, format string, args ...any) *RuleError {
 	return &RuleError{Code: code, Rule: rule, Message: fmt.Sprintf(format, args...)}

@@ -8,6 +8,9 @@
 // before now, the game is lost on time (C-3) before anything else happens, so a
 // refused operation may still have changed the game. Callers compare Version
 // before and after and store the game when it moved.
+//
+// Refusals are *RuleError, the core's one refusal type rulebook.RuleError,
+// with this package's codes (errors.go).
 package game
 
 import (

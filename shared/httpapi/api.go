@@ -3,6 +3,9 @@
 // retries of API.md. A handler decodes, authorises, calls the core, stores and
 // encodes; Lambda functions serve a slice of the same table through
 // aws-lambda-go-api-proxy, and the local stack serves all of it.
+//
+// Errors map to statuses in one place, toError in errors.go: a core refusal
+// is a *rulebook.RuleError (422 unless refusalStatus says otherwise).
 package httpapi
 
 import (

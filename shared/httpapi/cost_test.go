@@ -56,7 +56,7 @@ func TestGameItemCost(t *testing.T) {
 	gid := GameID(link.Tournament, 7, 112, 1)
 	var total, wru, largest int
 	playQuiet(t, g, 150, func(int, int64) {
-		rec, err := encodeGame(&store.Record{PK: gamePK(gid), SK: gameSK, Kind: "game", Version: 149}, link, g)
+		rec, err := encodeGame(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame, Version: 149}, link, g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +80,7 @@ func BenchmarkMoveHandlerCPU(b *testing.B) {
 	var now int64
 	playQuiet(b, g, 100, func(_ int, at int64) { now = at })
 	link := eventLink()
-	rec, err := encodeGame(&store.Record{PK: "G#x", SK: gameSK, Kind: "game"}, link, g)
+	rec, err := encodeGame(&store.Record{PK: "G#x", SK: store.GameSK, Kind: store.KindGame}, link, g)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -112,7 +113,7 @@ func (a *API) listOfficials(c *call) (int, any, error) {
 	if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
 		return 0, nil, err
 	}
-	recs, err := a.store.Query(c.ctx(), tournamentPK(tid), "O#", 0)
+	recs, err := a.store.Query(c.ctx(), store.TournamentPK(tid), store.OfficialPrefix, 0)
 	if err != nil {
 		return 0, nil, err
 	}

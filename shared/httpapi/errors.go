@@ -13,8 +13,8 @@ import (
 
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/rulebook"
 	"github.com/xqtour/xqtour/shared/store"
-	"github.com/xqtour/xqtour/shared/team"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -49,51 +49,35 @@ func notFound(what string) *Error {
 	return &Error{Status: http.StatusNotFound, Code: "not_found", Message: what + " not found"}
 }
 
-// gameStatus maps the game's refusal codes to statuses; every other code
-// (illegal_move, not_your_turn, game_over, …) is a valid request the rules
-// refuse: 422.
-var gameStatus = map[string]int{
+// refusalStatus maps the core's refusal codes that are not 422 to their
+// statuses; every other code of a *rulebook.RuleError (illegal_move,
+// not_your_turn, game_over, registration_closed, lineup_size, …) is a valid
+// request the rules refuse: 422.
+var refusalStatus = map[string]int{
 	game.CodeForbidden:       http.StatusForbidden,
 	game.CodeStalePly:        http.StatusConflict,
 	game.CodeInvalidArgument: http.StatusBadRequest,
-}
-
-// ruleRefusal is how core packages' typed errors read: every core refusal
-// carries a stable code and the SPEC rule that decided it.
-type ruleRefusal interface {
-	error
-	RefusalCode() string
-	RuleID() string
 }
 
 // toError maps any error to the API error model, in this one place.
 func toError(err error) *Error {
 	var e *Error
 	var fe *tournament.FieldError
-	var re *tournament.RuleError
 	var ce *clock.ControlError
-	var rr ruleRefusal
-	var ge *game.RuleError
-	var te *team.RuleError
+	var re *rulebook.RuleError
 	switch {
 	case errors.As(err, &e):
 		return e
-	case errors.As(err, &ge):
-		status := gameStatus[ge.Code]
+	case errors.As(err, &re):
+		status := refusalStatus[re.Code]
 		if status == 0 {
 			status = http.StatusUnprocessableEntity
 		}
-		return &Error{Status: status, Code: ge.Code, Message: ge.Message, Rule: ge.Rule}
+		return &Error{Status: status, Code: re.Code, Message: re.Message, Rule: re.Rule}
 	case errors.As(err, &fe):
 		return &Error{Status: http.StatusBadRequest, Code: "invalid_field", Message: fe.Error(), Rule: fe.Rule}
 	case errors.As(err, &ce):
 		return &Error{Status: http.StatusBadRequest, Code: "invalid_field", Message: "timeControl." + ce.Error(), Rule: ce.Rule}
-	case errors.As(err, &re):
-		return &Error{Status: http.StatusUnprocessableEntity, Code: re.Code, Message: re.Message, Rule: re.Rule}
-	case errors.As(err, &te):
-		return &Error{Status: http.StatusUnprocessableEntity, Code: te.Code, Message: te.Message, Rule: te.Rule}
-	case errors.As(err, &rr):
-		return &Error{Status: http.StatusUnprocessableEntity, Code: rr.RefusalCode(), Message: rr.Error(), Rule: rr.RuleID()}
 	case errors.Is(err, store.ErrNotFound):
 		return notFound("resource")
 	case errors.Is(err, store.ErrConflict):

@@ -51,7 +51,7 @@ func StoreLongGame(t *testing.T, st *store.Store, plies int) (gid, red, black st
 	gid = newID('g')
 	red, redHash := newToken(gid, "red")
 	black, blackHash := newToken(gid, "black")
-	rec, err := encodeGame(&store.Record{PK: gamePK(gid), SK: gameSK, Kind: "game"}, gameLink{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash}, g)
+	rec, err := encodeGame(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame}, gameLink{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash}, g)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -151,7 +151,7 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 	}
 	keys := make([]store.Key, len(games))
 	for i, g := range games {
-		keys[i] = store.Key{PK: gamePK(g.GameID), SK: gameSK}
+		keys[i] = store.Key{PK: store.GamePK(g.GameID), SK: store.GameSK}
 	}
 	recs, err := a.store.GetMany(c.ctx(), keys...)
 	if err != nil {

@@ -128,7 +128,7 @@ func (a *API) createGame(c *call) (int, any, error) {
 	redToken, redHash := newToken(gid, "red")
 	blackToken, blackHash := newToken(gid, "black")
 	link := gameLink{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash}
-	rec, err := encodeGame(&store.Record{PK: gamePK(gid), SK: gameSK, Kind: "game"}, link, g)
+	rec, err := encodeGame(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame}, link, g)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -553,20 +553,20 @@ func (a *API) gameRecord(c *call) (int, any, error) {
 		}
 	}
 	if t := sg.Link.Tournament; t != "" {
-		got, err := a.store.GetMany(c.ctx(), store.Key{PK: tournamentPK(t), SK: metaSK},
-			store.Key{PK: tournamentPK(t), SK: playerSK(sg.Link.Red)}, store.Key{PK: tournamentPK(t), SK: playerSK(sg.Link.Black)})
+		got, err := a.store.GetMany(c.ctx(), store.Key{PK: store.TournamentPK(t), SK: store.MetaSK},
+			store.Key{PK: store.TournamentPK(t), SK: store.PlayerSK(sg.Link.Red)}, store.Key{PK: store.TournamentPK(t), SK: store.PlayerSK(sg.Link.Black)})
 		if err != nil {
 			return 0, nil, err
 		}
 		var ev tournament.Tournament
 		var red, black tournament.Player
-		if r := got[store.Key{PK: tournamentPK(t), SK: metaSK}]; r != nil && json.Unmarshal(r.Doc, &ev) == nil {
+		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.MetaSK}]; r != nil && json.Unmarshal(r.Doc, &ev) == nil {
 			info.Event = ev.Settings.Name
 		}
-		if r := got[store.Key{PK: tournamentPK(t), SK: playerSK(sg.Link.Red)}]; r != nil && json.Unmarshal(r.Doc, &red) == nil {
+		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.PlayerSK(sg.Link.Red)}]; r != nil && json.Unmarshal(r.Doc, &red) == nil {
 			info.Red = red.Name
 		}
-		if r := got[store.Key{PK: tournamentPK(t), SK: playerSK(sg.Link.Black)}]; r != nil && json.Unmarshal(r.Doc, &black) == nil {
+		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.PlayerSK(sg.Link.Black)}]; r != nil && json.Unmarshal(r.Doc, &black) == nil {
 			info.Black = black.Name
 		}
 		info.Round = strconv.Itoa(sg.Link.Round)

@@ -15,12 +15,6 @@ import (
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
-func gamePK(gid string) string { return "G#" + gid }
-
-const gameSK = "GAME"
-
-func resultSK(round, table int) string { return fmt.Sprintf("X#%04d#%04d", round, table) }
-
 // gameLink is what the game item knows beyond the game itself: where it is
 // played and whose tokens may move. Players' token hashes are copied in when
 // the game is created, so a player's move costs one read.
@@ -98,7 +92,7 @@ func decodeGame(gid string, rec *store.Record) (*storedGame, error) {
 }
 
 func (a *API) loadGame(c *call, gid string) (*storedGame, error) {
-	rec, err := a.store.Get(c.ctx(), gamePK(gid), gameSK)
+	rec, err := a.store.Get(c.ctx(), store.GamePK(gid), store.GameSK)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, notFound("game " + gid)
 	}
@@ -151,7 +145,7 @@ func (a *API) eventGame(t *tournament.Tournament, r *tournament.Round, p tournam
 	}
 	link := gameLink{Tournament: t.ID, Round: r.Number, Table: p.Table, Red: red.ID, Black: black.ID, RedHash: red.TokenHash, BlackHash: black.TokenHash,
 		RedName: red.Name, BlackName: black.Name, RedNumber: red.Number, BlackNumber: black.Number}
-	return encodeGame(&store.Record{PK: gamePK(p.GameID), SK: gameSK, Kind: "game"}, link, g)
+	return encodeGame(&store.Record{PK: store.GamePK(p.GameID), SK: store.GameSK, Kind: store.KindGame}, link, g)
 }
 
 // mutateGame is every game write: one strongly consistent read, the caller
@@ -228,7 +222,7 @@ func (a *API) saveGame(c *call, sg *storedGame, corrected bool) error {
 	v := sg.Game.View(c.nowMs())
 	result := tournament.Result{Round: sg.Link.Round, Table: sg.Link.Table, GameID: sg.ID, Red: sg.Link.Red, Black: sg.Link.Black,
 		Result: res.String(), Reason: why.String(), RedFouls: v.Fouls[xiangqi.Red], BlackFouls: v.Fouls[xiangqi.Black], EndedAt: v.EndedAt}
-	x := encode(&store.Record{PK: tournamentPK(sg.Link.Tournament), SK: resultSK(sg.Link.Round, sg.Link.Table), Kind: "result"}, result)
+	x := encode(&store.Record{PK: store.TournamentPK(sg.Link.Tournament), SK: store.ResultSK(sg.Link.Round, sg.Link.Table), Kind: store.KindResult}, result)
 	return a.store.Transact(c.ctx(), []*store.Record{rec, x})
 }
 
@@ -236,7 +230,7 @@ func (a *API) saveGame(c *call, sg *storedGame, corrected bool) error {
 // arbiter corrected after it had been reported.
 func (a *API) correctResult(c *call, sg *storedGame) error {
 	var old tournament.Result
-	rec, err := a.load(c.ctx(), tournamentPK(sg.Link.Tournament), resultSK(sg.Link.Round, sg.Link.Table), "result", &old)
+	rec, err := a.load(c.ctx(), store.TournamentPK(sg.Link.Tournament), store.ResultSK(sg.Link.Round, sg.Link.Table), "result", &old)
 	if err != nil {
 		return err
 	}

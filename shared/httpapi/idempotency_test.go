@@ -313,7 +313,7 @@ func TestPairRoundCreatesGamesAfterTheClientHangsUp(t *testing.T) {
 		}
 		games = 0
 		for _, r := range recs {
-			if r.Kind == "game" {
+			if r.Kind == store.KindGame {
 				games++
 			}
 		}

@@ -35,7 +35,7 @@ func TestLargeSwissRoundSpansItems(t *testing.T) {
 			t.Fatal(err)
 		}
 		doc, _ := json.Marshal(p)
-		recs = append(recs, &store.Record{PK: "T#" + ev.ID, SK: "P#" + p.ID, Kind: "player", Version: 1, Doc: doc})
+		recs = append(recs, &store.Record{PK: "T#" + ev.ID, SK: "P#" + p.ID, Kind: store.KindPlayer, Version: 1, Doc: doc})
 	}
 	meta.Doc, _ = json.Marshal(&tour)
 	recs = append(recs, meta)

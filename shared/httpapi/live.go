@@ -13,8 +13,8 @@ import (
 // change feed carries it) as of nowMs, exactly as GET /games/{gid} answers it:
 // the live updates push this body so a client handles one shape.
 func GameJSON(rec *store.Record, nowMs int64) (json.RawMessage, error) {
-	gid, ok := strings.CutPrefix(rec.PK, gamePK(""))
-	if !ok || rec.SK != gameSK {
+	gid, ok := strings.CutPrefix(rec.PK, store.GamePK(""))
+	if !ok || rec.SK != store.GameSK {
 		return nil, fmt.Errorf("httpapi: %s/%s is not a game item", rec.PK, rec.SK)
 	}
 	sg, err := decodeGame(gid, rec)

@@ -146,7 +146,7 @@ func (a *API) playerGameWrites(c *call, ev *event, pid, hash string) ([]*store.R
 	for _, r := range ev.h.Rounds {
 		for _, p := range r.Pairings {
 			if p.Red == pid || p.Black == pid {
-				keys = append(keys, store.Key{PK: gamePK(p.GameID), SK: gameSK})
+				keys = append(keys, store.Key{PK: store.GamePK(p.GameID), SK: store.GameSK})
 			}
 		}
 	}
@@ -163,7 +163,8 @@ func (a *API) playerGameWrites(c *call, ev *event, pid, hash string) ([]*store.R
 		if rec == nil {
 			continue // not created yet: it will copy the new hash from the player
 		}
-		sg, err := decodeGame(k.PK[len("G#"):], rec)
+		gid, _ := store.GameOf(k.PK)
+		sg, err := decodeGame(gid, rec)
 		if err != nil {
 			return nil, err
 		}

@@ -262,7 +262,7 @@ func (a *API) importGames(c *call) (int, any, error) {
 		redToken, redHash := newToken(gid, "red")
 		blackToken, blackHash := newToken(gid, "black")
 		link := gameLink{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash, Info: recordInfoOf(pg)}
-		rec, err := encodeGame(&store.Record{PK: gamePK(gid), SK: gameSK, Kind: "game"}, link, g)
+		rec, err := encodeGame(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame}, link, g)
 		if err != nil {
 			return 0, nil, err
 		}

@@ -10,16 +10,6 @@ import (
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
-// Item keys (see the store's package doc for the whole design).
-func tournamentPK(tid string) string { return "T#" + tid }
-
-const metaSK = "META"
-
-func playerSK(pid string) string   { return "P#" + pid }
-func officialSK(oid string) string { return "O#" + oid }
-func teamSK(mid string) string     { return "M#" + mid }
-func roundSK(n int) string         { return fmt.Sprintf("R#%04d", n) }
-
 // load reads one item and decodes its JSON document into v; a missing item is
 // a 404 naming what was looked for.
 func (a *API) load(ctx context.Context, pk, sk, what string, v any) (*store.Record, error) {
@@ -48,31 +38,31 @@ func encode(rec *store.Record, v any) *store.Record {
 
 func (a *API) loadTournament(ctx context.Context, tid string) (*tournament.Tournament, *store.Record, error) {
 	var t tournament.Tournament
-	rec, err := a.load(ctx, tournamentPK(tid), metaSK, "tournament "+tid, &t)
+	rec, err := a.load(ctx, store.TournamentPK(tid), store.MetaSK, "tournament "+tid, &t)
 	return &t, rec, err
 }
 
 func (a *API) loadPlayer(ctx context.Context, tid, pid string) (*tournament.Player, *store.Record, error) {
 	var p tournament.Player
-	rec, err := a.load(ctx, tournamentPK(tid), playerSK(pid), "player "+pid, &p)
+	rec, err := a.load(ctx, store.TournamentPK(tid), store.PlayerSK(pid), "player "+pid, &p)
 	return &p, rec, err
 }
 
 func (a *API) loadOfficial(ctx context.Context, tid, oid string) (*tournament.Official, *store.Record, error) {
 	var o tournament.Official
-	rec, err := a.load(ctx, tournamentPK(tid), officialSK(oid), "official "+oid, &o)
+	rec, err := a.load(ctx, store.TournamentPK(tid), store.OfficialSK(oid), "official "+oid, &o)
 	return &o, rec, err
 }
 
 func (a *API) loadTeam(ctx context.Context, tid, mid string) (*tournament.Team, *store.Record, error) {
 	var t tournament.Team
-	rec, err := a.load(ctx, tournamentPK(tid), teamSK(mid), "team "+mid, &t)
+	rec, err := a.load(ctx, store.TournamentPK(tid), store.TeamSK(mid), "team "+mid, &t)
 	return &t, rec, err
 }
 
 // loadPlayers reads every player of an event with a paginated Query, in id order.
 func (a *API) loadPlayers(ctx context.Context, tid string) ([]*tournament.Player, []*store.Record, error) {
-	recs, err := a.store.Query(ctx, tournamentPK(tid), "P#", 0)
+	recs, err := a.store.Query(ctx, store.TournamentPK(tid), store.PlayerPrefix, 0)
 	if err != nil {
 		return nil, nil, err
 	}

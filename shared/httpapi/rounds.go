@@ -60,19 +60,19 @@ func (a *API) decodeEvent(ctx context.Context, tid string) (*event, error) {
 	for _, rec := range recs {
 		var err error
 		switch {
-		case rec.SK == metaSK:
+		case rec.SK == store.MetaSK:
 			ev.t, ev.meta = new(tournament.Tournament), rec
 			err = json.Unmarshal(rec.Doc, ev.t)
-		case strings.HasPrefix(rec.SK, "P#"):
+		case strings.HasPrefix(rec.SK, store.PlayerPrefix):
 			p := new(tournament.Player)
 			err = json.Unmarshal(rec.Doc, p)
 			players = append(players, p)
-		case strings.HasPrefix(rec.SK, "R#"):
+		case strings.HasPrefix(rec.SK, store.RoundPrefix):
 			r := new(tournament.Round)
 			err = json.Unmarshal(rec.Doc, r)
 			rounds = append(rounds, r)
 			ev.rounds[r.Number] = rec
-		case strings.HasPrefix(rec.SK, "X#"):
+		case strings.HasPrefix(rec.SK, store.ResultPrefix):
 			var x tournament.Result
 			err = json.Unmarshal(rec.Doc, &x)
 			results = append(results, x)
@@ -101,7 +101,7 @@ func (a *API) decodeEvent(ctx context.Context, tid string) (*event, error) {
 // with its rounds (a lineup is written with its round item), and lineups
 // and teams sort before the event item, so a team event is read whole.
 func (a *API) eventItems(ctx context.Context, tid string) ([]*store.Record, error) {
-	meta, err := a.store.Get(ctx, tournamentPK(tid), metaSK)
+	meta, err := a.store.Get(ctx, store.TournamentPK(tid), store.MetaSK)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
@@ -110,9 +110,9 @@ func (a *API) eventItems(ctx context.Context, tid string) ([]*store.Record, erro
 	}
 	var t struct{ Settings struct{ Teams bool } }
 	if err := json.Unmarshal(meta.Doc, &t); err != nil || t.Settings.Teams {
-		return a.store.Query(ctx, tournamentPK(tid), "", 0)
+		return a.store.Query(ctx, store.TournamentPK(tid), "", 0)
 	}
-	from, err := a.store.QueryFrom(ctx, tournamentPK(tid), "P#")
+	from, err := a.store.QueryFrom(ctx, store.TournamentPK(tid), store.PlayerPrefix)
 	if err != nil {
 		return nil, err
 	}
@@ -202,11 +202,11 @@ func (a *API) pairRound(c *call) (int, any, error) {
 		}
 		t := *ev.t
 		t.Round, t.Status, t.ExpiresAt = n, tournament.Running, 0
-		rec := encode(&store.Record{PK: tournamentPK(tid), SK: roundSK(n), Kind: "round"}, r)
+		rec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.RoundSK(n), Kind: store.KindRound}, r)
 		err = a.store.Transact(c.ctx(), []*store.Record{rec, encode(ev.meta, &t)})
 		if errors.Is(err, store.ErrConflict) {
 			var stored tournament.Round
-			if _, lerr := a.load(c.ctx(), tournamentPK(tid), roundSK(n), "round", &stored); lerr == nil {
+			if _, lerr := a.load(c.ctx(), store.TournamentPK(tid), store.RoundSK(n), "round", &stored); lerr == nil {
 				r, status = &stored, http.StatusOK // another request paired it: the same round
 				return nil
 			}
@@ -562,7 +562,7 @@ func (a *API) startGames(c *call, t *tournament.Tournament, r *tournament.Round,
 func (a *API) roundGames(c *call, r *tournament.Round) (map[string]*storedGame, error) {
 	keys := make([]store.Key, len(r.Pairings))
 	for i, p := range r.Pairings {
-		keys[i] = store.Key{PK: gamePK(p.GameID), SK: gameSK}
+		keys[i] = store.Key{PK: store.GamePK(p.GameID), SK: store.GameSK}
 	}
 	recs, err := a.store.GetMany(c.ctx(), keys...)
 	if err != nil {
@@ -570,7 +570,7 @@ func (a *API) roundGames(c *call, r *tournament.Round) (map[string]*storedGame, 
 	}
 	out := make(map[string]*storedGame, len(recs))
 	for k, rec := range recs {
-		gid := strings.TrimPrefix(k.PK, "G#")
+		gid, _ := store.GameOf(k.PK)
 		sg, err := decodeGame(gid, rec)
 		if err != nil {
 			return nil, err
@@ -640,7 +640,7 @@ func (a *API) markGamesReady(c *call, tid string, r *tournament.Round) {
 		return
 	}
 	var stored tournament.Round
-	rec, err := a.load(c.ctx(), tournamentPK(tid), roundSK(r.Number), "round", &stored)
+	rec, err := a.load(c.ctx(), store.TournamentPK(tid), store.RoundSK(r.Number), "round", &stored)
 	if err == nil {
 		if stored.GamesReady || !allSet(&stored) || !slices.Equal(stored.Pairings, r.Pairings) {
 			return

@@ -21,7 +21,7 @@ func clearGamesReady(t *testing.T, s *apitest.Server, tid string, n int) {
 	r, ver := storedRound(t, s, tid, n)
 	r.GamesReady = false
 	doc, _ := json.Marshal(r)
-	rec := &store.Record{PK: "T#" + tid, SK: fmt.Sprintf("R#%04d", n), Kind: "round", Doc: doc, Version: ver}
+	rec := &store.Record{PK: "T#" + tid, SK: fmt.Sprintf("R#%04d", n), Kind: store.KindRound, Doc: doc, Version: ver}
 	if err := s.Store.Put(t.Context(), rec); err != nil {
 		t.Fatal(err)
 	}

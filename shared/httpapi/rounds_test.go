@@ -66,7 +66,7 @@ func (f field) pair(t *testing.T, s *apitest.Server, body any, status int) round
 func finish(t *testing.T, s *apitest.Server, tid string, round, table int, gid, red, black, result string) {
 	t.Helper()
 	doc, _ := json.Marshal(tournament.Result{Round: round, Table: table, GameID: gid, Red: red, Black: black, Result: result, Reason: "arbiter"})
-	rec := &store.Record{PK: "T#" + tid, SK: fmt.Sprintf("X#%04d#%04d", round, table), Kind: "result", Doc: doc}
+	rec := &store.Record{PK: "T#" + tid, SK: fmt.Sprintf("X#%04d#%04d", round, table), Kind: store.KindResult, Doc: doc}
 	if err := s.Store.Put(t.Context(), rec); err != nil {
 		t.Fatalf("write result %d/%d: %v", round, table, err)
 	}

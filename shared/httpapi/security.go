@@ -185,13 +185,13 @@ func (a *API) requireOrganiser(c *call, tid string) error {
 // a concurrent change makes the pairing retry.
 func (a *API) keepEvent(c *call, tid string) error {
 	// An unpaired event's partition is its registration, bounded by the caps.
-	got, err := a.store.Query(c.ctx(), tournamentPK(tid), "", 0)
+	got, err := a.store.Query(c.ctx(), store.TournamentPK(tid), "", 0)
 	if err != nil {
 		return err
 	}
 	var recs []*store.Record
 	for _, rec := range got {
-		if rec.Expires != 0 && rec.SK != metaSK {
+		if rec.Expires != 0 && rec.SK != store.MetaSK {
 			rec.Expires = 0
 			recs = append(recs, rec)
 		}

@@ -41,9 +41,6 @@ type teamEvent struct {
 	lineRecs map[string]*store.Record // by SK
 }
 
-// lineupSK is the key of a team's lineup for a round: L#<round>#<team>.
-func lineupSK(round int, mid string) string { return fmt.Sprintf("L#%04d#%s", round, mid) }
-
 // teams decodes a loaded event's teams and lineups.
 func (ev *event) teams() (*teamEvent, error) {
 	te := &teamEvent{event: ev, teamRecs: map[string]*store.Record{}, lineRecs: map[string]*store.Record{}}
@@ -52,12 +49,12 @@ func (ev *event) teams() (*teamEvent, error) {
 	for _, rec := range ev.other {
 		var err error
 		switch {
-		case strings.HasPrefix(rec.SK, "M#"):
+		case strings.HasPrefix(rec.SK, store.TeamPrefix):
 			tm := new(tournament.Team)
 			err = json.Unmarshal(rec.Doc, tm)
 			teams = append(teams, tm)
 			te.teamRecs[tm.ID] = rec
-		case strings.HasPrefix(rec.SK, "L#"):
+		case strings.HasPrefix(rec.SK, store.LineupPrefix):
 			var l tournament.Lineup
 			err = json.Unmarshal(rec.Doc, &l)
 			lineups = append(lineups, l)
@@ -246,9 +243,9 @@ func (a *API) registerTeam(c *call) (int, any, error) {
 			return err
 		}
 		ttl := eventTTL(t)
-		recs := []*store.Record{encode(meta, t), encode(&store.Record{PK: tournamentPK(tid), SK: teamSK(mid), Kind: "team", Expires: ttl}, tm)}
+		recs := []*store.Record{encode(meta, t), encode(&store.Record{PK: store.TournamentPK(tid), SK: store.TeamSK(mid), Kind: store.KindTeam, Expires: ttl}, tm)}
 		for i := range players {
-			recs = append(recs, encode(&store.Record{PK: tournamentPK(tid), SK: playerSK(players[i].ID), Kind: "player", Expires: ttl}, players[i]))
+			recs = append(recs, encode(&store.Record{PK: store.TournamentPK(tid), SK: store.PlayerSK(players[i].ID), Kind: store.KindPlayer, Expires: ttl}, players[i]))
 		}
 		return a.store.Transact(c.ctx(), recs)
 	})
@@ -274,7 +271,7 @@ func (a *API) listTeams(c *call) (int, any, error) {
 	if !t.Settings.Teams {
 		return http.StatusOK, map[string]any{"teams": out}, nil
 	}
-	recs, err := a.store.Query(c.ctx(), tournamentPK(tid), "M#", 0)
+	recs, err := a.store.Query(c.ctx(), store.TournamentPK(tid), store.TeamPrefix, 0)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -459,9 +456,9 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 		var recs []*store.Record
 		for _, l := range written {
 			te.th.AddLineup(l)
-			rec := te.lineRecs[lineupSK(n, l.Team)]
+			rec := te.lineRecs[store.LineupSK(n, l.Team)]
 			if rec == nil {
-				rec = &store.Record{PK: tournamentPK(tid), SK: lineupSK(n, l.Team), Kind: "lineup"}
+				rec = &store.Record{PK: store.TournamentPK(tid), SK: store.LineupSK(n, l.Team), Kind: store.KindLineup}
 			}
 			recs = append(recs, encode(rec, l))
 		}

@@ -60,9 +60,9 @@ func (a *API) drawDueLineups(c *call, ev *event, rounds []int) ([]tournament.Lin
 			var recs, lineRecs []*store.Record
 			for _, l := range due {
 				te.th.AddLineup(l)
-				rec := te.lineRecs[lineupSK(n, l.Team)]
+				rec := te.lineRecs[store.LineupSK(n, l.Team)]
 				if rec == nil {
-					rec = &store.Record{PK: tournamentPK(tid), SK: lineupSK(n, l.Team), Kind: "lineup"}
+					rec = &store.Record{PK: store.TournamentPK(tid), SK: store.LineupSK(n, l.Team), Kind: store.KindLineup}
 				}
 				lineRecs = append(lineRecs, encode(rec, l))
 			}

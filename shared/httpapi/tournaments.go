@@ -53,7 +53,7 @@ func (a *API) createTournament(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	t.ExpiresAt = a.eventExpiry(t) // kept for ever once a round is paired
-	if err := a.store.Put(c.ctx(), encode(&store.Record{PK: tournamentPK(tid), SK: metaSK, Kind: "tournament", Expires: eventTTL(t)}, t)); err != nil {
+	if err := a.store.Put(c.ctx(), encode(&store.Record{PK: store.TournamentPK(tid), SK: store.MetaSK, Kind: store.KindTournament, Expires: eventTTL(t)}, t)); err != nil {
 		return 0, nil, err
 	}
 	// P-2: settings against the rule book's advice are created with warnings.
@@ -97,7 +97,7 @@ func (a *API) registerPlayer(c *call) (int, any, error) {
 		if err != nil {
 			return err
 		}
-		rec := encode(&store.Record{PK: tournamentPK(tid), SK: playerSK(pid), Kind: "player", Expires: eventTTL(t)}, player)
+		rec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.PlayerSK(pid), Kind: store.KindPlayer, Expires: eventTTL(t)}, player)
 		return a.store.Transact(c.ctx(), []*store.Record{encode(meta, t), rec})
 	})
 	if err != nil {
@@ -164,7 +164,7 @@ func (a *API) addOfficial(c *call) (int, any, error) {
 			return err
 		}
 		t.Officials++
-		rec := encode(&store.Record{PK: tournamentPK(tid), SK: officialSK(oid), Kind: "official", Expires: eventTTL(t)}, o)
+		rec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.OfficialSK(oid), Kind: store.KindOfficial, Expires: eventTTL(t)}, o)
 		return a.store.Transact(c.ctx(), []*store.Record{encode(meta, t), rec})
 	})
 	if err != nil {

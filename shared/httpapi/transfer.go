@@ -8,7 +8,6 @@ import (
 	"mime"
 	"net/http"
 	"slices"
-	"strings"
 
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
@@ -53,7 +52,7 @@ func (a *API) exportEvent(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	items, err := a.store.Items(c.ctx(), tournamentPK(tid))
+	items, err := a.store.Items(c.ctx(), store.TournamentPK(tid))
 	if err != nil {
 		return 0, nil, err
 	}
@@ -71,7 +70,7 @@ func (a *API) exportEvent(c *call) (int, any, error) {
 	}
 	slices.Sort(gids)
 	for _, gid := range slices.Compact(gids) {
-		game, err := a.store.Items(c.ctx(), gamePK(gid))
+		game, err := a.store.Items(c.ctx(), store.GamePK(gid))
 		if err != nil {
 			return 0, nil, err
 		}
@@ -132,34 +131,35 @@ func (a *API) importEvent(c *call) (int, any, error) {
 		if err != nil {
 			return 0, nil, badRequest("invalid_export", fmt.Sprintf("line %d: %v", i+2, err))
 		}
+		gid, isGame := store.GameOf(it.PK)
 		switch {
-		case it.PK == tournamentPK(tid) && it.SK == metaSK:
-			if meta != nil || it.Kind != "tournament" {
+		case it.PK == store.TournamentPK(tid) && it.SK == store.MetaSK:
+			if meta != nil || it.Kind != store.KindTournament {
 				return 0, nil, badRequest("invalid_export", fmt.Sprintf("line %d: a second or malformed tournament item", i+2))
 			}
 			meta = it
 			continue
-		case it.PK == tournamentPK(tid):
-			counts[it.SK[:min(2, len(it.SK))]]++
-		case strings.HasPrefix(it.PK, "G#") && !validID('g', strings.TrimPrefix(it.PK, "G#")):
+		case it.PK == store.TournamentPK(tid):
+			counts[store.SKPrefix(it.SK)]++
+		case isGame && !validID('g', gid):
 			return 0, nil, badRequest("invalid_export", fmt.Sprintf("line %d: %s is not a game id", i+2, quote(clip(it.PK, 40))))
-		case strings.HasPrefix(it.PK, "G#") && it.SK == gameSK && it.Kind == "game":
+		case isGame && it.SK == store.GameSK && it.Kind == store.KindGame:
 			games++
-		case strings.HasPrefix(it.PK, "G#") && strings.HasPrefix(it.SK, gameSK+"#~part") && it.Kind == "part":
+		case isGame && store.IsPartOf(it.SK, store.GameSK) && it.Kind == store.KindPart:
 		default:
 			return 0, nil, badRequest("invalid_export", fmt.Sprintf("line %d: item %s/%s does not belong to tournament %s", i+2, it.PK, it.SK, tid))
 		}
 		items = append(items, it)
 	}
 	if meta == nil {
-		return 0, nil, badRequest("invalid_export", "the export has no tournament item ("+tournamentPK(tid)+"/"+metaSK+")")
+		return 0, nil, badRequest("invalid_export", "the export has no tournament item ("+store.TournamentPK(tid)+"/"+store.MetaSK+")")
 	}
-	for prefix, name := range map[string]string{"P#": capPlayers, "M#": capTeams, "O#": capOfficials} {
+	for prefix, name := range map[string]string{store.PlayerPrefix: capPlayers, store.TeamPrefix: capTeams, store.OfficialPrefix: capOfficials} {
 		if counts[prefix] > limitOf(name).Max {
 			return 0, nil, tooMany(name, counts[prefix])
 		}
 	}
-	if _, err := a.store.Get(c.ctx(), tournamentPK(tid), metaSK); err == nil {
+	if _, err := a.store.Get(c.ctx(), store.TournamentPK(tid), store.MetaSK); err == nil {
 		return 0, nil, &Error{Status: http.StatusConflict, Code: "already_exists", Message: "tournament " + tid + " exists here already: it was imported or created before"}
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return 0, nil, err

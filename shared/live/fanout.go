@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/xqtour/xqtour/shared/httpapi"
@@ -15,7 +13,7 @@ import (
 // Kinds are the item kinds whose changes are pushed: the deployed stream's
 // event filter lets only these invoke the fan-out (template.yaml, held equal
 // by infra/deploy's tests), and the local feed drops the rest the same way.
-var Kinds = []string{"game", "round", "result", "player", "standings"}
+var Kinds = []string{store.KindGame, store.KindRound, store.KindResult, store.KindPlayer, "standings"}
 
 // Relevant reports whether a change may produce a message: an item of one of
 // Kinds written. Removals and connection or subscription items never do.
@@ -46,28 +44,25 @@ func messages(i int, c store.Change) []outgoing {
 		return nil
 	}
 	rec := c.New
-	if strings.HasPrefix(c.Key.PK, "G#") && c.Key.SK == "GAME" && rec.Kind == "game" {
+	if _, ok := store.GameOf(c.Key.PK); ok && c.Key.SK == store.GameSK && rec.Kind == store.KindGame {
 		return []outgoing{{topic: c.Key.PK, change: i, game: rec}}
 	}
-	tid, ok := strings.CutPrefix(c.Key.PK, "T#")
+	tid, ok := store.TournamentOf(c.Key.PK)
 	if !ok {
 		return nil
 	}
 	event := func(what string, round int) outgoing {
 		return outgoing{topic: c.Key.PK, change: i, event: &TournamentMessage{Type: "tournament", Tournament: tid, What: what, Round: round}}
 	}
-	round := func(s string) int { // "0003" of R#0003 or X#0003#0012
-		n, _ := strconv.Atoi(strings.SplitN(s, "#", 2)[0])
-		return n
-	}
-	switch sk := c.Key.SK; {
-	case rec.Kind == "round" && strings.HasPrefix(sk, "R#"):
-		return []outgoing{event(WhatRound, round(sk[2:]))}
-	case rec.Kind == "result" && strings.HasPrefix(sk, "X#"):
+	sk := c.Key.SK
+	n, _ := store.RoundOf(sk)
+	switch prefix := store.SKPrefix(sk); {
+	case rec.Kind == store.KindRound && prefix == store.RoundPrefix:
+		return []outgoing{event(WhatRound, n)}
+	case rec.Kind == store.KindResult && prefix == store.ResultPrefix:
 		// Standings are computed from results, so they change with each.
-		n := round(sk[2:])
 		return []outgoing{event(WhatResult, n), event(WhatStandings, n)}
-	case rec.Kind == "player" && strings.HasPrefix(sk, "P#"):
+	case rec.Kind == store.KindPlayer && prefix == store.PlayerPrefix:
 		return []outgoing{event(WhatPlayers, 0)}
 	case rec.Kind == "standings":
 		return []outgoing{event(WhatStandings, 0)}
@@ -190,7 +185,7 @@ func (h *Hub) deliver(ctx context.Context, topic string, subs []string, data []b
 // removeGone deletes a gone connection: the subscription that found it (even
 // when the connection item has expired already) and everything else it had.
 func (h *Hub) removeGone(ctx context.Context, topic, id string) {
-	err := h.store.Delete(ctx, subscriptionPK(topic), subscriptionSK(id))
+	err := h.store.Delete(ctx, store.SubscriptionPK(topic), store.SubscriptionSK(id))
 	if err == nil {
 		err = h.Disconnect(ctx, id)
 	}

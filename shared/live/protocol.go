@@ -6,6 +6,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/xqtour/xqtour/shared/store"
 )
 
 // ClientMessage is what a client sends: subscribe or unsubscribe to one game
@@ -74,12 +76,12 @@ func (m ClientMessage) topic() (string, *ReplyError) {
 		if !validID.MatchString(m.Game) {
 			return "", &ReplyError{"invalid_field", "game: want an id of letters, digits, '-' or '_'"}
 		}
-		return "G#" + m.Game, nil
+		return store.GamePK(m.Game), nil
 	case m.Tournament != "":
 		if !validID.MatchString(m.Tournament) {
 			return "", &ReplyError{"invalid_field", "tournament: want an id of letters, digits, '-' or '_'"}
 		}
-		return "T#" + m.Tournament, nil
+		return store.TournamentPK(m.Tournament), nil
 	}
 	return "", &ReplyError{"missing_field", "name the game or the tournament to follow"}
 }

@@ -10,25 +10,11 @@ import (
 	"github.com/xqtour/xqtour/shared/store"
 )
 
-// Item kinds of the live records; the stream's event filter leaves them out.
-const (
-	kindConnection   = "connection"
-	kindSubscription = "subscription"
-)
-
 // Ephemeral reports whether an item is a live connection or subscription:
 // state of open sockets, meaningless once the server that held them stops.
 func Ephemeral(r *store.Record) bool {
-	return r.Kind == kindConnection || r.Kind == kindSubscription
+	return r.Kind == store.KindConnection || r.Kind == store.KindSubscription
 }
-
-func connectionPK(id string) string { return "C#" + id }
-
-const connectionSK = "CONN"
-
-func subscriptionPK(topic string) string { return "S#" + topic }
-
-func subscriptionSK(connection string) string { return "C#" + connection }
 
 // connection is a connection item's document: the topics it follows.
 type connection struct {
@@ -41,7 +27,7 @@ func (h *Hub) Connect(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	rec := &store.Record{PK: connectionPK(id), SK: connectionSK, Kind: kindConnection, Version: 1, Doc: doc,
+	rec := &store.Record{PK: store.ConnectionPK(id), SK: store.ConnectionSK, Kind: store.KindConnection, Version: 1, Doc: doc,
 		Expires: h.now().Add(ConnectionTTL).Unix()}
 	return h.store.Replace(ctx, rec)
 }
@@ -87,7 +73,7 @@ func (e *ReplyError) Error() string { return e.Code + ": " + e.Message }
 
 // loadConnection reads a connection item and its topics.
 func (h *Hub) loadConnection(ctx context.Context, id string) (*store.Record, *connection, error) {
-	rec, err := h.store.Get(ctx, connectionPK(id), connectionSK)
+	rec, err := h.store.Get(ctx, store.ConnectionPK(id), store.ConnectionSK)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil, &ReplyError{"not_found", "this connection is not open (connect again)"}
 	}
@@ -126,13 +112,15 @@ func (h *Hub) updateTopics(ctx context.Context, id string, change func(rec *stor
 
 // exists checks that the game or event to follow is there.
 func (h *Hub) exists(ctx context.Context, topic string) error {
-	pk, sk, what := topic, "META", "tournament "+topic[2:]
-	if topic[0] == 'G' {
-		sk, what = "GAME", "game "+topic[2:]
+	sk, what := store.MetaSK, "tournament"
+	id, ok := store.TournamentOf(topic)
+	if !ok {
+		sk, what = store.GameSK, "game"
+		id, _ = store.GameOf(topic)
 	}
-	_, err := h.store.Get(ctx, pk, sk)
+	_, err := h.store.Get(ctx, topic, sk)
 	if errors.Is(err, store.ErrNotFound) {
-		return &ReplyError{"not_found", "no " + what}
+		return &ReplyError{"not_found", "no " + what + " " + id}
 	}
 	return err
 }
@@ -150,7 +138,7 @@ func (h *Hub) subscribe(ctx context.Context, id, topic string) error {
 		}
 		// The subscription first: a connection item never names one that
 		// does not exist, so a disconnect deletes everything it wrote.
-		sub := &store.Record{PK: subscriptionPK(topic), SK: subscriptionSK(id), Kind: kindSubscription, Version: 1, Expires: rec.Expires}
+		sub := &store.Record{PK: store.SubscriptionPK(topic), SK: store.SubscriptionSK(id), Kind: store.KindSubscription, Version: 1, Expires: rec.Expires}
 		if err := h.store.Replace(ctx, sub); err != nil {
 			return false, err
 		}
@@ -171,7 +159,7 @@ func (h *Hub) unsubscribe(ctx context.Context, id, topic string) error {
 	if err != nil {
 		return err
 	}
-	return h.store.Delete(ctx, subscriptionPK(topic), subscriptionSK(id))
+	return h.store.Delete(ctx, store.SubscriptionPK(topic), store.SubscriptionSK(id))
 }
 
 // Disconnect deletes a connection and its subscriptions; an unknown
@@ -186,22 +174,22 @@ func (h *Hub) Disconnect(ctx context.Context, id string) error {
 		return err
 	}
 	for _, topic := range c.Topics {
-		if err := h.store.Delete(ctx, subscriptionPK(topic), subscriptionSK(id)); err != nil {
+		if err := h.store.Delete(ctx, store.SubscriptionPK(topic), store.SubscriptionSK(id)); err != nil {
 			return err
 		}
 	}
-	return h.store.Delete(ctx, connectionPK(id), connectionSK)
+	return h.store.Delete(ctx, store.ConnectionPK(id), store.ConnectionSK)
 }
 
 // subscribers lists the connections following a topic: one Query.
 func (h *Hub) subscribers(ctx context.Context, topic string) ([]string, error) {
-	recs, err := h.store.Query(ctx, subscriptionPK(topic), "C#", 0)
+	recs, err := h.store.Query(ctx, store.SubscriptionPK(topic), store.ConnectionPrefix, 0)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]string, 0, len(recs))
 	for _, r := range recs {
-		out = append(out, r.SK[len("C#"):])
+		out = append(out, store.SubscriberOf(r.SK))
 	}
 	return out, nil
 }

@@ -3,6 +3,10 @@
 // own words, and the section of the rule book it comes from. GET /rules
 // serves it and RULES.md is rendered from it, so a refusal's "rule" can be
 // looked up without anything outside the repository.
+//
+// RuleError, the refusal every core package (game, team, tournament) returns
+// when a rule decides, lives here too: it imports only the standard library,
+// so every package that refuses can name the rule that refused.
 package rulebook
 
 import (

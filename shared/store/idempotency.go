@@ -33,7 +33,7 @@ type Response struct {
 // ErrKeyInUse: the Idempotency-Key is held by a request still being served.
 var ErrKeyInUse = errors.New("store: idempotency key in use")
 
-func idemKey(scope string) (string, string) { return "I#" + scope, "IDEM" }
+func idemKey(scope string) (string, string) { return IdempotencyPK(scope), IdempotencySK }
 
 // Reserve claims an idempotency key for a new request. It returns (nil, nil)
 // when the caller holds the key and must serve the request, then Complete or
@@ -43,7 +43,7 @@ func idemKey(scope string) (string, string) { return "I#" + scope, "IDEM" }
 func (s *Store) Reserve(ctx context.Context, scope, requestHash string, now time.Time) (*Response, error) {
 	pk, sk := idemKey(scope)
 	doc, _ := json.Marshal(Response{RequestHash: requestHash})
-	rec := &Record{PK: pk, SK: sk, Kind: "idempotency", Doc: doc, Expires: now.Add(ReservationLease).Unix()}
+	rec := &Record{PK: pk, SK: sk, Kind: KindIdempotency, Doc: doc, Expires: now.Add(ReservationLease).Unix()}
 	err := s.Put(ctx, rec)
 	if err == nil {
 		return nil, nil

@@ -1,51 +1,6 @@
-// Package store keeps xqtour's state in one DynamoDB table through aws-sdk-go-v2.
-// It is the only package that talks to DynamoDB.
-//
-// # Key design
-//
-// Every item has a string partition key PK and sort key SK, a version number
-// "ver", a kind, and the aggregate itself as a compact document "doc" (binary).
-//
-//	PK            SK          holds                                  written by
-//	T#<tid>       META        tournament: settings, status, organiser token hash
-//	T#<tid>       P#<pid>     player: number, rating, status, token hash
-//	T#<tid>       O#<oid>     official: role, tables, token hash
-//	T#<tid>       R#<nnnn>    round n: pairings, bye, results, audit log
-//	T#<tid>       M#<mid>     team: roster, captain token hash
-//	G#<gid>       GAME        game: position, moves, clocks, offers, log
-//	I#<scope>     IDEM        Idempotency-Key record, expires through "ttl"; scope hashes
-//	                          the caller's credentials with the key, the response is sealed
-//	T#<tid>       X#<nnnn>#<tttt>  result of round n, table t: written once when the game ends
-//	T#<tid>       L#<nnnn>#<mid>   a team's lineup for round n
-//	<PK>          <SK>#~partNNN    continuation of a document over MaxPart (a large round)
-//	C#<cid>       CONN        live WebSocket connection: the topics it follows; expires through "ttl"
-//	S#G#<gid>     C#<cid>     connection cid follows game gid; expires with its connection
-//	S#T#<tid>     C#<cid>     connection cid follows event tid (rounds, results, standings, players)
-//
-// Access patterns:
-//   - the event page, its players, officials, rounds and teams: one Query on
-//     PK = T#<tid> (optionally begins_with(SK, prefix)), paginated: a large event
-//     exceeds DynamoDB's 1 MB page, so Query always follows LastEvaluatedKey;
-//   - a game and every change to it: GetItem / conditional PutItem on G#<gid>;
-//   - live fan-out: who follows a changed game or event is one Query on
-//     PK = S#G#<gid> or S#T#<tid> (the connection ids are the sort keys); a
-//     connection's own item lists its topics, so a disconnect deletes exactly
-//     its subscriptions. Connection and subscription items carry a kind the
-//     stream's event filter leaves out, so they never invoke the fan-out;
-//   - authorisation: the token names its principal, so the hash to compare is in
-//     an item the request reads anyway (or one extra GetItem for officials).
-//
-// # Concurrency
-//
-// A document larger than MaxPart (a 10,000-player round is ~1.7 MB) is split:
-// the head item keeps the version and the first part, continuation items the
-// rest, all written in one transaction under the head's condition and joined
-// again by Get, GetMany and Query, so callers never see the split.
-//
-// Every aggregate carries "ver". Put writes ver+1 under the condition that the
-// stored ver is the one that was read (or that the item does not exist yet), so
-// a lost race surfaces as ErrConflict instead of a lost update. Transact does the
-// same for several items atomically.
+// See keys.go for the package documentation: the key design, access patterns
+// and concurrency.
+
 package store
 
 import (
@@ -130,6 +85,7 @@ func Open(ctx context.Context, c Config) (*Store, error) {
 			// Emulators do not send DynamoDB's X-Amz-Crc32 response checksum.
 			o.DisableValidateResponseChecksum = true
 		}
+		o.APIOptions = append(o.APIOptions, meterMiddleware)
 	})
 	return &Store{db: db, table: c.Table}, nil
 }
@@ -155,10 +111,6 @@ type Record struct {
 // "<SK>#~part001", "#~part002", … written and read with its head, atomically.
 const MaxPart = 350_000
 
-const partSuffix = "#~part"
-
-func partSK(sk string, i int) string { return fmt.Sprintf("%s%s%03d", sk, partSuffix, i) }
-
 // split returns the head's share of the document and the continuation items.
 func (r *Record) split() (head []byte, parts []*Record) {
 	if len(r.Doc) <= MaxPart {
@@ -166,7 +118,7 @@ func (r *Record) split() (head []byte, parts []*Record) {
 	}
 	head = r.Doc[:MaxPart]
 	for i, off := 1, MaxPart; off < len(r.Doc); i, off = i+1, off+MaxPart {
-		parts = append(parts, &Record{PK: r.PK, SK: partSK(r.SK, i), Kind: "part", Doc: r.Doc[off:min(off+MaxPart, len(r.Doc))]})
+		parts = append(parts, &Record{PK: r.PK, SK: partSK(r.SK, i), Kind: KindPart, Doc: r.Doc[off:min(off+MaxPart, len(r.Doc))]})
 	}
 	return head, parts
 }
@@ -452,7 +404,7 @@ func joinParts(raw []*Record) []*Record {
 	out := raw[:0]
 	var head *Record
 	for _, r := range raw {
-		if r.Kind == "part" && strings.Contains(r.SK, partSuffix) {
+		if r.Kind == KindPart && strings.Contains(r.SK, partSuffix) {
 			if head != nil && strings.HasPrefix(r.SK, head.SK+partSuffix) {
 				head.Doc = append(head.Doc, r.Doc...)
 			}

@@ -6,23 +6,19 @@
 //
 // Team standings live in shared/standings and team pairings reuse the
 // engines in shared/pairing; this package gives them the match results.
+// Refusals are *RuleError, the core's one refusal type rulebook.RuleError.
 package team
 
-import "fmt"
+import (
+	"fmt"
 
-// RuleError is a request the team rules refuse. Code is a stable id safe to
-// store and to return to clients, Rule the SPEC rule that decided it (such as
-// "T-2"), Message a sentence for people. The HTTP layer maps it to 422.
-type RuleError struct {
-	Code    string
-	Rule    string
-	Message string
-}
+	"github.com/xqtour/xqtour/shared/rulebook"
+)
 
-// Error returns "code: message (rule R)".
-func (e *RuleError) Error() string {
-	return fmt.Sprintf("%s: %s (rule %s)", e.Code, e.Message, e.Rule)
-}
+// RuleError is a request the team rules refuse: the core's one refusal
+// type, rulebook.RuleError, with one of the codes below and the SPEC rule
+// that decided it (such as "T-2"). The HTTP layer maps it to 422.
+type RuleError = rulebook.RuleError
 
 // The error codes of RuleError. They are part of the API contract.
 const (

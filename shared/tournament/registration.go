@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/xqtour/xqtour/shared/rulebook"
 )
 
 // Status is an event's stage.
@@ -88,13 +90,9 @@ var (
 	ErrRefused = errors.New("refused")
 )
 
-// RuleError is a refusal that a rule decided.
-type RuleError struct {
-	Code, Message, Rule string
-}
-
-// Error returns the message with the rule that decided it.
-func (e *RuleError) Error() string { return e.Message + " (" + e.Rule + ")" }
+// RuleError is a refusal that a rule decided: the core's one refusal type,
+// rulebook.RuleError, with one of this package's codes.
+type RuleError = rulebook.RuleError
 
 // MaxPlayers is the most players one event registers, team members included:
 // twice the largest open Swiss events, and a bound on every list an event's

@@ -1,6 +1,9 @@
 // Package tournament is the event aggregate: settings validated up front,
 // registration, officials and the event's life cycle. It is pure: callers pass
 // identifiers and the time, and the store persists what it returns.
+//
+// Refusals are *RuleError, the core's one refusal type rulebook.RuleError,
+// with this package's codes; bad settings are *FieldError.
 package tournament
 
 import (

@@ -475,6 +475,7 @@ func (t *Table) SearchData(input QueryInput) ([]map[string]*types.Item, map[stri
 	var (
 		count   int64
 		scanned int64
+		bytes   int
 	)
 
 	for pos := range sortedKeys {
@@ -492,6 +493,15 @@ func (t *Table) SearchData(input QueryInput) ([]map[string]*types.Item, map[stri
 		}
 
 		if matched {
+			// xqtour patch: a page reads at most 1 MB (the items' full size,
+			// before any projection); the item that would pass it starts the
+			// next page, as on DynamoDB.
+			size := ItemSize(t.Data[pk])
+			if bytes+size > MaxPageBytes && len(items) > 0 {
+				return items, t.pageKey(last, index), nil
+			}
+
+			bytes += size
 			items = append(items, item)
 		}
 
@@ -509,6 +519,17 @@ func (t *Table) SearchData(input QueryInput) ([]map[string]*types.Item, map[stri
 	}
 
 	return items, t.getLastKey(last, limit, count, scanned, sortedKeysSize, index), nil
+}
+
+// pageKey is the LastEvaluatedKey of a page that ends after item.
+func (t *Table) pageKey(item map[string]*types.Item, index *index) map[string]*types.Item {
+	key := t.KeySchema.getKeyItem(item)
+
+	if index != nil {
+		maps.Copy(key, index.keySchema.getKeyItem(item))
+	}
+
+	return key
 }
 
 func (t *Table) getLastKey(item map[string]*types.Item, limit, count, scanned, keysSize int64, index *index) map[string]*types.Item {

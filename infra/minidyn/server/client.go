@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"errors"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -330,6 +332,10 @@ func (c *Client) PutItem(ctx context.Context, input *PutItemInput) (*PutItemOutp
 		return nil, err
 	}
 
+	if err := checkPutSize(input.Item); err != nil {
+		return nil, err
+	}
+
 	table, err := c.getTable(aws.ToString(input.TableName))
 	if err != nil {
 		return nil, err
@@ -417,6 +423,9 @@ func (c *Client) UpdateItem(ctx context.Context, input *UpdateItemInput) (*Updat
 		return nil, err
 	}
 
+	mark := len(c.pending)
+	before, hasBefore := c.undoStepFor(TransactWriteItem{Update: &Update{TableName: input.TableName, Key: input.Key}})
+
 	item, err := table.Update(&types.UpdateItemInput{
 		TableName:                           input.TableName,
 		ConditionExpression:                 input.ConditionExpression,
@@ -430,6 +439,17 @@ func (c *Client) UpdateItem(ctx context.Context, input *UpdateItemInput) (*Updat
 	})
 	if err != nil {
 		return nil, mapKnownError(err)
+	}
+
+	// xqtour patch: an update that leaves the item over 400 KB is undone.
+	if serr := checkUpdatedSize(table, input.Key); serr != nil && hasBefore {
+		if rerr := before.table.ReplaceItem(before.key, before.item); rerr != nil {
+			return nil, errors.Join(serr, rerr)
+		}
+
+		c.pending = c.pending[:mark]
+
+		return nil, serr
 	}
 
 	return &UpdateItemOutput{Attributes: mapTypesMapToAttributeValue(item)}, nil
@@ -603,25 +623,16 @@ func validateBatchWriteItemInput(input *BatchWriteItemInput) error {
 		return nil
 	}
 
-	count := 0
-
 	for _, reqs := range input.RequestItems {
 		for _, req := range reqs {
 			if err := validateWriteRequest(req); err != nil {
 				return err
 			}
-
-			count++
 		}
 	}
 
-	if count > batchWriteItemRequestsLimit {
-		return &smithy.GenericAPIError{
-			Code:    "ValidationException",
-			Message: "Too many items requested for the BatchWriteItem call",
-		}
-	}
-
+	// xqtour patch: the number of requests is checked by
+	// validateBatchWriteLimits, with DynamoDB's wording.
 	return nil
 }
 
@@ -645,6 +656,10 @@ func batchWriteRequestKey(req WriteRequest) map[string]*AttributeValue {
 // applied.
 func (c *Client) BatchWriteItem(ctx context.Context, input *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
 	if err := validateBatchWriteItemInput(input); err != nil {
+		return nil, err
+	}
+
+	if err := validateBatchWriteLimits(input); err != nil {
 		return nil, err
 	}
 
@@ -743,8 +758,12 @@ func (c *Client) BatchGetItem(ctx context.Context, input *BatchGetItemInput) (*B
 	responses := map[string][]map[string]*AttributeValue{}
 	unprocessed := map[string]KeysAndAttributes{}
 
-	for tableName, reqs := range input.RequestItems {
-		tableResponses, unprocessedKeys, err := c.batchGetItemForTable(ctx, tableName, reqs, emulation)
+	budget := &batchGetBudget{left: maxBatchGetBytes}
+
+	for _, tableName := range slices.Sorted(maps.Keys(input.RequestItems)) {
+		reqs := input.RequestItems[tableName]
+
+		tableResponses, unprocessedKeys, err := c.batchGetItemForTable(ctx, tableName, reqs, emulation, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -761,7 +780,7 @@ func (c *Client) BatchGetItem(ctx context.Context, input *BatchGetItemInput) (*B
 	return &BatchGetItemOutput{Responses: responses, UnprocessedKeys: unprocessed}, nil
 }
 
-func (c *Client) batchGetItemForTable(ctx context.Context, tableName string, reqs KeysAndAttributes, emulation batchEmulation) ([]map[string]*AttributeValue, []map[string]*AttributeValue, error) {
+func (c *Client) batchGetItemForTable(ctx context.Context, tableName string, reqs KeysAndAttributes, emulation batchEmulation, budget *batchGetBudget) ([]map[string]*AttributeValue, []map[string]*AttributeValue, error) {
 	if err := validateExpressionAttributes(reqs.ExpressionAttributeNames, nil, aws.ToString(reqs.ProjectionExpression)); err != nil {
 		return nil, nil, err
 	}
@@ -788,6 +807,13 @@ func (c *Client) batchGetItemForTable(ctx context.Context, tableName string, req
 		}
 
 		if len(item.Item) > 0 {
+			// xqtour patch: past 16 MB the keys are left unprocessed.
+			if !budget.take(item.Item) {
+				unprocessedKeys = append(unprocessedKeys, key)
+
+				continue
+			}
+
 			responses = append(responses, item.Item)
 		}
 	}
@@ -854,6 +880,10 @@ func (c *Client) TransactWriteItems(ctx context.Context, input *TransactWriteIte
 
 	if c.forceFailureErr != nil {
 		return nil, c.forceFailureErr
+	}
+
+	if err := validateTransactLimits(input.TransactItems); err != nil {
+		return nil, err
 	}
 
 	if err := c.prepareTransact(input.TransactItems); err != nil {
@@ -1049,6 +1079,12 @@ func (c *Client) runTransactUpdate(i, n int, update *Update) error {
 		}
 
 		return newServerTransactionCancelledError(i, n, opErr)
+	}
+
+	// xqtour patch: an update's size is known only once it ran; the
+	// transaction is cancelled (and undone) as on DynamoDB.
+	if serr := checkUpdatedSize(table, update.Key); serr != nil {
+		return transactionCancelled(i, n, "ValidationError", msgUpdateTooLarge)
 	}
 
 	return nil

@@ -1,0 +1,28 @@
+package rulebook
+
+// RuleError is a request a rule refuses. It is the one refusal type of the
+// core: game, team and tournament each name it RuleError (an alias, so a
+// refusal from any of them is this type) and the HTTP layer maps it to its
+// status in one table. Code is a stable id safe to store and to return to
+// clients (the package that refuses declares its codes), Rule the id of the
+// rule in this book that decided it (empty when no single rule did), Message
+// a sentence for people, and Err the engine's or notation's error behind
+// the refusal, if any.
+type RuleError struct {
+	Code    string
+	Rule    string
+	Message string
+	Err     error
+}
+
+// Error returns "code: message (rule)", or "code: message" when no rule is
+// named.
+func (e *RuleError) Error() string {
+	if e.Rule == "" {
+		return e.Code + ": " + e.Message
+	}
+	return e.Code + ": " + e.Message + " (" + e.Rule + ")"
+}
+
+// Unwrap returns the error behind the refusal, if any.
+func (e *RuleError) Unwrap() error { return e.Err }

@@ -1,0 +1,193 @@
+// Package store keeps xqtour's state in one DynamoDB table through aws-sdk-go-v2.
+// It is the only package that talks to DynamoDB.
+//
+// # Key design
+//
+// Every item has a string partition key PK and sort key SK, a version number
+// "ver", a kind, and the aggregate itself as a compact document "doc" (binary).
+// This file is the one place the layout is spelled: every key below is built
+// by a constructor or matched by a prefix constant declared here, and every
+// kind is a Kind constant (a test refuses a bare prefix literal elsewhere).
+//
+//	PK            SK          holds                                  written by
+//	T#<tid>       META        tournament: settings, status, organiser token hash
+//	T#<tid>       P#<pid>     player: number, rating, status, token hash
+//	T#<tid>       O#<oid>     official: role, tables, token hash
+//	T#<tid>       R#<nnnn>    round n: pairings, bye, results, audit log
+//	T#<tid>       M#<mid>     team: roster, captain token hash
+//	G#<gid>       GAME        game: position, moves, clocks, offers, log
+//	I#<scope>     IDEM        Idempotency-Key record, expires through "ttl"; scope hashes
+//	                          the caller's credentials with the key, the response is sealed
+//	T#<tid>       X#<nnnn>#<tttt>  result of round n, table t: written once when the game ends
+//	T#<tid>       L#<nnnn>#<mid>   a team's lineup for round n
+//	<PK>          <SK>#~partNNN    continuation of a document over MaxPart (a large round)
+//	C#<cid>       CONN        live WebSocket connection: the topics it follows; expires through "ttl"
+//	S#G#<gid>     C#<cid>     connection cid follows game gid; expires with its connection
+//	S#T#<tid>     C#<cid>     connection cid follows event tid (rounds, results, standings, players)
+//
+// Access patterns:
+//   - the event page, its players, officials, rounds and teams: one Query on
+//     PK = T#<tid> (optionally begins_with(SK, prefix)), paginated: a large event
+//     exceeds DynamoDB's 1 MB page, so Query always follows LastEvaluatedKey;
+//   - a game and every change to it: GetItem / conditional PutItem on G#<gid>;
+//   - live fan-out: who follows a changed game or event is one Query on
+//     PK = S#G#<gid> or S#T#<tid> (the connection ids are the sort keys); a
+//     connection's own item lists its topics, so a disconnect deletes exactly
+//     its subscriptions. Connection and subscription items carry a kind the
+//     stream's event filter leaves out, so they never invoke the fan-out;
+//   - authorisation: the token names its principal, so the hash to compare is in
+//     an item the request reads anyway (or one extra GetItem for officials).
+//
+// # Concurrency
+//
+// A document larger than MaxPart (a 10,000-player round is ~1.7 MB) is split:
+// the head item keeps the version and the first part, continuation items the
+// rest, all written in one transaction under the head's condition and joined
+// again by Get, GetMany and Query, so callers never see the split.
+//
+// Every aggregate carries "ver". Put writes ver+1 under the condition that the
+// stored ver is the one that was read (or that the item does not exist yet), so
+// a lost race surfaces as ErrConflict instead of a lost update. Transact does the
+// same for several items atomically.
+package store
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Key prefixes. Every prefix is two characters, a letter and '#', so an
+// item's SK[:2] names what it holds.
+const (
+	// TournamentPrefix starts an event's partition: T#<tid>.
+	TournamentPrefix = "T#"
+	// GamePrefix starts a game's partition: G#<gid>.
+	GamePrefix = "G#"
+	// PlayerPrefix starts a player's sort key: P#<pid>.
+	PlayerPrefix = "P#"
+	// OfficialPrefix starts an official's sort key: O#<oid>.
+	OfficialPrefix = "O#"
+	// RoundPrefix starts a round's sort key: R#<nnnn>.
+	RoundPrefix = "R#"
+	// TeamPrefix starts a team's sort key: M#<mid>.
+	TeamPrefix = "M#"
+	// ResultPrefix starts a result's sort key: X#<nnnn>#<tttt>.
+	ResultPrefix = "X#"
+	// LineupPrefix starts a lineup's sort key: L#<nnnn>#<mid>.
+	LineupPrefix = "L#"
+	// IdempotencyPrefix starts an Idempotency-Key record's partition: I#<scope>.
+	IdempotencyPrefix = "I#"
+	// ConnectionPrefix starts a live connection's partition (C#<cid>) and a
+	// subscription's sort key.
+	ConnectionPrefix = "C#"
+	// SubscriptionPrefix starts a subscription partition: S#<topic>.
+	SubscriptionPrefix = "S#"
+)
+
+// Fixed sort keys of the items alone in their kind under a partition.
+const (
+	// MetaSK is the event item's sort key under T#<tid>.
+	MetaSK = "META"
+	// GameSK is the game item's sort key under G#<gid>.
+	GameSK = "GAME"
+	// IdempotencySK is the Idempotency-Key record's sort key under I#<scope>.
+	IdempotencySK = "IDEM"
+	// ConnectionSK is the connection item's sort key under C#<cid>.
+	ConnectionSK = "CONN"
+)
+
+// Item kinds: what a Record's Doc holds. The live fan-out and the stream's
+// event filter select changes by kind.
+const (
+	KindTournament   = "tournament"   // T#<tid>/META
+	KindPlayer       = "player"       // T#<tid>/P#<pid>
+	KindOfficial     = "official"     // T#<tid>/O#<oid>
+	KindRound        = "round"        // T#<tid>/R#<nnnn>
+	KindTeam         = "team"         // T#<tid>/M#<mid>
+	KindResult       = "result"       // T#<tid>/X#<nnnn>#<tttt>
+	KindLineup       = "lineup"       // T#<tid>/L#<nnnn>#<mid>
+	KindGame         = "game"         // G#<gid>/GAME
+	KindIdempotency  = "idempotency"  // I#<scope>/IDEM
+	KindConnection   = "connection"   // C#<cid>/CONN
+	KindSubscription = "subscription" // S#<topic>/C#<cid>
+	KindPart         = "part"         // <PK>/<SK>#~partNNN
+)
+
+// TournamentPK is the partition of event tid: its event item, players,
+// officials, rounds, results, teams and lineups.
+func TournamentPK(tid string) string { return TournamentPrefix + tid }
+
+// GamePK is the partition of game gid.
+func GamePK(gid string) string { return GamePrefix + gid }
+
+// PlayerSK is player pid's sort key under its event.
+func PlayerSK(pid string) string { return PlayerPrefix + pid }
+
+// OfficialSK is official oid's sort key under its event.
+func OfficialSK(oid string) string { return OfficialPrefix + oid }
+
+// TeamSK is team mid's sort key under its event.
+func TeamSK(mid string) string { return TeamPrefix + mid }
+
+// RoundSK is round n's sort key under its event; four digits keep rounds in
+// number order.
+func RoundSK(n int) string { return fmt.Sprintf("%s%04d", RoundPrefix, n) }
+
+// ResultSK is the sort key of the result of round n, table t.
+func ResultSK(n, t int) string { return fmt.Sprintf("%s%04d#%04d", ResultPrefix, n, t) }
+
+// LineupSK is the sort key of team mid's lineup for round n.
+func LineupSK(n int, mid string) string { return fmt.Sprintf("%s%04d#%s", LineupPrefix, n, mid) }
+
+// IdempotencyPK is the partition of an Idempotency-Key record; scope hashes
+// the caller's credentials with the key.
+func IdempotencyPK(scope string) string { return IdempotencyPrefix + scope }
+
+// ConnectionPK is the partition of live connection cid.
+func ConnectionPK(cid string) string { return ConnectionPrefix + cid }
+
+// SubscriptionPK is the partition listing who follows topic, a game's or an
+// event's partition key (G#<gid> or T#<tid>).
+func SubscriptionPK(topic string) string { return SubscriptionPrefix + topic }
+
+// SubscriptionSK is connection cid's sort key under a subscription partition.
+func SubscriptionSK(cid string) string { return ConnectionPrefix + cid }
+
+// SubscriberOf returns the connection id of a subscription's sort key.
+func SubscriberOf(sk string) string { return strings.TrimPrefix(sk, ConnectionPrefix) }
+
+// GameOf returns the game id of a game partition key, and whether pk is one.
+func GameOf(pk string) (string, bool) { return strings.CutPrefix(pk, GamePrefix) }
+
+// TournamentOf returns the event id of an event partition key, and whether
+// pk is one.
+func TournamentOf(pk string) (string, bool) { return strings.CutPrefix(pk, TournamentPrefix) }
+
+// RoundOf returns the round number a round's, result's or lineup's sort key
+// names (R#0003, X#0003#0012, L#0003#m1 → 3), and whether it names one.
+func RoundOf(sk string) (int, bool) {
+	switch SKPrefix(sk) {
+	case RoundPrefix, ResultPrefix, LineupPrefix:
+	default:
+		return 0, false
+	}
+	digits, _, _ := strings.Cut(sk[len(RoundPrefix):], "#")
+	n, err := strconv.Atoi(digits)
+	return n, err == nil
+}
+
+// SKPrefix returns the prefix of a sort key (P#, R#, X#, …): what kind of
+// item of its partition it is. A fixed sort key (META) gives its first two
+// characters, which no prefix equals.
+func SKPrefix(sk string) string { return sk[:min(len(TournamentPrefix), len(sk))] }
+
+// partSuffix follows a head's sort key in its continuation items' keys.
+const partSuffix = "#~part"
+
+// partSK is the sort key of continuation item i of the document under sk.
+func partSK(sk string, i int) string { return fmt.Sprintf("%s%s%03d", sk, partSuffix, i) }
+
+// IsPartOf reports whether sk is the sort key of a continuation item of the
+// document whose head has sort key head.
+func IsPartOf(sk, head string) bool { return strings.HasPrefix(sk, head+partSuffix) }
