@@ -55,14 +55,9 @@ const (
 	viewTTL = 7 * 24 * time.Hour
 )
 
-func viewPK(tid string) string    { return "V#" + tid }
-func viewSK(name string) string   { return "D#" + name }
 func roundCounter(n int) string   { return fmt.Sprintf("p%04d", n) }
 func resultsCounter(n int) string { return fmt.Sprintf("x%04d", n) }
 func correctCounter(n int) string { return fmt.Sprintf("c%04d", n) }
-func viewChunkSK(name, build string, i int) string {
-	return fmt.Sprintf("%s#%s#%03d", viewSK(name), build, i)
-}
 
 // eventStamp is the store's StampFunc: which counters of the event's stamp
 // a write to its partition advances. A round item (pairings, changes, its
@@ -71,25 +66,20 @@ func viewChunkSK(name, build string, i int) string {
 // officials, teams, lineups — advances g. A view of rounds 1…n depends on g
 // and those rounds' counters.
 func eventStamp(pk, sk string, created bool) (string, []string) {
-	tid, ok := strings.CutPrefix(pk, "T#")
+	tid, ok := store.TournamentOf(pk)
 	if !ok {
 		return "", nil
 	}
-	var n int
+	n, ok := store.RoundOf(sk)
 	switch {
-	case strings.HasPrefix(sk, "R#"):
-		if _, err := fmt.Sscanf(sk, "R#%04d", &n); err == nil {
-			return viewPK(tid), []string{roundCounter(n)}
-		}
-	case strings.HasPrefix(sk, "X#"):
-		if _, err := fmt.Sscanf(sk, "X#%04d", &n); err == nil {
-			if created {
-				return viewPK(tid), []string{resultsCounter(n)}
-			}
-			return viewPK(tid), []string{correctCounter(n)}
-		}
+	case ok && store.SKPrefix(sk) == store.RoundPrefix:
+		return store.ViewPK(tid), []string{roundCounter(n)}
+	case ok && store.SKPrefix(sk) == store.ResultPrefix && created:
+		return store.ViewPK(tid), []string{resultsCounter(n)}
+	case ok && store.SKPrefix(sk) == store.ResultPrefix:
+		return store.ViewPK(tid), []string{correctCounter(n)}
 	}
-	return viewPK(tid), []string{"g"}
+	return store.ViewPK(tid), []string{"g"}
 }
 
 // viewDoc is a view's head item.
@@ -140,8 +130,8 @@ type storedView struct {
 // the head of view name. It returns nil (no view: the caller reads the
 // event) for an unknown event and a team event.
 func (a *API) openView(c *call, tid, name string) (*storedView, error) {
-	metaKey, headKey := store.Key{PK: tournamentPK(tid), SK: metaSK}, store.Key{PK: viewPK(tid), SK: viewSK(name)}
-	recs, st, err := a.store.GetWithStamp(c.ctx(), viewPK(tid), metaKey, headKey)
+	metaKey, headKey := store.Key{PK: store.TournamentPK(tid), SK: store.MetaSK}, store.Key{PK: store.ViewPK(tid), SK: store.ViewSK(name)}
+	recs, st, err := a.store.GetWithStamp(c.ctx(), store.ViewPK(tid), metaKey, headKey)
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +200,7 @@ func viewRows[R any](v *storedView, offset, limit int) ([]R, error) {
 	}
 	var keys []store.Key
 	for i := offset / viewChunkRows; i <= (end-1)/viewChunkRows; i++ {
-		keys = append(keys, store.Key{PK: viewPK(v.tid), SK: viewChunkSK(v.name, v.doc.Build, i)})
+		keys = append(keys, store.Key{PK: store.ViewPK(v.tid), SK: store.ViewChunkSK(v.name, v.doc.Build, i)})
 	}
 	recs, err := v.a.store.GetMany(v.c.ctx(), keys...)
 	if err != nil {
@@ -295,13 +285,13 @@ func storeView[R any](v *storedView, head any, rows []R, deps []string, pending 
 		if err != nil {
 			return err
 		}
-		chunks[i] = &store.Record{PK: viewPK(v.tid), SK: viewChunkSK(v.name, doc.Build, i), Kind: "viewpart", Doc: gz, Expires: expires}
+		chunks[i] = &store.Record{PK: store.ViewPK(v.tid), SK: store.ViewChunkSK(v.name, doc.Build, i), Kind: store.KindViewChunk, Doc: gz, Expires: expires}
 	}
 	if err := putAll(v.a.store, v.c, chunks); err != nil {
 		v.dropChunks(doc.Build, doc.Chunks)
 		return err
 	}
-	rec := &store.Record{PK: viewPK(v.tid), SK: viewSK(v.name), Kind: "view", Expires: expires}
+	rec := &store.Record{PK: store.ViewPK(v.tid), SK: store.ViewSK(v.name), Kind: store.KindView, Expires: expires}
 	if v.rec != nil {
 		rec.Version, rec.Parts = v.rec.Version, v.rec.Parts
 	}
@@ -335,7 +325,7 @@ func putAll(st *store.Store, c *call, recs []*store.Record) error {
 
 func (v *storedView) dropChunks(build string, n int) {
 	for i := range n {
-		_ = v.a.store.Delete(v.c.ctx(), viewPK(v.tid), viewChunkSK(v.name, build, i))
+		_ = v.a.store.Delete(v.c.ctx(), store.ViewPK(v.tid), store.ViewChunkSK(v.name, build, i))
 	}
 }
 

@@ -34,9 +34,6 @@ import (
 // an age after which a document is rebuilt regardless.
 type StampFunc func(pk, sk string, created bool) (stampPK string, counters []string)
 
-// StampSK is the sort key of a stamp item (its partition is the StampFunc's).
-const StampSK = "STAMP"
-
 // stampTTL keeps a stamp item a year after its last change; its epoch
 // (chosen when the item is created) tells documents built under an expired
 // and recreated stamp from current ones.
@@ -122,7 +119,7 @@ func (s *Store) advance(ctx context.Context, items []written) {
 		vals := map[string]types.AttributeValue{
 			":one": &types.AttributeValueMemberN{Value: "1"},
 			":e":   &types.AttributeValueMemberS{Value: newEpoch()},
-			":k":   &types.AttributeValueMemberS{Value: "stamp"},
+			":k":   &types.AttributeValueMemberS{Value: KindStamp},
 			":t":   &types.AttributeValueMemberN{Value: strconv.FormatInt(time.Now().Add(stampTTL).Unix(), 10)},
 		}
 		adds := make([]string, len(names))
