@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/store"
 )
 
 // Markers delimit the generated function resources inside template.yaml.
@@ -73,6 +74,23 @@ func ReadOnly(function string) bool {
 		}
 	}
 	return true
+}
+
+// ViewsStatement is the policy a read-only function adds to its table
+// read policy: its public reads store the views they were served from
+// (httpapi's views.go) with PutItem, give an event's stamp its epoch with
+// UpdateItem and drop a replaced build's chunks with DeleteItem, and IAM's
+// leading-keys condition confines all three to the views partitions
+// (V#<tid>), so the function still cannot change any event, game or record.
+func ViewsStatement() string {
+	return fmt.Sprintf(`        - Statement:
+            - Effect: Allow
+              Action: [dynamodb:PutItem, dynamodb:UpdateItem, dynamodb:DeleteItem]
+              Resource: !GetAtt %s.Arn
+              Condition:
+                ForAllValues:StringLike:
+                  dynamodb:LeadingKeys: ["%s*"]
+`, TableID, store.ViewPrefix)
 }
 
 // Method is the API Gateway method of a route: Go patterns without a method
@@ -148,6 +166,9 @@ func FunctionsYAML() ([]byte, error) {
 		fmt.Fprintf(&b, "      CodeUri: .\n")
 		fmt.Fprintf(&b, "      Description: xqtour %s (%s)\n", fn, Dir(fn))
 		fmt.Fprintf(&b, "      Policies:\n        - %s:\n            TableName: !Ref %s\n", policy, TableID)
+		if ReadOnly(fn) && fn != httpapi.FnWeb { // the web client's pages read nothing
+			b.WriteString(ViewsStatement())
+		}
 		routes := RoutesOf(fn)
 		if len(routes) == 0 {
 			continue

@@ -146,6 +146,11 @@ func (a *API) openView(c *call, tid, name string) (*storedView, error) {
 	if t.Settings.Teams {
 		return nil, nil // lineups are drawn on read (T-3): a team event is read whole
 	}
+	if st.Epoch == "" { // no reader has made the event's stamp yet: make it before the event is read
+		if st, err = a.store.CreateStamp(c.ctx(), store.ViewPK(tid)); err != nil {
+			return nil, err
+		}
+	}
 	v := &storedView{a: a, c: c, tid: tid, name: name, t: &t, stamp: st, rec: recs[headKey]}
 	if v.rec != nil {
 		var doc viewDoc

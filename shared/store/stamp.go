@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -21,7 +22,8 @@ import (
 // item written, the stamp item to advance and which of its counters: after
 // every successful write (Put, Transact, TransactDelete, Delete,
 // CreateItems) the store adds 1 to each counter named, in one UpdateItem per
-// stamp item. A reader that read a stamp before reading the inputs of a
+// stamp item, if that item exists: a reader that means to depend on the
+// stamp creates it first (CreateStamp), so events nobody reads keep none. A reader that read a stamp before reading the inputs of a
 // document, and records the counters with it, can tell the document is still
 // current by reading the stamp item alone (one small item) instead of the
 // inputs.
@@ -115,11 +117,9 @@ func (s *Store) advance(ctx context.Context, items []written) {
 	ctx = context.WithoutCancel(ctx) // the write is done; its stamp must follow
 	for _, pk := range slices.Sorted(maps.Keys(byPK)) {
 		names := slices.Sorted(maps.Keys(byPK[pk]))
-		attrNames := map[string]string{"#e": "epoch", "#k": "kind", "#t": "ttl"}
+		attrNames := map[string]string{"#t": "ttl"}
 		vals := map[string]types.AttributeValue{
 			":one": &types.AttributeValueMemberN{Value: "1"},
-			":e":   &types.AttributeValueMemberS{Value: newEpoch()},
-			":k":   &types.AttributeValueMemberS{Value: KindStamp},
 			":t":   &types.AttributeValueMemberN{Value: strconv.FormatInt(time.Now().Add(stampTTL).Unix(), 10)},
 		}
 		adds := make([]string, len(names))
@@ -128,15 +128,46 @@ func (s *Store) advance(ctx context.Context, items []written) {
 			attrNames[ref] = n
 			adds[i] = ref + " :one"
 		}
-		expr := "ADD " + strings.Join(adds, ", ") + " SET #e = if_not_exists(#e, :e), #k = :k, #t = :t"
+		// Only a stamp some reader created (CreateStamp) advances: an event
+		// nobody has read a view of keeps no stamp item.
 		_, _ = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 			TableName:                 &s.table,
 			Key:                       key(pk, StampSK),
-			UpdateExpression:          aws.String(expr),
+			UpdateExpression:          aws.String("ADD " + strings.Join(adds, ", ") + " SET #t = :t"),
+			ConditionExpression:       aws.String("attribute_exists(PK)"),
 			ExpressionAttributeNames:  attrNames,
 			ExpressionAttributeValues: vals,
 		})
 	}
+}
+
+// CreateStamp gives the stamp item of pk an epoch, creating the item
+// unless it exists with one, and returns the stamp as stored. Writes advance
+// only an existing stamp, so a reader creates it before it reads what it
+// will depend on: every write after that is counted, every write before it
+// is in what the reader reads. (An item restored from a snapshot, which
+// keeps no epoch, gets a fresh one here, so nothing built before counts.)
+func (s *Store) CreateStamp(ctx context.Context, pk string) (Stamp, error) {
+	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                &s.table,
+		Key:                      key(pk, StampSK),
+		UpdateExpression:         aws.String("SET #e = :e, #k = :k, #t = :t"),
+		ConditionExpression:      aws.String("attribute_not_exists(#e)"),
+		ExpressionAttributeNames: map[string]string{"#e": "epoch", "#k": "kind", "#t": "ttl"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":e": &types.AttributeValueMemberS{Value: newEpoch()},
+			":k": &types.AttributeValueMemberS{Value: KindStamp},
+			":t": &types.AttributeValueMemberN{Value: strconv.FormatInt(time.Now().Add(stampTTL).Unix(), 10)},
+		},
+		ReturnValues: types.ReturnValueAllNew,
+	})
+	if err = wrap("create stamp "+pk, err); errors.Is(err, ErrConflict) {
+		return s.ReadStamp(ctx, pk) // another reader gave it its epoch
+	}
+	if err != nil {
+		return Stamp{}, err
+	}
+	return stampFrom(out.Attributes), nil
 }
 
 func newEpoch() string {
