@@ -460,3 +460,27 @@ func roundResponse(c *call, out *roundOut, format string, err error) (int, any, 
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// cachedRounds serves GET /tournaments/{tid}/rounds from its view when it
+// is current (a round's status moves from paired to started when its start
+// time passes, so that is worked out at read time); otherwise it returns
+// the view to store once the event has been read.
+func (a *API) cachedRounds(c *call) (*storedView, *roundListOut, error) {
+	vw, err := a.openView(c, c.r.PathValue("tid"), "rounds")
+	if err != nil || !vw.current() {
+		return vw, nil, err
+	}
+	var out roundListOut
+	if err := vw.head(&out); err != nil {
+		return vw, nil, nil
+	}
+	for i, r := range out.Rounds {
+		if r.Status != statusPaired || r.StartsAt == nil {
+			continue
+		}
+		if at, err := time.Parse(time.RFC3339Nano, *r.StartsAt); err == nil && c.nowMs() >= at.UnixMilli() {
+			out.Rounds[i].Status = statusStarted // C-1: its start time has passed
+		}
+	}
+	return vw, &out, nil
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
 	"github.com/xqtour/xqtour/shared/store"
@@ -340,4 +341,45 @@ func TestViews_ReadCostBoundedAsRoundsGrow(t *testing.T) {
 // part of its state.
 func withoutViews(recs []*store.Record) []*store.Record {
 	return slices.DeleteFunc(recs, func(r *store.Record) bool { return strings.HasPrefix(r.PK, "V#") })
+}
+
+// The round list and the event's finished status are views too: a round
+// whose start time passes reads as started without any write, and the
+// event reads finished as soon as the last result is in.
+func TestViews_RoundListAndFinishedFollowChanges(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"One round","system":"swiss","rounds":1}`, 4)
+	starts := s.Clock.Now().Add(time.Hour).Format(time.RFC3339)
+	r1 := f.pair(t, s, map[string]any{"startsAt": starts}, http.StatusCreated)
+	list := func() map[string]any {
+		var out struct {
+			Rounds []map[string]any `json:"rounds"`
+		}
+		s.Get("/tournaments/"+f.ev.ID+"/rounds").Want(t, http.StatusOK).Decode(t, &out)
+		return out.Rounds[0]
+	}
+	status := func() string {
+		return s.Get("/tournaments/"+f.ev.ID).Want(t, http.StatusOK).JSON()["status"].(string)
+	}
+	for range 2 {
+		if r := list(); r["status"] != "paired" {
+			t.Fatalf("before its start: %v", r)
+		}
+		if st := status(); st != "running" {
+			t.Fatalf("event status %s while round 1 is played", st)
+		}
+	}
+	s.Clock.Advance(2 * time.Hour)
+	if r := list(); r["status"] != "started" {
+		t.Fatalf("after its start time: %v", r)
+	}
+	f.finishRound(t, s, r1, nil)
+	for range 2 {
+		if r := list(); r["status"] != "finished" || r["finishedGames"] != 2.0 {
+			t.Fatalf("after its results: %v", r)
+		}
+		if st := status(); st != "finished" {
+			t.Fatalf("event status %s after the last result", st)
+		}
+	}
 }
