@@ -58,6 +58,9 @@ func notModified(r *http.Request, etag string) bool {
 // writeCacheable writes a public GET's 200: with its ETag, or a bodiless
 // 304 when the client already holds that version.
 func writeCacheable(w http.ResponseWriter, r *http.Request, status int, resp any) int {
+	if rb, ok := resp.(raw); ok && rb.next != nil {
+		w.Header().Set("Link", "<"+*rb.next+`>; rel="next"`)
+	}
 	body, contentType := encodeBody(resp)
 	etag := etagOf(body)
 	w.Header().Set("ETag", etag)

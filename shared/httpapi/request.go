@@ -177,6 +177,8 @@ func duplicateKeys(body []byte) error {
 type raw struct {
 	contentType string
 	data        []byte
+	// next, when set, is the request for the next page: a Link header (RFC 8288).
+	next *string
 }
 
 // handler serves one route: it returns the status and body, or an error that

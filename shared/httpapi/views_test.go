@@ -383,3 +383,37 @@ func TestViews_RoundListAndFinishedFollowChanges(t *testing.T) {
 		}
 	}
 }
+
+// An event's game list pages like the tables: JSON with total and next, a
+// PGN file with a Link header naming the next page.
+func TestViews_PagedGameList(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Open","system":"swiss","rounds":3}`, 24)
+	f.pair(t, s, nil, http.StatusCreated)
+	base := "/tournaments/" + f.ev.ID + "/games"
+	var all, page struct {
+		Games []struct {
+			GameID string `json:"gameId"`
+		} `json:"games"`
+		Total int     `json:"total"`
+		Next  *string `json:"next"`
+	}
+	s.Get(base).Want(t, http.StatusOK).Decode(t, &all)
+	if len(all.Games) != 12 || all.Total != 12 || all.Next != nil {
+		t.Fatalf("whole list: %d games, total %d, next %v", len(all.Games), all.Total, all.Next)
+	}
+	s.Get(base+"?limit=5&offset=5").Want(t, http.StatusOK).Decode(t, &page)
+	if len(page.Games) != 5 || page.Games[0].GameID != all.Games[5].GameID || page.Next == nil || !strings.Contains(*page.Next, "offset=10") {
+		t.Fatalf("page: %+v", page)
+	}
+	pgn := s.Get(base+"?format=pgn&limit=5").Want(t, http.StatusOK)
+	if games := strings.Count(string(pgn.Body), "[Event "); games != 5 {
+		t.Fatalf("PGN page of %d games", games)
+	}
+	if link := pgn.Header.Get("Link"); !strings.Contains(link, "offset=5") || !strings.HasSuffix(link, `rel="next"`) {
+		t.Fatalf("PGN page Link %q", link)
+	}
+	if last := s.Get(base+"?format=pgn&offset=10&limit=5").Want(t, http.StatusOK); last.Header.Get("Link") != "" || strings.Count(string(last.Body), "[Event ") != 2 {
+		t.Fatalf("last PGN page: Link %q, %s", last.Header.Get("Link"), last.Body)
+	}
+}
