@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/embedded"
 	"github.com/xqtour/xqtour/shared/tournament"
@@ -114,7 +115,7 @@ func TestViews_CorrectionRebuildsFinishedRoundTable(t *testing.T) {
 	if err != nil || json.Unmarshal(rec.Doc, &res) != nil {
 		t.Fatal(err)
 	}
-	res.Result = "0-1"
+	res.Result = result.BlackWins
 	rec.Doc, _ = json.Marshal(res)
 	if err := s.Store.Put(t.Context(), rec); err != nil {
 		t.Fatal(err)
@@ -294,9 +295,9 @@ func TestViews_ReadCostBoundedAsRoundsGrow(t *testing.T) {
 		s.Post("/tournaments/"+tid+"/rounds", ev.Token, map[string]any{"round": k}).Want(t, http.StatusCreated).Decode(t, &r)
 		var batch []*store.Record
 		for _, p := range r.Pairings {
-			res := "1-0"
+			res := result.RedWins
 			if p.Table%3 == 0 {
-				res = "1/2-1/2"
+				res = result.Draw
 			}
 			doc, _ := json.Marshal(tournament.Result{Round: k, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: res, Reason: "arbiter"})
 			batch = append(batch, &store.Record{PK: "T#" + tid, SK: fmt.Sprintf("X#%04d#%04d", k, p.Table), Kind: "result", Doc: doc})

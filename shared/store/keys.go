@@ -30,6 +30,9 @@
 //	V#<tid>       D#<view>    a materialised public read (round#<nnnn>, standings#<nnnn|last|live>,
 //	                          crosstable#…): the counters it was built from and the response head
 //	V#<tid>       D#<view>#<build>#<nnn>  500 rows of that view's build, gzipped JSON
+//	U#<tid>       USAGE       event tid's usage counters (requests, Lambda ms, DynamoDB units),
+//	                          added to by atomic ADDs (AddCounters); apart from T#<tid> so no
+//	                          event Query or export reads them; expires through "ttl"
 //
 // Access patterns:
 //   - the event page, its players, officials, rounds and teams: one Query on
@@ -55,7 +58,9 @@
 // A document larger than MaxPart (a 10,000-player round is ~1.7 MB) is split:
 // the head item keeps the version and the first part, continuation items the
 // rest, all written in one transaction under the head's condition and joined
-// again by Get, GetMany and Query, so callers never see the split.
+// again by Get, GetMany and Query, so callers never see the split. Parts carry
+// the head's version and TTL: a read that raced a writer and caught a head
+// with another write's parts is detected and repeated (parts.go).
 //
 // Every aggregate carries "ver". Put writes ver+1 under the condition that the
 // stored ver is the one that was read (or that the item does not exist yet), so
@@ -99,6 +104,8 @@ const (
 	ViewPrefix = "V#"
 	// ViewDocPrefix starts a view's sort key under V#<tid>: D#<view>.
 	ViewDocPrefix = "D#"
+	// UsagePrefix starts an event's usage partition: U#<tid>.
+	UsagePrefix = "U#"
 )
 
 // Fixed sort keys of the items alone in their kind under a partition.
@@ -113,6 +120,8 @@ const (
 	ConnectionSK = "CONN"
 	// StampSK is the stamp item's sort key under V#<tid>.
 	StampSK = "STAMP"
+	// UsageSK is the usage counters' sort key under U#<tid>.
+	UsageSK = "USAGE"
 )
 
 // Item kinds: what a Record's Doc holds. The live fan-out and the stream's
@@ -133,11 +142,15 @@ const (
 	KindStamp        = "stamp"        // V#<tid>/STAMP
 	KindView         = "view"         // V#<tid>/D#<view>
 	KindViewChunk    = "viewpart"     // V#<tid>/D#<view>#<build>#<nnn>
+	KindUsage        = "usage"        // U#<tid>/USAGE
 )
 
 // TournamentPK is the partition of event tid: its event item, players,
 // officials, rounds, results, teams and lineups.
 func TournamentPK(tid string) string { return TournamentPrefix + tid }
+
+// UsagePK is the partition of event tid's usage counters.
+func UsagePK(tid string) string { return UsagePrefix + tid }
 
 // GamePK is the partition of game gid.
 func GamePK(gid string) string { return GamePrefix + gid }
