@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/xqtour/xqtour/shared/rating"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -22,8 +23,9 @@ func TestRatingReport_L1_Testdata(t *testing.T) {
 			Rating int
 		}
 		Games []struct {
-			Round              int
-			Red, Black, Result string
+			Round      int
+			Red, Black string
+			Result     result.Result
 		}
 	}
 	var want []struct {
@@ -33,7 +35,7 @@ func TestRatingReport_L1_Testdata(t *testing.T) {
 		Expected                     float64
 		First                        bool
 	}
-	for name, v := range map[string]any{"swiss6.input.json": &in, "swiss6.expected.json": &want} {
+	for name, v := range map[string]any{"swiss6.input": &in, "swiss6.golden": &want} {
 		b, err := os.ReadFile("testdata/rating/" + name)
 		if err != nil {
 			t.Fatal(err)
