@@ -92,6 +92,23 @@ func ReadOnly(function string) bool {
 	return true
 }
 
+// ViewsStatement is the policy a read-only function adds to its table
+// read policy: its public reads store the views they were served from
+// (httpapi's views.go) with PutItem, give an event's stamp its epoch with
+// UpdateItem and drop a replaced build's chunks with DeleteItem, and IAM's
+// leading-keys condition confines all three to the views partitions
+// (V#<tid>), so the function still cannot change any event, game or record.
+func ViewsStatement() string {
+	return fmt.Sprintf(`        - Statement:
+            - Effect: Allow
+              Action: [dynamodb:PutItem, dynamodb:UpdateItem, dynamodb:DeleteItem]
+              Resource: !GetAtt %s.Arn
+              Condition:
+                ForAllValues:StringLike:
+                  dynamodb:LeadingKeys: ["%s*"]
+`, TableID, store.ViewPrefix)
+}
+
 // Method is the API Gateway method of a route: Go patterns without a method
 // match every method, which API Gateway calls ANY.
 func Method(rt httpapi.Route) string {
@@ -193,8 +210,9 @@ func FunctionsYAML() ([]byte, error) {
 			fmt.Fprintf(&b, "      MemorySize: %d\n", mb)
 		}
 		fmt.Fprintf(&b, "      Policies:\n        - %s:\n            TableName: !Ref %s\n", policy, TableID)
-		if CountsUsage(fn) {
+		if CountsUsage(fn) { // a read-only function serving API routes
 			b.WriteString(usagePolicy)
+			b.WriteString(ViewsStatement())
 		}
 		routes := RoutesOf(fn)
 		if len(routes) == 0 {

@@ -296,6 +296,10 @@ func (a *API) getRound(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	vw, out, err := a.cachedRound(c, tid, n, explain)
+	if err != nil || out != nil {
+		return roundResponse(c, out, format, err)
+	}
 	ev, err := a.loadEvent(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
@@ -322,11 +326,13 @@ func (a *API) getRound(c *call) (int, any, error) {
 		if err := a.ensureGames(c, ev.t, r, ev.h); err != nil {
 			return 0, nil, err
 		}
+	} else if len(drawn) == 0 {
+		a.saveRound(vw, ev, r) // its games exist: the view serves the next reads
 	}
 	if format == "csv" {
-		return http.StatusOK, raw{contentType: csvType, data: roundCSV(ev.roundView(r, false, c.nowMs()))}, nil
+		return roundResponse(c, ptr(ev.roundView(r, false, c.nowMs())), format, nil)
 	}
-	return http.StatusOK, localizeRound(ev.roundView(r, explain, c.nowMs()), c.r), nil
+	return roundResponse(c, ptr(ev.roundView(r, explain, c.nowMs())), format, nil)
 }
 
 // extendRound adds to the latest round of a knockout the games its matches
