@@ -14,9 +14,9 @@ import (
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
-// The worked examples live in testdata/NAME.txt (the event, with the
-// working by hand in comments) and testdata/NAME.want (the table as the
-// rules give it). The .want files are written by hand from the rules text.
+// The worked examples live in testdata/NAME.input (the event, with the
+// working by hand in comments) and testdata/NAME.golden (the table as the
+// rules give it). The .golden files are written by hand from the rules text.
 //
 // Input lines:
 //
@@ -251,12 +251,12 @@ func readWant(t *testing.T, path string) []string {
 }
 
 func TestWorkedExamples(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
+	files, err := filepath.Glob("testdata/*.input")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no worked examples: %v", err)
 	}
 	for _, in := range files {
-		name := strings.TrimSuffix(filepath.Base(in), ".txt")
+		name := strings.TrimSuffix(filepath.Base(in), ".input")
 		t.Run(name, func(t *testing.T) {
 			fx := readFixture(t, in)
 			var got []string
@@ -293,7 +293,7 @@ func TestWorkedExamples(t *testing.T) {
 				}
 				got = append(got, renderCross(ct)...)
 			}
-			want := readWant(t, strings.TrimSuffix(in, ".txt")+".want")
+			want := readWant(t, strings.TrimSuffix(in, ".input")+".golden")
 			for i := 0; i < max(len(got), len(want)); i++ {
 				var g, w string
 				if i < len(got) {
