@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/xqtour/xqtour/shared/rating"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -22,8 +23,9 @@ func TestRatingReport_L1_Testdata(t *testing.T) {
 			Rating int
 		}
 		Games []struct {
-			Round              int
-			Red, Black, Result string
+			Round      int
+			Red, Black string
+			Result     result.Result // API.md's string in the file
 		}
 	}
 	var want []struct {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/team"
 )
 
@@ -137,7 +138,7 @@ func (th *TeamHistory) countBack(t *Tournament, r *Round, m TeamMatch) string {
 		if !ok || home == nil {
 			return ""
 		}
-		red, black, err := team.BoardPoints(team.Result(res.Result), tsc)
+		red, black, err := team.BoardPoints(res.Result, tsc)
 		if err != nil {
 			return ""
 		}
@@ -278,9 +279,9 @@ func (th *TeamHistory) teamKnockoutRound(t *Tournament, r *Round) (*Round, []Res
 		if w == "" {
 			continue
 		}
-		res := "1-0"
+		res := result.RedWins
 		if w == first.Away {
-			res = "0-1"
+			res = result.BlackWins
 		}
 		results = append(results, Result{Round: r.Number, Table: first.Number, GameID: ref, Red: first.Home, Black: first.Away, Result: res})
 	}
