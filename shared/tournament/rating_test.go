@@ -35,7 +35,7 @@ func TestRatingReport_L1_Testdata(t *testing.T) {
 		Expected                     float64
 		First                        bool
 	}
-	for name, v := range map[string]any{"swiss6.input.json": &in, "swiss6.expected.json": &want} {
+	for name, v := range map[string]any{"swiss6.input": &in, "swiss6.golden": &want} {
 		b, err := os.ReadFile("testdata/rating/" + name)
 		if err != nil {
 			t.Fatal(err)
