@@ -46,6 +46,9 @@ type API struct {
 	// function's memory size, which prices its milliseconds.
 	usage    *usageBook
 	memoryMB int
+	// exportPage, when positive, is the most one export page holds
+	// (ExportPageBytes otherwise).
+	exportPage int
 }
 
 // Option configures an API.

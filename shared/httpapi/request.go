@@ -378,6 +378,9 @@ func (a *API) respond(w http.ResponseWriter, c *call, rt Route) (status int) {
 	}
 	w.Header().Set("Cache-Control", cc)
 	if rb, ok := resp.(raw); ok {
+		if rb.next != nil {
+			w.Header().Set("Link", "<"+*rb.next+`>; rel="next"`)
+		}
 		w.Header().Set("Content-Type", rb.contentType)
 		w.WriteHeader(status)
 		_, _ = w.Write(rb.data)

@@ -106,6 +106,8 @@ const (
 	ViewDocPrefix = "D#"
 	// UsagePrefix starts an event's usage partition: U#<tid>.
 	UsagePrefix = "U#"
+	// ImportPrefix starts a multi-part event import's partition: J#<tid>.
+	ImportPrefix = "J#"
 )
 
 // Fixed sort keys of the items alone in their kind under a partition.
@@ -122,6 +124,8 @@ const (
 	StampSK = "STAMP"
 	// UsageSK is the usage counters' sort key under U#<tid>.
 	UsageSK = "USAGE"
+	// ImportSK is a multi-part import's state under J#<tid>.
+	ImportSK = "IMPORT"
 )
 
 // Item kinds: what a Record's Doc holds. The live fan-out and the stream's
@@ -143,6 +147,7 @@ const (
 	KindView         = "view"         // V#<tid>/D#<view>
 	KindViewChunk    = "viewpart"     // V#<tid>/D#<view>#<build>#<nnn>
 	KindUsage        = "usage"        // U#<tid>/USAGE
+	KindImport       = "import"       // J#<tid>/IMPORT
 )
 
 // TournamentPK is the partition of event tid: its event item, players,
@@ -151,6 +156,9 @@ func TournamentPK(tid string) string { return TournamentPrefix + tid }
 
 // UsagePK is the partition of event tid's usage counters.
 func UsagePK(tid string) string { return UsagePrefix + tid }
+
+// ImportPK is the partition of a multi-part import of event tid.
+func ImportPK(tid string) string { return ImportPrefix + tid }
 
 // GamePK is the partition of game gid.
 func GamePK(gid string) string { return GamePrefix + gid }
