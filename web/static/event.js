@@ -696,10 +696,19 @@ class EventPage {
     let exportBtn = null;
     if (this.admin) {
       // The organiser's backup: the whole event as JSON lines, to import into another stack.
+      // A large event comes in pages (each page's first line names the next): one file a
+      // page, numbered, which the import takes in that order.
       exportBtn = h('button', { type: 'button', id: 'export-event' }, t('dl.export'));
       exportBtn.addEventListener('click', () => act(exportBtn, status, async () => {
-        const text = await api('GET', `${this.base()}/export`, { token: this.token, raw: true });
-        download(`${ev.name}-${this.tid}.jsonl`, text, 'application/x-ndjson');
+        const pages = [];
+        let next = `${this.base()}/export`;
+        while (next && pages.length < 1000) {
+          const text = await api('GET', next, { token: this.token, raw: true });
+          pages.push(text);
+          next = JSON.parse(text.slice(0, text.indexOf('\n'))).next;
+        }
+        if (pages.length === 1) download(`${ev.name}-${this.tid}.jsonl`, pages[0], 'application/x-ndjson');
+        else pages.forEach((text, i) => download(`${ev.name}-${this.tid}-part${i + 1}.jsonl`, text, 'application/x-ndjson'));
       }));
     }
     return h('div', { class: 'downloads' },
