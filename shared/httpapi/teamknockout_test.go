@@ -182,6 +182,9 @@ func TestTeamKnockout_S3_EightTeamsTieBreak(t *testing.T) {
 	if r := s.Post("/tournaments/"+te.ev.ID+"/rounds", te.ev.Token, nil).Want(t, http.StatusUnprocessableEntity); r.ErrorCode() != "event_complete" {
 		t.Fatalf("after the final: %s", r.Body)
 	}
+	if st := s.Get("/tournaments/"+te.ev.ID).Want(t, http.StatusOK).JSON()["status"]; st != "finished" {
+		t.Errorf("status after the final %v, want finished", st)
+	}
 	var places struct {
 		Rows []struct {
 			Place  int
