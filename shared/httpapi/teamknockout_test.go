@@ -218,13 +218,16 @@ func TestTeamKnockout_S3_EightTeamsTieBreak(t *testing.T) {
 // and the tie-break only for teams.
 func TestTeamKnockout_S3_Settings(t *testing.T) {
 	s := apitest.New(t)
-	for _, c := range []struct{ body, field string }{
-		{`{"name":"x","system":"knockout","teams":true,"gamesPerMatch":2}`, "gamesPerMatch"},
-		{`{"name":"x","system":"knockout","teams":true,"knockout":{"teamTieBreak":"coin"}}`, "knockout.teamTieBreak"},
-		{`{"name":"x","system":"knockout","knockout":{"teamTieBreak":"rapidMatch"}}`, "knockout.teamTieBreak"},
+	for _, c := range []struct{ body, field, rule string }{
+		{`{"name":"x","system":"knockout","teams":true,"gamesPerMatch":2}`, "gamesPerMatch", "S-3"},
+		{`{"name":"x","system":"knockout","teams":true,"knockout":{"teamTieBreak":"coin"}}`, "knockout.teamTieBreak", "S-3"},
+		{`{"name":"x","system":"knockout","knockout":{"teamTieBreak":"rapidMatch"}}`, "knockout.teamTieBreak", "S-3"},
+		// Systems that do not pair teams are refused when the event is created.
+		{`{"name":"x","system":"swissElimination","rounds":5,"teams":true}`, "system", "S-4"},
+		{`{"name":"x","system":"doubleElimination","teams":true}`, "system", "S-4"},
 	} {
 		r := s.Do(apitest.Req{Method: "POST", Path: "/tournaments", Body: c.body, Invalid: strings.Contains(c.body, "coin")}).Want(t, http.StatusBadRequest)
-		if !strings.Contains(string(r.Body), c.field) || !strings.Contains(string(r.Body), "S-3") {
+		if !strings.Contains(string(r.Body), `"`+c.field) || !strings.Contains(string(r.Body), c.rule) {
 			t.Errorf("%s: %s", c.body, r.Body)
 		}
 	}

@@ -23,6 +23,15 @@ import (
 
 // normalizeTeams fills and checks the team format (T-1…T-4).
 func (s *Settings) normalizeTeams() error {
+	// The systems that pair teams (PairNextTeams); the others are refused
+	// here rather than at round 1.
+	switch s.System {
+	case Swiss, RoundRobin, DoubleRoundRobin, Knockout, Groups, SwissKnockout:
+	case ChallengeSystem:
+		return &FieldError{Field: "teams", Message: "a challenge event's challengers are individuals, and the rule book does not say in which order a defending team's members defend", Rule: "S-8"}
+	default:
+		return &FieldError{Field: "system", Message: fmt.Sprintf("team events are paired as swiss, roundRobin, doubleRoundRobin, knockout, groups or swissKnockout, not %s", s.System), Rule: "S-4"}
+	}
 	if s.TeamFormat == "" {
 		s.TeamFormat = team.FixedBoards.String()
 		if s.Substitutes > 0 {
