@@ -5,7 +5,9 @@
 // aws-lambda-go-api-proxy, and the local stack serves all of it.
 //
 // Errors map to statuses in one place, toError in errors.go: a core refusal
-// is a *rulebook.RuleError (422 unless refusalStatus says otherwise). Rules
+// is a *rulebook.RuleError (422 unless refusalStatus says otherwise).
+// A result a client sends is read once, by result.Parse, where it is decoded
+// (games.go, pgnimport.go); stored items keep it as API.md's string. Rules
 // are decided in the core (shared/tournament, shared/game, shared/team): a
 // handler asks, it does not build refusals of its own.
 //

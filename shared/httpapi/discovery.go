@@ -241,7 +241,8 @@ func (ev *event) meGame(r *tournament.Round, p tournament.Pairing, pid string, n
 		g.StartsAt = &s
 	}
 	if res, ok := ev.h.Result(r.Number, p); ok {
-		g.Result = &res.Result
+		s := res.Result.String()
+		g.Result = &s
 	}
 	return g
 }

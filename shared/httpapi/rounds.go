@@ -763,7 +763,8 @@ func roundView(r *tournament.Round, h *tournament.History, explain bool, now int
 	for i, p := range r.Pairings {
 		po := pairingOut{Table: p.Table, Red: p.Red, Black: p.Black, RedName: name(p.Red), BlackName: name(p.Black), GameID: p.GameID, Match: p.Match, Board: p.Board, Group: p.Group}
 		if res, ok := h.Result(r.Number, p); ok {
-			po.Result, po.Reason = &res.Result, res.Reason
+			s := res.Result.String()
+			po.Result, po.Reason = &s, res.Reason
 		}
 		if explain && i < len(r.Explanations) {
 			po.Explanation = explanationView(r.Explanations[i])

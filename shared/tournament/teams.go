@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/team"
 	"github.com/xqtour/xqtour/shared/xiangqi"
@@ -421,14 +422,14 @@ func (th *TeamHistory) MatchScore(t *Tournament, r *Round, m TeamMatch) (team.Ma
 	}
 	sc := scoring(t)
 	games := make([]team.BoardGame, len(ps))
-	results := make([]team.Result, len(ps))
+	results := make([]result.Result, len(ps))
 	for i, p := range ps {
 		res, ok := th.Result(r.Number, p)
 		if !ok {
 			return team.MatchScore{}, false
 		}
 		games[i] = team.BoardGame{Board: p.Board, Red: p.Red, Black: p.Black, HomeRed: slices.Contains(home.Roster, p.Red)}
-		results[i] = team.Result(res.Result)
+		results[i] = res.Result
 	}
 	ms, err := team.ScoreMatch(games, results, team.Scoring{Win: sc.Win, Loss: sc.Loss, DrawRed: sc.DrawRed, DrawBlack: sc.DrawBlack})
 	if err != nil {
@@ -468,12 +469,12 @@ func teamPairingHistory(t *Tournament, th *TeamHistory) (*Tournament, *History) 
 			if !ok {
 				continue
 			}
-			res := "1/2-1/2"
+			res := result.Draw
 			switch {
 			case ms.Home.MatchPoints > ms.Away.MatchPoints:
-				res = "1-0"
+				res = result.RedWins
 			case ms.Home.MatchPoints < ms.Away.MatchPoints:
-				res = "0-1"
+				res = result.BlackWins
 			}
 			results = append(results, Result{Round: r.Number, Table: m.Number, GameID: ref, Red: m.Home, Black: m.Away, Result: res})
 		}
