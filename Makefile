@@ -7,7 +7,7 @@ GO        ?= go
 FUNCTIONS := $(notdir $(wildcard functions/*))
 LAMBDA    := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags=-s
 
-.PHONY: all build run test vet lint lint-openapi smoke template bench livebench perft checkpairings fmt clean webtest
+.PHONY: all build run test vet lint lint-openapi smoke template bench livebench perft checkpairings eventcost fmt clean webtest
 
 all: test
 
@@ -70,6 +70,12 @@ perft:
 ## brute-force optimum, then LARGE bigger events (default 300) checked rule by rule
 checkpairings:
 	$(GO) run ./infra/checkpairings -small $(or $(COUNT),20000) -count $(or $(LARGE),300)
+
+## eventcost: a whole event on the local stack — PLAYERS (100) players, ROUNDS (9) Swiss rounds,
+## PLIES (150) plies entered per game, standings read after each round — and what it used and
+## would cost on AWS (DynamoDB units, requests, Lambda GB-s, dollars at shared/pricing's prices)
+eventcost:
+	$(GO) run ./infra/eventcost -players $(or $(PLAYERS),100) -rounds $(or $(ROUNDS),9) -plies $(or $(PLIES),150)
 
 ## webtest: the web client's browser tests in Debian's Chromium (CHROMIUM, default
 ## /usr/bin/chromium) with playwright-core and axe-core from web/package-lock.json;

@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/store"
 )
 
 // Markers delimit the generated function resources inside template.yaml.
@@ -62,7 +63,8 @@ func RoutesOf(function string) []httpapi.Route {
 }
 
 // ReadOnly reports whether every route of the function only reads (GET or
-// HEAD), so the function gets DynamoDBReadPolicy. Any other method may write
+// HEAD), so the function gets DynamoDBReadPolicy (and leave to add to
+// events' usage counters, usagePolicy). Any other method may write
 // (idempotency records are written by every POST, and TransactWriteItems needs
 // the CRUD policy), so such a function gets DynamoDBCrudPolicy. A function with
 // no routes yet serves nothing and so reads at most.
@@ -118,6 +120,31 @@ func camel(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
+// CountsUsage reports whether a function needs usagePolicy: it serves API
+// routes (whose usage it counts) but only reads, so its table policy does not
+// let it write. The Web function serves pages, which count for no event.
+func CountsUsage(function string) bool {
+	return ReadOnly(function) && function != httpapi.FnWeb && len(RoutesOf(function)) > 0
+}
+
+// UsageLeadingKeys is the partition key pattern of the usage counters (the
+// only items a read-only function may change): store.UsagePrefix and anything.
+const UsageLeadingKeys = store.UsagePrefix + "*"
+
+// usagePolicy lets a function whose routes only read add to events' usage
+// counters (store.AddCounters, one UpdateItem) and change nothing else: the
+// condition holds it to items whose partition key is a usage partition.
+var usagePolicy = `        - Statement:
+            # Its share of events' usage counters (GET /tournaments/{tid}/usage): an
+            # atomic ADD on U#<tid> items, nothing else.
+            - Effect: Allow
+              Action: dynamodb:UpdateItem
+              Resource: !GetAtt ` + TableID + `.Arn
+              Condition:
+                ForAllValues:StringLike:
+                  dynamodb:LeadingKeys: ["` + UsageLeadingKeys + `"]
+`
+
 // FunctionsYAML renders the generated block: one AWS::Serverless::Function per
 // entry of httpapi.Functions with its policy and one HttpApi event per route.
 // It fails when two routes share an API Gateway route key or an event name, or
@@ -148,6 +175,9 @@ func FunctionsYAML() ([]byte, error) {
 		fmt.Fprintf(&b, "      CodeUri: .\n")
 		fmt.Fprintf(&b, "      Description: xqtour %s (%s)\n", fn, Dir(fn))
 		fmt.Fprintf(&b, "      Policies:\n        - %s:\n            TableName: !Ref %s\n", policy, TableID)
+		if CountsUsage(fn) {
+			b.WriteString(usagePolicy)
+		}
 		routes := RoutesOf(fn)
 		if len(routes) == 0 {
 			continue

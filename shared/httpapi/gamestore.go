@@ -99,7 +99,11 @@ func (a *API) loadGame(c *call, gid string) (*storedGame, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeGame(gid, rec)
+	sg, err := decodeGame(gid, rec)
+	if err == nil {
+		noteEvent(c.ctx(), sg.Link.Tournament, gid)
+	}
+	return sg, err
 }
 
 // gameRules turns the event's rule options into the game's.

@@ -181,13 +181,26 @@ type raw struct {
 type handler func(a *API, c *call) (int, any, error)
 
 // wrap turns a route's handler into an http.Handler with the body limit,
-// idempotent replay, error mapping and one JSON log line per request.
+// idempotent replay, error mapping, and per request one JSON log line, one
+// metrics line and the event's usage (observe.go, usage.go).
 func (a *API) wrap(rt Route) http.Handler {
+	route := rt.Method + " " + rt.Path
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		status := a.serve(w, r, rt)
-		a.log.Info("request", "method", r.Method, "route", rt.Path, "path", r.URL.Path, "status", status,
-			"latencyMs", float64(time.Since(start).Microseconds())/1000)
+		cold := !warm.Swap(true)
+		m := &store.Meter{}
+		note := &requestNote{event: r.PathValue("tid"), game: r.PathValue("gid")}
+		r = r.WithContext(context.WithValue(store.WithMeter(r.Context(), m), noteKey{}, note))
+		// The answer is held until the request is counted, so a client's next
+		// request sees this one's usage.
+		rec := &recorder{header: w.Header()}
+		status := a.serve(rec, r, rt)
+		a.observe(r, route, status, time.Since(start), cold, m, note)
+		if rec.status == 0 {
+			rec.status = http.StatusOK
+		}
+		w.WriteHeader(rec.status)
+		_, _ = w.Write(rec.body.Bytes())
 	})
 }
 

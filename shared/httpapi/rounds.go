@@ -301,6 +301,9 @@ func (a *API) getRound(c *call) (int, any, error) {
 // the next one. The games' ids and tables are deterministic, so two requests
 // doing this at once write the same round; the loser rereads it.
 func (a *API) extendRound(c *call, ev *event) error {
+	if ev.t.Settings.Teams {
+		return a.extendTeamRound(c, ev)
+	}
 	add, ex, err := tournament.NextGames(ev.t, ev.h, func(round, table, g int) string { return GameID(ev.t.ID, round, table, g) })
 	var re *tournament.RuleError
 	if errors.As(err, &re) {

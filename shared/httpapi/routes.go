@@ -131,6 +131,7 @@ var Routes = []Route{
 	{"POST", "/tournaments/{tid}/teams/{mid}/withdraw", FnTournaments, Roles{RoleOrganiser}, (*API).withdrawTeam},
 	{"POST", "/tournaments/{tid}/teams/{mid}/token", FnTournaments, Roles{RoleOrganiser}, (*API).reissueCaptainToken},
 	{"GET", "/tournaments/{tid}/export", FnTournaments, Roles{RoleOrganiser}, (*API).exportEvent},
+	{"GET", "/tournaments/{tid}/usage", FnTournaments, Roles{RoleOrganiser}, (*API).getUsage},
 	{"POST", "/tournaments/import", FnTournaments, Roles{RoleAnyone}, (*API).importEvent},
 	{"GET", "/", FnWeb, Roles{RolePublic}, nil},
 	{"GET", "/t/{tid}", FnWeb, Roles{RolePublic}, nil},

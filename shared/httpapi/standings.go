@@ -146,7 +146,7 @@ func (a *API) getStandings(c *call) (int, any, error) {
 		return overallPlaces(ev, format)
 	}
 	if ev.t.Settings.Teams || (view != "" && view != "players") {
-		return ev.teamStandings(view, format, n, live)
+		return ev.teamStandings(view, format, q.Get("group"), n, live)
 	}
 	in, err := tournament.StandingsEvent(ev.t, ev.h)
 	if group := q.Get("group"); group != "" {
@@ -273,8 +273,12 @@ type overallRowOut struct {
 }
 
 // overallPlaces is ?view=overall of a groups event (S-5): the final places
-// across the group stage and the finals.
+// across the group stage and the finals; of a knockout, individual or team,
+// the bracket's places (S-3, knockoutPlaces).
 func overallPlaces(ev *event, format string) (int, any, error) {
+	if ev.t.Settings.Teams || ev.t.Settings.System != tournament.Groups {
+		return knockoutPlaces(ev, format)
+	}
 	places, err := tournament.GroupPlaces(ev.t, ev.h)
 	if err != nil {
 		return 0, nil, err

@@ -24,6 +24,9 @@
 //	C#<cid>       CONN        live WebSocket connection: the topics it follows; expires through "ttl"
 //	S#G#<gid>     C#<cid>     connection cid follows game gid; expires with its connection
 //	S#T#<tid>     C#<cid>     connection cid follows event tid (rounds, results, standings, players)
+//	U#<tid>       USAGE       event tid's usage counters (requests, Lambda ms, DynamoDB units),
+//	                          added to by atomic ADDs (AddCounters); apart from T#<tid> so no
+//	                          event Query or export reads them; expires through "ttl"
 //
 // Access patterns:
 //   - the event page, its players, officials, rounds and teams: one Query on
@@ -96,6 +99,8 @@ const (
 	ConnectionPrefix = "C#"
 	// SubscriptionPrefix starts a subscription partition: S#<topic>.
 	SubscriptionPrefix = "S#"
+	// UsagePrefix starts an event's usage partition: U#<tid>.
+	UsagePrefix = "U#"
 )
 
 // Fixed sort keys of the items alone in their kind under a partition.
@@ -108,6 +113,8 @@ const (
 	IdempotencySK = "IDEM"
 	// ConnectionSK is the connection item's sort key under C#<cid>.
 	ConnectionSK = "CONN"
+	// UsageSK is the usage counters' sort key under U#<tid>.
+	UsageSK = "USAGE"
 )
 
 // Item kinds: what a Record's Doc holds. The live fan-out and the stream's
@@ -125,11 +132,15 @@ const (
 	KindConnection   = "connection"   // C#<cid>/CONN
 	KindSubscription = "subscription" // S#<topic>/C#<cid>
 	KindPart         = "part"         // <PK>/<SK>#~partNNN
+	KindUsage        = "usage"        // U#<tid>/USAGE
 )
 
 // TournamentPK is the partition of event tid: its event item, players,
 // officials, rounds, results, teams and lineups.
 func TournamentPK(tid string) string { return TournamentPrefix + tid }
+
+// UsagePK is the partition of event tid's usage counters.
+func UsagePK(tid string) string { return UsagePrefix + tid }
 
 // GamePK is the partition of game gid.
 func GamePK(gid string) string { return GamePrefix + gid }
