@@ -16,6 +16,7 @@
 //	routes.go         the route table (Routes), its functions and Roles (who may call)
 //	api.go            API, its options, the mux and the Lambda entry points
 //	request.go        one request: decoding, Content-Type, Idempotency-Key replay
+//	observe.go        request logs and metrics; usage.go each event's usage counters
 //	auth.go           tokens, principals and their roles; requireRole
 //	security.go       path ids, the creation key, the origin secret, cache headers, TTLs
 //	errors.go         Error, toError (every error to its status) and JSON writing
@@ -35,10 +36,13 @@
 //	                  results, rulings; gameview.go renders a game
 //	pgnimport.go      game records in: /games/import, /games/{gid}/record
 //	standings.go      standings and crosstable; teamstandings.go the team tables
+//	views.go          the public tables kept as views (V#<tid>), fresh by stamps;
+//	                  etag.go their ETags and cache headers; paging.go pages of rows
 //	formats.go        ?format= (JSON or CSV) for every route, the event's games list;
 //	                  explainlang.go the pairing reasons in the reader's language
 //	teams.go          team events: teams, lineups, team rounds; teams_deadline.go
-//	                  draws lineups due at a round's start (T-3)
+//	                  draws lineups due at a round's start (T-3); teamknockout.go
+//	                  a team knockout's additional rapid matches (S-3)
 //	challenge.go      the challenge ring; ratings.go the rating report
 //	transfer.go       export and import of a whole event
 //	rules.go          the rule book; openapi.go the OpenAPI and AsyncAPI documents

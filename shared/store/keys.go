@@ -76,6 +76,8 @@
 //	items.go        a partition as NDJSON items, for export and import
 //	change.go       a stream record's change (Change, RecordOf) and Replace
 //	counters.go     usage counters (AddCounters, Counters)
+//	stamp.go        stamps: counters advanced by every write, for views' freshness
+//	limits.go       DynamoDB's limits on one transaction, kept before sending
 //	meter.go        the capacity a request consumed (Meter)
 package store
 

@@ -25,7 +25,8 @@
 //	standingsinput.go the standings' input from the history (StandingsEvent)
 //	groupplaces.go    a groups event's overall places (S-5)
 //	teams.go          team events: rosters, lineups, matches, team pairing and
-//	                  standings input (T-1…T-7); the team rules are in shared/team
+//	                  standings input (T-1…T-7); the team rules are in shared/team;
+//	                  teamknockout.go and teamgroups.go the team knockout and groups
 //	rating.go         the rating report's input (L-1)
 //	names.go          name cleaning for players, teams and events
 package tournament
