@@ -97,6 +97,8 @@ func run(players, rounds, workers int, vcpu float64, seed uint64, profile string
 		return err
 	}
 	lam.stats.print(os.Stdout)
-	fmt.Printf("\nbuilt and measured in %s\n", time.Since(began).Round(time.Second))
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	fmt.Printf("\nbuilt and measured in %s; the handlers' process peaked at %d MB resident\n", time.Since(began).Round(time.Second), ru.Maxrss/1024)
 	return nil
 }
