@@ -7,7 +7,7 @@ GO        ?= go
 FUNCTIONS := $(notdir $(wildcard functions/*))
 LAMBDA    := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags=-s
 
-.PHONY: all build run test vet lint lint-openapi smoke template bench livebench perft checkpairings bigevent fmt clean webtest
+.PHONY: all build run test vet lint lint-openapi smoke template bench livebench perft checkpairings eventcost bigevent fmt clean webtest
 
 all: test
 
@@ -70,6 +70,12 @@ perft:
 ## brute-force optimum, then LARGE bigger events (default 300) checked rule by rule
 checkpairings:
 	$(GO) run ./infra/checkpairings -small $(or $(COUNT),20000) -count $(or $(LARGE),300)
+
+## eventcost: a whole event on the local stack — PLAYERS (100) players, ROUNDS (9) Swiss rounds,
+## PLIES (150) plies entered per game, standings read after each round — and what it used and
+## would cost on AWS (DynamoDB units, requests, Lambda GB-s, dollars at shared/pricing's prices)
+eventcost:
+	$(GO) run ./infra/eventcost -players $(or $(PLAYERS),100) -rounds $(or $(ROUNDS),9) -plies $(or $(PLIES),150)
 
 ## bigevent: a PLAYERS-player (10000), ROUNDS-round (11) Swiss built on the local stack, every route
 ## measured as Lambda runs it (largest response, handler time, CPU, DynamoDB units); VCPU (e.g. 1)

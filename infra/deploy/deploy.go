@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/store"
 )
 
 // Markers delimit the generated function resources inside template.yaml.
@@ -77,7 +78,8 @@ func RoutesOf(function string) []httpapi.Route {
 }
 
 // ReadOnly reports whether every route of the function only reads (GET or
-// HEAD), so the function gets DynamoDBReadPolicy. Any other method may write
+// HEAD), so the function gets DynamoDBReadPolicy (and leave to add to
+// events' usage counters, usagePolicy). Any other method may write
 // (idempotency records are written by every POST, and TransactWriteItems needs
 // the CRUD policy), so such a function gets DynamoDBCrudPolicy. A function with
 // no routes yet serves nothing and so reads at most.
@@ -88,6 +90,23 @@ func ReadOnly(function string) bool {
 		}
 	}
 	return true
+}
+
+// ViewsStatement is the policy a read-only function adds to its table
+// read policy: its public reads store the views they were served from
+// (httpapi's views.go) with PutItem, give an event's stamp its epoch with
+// UpdateItem and drop a replaced build's chunks with DeleteItem, and IAM's
+// leading-keys condition confines all three to the views partitions
+// (V#<tid>), so the function still cannot change any event, game or record.
+func ViewsStatement() string {
+	return fmt.Sprintf(`        - Statement:
+            - Effect: Allow
+              Action: [dynamodb:PutItem, dynamodb:UpdateItem, dynamodb:DeleteItem]
+              Resource: !GetAtt %s.Arn
+              Condition:
+                ForAllValues:StringLike:
+                  dynamodb:LeadingKeys: ["%s*"]
+`, TableID, store.ViewPrefix)
 }
 
 // Method is the API Gateway method of a route: Go patterns without a method
@@ -133,6 +152,31 @@ func camel(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
+// CountsUsage reports whether a function needs usagePolicy: it serves API
+// routes (whose usage it counts) but only reads, so its table policy does not
+// let it write. The Web function serves pages, which count for no event.
+func CountsUsage(function string) bool {
+	return ReadOnly(function) && function != httpapi.FnWeb && len(RoutesOf(function)) > 0
+}
+
+// UsageLeadingKeys is the partition key pattern of the usage counters (the
+// only items a read-only function may change): store.UsagePrefix and anything.
+const UsageLeadingKeys = store.UsagePrefix + "*"
+
+// usagePolicy lets a function whose routes only read add to events' usage
+// counters (store.AddCounters, one UpdateItem) and change nothing else: the
+// condition holds it to items whose partition key is a usage partition.
+var usagePolicy = `        - Statement:
+            # Its share of events' usage counters (GET /tournaments/{tid}/usage): an
+            # atomic ADD on U#<tid> items, nothing else.
+            - Effect: Allow
+              Action: dynamodb:UpdateItem
+              Resource: !GetAtt ` + TableID + `.Arn
+              Condition:
+                ForAllValues:StringLike:
+                  dynamodb:LeadingKeys: ["` + UsageLeadingKeys + `"]
+`
+
 // FunctionsYAML renders the generated block: one AWS::Serverless::Function per
 // entry of httpapi.Functions with its policy and one HttpApi event per route.
 // It fails when two routes share an API Gateway route key or an event name, or
@@ -166,6 +210,10 @@ func FunctionsYAML() ([]byte, error) {
 			fmt.Fprintf(&b, "      MemorySize: %d\n", mb)
 		}
 		fmt.Fprintf(&b, "      Policies:\n        - %s:\n            TableName: !Ref %s\n", policy, TableID)
+		if CountsUsage(fn) { // a read-only function serving API routes
+			b.WriteString(usagePolicy)
+			b.WriteString(ViewsStatement())
+		}
 		routes := RoutesOf(fn)
 		if len(routes) == 0 {
 			continue

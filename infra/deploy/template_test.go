@@ -20,6 +20,7 @@ import (
 
 	"github.com/xqtour/xqtour/infra/deploy"
 	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/store"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated block of template.yaml from httpapi.Routes")
@@ -452,11 +453,20 @@ func TestTemplate_LeastPrivilegePolicies(t *testing.T) {
 		// DisallowUnknownFields accepts anything), so "nothing else granted" is
 		// checked on the raw list and the template kind on the typed one.
 		list, _ := dig(m, "Resources", id, "Properties", "Policies").([]any)
+		want := 1
+		if deploy.CountsUsage(id) {
+			want = 3 // and the usage counters' and the views' statements, checked below
+			if len(list) == 3 {
+				checkUsagePolicy(t, id, list[1])
+				checkViewsPolicy(t, id, list[2])
+				list = list[:1]
+			}
+		}
 		if len(list) != 1 {
-			t.Errorf("%s: %d policies, want exactly one table policy", id, len(list))
+			t.Errorf("%s: %d policies, want %d", id, len(list), want)
 			continue
 		}
-		if f.Policies == nil || f.Policies.SAMPolicyTemplateArray == nil || len(*f.Policies.SAMPolicyTemplateArray) != 1 {
+		if f.Policies == nil || f.Policies.SAMPolicyTemplateArray == nil || len(*f.Policies.SAMPolicyTemplateArray) != want {
 			t.Errorf("%s: the policy is not a SAM policy template", id)
 			continue
 		}
@@ -471,12 +481,12 @@ func TestTemplate_LeastPrivilegePolicies(t *testing.T) {
 			t.Errorf("%s: the policy is neither DynamoDBReadPolicy nor DynamoDBCrudPolicy alone: %v", id, list[0])
 			continue
 		}
-		want := "DynamoDBCrudPolicy"
+		wantKind := "DynamoDBCrudPolicy"
 		if readOnly {
-			want = "DynamoDBReadPolicy"
+			wantKind = "DynamoDBReadPolicy"
 		}
-		if kind != want {
-			t.Errorf("%s: %s, want %s (its routes %s)", id, kind, want, map[bool]string{true: "only read", false: "write"}[readOnly])
+		if kind != wantKind {
+			t.Errorf("%s: %s, want %s (its routes %s)", id, kind, wantKind, map[bool]string{true: "only read", false: "write"}[readOnly])
 		}
 		if tn := dig(list[0], kind, "TableName"); !equalJSON(tn, ref(deploy.TableID)) {
 			t.Errorf("%s: %s.TableName %v, want !Ref %s", id, kind, tn, deploy.TableID)
@@ -613,5 +623,16 @@ func TestTemplate_CfnLint(t *testing.T) {
 	out, err := exec.Command(lint, templatePath).CombinedOutput()
 	if err != nil {
 		t.Errorf("cfn-lint %s: %v\n%s", templatePath, err, out)
+	}
+}
+
+// checkViewsPolicy checks the views statement: PutItem, UpdateItem and
+// DeleteItem on the views partitions only, nothing else.
+func checkViewsPolicy(t *testing.T, id string, policy any) {
+	t.Helper()
+	actions, _ := dig(policy, "Statement").([]any)
+	if len(actions) != 1 || !equalJSON(dig(actions[0], "Action"), []any{"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"}) ||
+		!equalJSON(dig(actions[0], "Condition", "ForAllValues:StringLike", "dynamodb:LeadingKeys"), []any{store.ViewPrefix + "*"}) {
+		t.Errorf("%s: the third policy is not the views statement: %v", id, policy)
 	}
 }

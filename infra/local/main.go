@@ -43,7 +43,7 @@ import (
 )
 
 func main() {
-	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	log := httpapi.NewLogger(os.Stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, log); err != nil {
@@ -111,7 +111,8 @@ func run(ctx context.Context, log *slog.Logger) error {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/ws", ws)
-	mux.Handle("/", cors(httpapi.New(st, append(httpapi.EnvOptions(), httpapi.WithLogger(log), httpapi.WithPages(pages))...).Handler()))
+	api := httpapi.New(st, append(httpapi.EnvOptions(), httpapi.WithLogger(log), httpapi.WithPages(pages))...)
+	mux.Handle("/", cors(api.Handler()))
 	srv := newServer(addr, mux)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
@@ -128,7 +129,8 @@ func run(ctx context.Context, log *slog.Logger) error {
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = srv.Shutdown(shutdown)
-	return nil // the deferred db.Close folds the log into the snapshot
+	api.Flush() // the events' usage not yet written
+	return nil  // the deferred db.Close folds the log into the snapshot
 }
 
 // forgetSockets removes the live connections and subscriptions the data

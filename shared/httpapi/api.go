@@ -6,6 +6,8 @@
 //
 // Errors map to statuses in one place, toError in errors.go: a core refusal
 // is a *rulebook.RuleError (422 unless refusalStatus says otherwise).
+// A result a client sends is read once, by result.Parse, where it is decoded
+// (games.go, pgnimport.go); stored items keep it as API.md's string.
 package httpapi
 
 import (
@@ -35,6 +37,12 @@ type API struct {
 	// originSecret, when set, is the header value CloudFront adds to every
 	// request it forwards: a request without it bypassed the per-client limit.
 	originSecret string
+	// metrics, when set, receives one Embedded Metric Format line per request.
+	metrics *lineWriter
+	// usage gathers per-event usage between writes; memoryMB is the
+	// function's memory size, which prices its milliseconds.
+	usage    *usageBook
+	memoryMB int
 }
 
 // Option configures an API.
@@ -64,9 +72,15 @@ func WithOriginSecret(secret string) Option { return func(a *API) { a.originSecr
 
 // EnvOptions reads the deployment's settings from the environment the
 // template gives every function: CREATION_KEY, RETENTION_DAYS and
-// ORIGIN_SECRET (each empty or absent: off).
+// ORIGIN_SECRET (each empty or absent: off); inside Lambda
+// (AWS_LAMBDA_FUNCTION_NAME set) it also writes metrics to standard output.
 func EnvOptions() []Option {
 	opts := []Option{WithCreationKey(os.Getenv("CREATION_KEY")), WithOriginSecret(os.Getenv("ORIGIN_SECRET"))}
+	if os.Getenv("AWS_LAMBDA_FUNCTION_NAME") != "" {
+		// In Lambda, standard output goes to CloudWatch Logs, which reads the
+		// Embedded Metric Format lines as metrics.
+		opts = append(opts, WithMetrics(os.Stdout))
+	}
 	if days, err := strconv.Atoi(os.Getenv("RETENTION_DAYS")); err == nil && days > 0 {
 		opts = append(opts, WithRetention(time.Duration(days)*24*time.Hour))
 	}
@@ -75,7 +89,11 @@ func EnvOptions() []Option {
 
 // New builds the API over st.
 func New(st *store.Store, opts ...Option) *API {
-	a := &API{store: st, now: time.Now, log: slog.New(slog.NewJSONHandler(os.Stderr, nil))}
+	a := &API{store: st, now: time.Now, log: NewLogger(os.Stderr), usage: newUsageBook(), memoryMB: defaultMemoryMB}
+	if mb, err := strconv.Atoi(os.Getenv("AWS_LAMBDA_FUNCTION_MEMORY_SIZE")); err == nil && mb > 0 {
+		a.memoryMB = mb
+	}
+	st.StampWrites(eventStamp) // the public views' staleness (views.go)
 	for _, o := range opts {
 		o(a)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -55,12 +56,12 @@ func playBigSwiss(tb testing.TB, n, played, total int) *bigHistory {
 		t.Round, t.Status = r.Number, tournament.Running
 		h.rounds = append(h.rounds, r)
 		for _, p := range r.Pairings {
-			res := "1-0"
+			res := result.RedWins
 			if rating[p.Black] > rating[p.Red] {
-				res = "0-1"
+				res = result.BlackWins
 			}
 			if p.Table%5 == 0 {
-				res = "1/2-1/2"
+				res = result.Draw
 			}
 			h.results = append(h.results, tournament.Result{Round: r.Number, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: res, Reason: "arbiter"})
 		}

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
@@ -30,6 +31,8 @@ type call struct {
 	r    *http.Request
 	body []byte
 	now  time.Time
+	// cache, when set, replaces a public GET's default Cache-Control (etag.go).
+	cache string
 }
 
 func (c *call) ctx() context.Context { return c.r.Context() }
@@ -174,6 +177,8 @@ func duplicateKeys(body []byte) error {
 type raw struct {
 	contentType string
 	data        []byte
+	// next, when set, is the request for the next page: a Link header (RFC 8288).
+	next *string
 }
 
 // handler serves one route: it returns the status and body, or an error that
@@ -181,13 +186,26 @@ type raw struct {
 type handler func(a *API, c *call) (int, any, error)
 
 // wrap turns a route's handler into an http.Handler with the body limit,
-// idempotent replay, error mapping and one JSON log line per request.
+// idempotent replay, error mapping, and per request one JSON log line, one
+// metrics line and the event's usage (observe.go, usage.go).
 func (a *API) wrap(rt Route) http.Handler {
+	route := rt.Method + " " + rt.Path
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		status := a.serve(w, r, rt)
-		a.log.Info("request", "method", r.Method, "route", rt.Path, "path", r.URL.Path, "status", status,
-			"latencyMs", float64(time.Since(start).Microseconds())/1000)
+		cold := !warm.Swap(true)
+		m := &store.Meter{}
+		note := &requestNote{event: r.PathValue("tid"), game: r.PathValue("gid")}
+		r = r.WithContext(context.WithValue(store.WithMeter(r.Context(), m), noteKey{}, note))
+		// The answer is held until the request is counted, so a client's next
+		// request sees this one's usage.
+		rec := &recorder{header: w.Header()}
+		status := a.serve(rec, r, rt)
+		a.observe(r, route, status, time.Since(start), cold, m, note)
+		if rec.status == 0 {
+			rec.status = http.StatusOK
+		}
+		w.WriteHeader(rec.status)
+		_, _ = w.Write(rec.body.Bytes())
 	})
 }
 
@@ -225,7 +243,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	// A request whose credentials fail stores nothing: its token is checked
 	// before the key is reserved (routes that take a token), so a stranger
 	// cannot fill the table with idempotency records.
-	if rt.Who != "anyone" && rt.Who != "public" {
+	if rt.Who.NeedsToken() {
 		if _, err := a.authenticate(c, nil); err != nil {
 			return writeError(w, a.log, err)
 		}
@@ -353,7 +371,12 @@ func (a *API) respond(w http.ResponseWriter, c *call, rt Route) (status int) {
 	if err != nil {
 		return writeError(w, a.log, err)
 	}
-	w.Header().Set("Cache-Control", cacheControl(rt, status))
+	cc := cacheControl(rt, status)
+	if cc != "no-store" {
+		w.Header().Set("Cache-Control", cmp.Or(c.cache, cc))
+		return writeCacheable(w, c.r, status, resp)
+	}
+	w.Header().Set("Cache-Control", cc)
 	if rb, ok := resp.(raw); ok {
 		w.Header().Set("Content-Type", rb.contentType)
 		w.WriteHeader(status)

@@ -56,6 +56,7 @@ func (a *API) createTournament(c *call) (int, any, error) {
 	if err := a.store.Put(c.ctx(), encode(&store.Record{PK: store.TournamentPK(tid), SK: store.MetaSK, Kind: store.KindTournament, Expires: eventTTL(t)}, t)); err != nil {
 		return 0, nil, err
 	}
+	noteEvent(c.ctx(), tid, "")
 	// P-2: settings against the rule book's advice are created with warnings.
 	warnings := []warningOut{}
 	for _, w := range t.Settings.Warnings() {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/standings"
 )
 
@@ -94,17 +95,17 @@ func scoring(t *Tournament) standings.Scoring {
 }
 
 // points is what red and black score for a result (K-1); forfeits score as
-// wins and losses, a double forfeit nothing.
-func points(sc standings.Scoring, result string) (red, black int) {
-	switch result {
-	case "1-0", "+-":
+// wins and losses, a double forfeit a loss for both.
+func points(sc standings.Scoring, r result.Result) (red, black int) {
+	switch r {
+	case result.RedWins, result.RedByForfeit:
 		return sc.Win, sc.Loss
-	case "0-1", "-+":
+	case result.BlackWins, result.BlackByForfeit:
 		return sc.Loss, sc.Win
-	case "1/2-1/2":
+	case result.Draw:
 		return sc.DrawRed, sc.DrawBlack
 	}
-	return sc.Loss, sc.Loss
+	return sc.Loss, sc.Loss // result.DoubleForfeit; callers pass decided results only
 }
 
 // missedPoints is what one missed round of a late entrant scores, as the
@@ -122,6 +123,16 @@ func missedPoints(sc standings.Scoring, m standings.Missed) int {
 // GameControl is the time control of a pairing's game: the event's, except
 // for a knockout's additional rapid games, which have their own (S-3, C-2).
 func GameControl(t *Tournament, p Pairing) clock.Control {
+	if t.Settings.Teams {
+		// A team match's boards are numbered 1…Boards: only an additional
+		// rapid match of a team knockout plays at the tie-break preset.
+		if teamKnockout(t.Settings) && isRapidLeg(p.Match) {
+			if c, ok := clock.Preset(tieBreakControl(t)); ok {
+				return c
+			}
+		}
+		return t.Settings.TimeControl
+	}
 	if p.Match != "" && p.Group == "" && (t.Settings.System == Knockout || t.Settings.System == DoubleElimination || t.Settings.System == SwissKnockout || t.Settings.System == Groups) && p.Board > max(t.Settings.GamesPerMatch, 1) {
 		if c, ok := clock.Preset(tieBreakControl(t)); ok {
 			return c

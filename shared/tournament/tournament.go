@@ -3,7 +3,8 @@
 // identifiers and the time, and the store persists what it returns.
 //
 // Refusals are *RuleError, the core's one refusal type rulebook.RuleError,
-// with this package's codes; bad settings are *FieldError.
+// with this package's codes; bad settings are *FieldError. Game results are
+// result.Result, the core's one result type (shared/result).
 package tournament
 
 import (
@@ -277,6 +278,9 @@ func (s *Settings) Normalize() error {
 		return err
 	}
 	if err := s.normalizeChallenge(); err != nil {
+		return err
+	}
+	if err := s.normalizeTeamKnockout(); err != nil {
 		return err
 	}
 	return s.normalizeOptions()
