@@ -464,6 +464,9 @@ func (t *Table) SearchData(input QueryInput) ([]map[string]*types.Item, map[stri
 	limit := input.Limit
 	exclusiveStartKey := input.ExclusiveStartKey
 	index, sortedKeys := t.fetchQueryData(input)
+	if index == nil && !input.Scan && input.ScanIndexForward {
+		sortedKeys = t.seekLowerBound(input, sortedKeys)
+	}
 
 	startKey := t.parseStartKey(t.KeySchema, exclusiveStartKey)
 	input.started = startKey == ""
