@@ -69,18 +69,28 @@ func run(players, rounds, workers int, vcpu float64, seed uint64, profile string
 		return err
 	}
 	defer stop()
+	release := func() {}
 	if vcpu > 0 {
-		release, how, err := limitCPU(vcpu)
-		if err != nil {
+		var how string
+		if release, how, err = limitCPU(vcpu); err != nil {
 			return err
 		}
 		defer release()
-		// An interrupted run still leaves no cgroup behind.
-		sig := make(chan os.Signal, 1)
-		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-		go func() { <-sig; release(); stop(); os.Exit(1) }()
 		fmt.Printf("CPU: %s\n", how)
 	}
+	stats := newStats()
+	// An interrupted run reports what it measured so far and leaves no
+	// cgroup behind.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sig
+		fmt.Println("\ninterrupted; measured so far:")
+		stats.print(os.Stdout)
+		release()
+		stop()
+		os.Exit(1)
+	}()
 	st, err := store.Open(ctx, store.Config{Table: "bigevent", Region: "us-east-1", Endpoint: endpoint})
 	if err != nil {
 		return err
@@ -89,7 +99,7 @@ func run(players, rounds, workers int, vcpu float64, seed uint64, profile string
 		return err
 	}
 	api := httpapi.New(st, httpapi.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
-	lam := &lambda{proxy: httpadapter.NewV2(api.Handler()), stats: newStats()}
+	lam := &lambda{proxy: httpadapter.NewV2(api.Handler()), stats: stats}
 	b := &builder{lam: lam, rng: rand.New(rand.NewPCG(seed, 16)), workers: workers, profile: profile}
 	began := time.Now()
 	fmt.Printf("bigevent: %d players, %d rounds, GOMAXPROCS %d\n", players, rounds, runtime.GOMAXPROCS(0))
