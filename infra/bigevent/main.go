@@ -26,7 +26,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -64,7 +63,7 @@ func run(players, rounds, workers int, vcpu float64, seed uint64, profile string
 		return fmt.Errorf("want -players ≥ 2, -rounds ≥ 1, -workers ≥ 1")
 	}
 	ctx := context.Background()
-	endpoint, stop, err := startStore()
+	endpoint, stop, storePID, err := startStore()
 	if err != nil {
 		return err
 	}
@@ -98,8 +97,9 @@ func run(players, rounds, workers int, vcpu float64, seed uint64, profile string
 	if err := st.CreateTable(ctx); err != nil {
 		return err
 	}
-	api := httpapi.New(st, httpapi.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
-	lam := &lambda{proxy: httpadapter.NewV2(api.Handler()), stats: stats}
+	units := newUnitsLog()
+	api := httpapi.New(st, httpapi.WithLogger(slog.New(units)))
+	lam := &lambda{proxy: httpadapter.NewV2(api.Handler()), stats: stats, storePID: storePID, units: units}
 	b := &builder{lam: lam, rng: rand.New(rand.NewPCG(seed, 16)), workers: workers, profile: profile}
 	began := time.Now()
 	fmt.Printf("bigevent: %d players, %d rounds, GOMAXPROCS %d\n", players, rounds, runtime.GOMAXPROCS(0))
