@@ -185,6 +185,8 @@ func TestTemplate_FunctionsRuntimeAndSource(t *testing.T) {
 		}
 		if mem := pickInt(f.MemorySize, g.MemorySize); mem < 128 {
 			t.Errorf("%s: MemorySize %d MB, want at least 128", id, mem)
+		} else if want := deploy.MemoryMB[id]; want != 0 && mem != want {
+			t.Errorf("%s: MemorySize %d MB, want deploy.MemoryMB's %d (measured by make bigevent)", id, mem, want)
 		}
 		if f.CodeUri == nil || f.CodeUri.String == nil || *f.CodeUri.String != "." {
 			t.Errorf("%s: CodeUri must be \".\" so SAM runs the root Makefile's build-%s", id, id)

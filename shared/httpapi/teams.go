@@ -469,7 +469,7 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	a.ensureGamesAfterCommit(c, te.t, r, te.h)
+	a.ensureGamesAfterCommit(c, te.t, r, te.h, nil)
 	out := []lineupOut{}
 	for _, l := range append(due, written...) {
 		out = append(out, lineupView(l))
