@@ -409,8 +409,12 @@ func (a *API) cachedRound(c *call, tid string, n int, explain bool) (*storedView
 		return nil, nil, nil
 	}
 	vw, err := a.openView(c, tid, roundViewName(n))
-	if err != nil || !vw.current() {
-		return vw, nil, err
+	if err != nil {
+		return nil, nil, err
+	}
+	if !vw.current() {
+		out, err := a.patchRound(vw, n)
+		return vw, out, err
 	}
 	var out roundOut
 	rows, err := viewRows[pairingOut](vw, 0, -1)
@@ -483,4 +487,74 @@ func (a *API) cachedRounds(c *call) (*storedView, *roundListOut, error) {
 		}
 	}
 	return vw, &out, nil
+}
+
+// patchRound brings round n's view up to date when nothing but the round's
+// results changed since it was built — neither the round item nor the event
+// item or players (g): it reads the view's pairings, the round's results
+// (one key range of the event: this round's result items, ~200 bytes a
+// table, instead of the whole event), sets each pairing's result as the
+// round view does, and stores the view again under the counters read before
+// the results were. A round played live is polled after every result, so
+// this is what most of its reads cost. Knockout systems add games as results
+// come in (extendRound) and are rebuilt whole.
+func (a *API) patchRound(v *storedView, n int) (*roundOut, error) {
+	if v == nil || v.doc == nil || v.doc.Epoch != v.stamp.Epoch || !patchable(v.t) {
+		return nil, nil
+	}
+	if age := v.c.nowMs() - v.doc.BuiltAt; age < 0 || age > viewMaxAge.Milliseconds() {
+		return nil, nil
+	}
+	for _, d := range []string{"g", roundCounter(n)} {
+		if v.doc.Deps[d] != v.stamp.Get(d) {
+			return nil, nil
+		}
+	}
+	var out roundOut
+	rows, err := viewRows[pairingOut](v, 0, -1)
+	if err == nil {
+		err = v.head(&out)
+	}
+	if errors.Is(err, errViewGone) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	recs, err := a.store.Query(v.c.ctx(), store.TournamentPK(v.tid), store.ResultsOfRound(n), 0)
+	if err != nil {
+		return nil, err
+	}
+	results := make(map[int]tournament.Result, len(recs))
+	for _, rec := range recs {
+		var res tournament.Result
+		if err := json.Unmarshal(rec.Doc, &res); err != nil {
+			return nil, fmt.Errorf("decode result %s: %w", rec.SK, err)
+		}
+		results[res.Table] = res
+	}
+	for i, p := range rows {
+		rows[i].Result, rows[i].Reason = nil, ""
+		// As History.Result: a result written for another game of the table is not this pairing's.
+		if res, ok := results[p.Table]; ok && (p.GameID == "" || res.GameID == "" || res.GameID == p.GameID) {
+			s := res.Result.String()
+			rows[i].Result, rows[i].Reason = &s, res.Reason
+		}
+	}
+	v.startsAt = v.doc.StartsAt
+	saveView(v, out, rows, []string{"g", roundCounter(n), resultsCounter(n), correctCounter(n)}, nil)
+	out.Pairings = rows
+	out.Started = v.doc.StartsAt != 0 && v.c.nowMs() >= v.doc.StartsAt
+	return &out, nil
+}
+
+// patchable reports whether results alone never change a round's pairings
+// in t's system: not in a knockout, where a result can call for the next
+// game of a match (S-3).
+func patchable(t *tournament.Tournament) bool {
+	switch t.Settings.System {
+	case tournament.Swiss, tournament.SwissElimination, tournament.SwissNPlusOne, tournament.RoundRobin, tournament.DoubleRoundRobin:
+		return true
+	}
+	return false
 }
