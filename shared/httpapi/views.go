@@ -30,11 +30,14 @@ import (
 //	V#<tid>  D#<view>                    a view's head: the counters it was built from, the response without its rows
 //	V#<tid>  D#<view>#<build>#<nnn>      rows viewChunkRows at a time, gzipped JSON, of one build
 //
-// <view> is round#<nnnn>, standings#<nnnn|last|live> or crosstable#<…>.
+// <view> is round#<nnnn>, standings#<nnnn|last|live>, crosstable#<…>,
+// rounds (the round list) or finished (whether the event is over).
 //
 // A view is built by the first read that finds it missing or stale: that
-// read reads the stamp, then the event (one Query, as every read did
-// before), answers from it and stores the view with the counters it read.
+// read reads the stamp (creating it, the event's first such read), then the
+// event (one Query, as every read did before), answers from it and stores
+// the view with the counters it read. A round's view whose only change is
+// results is patched from that round's result items instead (patchRound).
 // Since counters advance only after the write they count, a view built
 // from counters c has seen every write counted in c; a reader serves it only
 // while the stamp still reads c for every counter the view depends on, so a
@@ -47,7 +50,7 @@ import (
 
 const (
 	// viewChunkRows rows of a table per chunk item: a 500-row crosstable of
-	// 11 rounds is ~600 KB of JSON, ~60 KB gzipped, well inside an item.
+	// 11 rounds is ~600 KB of JSON, some 50 KB gzipped, well inside an item.
 	viewChunkRows = 500
 	// viewMaxAge is how long a view is served without a rebuild at most.
 	viewMaxAge = 5 * time.Minute
