@@ -17,7 +17,6 @@ type Meter struct {
 	mu          sync.Mutex
 	read, write float64
 	requests    int
-	next        slog.Handler
 }
 
 // Units returns the read and write units consumed since the last Reset.
