@@ -7,7 +7,10 @@
 // Errors map to statuses in one place, toError in errors.go: a core refusal
 // is a *rulebook.RuleError (422 unless refusalStatus says otherwise).
 // A result a client sends is read once, by result.Parse, where it is decoded
-// (games.go, pgnimport.go); stored items keep it as API.md's string.
+// (games.go, pgnimport.go); stored items keep it as API.md's string. Rule
+// options and the scoring are read into their types once, when an event or
+// a game is created (rulesJSON.rules in dto.go, createTournament), and an
+// unknown name is a 400 naming the field and the rule.
 package httpapi
 
 import (
