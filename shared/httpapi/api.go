@@ -105,8 +105,10 @@ func New(st *store.Store, opts ...Option) *API {
 	return a
 }
 
-// Handler serves every route: the local stack and tests use it.
-func (a *API) Handler() http.Handler { return a.mux("") }
+// Handler serves every route: the local stack and tests use it. Each
+// response goes through lambdaLimit, so one Lambda would refuse to return
+// (over 6 MB as it encodes it) is a 502 here as on AWS.
+func (a *API) Handler() http.Handler { return lambdaLimit(a.mux(""), a.log) }
 
 // FunctionHandler serves only the routes of one Lambda function (its logical
 // id in template.yaml); other paths are 404 as they would be behind API Gateway.
