@@ -40,8 +40,7 @@ func newClock(start time.Time) (c *simClock) {
 	c.ms.Store(start.UnixMilli())
 	return c
 }
-func (c *simClock) advanceTo(t time.Time)         { c.ms.Store(max(c.ms.Load(), t.UnixMilli())) }
-func (c *simClock) since(t time.Time) (d float64) { return c.Now().Sub(t).Hours() }
+func (c *simClock) advanceTo(t time.Time) { c.ms.Store(max(c.ms.Load(), t.UnixMilli())) }
 
 // stack is the local stack: one API instance per function behind one HTTP server.
 type stack struct {

@@ -67,13 +67,16 @@ func size(t *testing.T, st *store.Store, pk, sk string) int {
 // from the items' sizes with DynamoDB's rounding: creating the event is one
 // Put of the event item; registering a player reads the event item and
 // writes it and the player item in one transaction (each write doubled); the
-// usage route reads the event item and the usage item. Usage is gathered in
-// memory for a minute, then written by one ADD whose own unit counts next time.
+// usage route reads the event item and the usage item. Every write to the
+// event is followed by its stamp's ADD (views.go), one unit and one call
+// (refused here: nobody has read a view, so the event has no stamp). Usage
+// is gathered in memory for a minute, then written by one ADD whose own unit
+// counts next time.
 func TestUsage_KnownSequence(t *testing.T) {
 	s := apitest.New(t, httpapi.WithUsageFlush(time.Minute))
 	ev := newEvent(t, s, `{"name":"Metered","rounds":3}`)
 	meta := func() int { return size(t, s.Store, store.TournamentPK(ev.ID), store.MetaSK) }
-	want := units{1, 0, store.WriteUnits(meta()), 1}
+	want := units{1, 0, store.WriteUnits(meta()) + 1, 2}
 	register := func(name string) {
 		t.Helper()
 		read := store.ReadUnits(meta(), true)
@@ -85,8 +88,8 @@ func TestUsage_KnownSequence(t *testing.T) {
 		s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": name}).Want(t, http.StatusCreated).Decode(t, &p)
 		want.requests++
 		want.read += read
-		want.write += 2 * (store.WriteUnits(meta()) + store.WriteUnits(size(t, s.Store, store.TournamentPK(ev.ID), store.PlayerSK(p.Player.ID))))
-		want.calls += 2
+		want.write += 2*(store.WriteUnits(meta())+store.WriteUnits(size(t, s.Store, store.TournamentPK(ev.ID), store.PlayerSK(p.Player.ID)))) + 1
+		want.calls += 3
 	}
 	register("Li")
 	register("Wang")

@@ -96,6 +96,25 @@ func (m *Meter) add(read, write float64, estimated bool) {
 	}
 }
 
+// Absorb adds what o counted to m: a request's Meter to the one its
+// caller measures with (a load generator timing requests from outside).
+func (m *Meter) Absorb(o *Meter) {
+	if m == nil || o == nil || m == o {
+		return
+	}
+	o.mu.Lock()
+	read, write, requests, estimated, conflicts, throttles := o.read, o.write, o.requests, o.estimated, o.conflicts, o.throttles
+	o.mu.Unlock()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.read += read
+	m.write += write
+	m.requests += requests
+	m.estimated += estimated
+	m.conflicts += conflicts
+	m.throttles += throttles
+}
+
 type meterKey struct{}
 
 type expectedRefusalKey struct{}
