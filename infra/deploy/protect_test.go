@@ -34,7 +34,7 @@ func TestTemplate_CreationThrottles(t *testing.T) {
 	m := raw(t)
 	settings, _ := dig(m, "Resources", deploy.ApiID, "Properties", "RouteSettings").(map[string]any)
 	for _, rt := range httpapi.Routes {
-		if rt.Who != "anyone" {
+		if !rt.Who.Has(httpapi.RoleAnyone) {
 			continue
 		}
 		key := rt.Method + " " + deploy.Path(rt.Path)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -21,7 +22,7 @@ func TestScenario_C3_PressExactlyAtTheDeadline(t *testing.T) {
 		{at: mn - 1, do: "move+press", by: red, move: "h2e2"},
 		{at: mn - 1 + mn, do: "move+press", by: black, move: "h9g7", code: game.CodeGameOver},
 	})
-	wantResult(t, g, game.RedWins, game.Time)
+	wantResult(t, g, result.RedWins, game.Time)
 	if v := g.View(t0 + 5*mn); v.EndedAt != t0+2*mn-1 || v.Clock.Faces[xiangqi.Black].UsedMs != mn {
 		t.Errorf("ended at %d, black used %d; want the deadline and exactly its minute", v.EndedAt-t0, v.Clock.Faces[xiangqi.Black].UsedMs)
 	}
@@ -38,7 +39,7 @@ func TestScenario_C3_MateStandsAgainstALatePress(t *testing.T) {
 		{at: 5 * mn, do: "press", by: red, code: game.CodeGameOver},
 		{at: 5 * mn, do: "claimTime", by: black, code: game.CodeGameOver},
 	})
-	wantResult(t, g, game.RedWins, game.Checkmate)
+	wantResult(t, g, result.RedWins, game.Checkmate)
 }
 
 // TestScenario_C5_CorrectionWhileRunningMovesTheDeadline: an arbiter's
@@ -51,11 +52,11 @@ func TestScenario_C5_CorrectionWhileRunningMovesTheDeadline(t *testing.T) {
 	if err := g.Rule(t0+11*mn, arb, game.Ruling{Kind: game.RulingClock, Side: xiangqi.Black, RemainingMs: 2 * mn, Note: "clock display fault"}); err != nil {
 		t.Fatal(err)
 	}
-	if v := g.View(t0 + 13*mn - 1); v.Result != game.NoResult || v.Clock.Faces[xiangqi.Black].RemainingMs != 1 {
+	if v := g.View(t0 + 13*mn - 1); v.Result != result.None || v.Clock.Faces[xiangqi.Black].RemainingMs != 1 {
 		t.Fatalf("just before the new deadline: %v, black %+v", v.Result, v.Clock.Faces[xiangqi.Black])
 	}
 	run(t, g, []step{{at: 13 * mn, do: "move+press", by: black, move: "h9g7", code: game.CodeGameOver}})
-	wantResult(t, g, game.RedWins, game.Time)
+	wantResult(t, g, result.RedWins, game.Time)
 	if v := g.View(t0 + 20*mn); v.EndedAt != t0+13*mn {
 		t.Errorf("ended at +%d ms, want the corrected deadline", v.EndedAt-t0)
 	}
@@ -82,7 +83,7 @@ func TestScenario_G3_CaptureResetsTheFENCount(t *testing.T) {
 		{do: "move+press", by: red, move: "b9b8"},
 		{do: "claimNoCapture", by: black},
 	})
-	wantResult(t, g, game.Draw, game.NoCapture)
+	wantResult(t, g, result.Draw, game.NoCapture)
 }
 
 // TestScenario_D2_ThirdOfferAfterAnsweringOwnRefusal follows 000 §5 offer by
@@ -131,7 +132,7 @@ func TestScenario_G6_MutualPerpetualCheckIsNoLoss(t *testing.T) {
 	}
 	g := newGame(t, game.Setup{FEN: fen, Control: preset(t, "untimed"), Rules: game.Rules{Repetition: game.PerpetualCheckLoses}})
 	run(t, g, append(append([]step{}, cycle...), cycle...))
-	wantResult(t, g, game.Draw, game.Threefold)
+	wantResult(t, g, result.Draw, game.Threefold)
 	if v := g.View(t0); v.Repetition.PerpetualCheck != [2]bool{true, true} {
 		t.Errorf("perpetual check facts = %v, want both sides", v.Repetition.PerpetualCheck)
 	}
@@ -151,7 +152,7 @@ func TestScenario_D5_NoMaterialSideMayAcceptButNotOffer(t *testing.T) {
 		{do: "press", by: black},
 		{do: "accept", by: red},
 	})
-	wantResult(t, g, game.Draw, game.Agreement)
+	wantResult(t, g, result.Draw, game.Agreement)
 }
 
 // TestScenario_G6_PendingKeepsTheClocksAndAnswers: at 6 cycles the mover's
@@ -184,7 +185,7 @@ func TestScenario_G6_PendingKeepsTheClocks(t *testing.T) {
 		{at: at + mn, do: "claimNoCapture", by: red, code: game.CodePendingRuling},
 		{at: at + 2*mn, do: "resign", by: black},
 	})
-	wantResult(t, g, game.RedWins, game.Resignation)
+	wantResult(t, g, result.RedWins, game.Resignation)
 }
 
 // TestScenario_PGN_Record_000_7_2_6: the PGN record carries what the score
@@ -222,7 +223,7 @@ func TestScenario_D3_G4OfferStandsThroughTheOfferersMove(t *testing.T) {
 		{do: "press", by: red},
 		{do: "accept", by: black},
 	})
-	wantResult(t, g, game.Draw, game.Agreement)
+	wantResult(t, g, result.Draw, game.Agreement)
 
 	g = newGame(t, game.Setup{FEN: bare, Control: preset(t, "world")})
 	run(t, g, []step{
@@ -264,7 +265,7 @@ func TestScenario_C6_FlagBeforeTheLateLimitWithBothAbsent(t *testing.T) {
 	setup := game.Setup{Control: preset(t, "rapid-5/30"), LateLimitMs: 15 * mn}
 	t.Run("NeitherByTheLimit", func(t *testing.T) {
 		g := newGame(t, setup)
-		if v := g.View(t0 + 10*mn); v.Result != game.NoResult || !v.Clock.Faces[xiangqi.Red].Flagged {
+		if v := g.View(t0 + 10*mn); v.Result != result.None || !v.Clock.Faces[xiangqi.Red].Flagged {
 			t.Fatalf("at 10 mn: result %v, red face %+v; want no result yet, red flagged", v.Result, v.Clock.Faces[xiangqi.Red])
 		}
 		if err := g.Arrive(t0+11*mn, red); err != nil {
@@ -272,7 +273,7 @@ func TestScenario_C6_FlagBeforeTheLateLimitWithBothAbsent(t *testing.T) {
 		}
 		run(t, g, []step{{at: 12 * mn, do: "move", by: red, move: "h2e2", code: game.CodeNotYourTurn, rule: "C-3"}})
 		g.Settle(t0 + 15*mn)
-		wantResult(t, g, game.DoubleForfeit, game.Forfeit)
+		wantResult(t, g, result.DoubleForfeit, game.Forfeit)
 		if v := g.View(t0 + 20*mn); v.EndedAt != t0+15*mn {
 			t.Errorf("ended at +%d ms, want the late limit", v.EndedAt-t0)
 		}
@@ -282,7 +283,7 @@ func TestScenario_C6_FlagBeforeTheLateLimitWithBothAbsent(t *testing.T) {
 		if err := g.Arrive(t0+10*mn, black); err != nil {
 			t.Fatal(err)
 		}
-		wantResult(t, g, game.BlackWins, game.Time)
+		wantResult(t, g, result.BlackWins, game.Time)
 		if v := g.View(t0 + 20*mn); v.EndedAt != t0+5*mn {
 			t.Errorf("ended at +%d ms, want red's flag", v.EndedAt-t0)
 		}
@@ -293,6 +294,6 @@ func TestScenario_C6_FlagBeforeTheLateLimitWithBothAbsent(t *testing.T) {
 			t.Fatal(err)
 		}
 		g.Settle(t0 + 5*mn)
-		wantResult(t, g, game.BlackWins, game.Time)
+		wantResult(t, g, result.BlackWins, game.Time)
 	})
 }

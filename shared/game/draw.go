@@ -3,6 +3,7 @@ package game
 import (
 	"fmt"
 
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -105,7 +106,7 @@ func (g *Game) AcceptDraw(now int64, by Actor) error {
 	if err := g.answer(now, by, "accept a draw"); err != nil {
 		return err
 	}
-	g.end(now, Draw, Agreement)
+	g.end(now, result.Draw, Agreement)
 	return nil
 }
 
@@ -184,7 +185,7 @@ func (g *Game) Claim(now int64, by Actor, kind ClaimKind) error {
 		if n < g.rules.noCapturePlies() {
 			return refuse(CodeClaimRefused, "G-3", "%d moves without a capture, %d needed", n/2, g.rules.noCapturePlies()/2)
 		}
-		g.end(now, Draw, NoCapture)
+		g.end(now, result.Draw, NoCapture)
 	case ClaimRuling:
 		if g.rules.Repetition != ArbiterRuling {
 			return refuse(CodeClaimRefused, "G-6", "this event's rule set %v has no repetition ruling", g.rules.Repetition)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -202,10 +203,10 @@ func decode(data []byte) (*Game, error) {
 
 	g.awaitingPress = r.bool()
 	g.status = Status(r.byte())
-	g.result = Result(r.byte())
+	g.result = result.Result(r.byte())
 	g.reason = Reason(r.byte())
 	g.endedAt = r.varint() + g.startMs
-	if g.status > Over || g.result.String() == "" && g.result != NoResult || g.reason.String() == "" && g.reason != NoReason {
+	if g.status > Over || g.result.String() == "" && g.result != result.None || g.reason.String() == "" && g.reason != NoReason {
 		r.fail("result")
 	}
 
@@ -236,11 +237,11 @@ func decode(data []byte) (*Game, error) {
 		e.Ruling.Late = [2]bool{bits&8 != 0, bits&16 != 0}
 		e.Ruling.Penalty = PenaltyKind(r.byte())
 		e.Ruling.RemainingMs = r.varint()
-		e.Ruling.Result = Result(r.byte())
+		e.Ruling.Result = result.Result(r.byte())
 		e.Ruling.Reason = Reason(r.byte())
 		e.Ruling.Note = r.string()
 		if version >= 2 {
-			e.Ruling.Before = Result(r.byte())
+			e.Ruling.Before = result.Result(r.byte())
 			e.Ruling.BeforeReason = Reason(r.byte())
 			e.By.ID = r.string()
 		}

@@ -10,7 +10,8 @@
 // before and after and store the game when it moved.
 //
 // Refusals are *RuleError, the core's one refusal type rulebook.RuleError,
-// with this package's codes (errors.go).
+// with this package's codes (errors.go). A game's result is result.Result,
+// the core's one result type (shared/result); this package keeps its Reason.
 package game
 
 import (
@@ -19,6 +20,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/notation"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -40,7 +42,7 @@ type Game struct {
 
 	awaitingPress bool // the last mover has not pressed yet (C-1)
 	status        Status
-	result        Result
+	result        result.Result
 	reason        Reason
 	endedAt       int64
 
@@ -158,8 +160,8 @@ func (g *Game) Version() uint64 { return g.version }
 // Status returns whether the game is being played, pending a ruling or over.
 func (g *Game) Status() Status { return g.status }
 
-// Result returns the result and its reason (NoResult while playing).
-func (g *Game) Result() (Result, Reason) { return g.result, g.reason }
+// Result returns the result and its reason (result.None while playing).
+func (g *Game) Result() (result.Result, Reason) { return g.result, g.reason }
 
 // Ply returns the number of moves played in this game.
 func (g *Game) Ply() int { return len(g.moves) }
@@ -253,7 +255,7 @@ func (g *Game) Settle(now int64) bool {
 		case g.arrived[opp] && g.arrivedAt[opp] <= lateAt:
 			g.end(at, winFor(opp), Time)
 		case now >= lateAt:
-			g.end(lateAt, DoubleForfeit, Forfeit)
+			g.end(lateAt, result.DoubleForfeit, Forfeit)
 		default:
 			return false
 		}
@@ -271,10 +273,10 @@ func (g *Game) Settle(now int64) bool {
 }
 
 // lateForfeit returns the C-6 forfeit that has fallen by now, if any.
-func (g *Game) lateForfeit(now int64) (Result, int64, bool) {
+func (g *Game) lateForfeit(now int64) (result.Result, int64, bool) {
 	at := g.startMs + g.lateLimitMs
 	if g.lateLimitMs == 0 || g.startMs == 0 || now < at {
-		return NoResult, 0, false
+		return result.None, 0, false
 	}
 	var late [2]bool
 	for c := xiangqi.Red; c <= xiangqi.Black; c++ {
@@ -282,13 +284,13 @@ func (g *Game) lateForfeit(now int64) (Result, int64, bool) {
 	}
 	switch {
 	case late[xiangqi.Red] && late[xiangqi.Black]:
-		return DoubleForfeit, at, true
+		return result.DoubleForfeit, at, true
 	case late[xiangqi.Red]:
-		return BlackByForfeit, at, true
+		return result.BlackByForfeit, at, true
 	case late[xiangqi.Black]:
-		return RedByForfeit, at, true
+		return result.RedByForfeit, at, true
 	}
-	return NoResult, 0, false
+	return result.None, 0, false
 }
 
 // bothAbsentAt reports whether, at a flag at the given time before the
@@ -369,7 +371,7 @@ func (g *Game) settled(now int64) *Game {
 }
 
 // end records the result at now and stops the clocks.
-func (g *Game) end(now int64, r Result, why Reason) {
+func (g *Game) end(now int64, r result.Result, why Reason) {
 	g.clk = g.clk.Stop(now)
 	g.status = Over
 	g.result, g.reason, g.endedAt = r, why, now
@@ -495,7 +497,7 @@ func (g *Game) play(now int64, m xiangqi.Move) {
 		return
 	}
 	if g.rules.DeadPositionDraws && g.pos.DeadPosition() {
-		g.end(now, Draw, DeadPosition)
+		g.end(now, result.Draw, DeadPosition)
 		return
 	}
 	g.applyRepetition(now)
@@ -521,7 +523,7 @@ func (g *Game) applyRepetition(now int64) {
 			g.end(now, winFor(loser.Opponent()), PerpetualCheck)
 			return
 		}
-		g.end(now, Draw, Threefold)
+		g.end(now, result.Draw, Threefold)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -34,7 +35,7 @@ func checkmateGame(t testing.TB) *game.Game {
 
 func TestGame_G1_Checkmate(t *testing.T) {
 	g := checkmateGame(t)
-	wantResult(t, g, game.RedWins, game.Checkmate)
+	wantResult(t, g, result.RedWins, game.Checkmate)
 	v := g.View(t0 + 10*mn)
 	if v.Clock.Running != clock.None {
 		t.Errorf("a clock runs after mate: %v", v.Clock.Running)
@@ -79,10 +80,10 @@ func timeGame(t testing.TB) *game.Game {
 	}
 	// The third move is on the board in time, but the press comes late.
 	run(t, g, []step{{at: 90 * sec, do: "move", by: red, move: "i0h0"}})
-	if v := g.View(t0 + 96*sec); v.Result != game.NoResult {
+	if v := g.View(t0 + 96*sec); v.Result != result.None {
 		t.Fatalf("flag fell early: %v", v.Result)
 	}
-	if v := g.View(t0 + 97*sec); v.Result != game.BlackWins || v.Reason != game.Time {
+	if v := g.View(t0 + 97*sec); v.Result != result.BlackWins || v.Reason != game.Time {
 		t.Fatalf("View at the deadline = %v %v, want 0-1 time", v.Result, v.Reason)
 	}
 	before := g.Version()
@@ -100,7 +101,7 @@ func timeGame(t testing.TB) *game.Game {
 
 func TestGame_C3_FlagMovedButNotPressed(t *testing.T) {
 	g := timeGame(t)
-	wantResult(t, g, game.BlackWins, game.Time)
+	wantResult(t, g, result.BlackWins, game.Time)
 	if f := g.View(t0 + 200*sec).Clock.Faces[xiangqi.Red]; f.UsedMs != 90*sec {
 		t.Errorf("red used %d ms, want the full 90 s", f.UsedMs)
 	}
@@ -125,7 +126,7 @@ func agreementGame(t testing.TB) *game.Game {
 
 func TestGame_D3_AgreementAfterDecline(t *testing.T) {
 	g := agreementGame(t)
-	wantResult(t, g, game.Draw, game.Agreement)
+	wantResult(t, g, result.Draw, game.Agreement)
 	if v := g.View(t0 + mn); v.Draw.Made != 2 || v.Draw.Left != 1 || v.Draw.Pending {
 		t.Errorf("draw state = %+v, want 2 made, 1 left, none pending", v.Draw)
 	}
@@ -149,7 +150,7 @@ func noCaptureGame(t testing.TB) *game.Game {
 
 func TestGame_G3_NoCaptureClaim(t *testing.T) {
 	g := noCaptureGame(t)
-	wantResult(t, g, game.Draw, game.NoCapture)
+	wantResult(t, g, result.Draw, game.NoCapture)
 
 	// The default is 60 rounds, counted on from a FEN's halfmove field.
 	g = newGame(t, game.Setup{FEN: "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 118 60", Control: preset(t, "untimed")})
@@ -159,7 +160,7 @@ func TestGame_G3_NoCaptureClaim(t *testing.T) {
 		{do: "move+press", by: black, move: "h9g7"},
 		{do: "claimNoCapture", by: black},
 	})
-	wantResult(t, g, game.Draw, game.NoCapture)
+	wantResult(t, g, result.Draw, game.NoCapture)
 }
 
 // shuffle is one 4-ply cycle: both right horses out and back.
@@ -204,7 +205,7 @@ func repetitionGame(t testing.TB) *game.Game {
 
 func TestGame_G6_RepetitionRuledTwoToOne(t *testing.T) {
 	g := repetitionGame(t)
-	wantResult(t, g, game.BlackWins, game.RepetitionRuling)
+	wantResult(t, g, result.BlackWins, game.RepetitionRuling)
 	log := g.Log()
 	if len(log) != 1 || log[0].By != arb || log[0].At != t0+2*mn || log[0].Ruling.Kind != game.RulingRepetition {
 		t.Errorf("log = %+v", log)
@@ -223,7 +224,7 @@ func TestClaim_G6_RulingFromFiveCycles(t *testing.T) {
 		{at: 3 * mn, do: "offer", by: red},
 		{at: 4 * mn, do: "accept", by: black},
 	})
-	wantResult(t, g, game.Draw, game.Agreement)
+	wantResult(t, g, result.Draw, game.Agreement)
 	if v := g.View(t0 + 5*mn); !v.Repetition.Requested || v.Repetition.RequestedBy != xiangqi.Black {
 		t.Errorf("repetition view = %+v, want requested by black", v.Repetition)
 	}
@@ -242,13 +243,13 @@ func TestRepetition_G6_RuleSets(t *testing.T) {
 		rule game.RepetitionRule
 		fen  string
 		line []step
-		want game.Result
+		want result.Result
 		why  game.Reason
 	}{
-		{"ThreefoldDraw", game.ThreefoldDraw, "", cycles(2), game.Draw, game.Threefold},
-		{"PerpetualCheckLoses", game.PerpetualCheckLoses, fen, append(append([]step{}, checks...), checks...), game.BlackWins, game.PerpetualCheck},
-		{"PerpetualCheckQuietIsDraw", game.PerpetualCheckLoses, "", cycles(2), game.Draw, game.Threefold},
-		{"ArbiterRulingGoesOn", game.ArbiterRuling, fen, append(append([]step{}, checks...), checks...), game.NoResult, game.NoReason},
+		{"ThreefoldDraw", game.ThreefoldDraw, "", cycles(2), result.Draw, game.Threefold},
+		{"PerpetualCheckLoses", game.PerpetualCheckLoses, fen, append(append([]step{}, checks...), checks...), result.BlackWins, game.PerpetualCheck},
+		{"PerpetualCheckQuietIsDraw", game.PerpetualCheckLoses, "", cycles(2), result.Draw, game.Threefold},
+		{"ArbiterRulingGoesOn", game.ArbiterRuling, fen, append(append([]step{}, checks...), checks...), result.None, game.NoReason},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -320,7 +321,7 @@ func TestMove_G2_IllegalMovesAsFouls(t *testing.T) {
 		{do: "move", by: red, move: "e0d0", code: game.CodeIllegalMoveFoul, rule: "B-3"},
 		{do: "move", by: red, move: "e0e1", code: game.CodeIllegalMoveFoul, rule: "B-10"},
 	})
-	wantResult(t, g, game.BlackWins, game.Fouls)
+	wantResult(t, g, result.BlackWins, game.Fouls)
 	if v := g.View(t0); v.Fouls != [2]int{3, 0} {
 		t.Errorf("fouls = %v", v.Fouls)
 	}
@@ -334,7 +335,7 @@ func TestMove_G2_IllegalMovesAsFouls(t *testing.T) {
 		{do: "move", by: red, move: "b0d1", code: game.CodeIllegalMove, rule: "B-6"},
 		{do: "move", by: red, move: "a0a3", code: game.CodeIllegalMoveLoss, rule: "B-10"},
 	})
-	wantResult(t, g, game.BlackWins, game.IllegalMove)
+	wantResult(t, g, result.BlackWins, game.IllegalMove)
 	if n := len(g.Log()); n != 1 {
 		t.Errorf("log has %d entries, want the losing move only", n)
 	}
@@ -477,7 +478,7 @@ func TestResign_G2(t *testing.T) {
 		{do: "resign", by: red},
 		{do: "resign", by: black, code: game.CodeGameOver},
 	})
-	wantResult(t, g, game.BlackWins, game.Resignation)
+	wantResult(t, g, result.BlackWins, game.Resignation)
 }
 
 func TestClaim_C3_Time(t *testing.T) {
@@ -489,10 +490,10 @@ func TestClaim_C3_Time(t *testing.T) {
 		{at: 72 * sec, do: "claimTime", by: red}, // idempotent
 		{at: 73 * sec, do: "claimTime", by: black, code: game.CodeGameOver},
 	})
-	wantResult(t, g, game.RedWins, game.Time)
+	wantResult(t, g, result.RedWins, game.Time)
 	g = newGame(t, game.Setup{Control: clock.SuddenDeath(mn)})
 	run(t, g, []step{{at: 61 * sec, do: "claimTime", by: black}})
-	wantResult(t, g, game.BlackWins, game.Time)
+	wantResult(t, g, result.BlackWins, game.Time)
 }
 
 func TestLateArrival_C6_ClockFromRoundStart(t *testing.T) {

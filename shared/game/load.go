@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -15,12 +16,12 @@ const MaxRecordMoves = 1000
 // FromRecord builds a game from a record's moves, as POST /games/import does
 // with a PGN file: s gives the start position, the time control and the
 // rules; the moves are played at now, without clocks or the automatic draws
-// (what the record shows was played). res is the record's result: NoResult
+// (what the record shows was played). res is the record's result: result.None
 // leaves the game in progress from its last position with the side to move's
 // clock running; why may be NoReason, and is then "record". A record whose
 // last move mates or stalemates ends by that (G-1), and a result that
 // contradicts it is refused.
-func FromRecord(s Setup, moves []xiangqi.Move, res Result, why Reason, now int64) (*Game, error) {
+func FromRecord(s Setup, moves []xiangqi.Move, res result.Result, why Reason, now int64) (*Game, error) {
 	g, err := New(s)
 	if err != nil {
 		return nil, err
@@ -38,7 +39,7 @@ func FromRecord(s Setup, moves []xiangqi.Move, res Result, why Reason, now int64
 // starts from the game's own start position. The clocks keep the time left
 // to each side and run for the side to move unless the record ends the game;
 // a finished game's record may be loaded only by an arbiter (a correction).
-func (g *Game) LoadRecord(now int64, by Actor, moves []xiangqi.Move, res Result, why Reason) error {
+func (g *Game) LoadRecord(now int64, by Actor, moves []xiangqi.Move, res result.Result, why Reason) error {
 	if by.Role != Arbiter && by.Role != Scribe {
 		return refuse(CodeForbidden, "O-1", "only an arbiter or the table's scribe loads a record")
 	}
@@ -65,11 +66,11 @@ func (g *Game) LoadRecord(now int64, by Actor, moves []xiangqi.Move, res Result,
 }
 
 // load plays moves from the start position at now in place of the game's.
-func (g *Game) load(now int64, moves []xiangqi.Move, res Result, why Reason) error {
+func (g *Game) load(now int64, moves []xiangqi.Move, res result.Result, why Reason) error {
 	if len(moves) > MaxRecordMoves {
 		return refuse(CodeInvalidArgument, "", "the record has %d moves; at most %d are read", len(moves), MaxRecordMoves)
 	}
-	if res != NoResult && res.String() == "" {
+	if res != result.None && res.String() == "" {
 		return refuse(CodeInvalidArgument, "", "unknown result %d", res)
 	}
 	g.moves, g.times = nil, nil
@@ -91,7 +92,7 @@ func (g *Game) load(now int64, moves []xiangqi.Move, res Result, why Reason) err
 			g.base = len(g.moves)
 		}
 	}
-	g.status, g.result, g.reason, g.endedAt = Playing, NoResult, NoReason, 0
+	g.status, g.result, g.reason, g.endedAt = Playing, result.None, NoReason, 0
 	g.awaitingPress = false
 	g.offer.pending = false
 	g.rulingAskedBy = -1
@@ -103,11 +104,11 @@ func (g *Game) load(now int64, moves []xiangqi.Move, res Result, why Reason) err
 		if st == xiangqi.Stalemate {
 			because = Stalemate
 		}
-		if res != NoResult && res != won {
+		if res != result.None && res != won {
 			return refuse(CodeInvalidArgument, "G-1", "the record gives %v, but its last move ends the game by %v: %v", res, because, won)
 		}
 		g.end(now, won, because)
-	case res != NoResult:
+	case res != result.None:
 		if why == NoReason {
 			why = RecordSays
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/notation"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -29,15 +30,15 @@ func moves(t testing.TB, iccs ...string) []xiangqi.Move {
 
 func TestFromRecord_ResultAndContinue(t *testing.T) {
 	ms := moves(t, "h2e2", "h9g7", "h0g2", "i9h9")
-	g, err := game.FromRecord(game.Setup{StartMs: t0}, ms, game.Draw, game.NoReason, t0)
+	g, err := game.FromRecord(game.Setup{StartMs: t0}, ms, result.Draw, game.NoReason, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, why := g.Result(); r != game.Draw || why != game.RecordSays || g.Ply() != 4 || g.Status() != game.Over {
+	if r, why := g.Result(); r != result.Draw || why != game.RecordSays || g.Ply() != 4 || g.Status() != game.Over {
 		t.Errorf("got %v by %v at ply %d (%v), want 1/2-1/2 by record at ply 4", r, why, g.Ply(), g.Status())
 	}
 	// No result: the game goes on with red to move and red's clock running.
-	g, err = game.FromRecord(game.Setup{StartMs: t0, Control: preset(t, "rapid-5/30")}, ms, game.NoResult, game.NoReason, t0+5*sec)
+	g, err = game.FromRecord(game.Setup{StartMs: t0, Control: preset(t, "rapid-5/30")}, ms, result.None, game.NoReason, t0+5*sec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,20 +68,20 @@ func TestFromRecord_G1_MateDecides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := game.FromRecord(s, []xiangqi.Move{m}, game.NoResult, game.NoReason, t0)
+	g, err := game.FromRecord(s, []xiangqi.Move{m}, result.None, game.NoReason, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, why := g.Result(); r != game.RedWins || why != game.Checkmate {
+	if r, why := g.Result(); r != result.RedWins || why != game.Checkmate {
 		t.Errorf("got %v by %v, want 1-0 by checkmate", r, why)
 	}
-	_, err = game.FromRecord(s, []xiangqi.Move{m}, game.BlackWins, game.NoReason, t0)
+	_, err = game.FromRecord(s, []xiangqi.Move{m}, result.BlackWins, game.NoReason, t0)
 	var re *game.RuleError
 	if !errors.As(err, &re) || re.Rule != "G-1" || !strings.Contains(re.Message, "checkmate") {
 		t.Errorf("contradicting result: got %v, want a G-1 refusal", err)
 	}
 	k := xiangqi.NewMove(xiangqi.NewSquare(3, 9), xiangqi.NewSquare(3, 8)) // d9d8, after the mate
-	_, err = game.FromRecord(s, []xiangqi.Move{m, k}, game.NoResult, game.NoReason, t0)
+	_, err = game.FromRecord(s, []xiangqi.Move{m, k}, result.None, game.NoReason, t0)
 	if !errors.As(err, &re) || re.Rule != "G-1" {
 		t.Errorf("moves after mate: got %v, want a G-1 refusal", err)
 	}
@@ -93,10 +94,10 @@ func TestLoadRecord_O2_Audited(t *testing.T) {
 	g := newGame(t, game.Setup{Control: preset(t, "rapid-5/30")})
 	run(t, g, []step{{at: sec, do: "move", by: red, move: "h2e2"}})
 	ms := moves(t, "c3c4", "g6g5", "b0c2")
-	if err := g.LoadRecord(t0+2*sec, red, ms, game.NoResult, game.NoReason); err == nil {
+	if err := g.LoadRecord(t0+2*sec, red, ms, result.None, game.NoReason); err == nil {
 		t.Error("a player loaded a record")
 	}
-	if err := g.LoadRecord(t0+2*sec, scribe, ms, game.NoResult, game.NoReason); err != nil {
+	if err := g.LoadRecord(t0+2*sec, scribe, ms, result.None, game.NoReason); err != nil {
 		t.Fatal(err)
 	}
 	if g.Ply() != 3 || g.Position().SideToMove() != xiangqi.Black || g.Clock().Running != 1 {
@@ -107,22 +108,22 @@ func TestLoadRecord_O2_Audited(t *testing.T) {
 		log[0].Ruling.Note != "record loaded: 3 moves in place of 1 moves" {
 		t.Errorf("log = %+v", log)
 	}
-	if err := g.LoadRecord(t0+3*sec, scribe, ms, game.RedWins, game.Resignation); err != nil {
+	if err := g.LoadRecord(t0+3*sec, scribe, ms, result.RedWins, game.Resignation); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.LoadRecord(t0+4*sec, scribe, ms[:1], game.Draw, game.NoReason); err == nil {
+	if err := g.LoadRecord(t0+4*sec, scribe, ms[:1], result.Draw, game.NoReason); err == nil {
 		t.Error("a scribe replaced a finished game's record")
 	}
-	if err := g.LoadRecord(t0+4*sec, arb, ms[:1], game.Draw, game.Agreement); err != nil {
+	if err := g.LoadRecord(t0+4*sec, arb, ms[:1], result.Draw, game.Agreement); err != nil {
 		t.Fatal(err)
 	}
-	if r, why := g.Result(); r != game.Draw || why != game.Agreement || g.Ply() != 1 {
+	if r, why := g.Result(); r != result.Draw || why != game.Agreement || g.Ply() != 1 {
 		t.Errorf("after the arbiter's correction: %v by %v at ply %d", r, why, g.Ply())
 	}
 	// A refused load changes nothing.
 	before, _ := g.MarshalBinary()
 	bad := append(moves(t, "c3c4"), ms[0])
-	if err := g.LoadRecord(t0+5*sec, arb, bad, game.NoResult, game.NoReason); err == nil {
+	if err := g.LoadRecord(t0+5*sec, arb, bad, result.None, game.NoReason); err == nil {
 		t.Error("an illegal record loaded")
 	}
 	after, _ := g.MarshalBinary()

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -20,7 +21,7 @@ func TestOffer_O2_ForbiddenOfferLoses(t *testing.T) {
 			{do: "move", by: red, move: "f0e1"},
 			{do: "offer", by: red},
 		})
-		wantResult(t, g, game.BlackWins, game.ForbiddenOffer)
+		wantResult(t, g, result.BlackWins, game.ForbiddenOffer)
 		// (15) 不与纪律处分: logged as what it is, not as a disciplinary penalty.
 		if l := g.Log(); len(l) != 1 || l[0].Ruling.Kind != game.RulingForbiddenOffer || l[0].Ruling.Side != xiangqi.Red {
 			t.Errorf("log %+v, want one forbidden offer by red", l)
@@ -39,7 +40,7 @@ func TestOffer_O2_ForbiddenOfferLoses(t *testing.T) {
 			{do: "move", by: red, move: "h0g2"},
 			{do: "offer", by: red},
 		})
-		wantResult(t, g, game.BlackWins, game.ForbiddenOffer)
+		wantResult(t, g, result.BlackWins, game.ForbiddenOffer)
 	})
 	t.Run("OffByDefault", func(t *testing.T) {
 		g := newGame(t, game.Setup{FEN: redHasNone, Control: preset(t, "world")})
@@ -81,7 +82,7 @@ func TestDroppedPiece_O2_SecondLoses(t *testing.T) {
 	if err := g.Rule(t0+5, scribe, drop(xiangqi.Red)); err != nil {
 		t.Fatal(err)
 	}
-	wantResult(t, g, game.BlackWins, game.DroppedPiece)
+	wantResult(t, g, result.BlackWins, game.DroppedPiece)
 
 	// The option and the drops survive the binary form.
 	b, err := g.MarshalBinary()
@@ -92,7 +93,7 @@ func TestDroppedPiece_O2_SecondLoses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, why := back.Result(); r != game.BlackWins || why != game.DroppedPiece || !back.Rules().DroppedPieceLoses {
+	if r, why := back.Result(); r != result.BlackWins || why != game.DroppedPiece || !back.Rules().DroppedPieceLoses {
 		t.Errorf("decoded %v %v %+v", r, why, back.Rules())
 	}
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/notation"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -83,7 +84,7 @@ func (g *Game) writeRounds(b *strings.Builder, start *xiangqi.Position, texts []
 
 // resultLine is the API result and reason, or "*" while playing.
 func (g *Game) resultLine() string {
-	if g.result == NoResult {
+	if g.result == result.None {
 		if g.status == PendingRuling {
 			return "* (pendingRuling)"
 		}
@@ -93,15 +94,15 @@ func (g *Game) resultLine() string {
 }
 
 // pgnResult maps a result to PGN's four tokens; forfeits keep their winner.
-func pgnResult(r Result) string {
+func pgnResult(r result.Result) string {
 	switch r {
-	case RedWins, RedByForfeit:
+	case result.RedWins, result.RedByForfeit:
 		return "1-0"
-	case BlackWins, BlackByForfeit:
+	case result.BlackWins, result.BlackByForfeit:
 		return "0-1"
-	case Draw:
+	case result.Draw:
 		return "1/2-1/2"
-	case DoubleForfeit:
+	case result.DoubleForfeit:
 		return "0-0"
 	}
 	return "*"
@@ -132,7 +133,7 @@ func (g *Game) pgn(now int64, info RecordInfo) (string, error) {
 	tag("Red", orQuestion(info.Red))
 	tag("Black", orQuestion(info.Black))
 	tag("Result", pgnResult(g.result))
-	if g.result != NoResult {
+	if g.result != result.None {
 		if g.result.String() != pgnResult(g.result) {
 			tag("ResultCode", g.result.String()) // a forfeit: "+-", "-+"
 		}

@@ -1,64 +1,19 @@
 package game
 
-import "github.com/xqtour/xqtour/shared/xiangqi"
-
-// Result is how a game ended, with the stable names of API.md. The zero value
-// means the game is still being played.
-type Result int8
-
-// The results. Forfeits are kept apart from played wins so that standings can
-// mark them (S-6).
-const (
-	NoResult       Result = iota
-	RedWins               // "1-0"
-	BlackWins             // "0-1"
-	Draw                  // "1/2-1/2"
-	RedByForfeit          // "+-": black forfeited
-	BlackByForfeit        // "-+": red forfeited
-	DoubleForfeit         // "0-0": both forfeited (C-6 双方弃权)
+import (
+	"github.com/xqtour/xqtour/shared/result"
+	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
-var resultNames = [...]string{"", "1-0", "0-1", "1/2-1/2", "+-", "-+", "0-0"}
-
-// String returns the API name, such as "1-0"; "" for NoResult.
-func (r Result) String() string {
-	if r < 0 || int(r) >= len(resultNames) {
-		return ""
-	}
-	return resultNames[r]
-}
-
-// ParseResult reads an API result name; ok is false for anything else,
-// including "".
-func ParseResult(s string) (r Result, ok bool) {
-	for i := RedWins; int(i) < len(resultNames); i++ {
-		if resultNames[i] == s {
-			return i, true
-		}
-	}
-	return NoResult, false
-}
-
-// Points returns the game points of red and black in half-point-free units
-// (win 2, draw 1, loss 0, K-1's default); the event rescales them.
-func (r Result) Points() (red, black int) {
-	switch r {
-	case RedWins, RedByForfeit:
-		return 2, 0
-	case BlackWins, BlackByForfeit:
-		return 0, 2
-	case Draw:
-		return 1, 1
-	}
-	return 0, 0
-}
+// A game's result is result.Result, the one result type of the core
+// (shared/result); this file keeps why the game ended.
 
 // winFor returns the played win for c.
-func winFor(c xiangqi.Color) Result {
+func winFor(c xiangqi.Color) result.Result {
 	if c == xiangqi.Red {
-		return RedWins
+		return result.RedWins
 	}
-	return BlackWins
+	return result.BlackWins
 }
 
 // Reason says why a game ended; the names are stable and safe to store.

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -90,14 +91,14 @@ type Ruling struct {
 	// RemainingMs is a clock correction's new remaining time (C-5).
 	RemainingMs int64
 	// Result and Reason are a result correction's or a recorded result's.
-	Result Result
+	Result result.Result
 	Reason Reason
 	// Note is the official's reason, required for clock and result
 	// corrections; illegal-move fouls carry the move and the rule.
 	Note string
-	// Before and BeforeReason are what a result correction replaced (NoResult
+	// Before and BeforeReason are what a result correction replaced (result.None
 	// when the game had none yet), for the audit.
-	Before       Result
+	Before       result.Result
 	BeforeReason Reason
 }
 
@@ -130,14 +131,14 @@ func (g *Game) foul(now int64, by Actor, side xiangqi.Color, note string) {
 // event has no separate arbiter). reason may be NoReason; it is then
 // "arbiter". A game that has a result is refused (game_over): its result is
 // changed only by CorrectResult.
-func (g *Game) RecordResult(now int64, by Actor, r Result, why Reason) error {
+func (g *Game) RecordResult(now int64, by Actor, r result.Result, why Reason) error {
 	if by.Role != Arbiter && by.Role != Scribe && by.Role != Organiser {
 		return refuse(CodeForbidden, "O-1", "only an arbiter, the scribe or the organiser records a result")
 	}
 	if err := g.checkOpen(now, true); err != nil {
 		return err
 	}
-	if r == NoResult || r.String() == "" {
+	if r == result.None || r.String() == "" {
 		return refuse(CodeInvalidArgument, "", "a result is needed")
 	}
 	if why == NoReason {
@@ -259,7 +260,7 @@ func (g *Game) ruleRepetition(now int64, by Actor, r Ruling) error {
 // organiser, with note saying why (O-1). The log keeps who, when, the result
 // before and after. A game still being played is refused (it has no result
 // to correct: record one), as is a correction to the result it already has.
-func (g *Game) CorrectResult(now int64, by Actor, r Result, why Reason, note string) error {
+func (g *Game) CorrectResult(now int64, by Actor, r result.Result, why Reason, note string) error {
 	if by.Role != Arbiter && by.Role != Organiser {
 		return refuse(CodeForbidden, "O-1", "only an arbiter or the organiser corrects a result; %s may not", by.Role.withArticle())
 	}
@@ -280,7 +281,7 @@ func (g *Game) CorrectResult(now int64, by Actor, r Result, why Reason, note str
 }
 
 func (g *Game) correctResult(now int64, by Actor, r Ruling) error {
-	if r.Result == NoResult || r.Result.String() == "" {
+	if r.Result == result.None || r.Result.String() == "" {
 		return refuse(CodeInvalidArgument, "", "a result correction needs a result")
 	}
 	if strings.TrimSpace(r.Note) == "" {
@@ -311,12 +312,12 @@ func (g *Game) ruleLate(now int64, by Actor, r Ruling) error {
 			return refuse(CodeInvalidRuling, "C-6", "%s has already moved; it was not absent", c)
 		}
 	}
-	res := DoubleForfeit // C-6 双方弃权
+	res := result.DoubleForfeit // C-6 双方弃权
 	switch {
 	case !r.Late[xiangqi.Black]:
-		res = BlackByForfeit
+		res = result.BlackByForfeit
 	case !r.Late[xiangqi.Red]:
-		res = RedByForfeit
+		res = result.RedByForfeit
 	}
 	g.logRuling(now, by, r)
 	g.end(now, res, Forfeit)

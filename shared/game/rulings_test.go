@@ -6,6 +6,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -21,7 +22,7 @@ func TestRule_O2_OfficialsAndLog(t *testing.T) {
 		name    string
 		moves   []step
 		rulings []ruling
-		want    game.Result
+		want    result.Result
 		why     game.Reason
 		logged  int
 	}{
@@ -33,7 +34,7 @@ func TestRule_O2_OfficialsAndLog(t *testing.T) {
 				{at: 3, by: scribe, r: game.Ruling{Kind: game.RulingFoul, Side: xiangqi.Black}, code: game.CodeForbidden},
 				{at: 4, by: arb, r: game.Ruling{Kind: game.RulingFoul, Side: xiangqi.Black}},
 			},
-			want: game.RedWins, why: game.Fouls, logged: 3,
+			want: result.RedWins, why: game.Fouls, logged: 3,
 		},
 		{
 			name: "O2_WarningThenLoss",
@@ -43,7 +44,7 @@ func TestRule_O2_OfficialsAndLog(t *testing.T) {
 				{at: 3, by: arb, r: game.Ruling{Kind: game.RulingPenalty, Side: xiangqi.Red, Penalty: game.Expulsion, Note: "refused to sign"}},
 				{at: 4, by: arb, r: game.Ruling{Kind: game.RulingPenalty, Side: xiangqi.Black, Penalty: game.LossOfGame}, code: game.CodeGameOver},
 			},
-			want: game.BlackWins, why: game.Penalty, logged: 3,
+			want: result.BlackWins, why: game.Penalty, logged: 3,
 		},
 		{
 			name: "C5_ClockCorrectionNeedsReason",
@@ -59,14 +60,14 @@ func TestRule_O2_OfficialsAndLog(t *testing.T) {
 			rulings: []ruling{
 				{at: 5, by: arb, r: game.Ruling{Kind: game.RulingClock, Side: xiangqi.Black, RemainingMs: 0, Note: "flag fell on the old clock"}},
 			},
-			want: game.RedWins, why: game.Time, logged: 1,
+			want: result.RedWins, why: game.Time, logged: 1,
 		},
 		{
 			name: "C6_OneSideLate",
 			rulings: []ruling{
 				{at: 31 * mn, by: arb, r: game.Ruling{Kind: game.RulingLateForfeit, Late: [2]bool{false, true}}},
 			},
-			want: game.RedByForfeit, why: game.Forfeit, logged: 1,
+			want: result.RedByForfeit, why: game.Forfeit, logged: 1,
 		},
 		{
 			name: "C6_BothLate",
@@ -74,7 +75,7 @@ func TestRule_O2_OfficialsAndLog(t *testing.T) {
 				{at: 31 * mn, by: arb, r: game.Ruling{Kind: game.RulingLateForfeit}, code: game.CodeInvalidArgument, rule: "C-6"},
 				{at: 31 * mn, by: arb, r: game.Ruling{Kind: game.RulingLateForfeit, Late: [2]bool{true, true}}},
 			},
-			want: game.DoubleForfeit, why: game.Forfeit, logged: 1,
+			want: result.DoubleForfeit, why: game.Forfeit, logged: 1,
 		},
 		{
 			name:  "C6_NotAfterMoving",
@@ -83,16 +84,16 @@ func TestRule_O2_OfficialsAndLog(t *testing.T) {
 				{at: 31 * mn, by: arb, r: game.Ruling{Kind: game.RulingLateForfeit, Late: [2]bool{true, false}}, code: game.CodeInvalidRuling, rule: "C-6"},
 				{at: 31 * mn, by: arb, r: game.Ruling{Kind: game.RulingLateForfeit, Late: [2]bool{false, true}}},
 			},
-			want: game.RedByForfeit, why: game.Forfeit, logged: 1,
+			want: result.RedByForfeit, why: game.Forfeit, logged: 1,
 		},
 		{
 			name: "ResultCorrection",
 			rulings: []ruling{
 				{at: 1, by: arb, r: game.Ruling{Kind: game.RulingPenalty, Side: xiangqi.Red, Penalty: game.LossOfGame}},
-				{at: 2, by: arb, r: game.Ruling{Kind: game.RulingResult, Result: game.Draw}, code: game.CodeInvalidRuling},
-				{at: 3, by: arb, r: game.Ruling{Kind: game.RulingResult, Result: game.Draw, Note: "appeal upheld"}},
+				{at: 2, by: arb, r: game.Ruling{Kind: game.RulingResult, Result: result.Draw}, code: game.CodeInvalidRuling},
+				{at: 3, by: arb, r: game.Ruling{Kind: game.RulingResult, Result: result.Draw, Note: "appeal upheld"}},
 			},
-			want: game.Draw, why: game.ArbiterDecision, logged: 2,
+			want: result.Draw, why: game.ArbiterDecision, logged: 2,
 		},
 		{
 			name: "G6_RepetitionOnlyWhenPending",
@@ -136,17 +137,17 @@ func TestRule_C5_CorrectionChangesRemaining(t *testing.T) {
 
 func TestRecordResult(t *testing.T) {
 	g := newGame(t, game.Setup{Control: preset(t, "untimed")})
-	if err := g.RecordResult(t0, red, game.RedWins, game.Checkmate); err == nil {
+	if err := g.RecordResult(t0, red, result.RedWins, game.Checkmate); err == nil {
 		t.Error("a player recorded a result")
 	}
-	if err := g.RecordResult(t0, scribe, game.NoResult, game.NoReason); err == nil {
+	if err := g.RecordResult(t0, scribe, result.None, game.NoReason); err == nil {
 		t.Error("recorded an empty result")
 	}
-	if err := g.RecordResult(t0+90*mn, scribe, game.BlackWins, game.NoReason); err != nil {
+	if err := g.RecordResult(t0+90*mn, scribe, result.BlackWins, game.NoReason); err != nil {
 		t.Fatal(err)
 	}
-	wantResult(t, g, game.BlackWins, game.ArbiterDecision)
-	err := g.RecordResult(t0+91*mn, arb, game.RedWins, game.Resignation)
+	wantResult(t, g, result.BlackWins, game.ArbiterDecision)
+	err := g.RecordResult(t0+91*mn, arb, result.RedWins, game.Resignation)
 	var re *game.RuleError
 	if !errors.As(err, &re) || re.Code != game.CodeGameOver {
 		t.Errorf("second result = %v, want game_over (a correction is a ruling)", err)
@@ -158,11 +159,6 @@ func TestRecordResult(t *testing.T) {
 }
 
 func TestNames_API(t *testing.T) {
-	for _, s := range []string{"1-0", "0-1", "1/2-1/2", "+-", "-+", "0-0"} {
-		if r, ok := game.ParseResult(s); !ok || r.String() != s {
-			t.Errorf("ParseResult(%q) = %v, %v", s, r, ok)
-		}
-	}
 	for _, s := range []string{"checkmate", "stalemate", "resignation", "time", "agreement", "noCapture",
 		"deadPosition", "repetitionRuling", "fouls", "forfeit", "arbiter", "threefold", "perpetualCheck"} {
 		if r, ok := game.ParseReason(s); !ok || r.String() != s {
@@ -184,9 +180,6 @@ func TestNames_API(t *testing.T) {
 			t.Errorf("ParseRepetitionRule(%q) = %v, %v", s, k, ok)
 		}
 	}
-	if _, ok := game.ParseResult(""); ok {
-		t.Error(`ParseResult("") ok`)
-	}
 }
 
 func TestDeadPosition_G4_EventOption(t *testing.T) {
@@ -196,9 +189,9 @@ func TestDeadPosition_G4_EventOption(t *testing.T) {
 		g := newGame(t, game.Setup{FEN: fen, Control: clock.SuddenDeath(mn), Rules: game.Rules{DeadPositionDraws: on}})
 		run(t, g, []step{{do: "move+press", by: red, move: "f0e1"}})
 		if on {
-			wantResult(t, g, game.Draw, game.DeadPosition)
+			wantResult(t, g, result.Draw, game.DeadPosition)
 		} else {
-			wantResult(t, g, game.NoResult, game.NoReason)
+			wantResult(t, g, result.None, game.NoReason)
 		}
 	}
 }
@@ -224,11 +217,11 @@ func TestArrive_C6(t *testing.T) {
 			t.Fatal(err)
 		}
 		run(t, g, []step{{at: 6 * mn, do: "move+press", by: red, move: "h2e2"}})
-		if v := g.View(t0 + 15*mn - 1); v.Result != game.NoResult {
+		if v := g.View(t0 + 15*mn - 1); v.Result != result.None {
 			t.Fatalf("forfeit before the limit: %v", v.Result)
 		}
 		g.Settle(t0 + 20*mn)
-		wantResult(t, g, game.RedByForfeit, game.Forfeit)
+		wantResult(t, g, result.RedByForfeit, game.Forfeit)
 		if v := g.View(t0 + 20*mn); v.EndedAt != t0+15*mn || v.ArrivedAt != [2]int64{t0 + 5*mn, 0} {
 			t.Errorf("ended %d, arrivals %v", v.EndedAt, v.ArrivedAt)
 		}
@@ -240,7 +233,7 @@ func TestArrive_C6(t *testing.T) {
 		if !errors.As(err, &re) || re.Code != game.CodeGameOver {
 			t.Fatalf("arrival after the limit = %v, want game_over", err)
 		}
-		wantResult(t, g, game.DoubleForfeit, game.Forfeit)
+		wantResult(t, g, result.DoubleForfeit, game.Forfeit)
 	})
 	t.Run("BothLate_SecondArrivesAfterFirstMove", func(t *testing.T) {
 		g := newGame(t, setup)

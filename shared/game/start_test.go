@@ -5,6 +5,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/result"
 )
 
 // unstarted builds a game whose round has not started (StartMs 0).
@@ -68,7 +69,7 @@ func TestStart_C6_LateLimitCountsFromTheActualStart(t *testing.T) {
 		t.Fatalf("forfeit before the limit counted from the start: %v", v.Result)
 	}
 	g.Settle(start + 15*mn)
-	wantResult(t, g, game.RedByForfeit, game.Forfeit)
+	wantResult(t, g, result.RedByForfeit, game.Forfeit)
 	roundTrip(t, g, start+15*mn)
 }
 

@@ -2,6 +2,7 @@ package game
 
 import (
 	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -37,7 +38,7 @@ type View struct {
 	ArrivedAt [2]int64
 
 	Status  Status
-	Result  Result
+	Result  result.Result
 	Reason  Reason
 	EndedAt int64 // Unix ms; 0 while playing
 	Version uint64

@@ -6,6 +6,8 @@
 //
 // Errors map to statuses in one place, toError in errors.go: a core refusal
 // is a *rulebook.RuleError (422 unless refusalStatus says otherwise).
+// A result a client sends is read once, by result.Parse, where it is decoded
+// (games.go, pgnimport.go); stored items keep it as API.md's string.
 package httpapi
 
 import (

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -49,8 +50,8 @@ func (a *API) getRing(c *call) (int, any, error) {
 	challenges := []challengeOut{}
 	for _, ch := range ring.Challenges {
 		co := challengeOut{Round: ch.Round, Challenger: ch.Challenger, HolderBefore: ch.HolderBefore, Red: ch.Red, Black: ch.Black, GameID: ch.GameID}
-		if ch.Result != "" {
-			res, after := ch.Result, ch.HolderAfter
+		if ch.Result != result.None {
+			res, after := ch.Result.String(), ch.HolderAfter
 			co.Result, co.HolderAfter = &res, &after
 		}
 		challenges = append(challenges, co)

@@ -37,10 +37,10 @@ type roundSummaryOut struct {
 }
 
 // hasStarted reports whether a round's games are under way at now: it was
-// started or its start time has passed (roundHasStarted, C-1), or a game of
+// started or its start time has passed (Round.Started, C-1), or a game of
 // it already has a result (an over-the-board result recorded meanwhile).
 func (ev *event) hasStarted(r *tournament.Round, now int64) bool {
-	if roundHasStarted(r, now) {
+	if r.Started(now) {
 		return true
 	}
 	for _, p := range r.Pairings {
@@ -241,7 +241,8 @@ func (ev *event) meGame(r *tournament.Round, p tournament.Pairing, pid string, n
 		g.StartsAt = &s
 	}
 	if res, ok := ev.h.Result(r.Number, p); ok {
-		g.Result = &res.Result
+		s := res.Result.String()
+		g.Result = &s
 	}
 	return g
 }

@@ -9,36 +9,6 @@ import (
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
 )
 
-type meJSON struct {
-	Role, ID, Name string
-	GameID         string `json:"gameId"`
-	Colour         string
-	Tournament     *struct{ ID, Name string }
-	Player         *struct{ ID, Name string }
-	Official       *struct{ ID, Role string }
-	Tables         []int
-	Games          []struct{ Table int }
-	Team           *struct{ ID, Name string }
-	CurrentGame    *meGameJSON `json:"currentGame"`
-	NextGame       *meGameJSON `json:"nextGame"`
-}
-
-type meGameJSON struct {
-	Round, Table     int
-	GameID           string `json:"gameId"`
-	Colour, Opponent string
-	OpponentName     string `json:"opponentName"`
-	RoundStatus      string `json:"roundStatus"`
-	Result           *string
-}
-
-func me(t *testing.T, s *apitest.Server, token string) meJSON {
-	t.Helper()
-	var out meJSON
-	s.Do(apitest.Req{Method: http.MethodGet, Path: "/me", Token: token}).Want(t, http.StatusOK).Decode(t, &out)
-	return out
-}
-
 type roundsJSON struct {
 	Paired, Planned int
 	Rounds          []struct {

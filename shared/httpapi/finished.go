@@ -21,32 +21,6 @@ func (ev *event) finished() bool {
 	return errors.As(err, &re) && re.Code == tournament.CodeEventComplete
 }
 
-// mayBeFinished says, from the event item alone, whether the event could be
-// over, so a read loads the whole event only then: a Swiss-based event
-// before its last round cannot be, nor a round robin before the last round
-// of its table.
-func mayBeFinished(t *tournament.Tournament) bool {
-	if t.Status != tournament.Running {
-		return false
-	}
-	switch t.Settings.System {
-	case tournament.Swiss, tournament.SwissElimination, tournament.SwissNPlusOne:
-		return t.Round >= t.Settings.Rounds
-	case tournament.SwissKnockout:
-		return t.Round > t.Settings.Rounds
-	case tournament.RoundRobin, tournament.DoubleRoundRobin:
-		n := t.Entrants()
-		rounds := n - 1 + n%2 // S-1: an odd field adds a rest round
-		if t.Settings.System == tournament.DoubleRoundRobin {
-			rounds *= 2
-		}
-		return t.Round >= rounds
-	case tournament.ChallengeSystem: // S-8: an open ring never ends by itself
-		return t.Settings.Rounds > 0 && t.Round >= t.Settings.Rounds
-	}
-	return true // knockouts and groups: the bracket or the finals decide
-}
-
 // GET /tournaments/{tid} — public. The status reads "finished" as soon as
 // the last round's results are all in (or the bracket is decided): it is
 // computed here, since results are written by the game handlers, and stored
@@ -57,7 +31,7 @@ func (a *API) getTournament(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	if mayBeFinished(t) {
+	if t.MayBeFinished() { // from the event item alone: load the whole event only then
 		ev, err := a.loadEvent(c.ctx(), tid)
 		if err != nil {
 			return 0, nil, err

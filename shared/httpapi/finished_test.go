@@ -7,11 +7,6 @@ import (
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
 )
 
-func status(t *testing.T, s *apitest.Server, tid string) any {
-	t.Helper()
-	return s.Get("/tournaments/"+tid).Want(t, http.StatusOK).JSON()["status"]
-}
-
 // The event reads finished once its last round's results are all in: a
 // Swiss after its last round, a knockout once the bracket is decided. The
 // status is stored when a pairing is then refused, and later entries are
@@ -71,5 +66,24 @@ func TestFinishedStatus_RoundRobin(t *testing.T) {
 	}
 	if got := status(t, s, f.ev.ID); got != "finished" {
 		t.Fatalf("after the table: %v", got)
+	}
+}
+
+// S-1, S-6: a player who withdrew before round 1 is not in the table, so a
+// five-entry round robin with one such withdrawal is a four-player table of
+// three rounds, finished after the third.
+func TestFinishedStatus_RoundRobinWithdrawnBeforeRound1(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Quintet","system":"roundRobin"}`, 5)
+	s.Post("/tournaments/"+f.ev.ID+"/players/"+f.players[4].ID+"/withdraw", f.ev.Token, nil).Want(t, http.StatusOK)
+	for n := 1; n <= 3; n++ {
+		r := f.pair(t, s, nil, http.StatusCreated)
+		if got := status(t, s, f.ev.ID); got != "running" {
+			t.Fatalf("round %d open: %v", n, got)
+		}
+		f.finishRound(t, s, r, nil)
+	}
+	if got := status(t, s, f.ev.ID); got != "finished" {
+		t.Fatalf("after the four-player table: %v", got)
 	}
 }

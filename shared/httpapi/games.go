@@ -12,6 +12,7 @@ import (
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/notation"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 	"github.com/xqtour/xqtour/shared/xiangqi"
@@ -374,8 +375,8 @@ func (a *API) recordResult(c *call) (int, any, error) {
 		if len(sg.Game.Log()) >= limitOf(capGameLog).Max {
 			return overLimit(capGameLog)
 		}
-		res, ok := game.ParseResult(in.Result)
-		if !ok {
+		res, err := result.Parse(in.Result)
+		if err != nil {
 			return badRequest("invalid_field", `result: want "1-0", "0-1", "1/2-1/2", "+-", "-+" or "0-0"`)
 		}
 		why, err := parseReason(in.Reason)
@@ -467,7 +468,7 @@ func (in rulingIn) ruling() (game.Ruling, error) {
 		}
 		r.RemainingMs = *in.RemainingMs
 	case game.RulingResult:
-		if r.Result, ok = game.ParseResult(in.Result); !ok {
+		if r.Result, err = result.Parse(in.Result); err != nil {
 			return r, badRequest("invalid_field", `result: want "1-0", "0-1", "1/2-1/2", "+-", "-+" or "0-0"`)
 		}
 		if r.Reason, err = parseReason(in.Reason); err != nil {

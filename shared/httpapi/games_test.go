@@ -11,59 +11,6 @@ import (
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
 )
 
-type newGame struct {
-	ID         string         `json:"id"`
-	RedToken   string         `json:"redToken"`
-	BlackToken string         `json:"blackToken"`
-	Game       map[string]any `json:"game"`
-}
-
-func createGame(t *testing.T, s *apitest.Server, body string) newGame {
-	t.Helper()
-	var g newGame
-	s.Post("/games", "", body).Want(t, http.StatusCreated).Decode(t, &g)
-	return g
-}
-
-// table drives one game over HTTP, tracking the ply as a client would.
-type table struct {
-	t   *testing.T
-	s   *apitest.Server
-	g   newGame
-	ply int
-}
-
-func (tb *table) token(side string) string {
-	if side == "red" {
-		return tb.g.RedToken
-	}
-	return tb.g.BlackToken
-}
-
-func (tb *table) move(side, move string, press bool) map[string]any {
-	tb.t.Helper()
-	r := tb.s.Post("/games/"+tb.g.ID+"/moves", tb.token(side), map[string]any{"move": move, "ply": tb.ply, "press": press}).Want(tb.t, http.StatusOK)
-	tb.ply++
-	return r.JSON()
-}
-
-func (tb *table) post(side, what string, body any) *apitest.Resp {
-	tb.t.Helper()
-	return tb.s.Post("/games/"+tb.g.ID+"/"+what, tb.token(side), body)
-}
-
-func (tb *table) state() map[string]any {
-	tb.t.Helper()
-	return tb.s.Get("/games/"+tb.g.ID).Want(tb.t, http.StatusOK).JSON()
-}
-
-func wantOver(t *testing.T, st map[string]any, result, reason string) {
-	t.Helper()
-	if st["status"] != "over" || st["result"] != result || st["reason"] != reason {
-		t.Fatalf("game state %v %v %v, want over %s %s", st["status"], st["result"], st["reason"], result, reason)
-	}
-}
-
 var recordFormats = []string{"pgn", "fen", "iccs", "wxf", "chinese", "yz3", "yz4"}
 
 // wantRecords fetches the game's record in every format and checks each

@@ -224,9 +224,9 @@ func (a *API) saveGame(c *call, sg *storedGame, corrected bool) error {
 	}
 	res, why := sg.Game.Result()
 	v := sg.Game.View(c.nowMs())
-	result := tournament.Result{Round: sg.Link.Round, Table: sg.Link.Table, GameID: sg.ID, Red: sg.Link.Red, Black: sg.Link.Black,
-		Result: res.String(), Reason: why.String(), RedFouls: v.Fouls[xiangqi.Red], BlackFouls: v.Fouls[xiangqi.Black], EndedAt: v.EndedAt}
-	x := encode(&store.Record{PK: store.TournamentPK(sg.Link.Tournament), SK: store.ResultSK(sg.Link.Round, sg.Link.Table), Kind: store.KindResult}, result)
+	item := tournament.Result{Round: sg.Link.Round, Table: sg.Link.Table, GameID: sg.ID, Red: sg.Link.Red, Black: sg.Link.Black,
+		Result: res, Reason: why.String(), RedFouls: v.Fouls[xiangqi.Red], BlackFouls: v.Fouls[xiangqi.Black], EndedAt: v.EndedAt}
+	x := encode(&store.Record{PK: store.TournamentPK(sg.Link.Tournament), SK: store.ResultSK(sg.Link.Round, sg.Link.Table), Kind: store.KindResult}, item)
 	return a.store.Transact(c.ctx(), []*store.Record{rec, x})
 }
 
@@ -239,7 +239,7 @@ func (a *API) correctResult(c *call, sg *storedGame) error {
 		return err
 	}
 	res, why := sg.Game.Result()
-	old.Result, old.Reason = res.String(), why.String()
+	old.Result, old.Reason = res, why.String()
 	g, err := encodeGame(sg.rec, sg.Link, sg.Game)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/tournament"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
@@ -128,8 +129,8 @@ type resultOut struct {
 	Reason *string `json:"reason"`
 }
 
-func resultView(r game.Result, why game.Reason) resultOut {
-	if r == game.NoResult {
+func resultView(r result.Result, why game.Reason) resultOut {
+	if r == result.None {
 		return resultOut{}
 	}
 	return resultOut{Result: strp(r.String()), Reason: strp(why.String())}

@@ -262,7 +262,7 @@ func TestCreationKey(t *testing.T) {
 		if path == "/games" {
 			body = map[string]any{}
 		}
-		if rt := routeOf(t, "POST", path); rt.Who != "anyone" {
+		if rt := routeOf(t, "POST", path); !rt.Who.Has(httpapi.RoleAnyone) {
 			t.Fatalf("POST %s is for %q", path, rt.Who)
 		}
 		r := s.Do(apitest.Req{Method: "POST", Path: path, Body: body, Header: map[string]string{"Idempotency-Key": idem}})
@@ -431,7 +431,7 @@ func TestHeaders_NosniffAndCaching(t *testing.T) {
 		}
 		cc := r.Header.Get("Cache-Control")
 		switch {
-		case rt.Method == "GET" && rt.Who == "public" && r.Status == http.StatusOK:
+		case rt.Method == "GET" && rt.Who.Has(httpapi.RolePublic) && r.Status == http.StatusOK:
 			if !strings.HasPrefix(cc, "public, max-age=") {
 				t.Errorf("%s %s: Cache-Control %q, want public, max-age=…", rt.Method, rt.Path, cc)
 			}

@@ -28,15 +28,6 @@ func scrambledField(t *testing.T, s *apitest.Server, settings string) field {
 	return f
 }
 
-// registration writes a round's pairings as registration numbers "red-black".
-func (f field) registration(r roundJSON) string {
-	var out []string
-	for _, p := range r.Pairings {
-		out = append(out, fmt.Sprintf("%d-%d", indexOf(f.players, p.Red)+1, indexOf(f.players, p.Black)+1))
-	}
-	return strings.Join(out, " ")
-}
-
 // bergerRounds lays out rounds 1 and 2 of the 8-player round-robin table
 // (S-1: R1 1-8 2-7 3-6 4-5, R2 8-5 6-4 7-3 1-2) as the registration numbers
 // of the players holding table numbers 1…8.

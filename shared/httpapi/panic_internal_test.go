@@ -17,7 +17,7 @@ func TestPanicIs500AndReleasesTheKey(t *testing.T) {
 	st, _ := storetest.New(t)
 	a := New(st, WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	calls := 0
-	rt := Route{Method: "POST", Path: "/boom", Who: "anyone", handle: func(*API, *call) (int, any, error) {
+	rt := Route{Method: "POST", Path: "/boom", Who: Roles{RoleAnyone}, handle: func(*API, *call) (int, any, error) {
 		if calls++; calls == 1 {
 			panic("secret internal detail")
 		}

@@ -7,20 +7,6 @@ import (
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
 )
 
-func paired(r roundJSON, id string) bool {
-	for _, p := range r.Pairings {
-		if p.Red == id || p.Black == id {
-			return true
-		}
-	}
-	for _, b := range r.Byes {
-		if b == id {
-			return true
-		}
-	}
-	return false
-}
-
 // S-6 pause and return: a paused player is not paired in the next Swiss
 // round, the missed round scores nothing and shows no game, and after
 // resume the player is paired again.

@@ -15,6 +15,7 @@ import (
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/notation"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -120,7 +121,7 @@ func checkRecordType(r *http.Request) error {
 
 // recordResult reads a PGN game's result: the termination token, else the
 // Result tag; "*" or none leaves the game in progress.
-func recordResult(g notation.PGNGame) (game.Result, error) {
+func recordResult(g notation.PGNGame) (result.Result, error) {
 	s := g.Result
 	if s == "" || s == "*" {
 		if tag := strings.TrimSpace(g.Tag("Result")); tag != "" {
@@ -128,11 +129,11 @@ func recordResult(g notation.PGNGame) (game.Result, error) {
 		}
 	}
 	if s == "" || s == "*" {
-		return game.NoResult, nil
+		return result.None, nil
 	}
-	r, ok := game.ParseResult(s)
-	if !ok {
-		return game.NoResult, fmt.Errorf("result %q: want 1-0, 0-1, 1/2-1/2, 0-0 or *", s)
+	r, err := result.Parse(s)
+	if err != nil {
+		return result.None, fmt.Errorf("result %q: want 1-0, 0-1, 1/2-1/2, 0-0 or *", s)
 	}
 	return r, nil
 }
@@ -272,7 +273,7 @@ func (a *API) importGames(c *call) (int, any, error) {
 		}
 		imported++
 		row.ID, row.RedToken, row.BlackToken, row.Ply = gid, redToken, blackToken, g.Ply()
-		if r, why := g.Result(); r != game.NoResult {
+		if r, why := g.Result(); r != result.None {
 			rs, ws := r.String(), why.String()
 			row.Result, row.Reason = &rs, &ws
 		}

@@ -238,7 +238,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	// A request whose credentials fail stores nothing: its token is checked
 	// before the key is reserved (routes that take a token), so a stranger
 	// cannot fill the table with idempotency records.
-	if rt.Who != "anyone" && rt.Who != "public" {
+	if rt.Who.NeedsToken() {
 		if _, err := a.authenticate(c, nil); err != nil {
 			return writeError(w, a.log, err)
 		}

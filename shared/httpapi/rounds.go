@@ -184,8 +184,10 @@ func (a *API) pairRound(c *call) (int, any, error) {
 			return nil
 		}
 		n := ev.t.Round + 1
-		if in.Round != nil && *in.Round != n {
-			return &tournament.RuleError{Code: "round_out_of_order", Message: fmt.Sprintf("round %d is the next to pair, not %d", n, *in.Round), Rule: "S-2"}
+		if in.Round != nil {
+			if err := ev.t.CheckNextRound(*in.Round); err != nil {
+				return err
+			}
 		}
 		opts := tournament.PairOptions{UnfinishedAsDraws: in.UnfinishedAsDraws, Forbidden: in.ForbiddenPairs, Now: c.nowMs()}
 		if r, err = ev.pairNext(opts, func(round, table, g int) string { return GameID(tid, round, table, g) }); err != nil {
@@ -384,28 +386,16 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	if len(r.Audit) >= limitOf(capRoundAudit).Max {
 		return 0, nil, overLimit(capRoundAudit)
 	}
-	if ev.t.Settings.Teams {
-		return 0, nil, &tournament.RuleError{Code: "team_round", Message: "a team round's matches and board colours follow T-6; change lineups before the match instead", Rule: "T-6"}
-	}
-	if n != ev.t.Round {
-		return 0, nil, &tournament.RuleError{Code: "round_closed", Message: fmt.Sprintf("round %d is followed by round %d; only the latest round may change", n, ev.t.Round), Rule: "O-1"}
-	}
-	if r.StartsAt != 0 && c.nowMs() >= r.StartsAt {
-		return 0, nil, roundStarted(n, "its start time has passed")
-	}
-	for _, p := range r.Pairings {
-		if _, ok := ev.h.Result(n, p); ok {
-			return 0, nil, roundStarted(n, fmt.Sprintf("table %d has a result", p.Table))
-		}
+	if err := ev.t.CheckChange(r, ev.h, c.nowMs()); err != nil {
+		return 0, nil, err
 	}
 	games, err := a.roundGames(c, r)
 	if err != nil {
 		return 0, nil, err
 	}
-	for _, p := range r.Pairings {
-		if sg := games[p.GameID]; sg != nil && started(sg) {
-			return 0, nil, roundStarted(n, fmt.Sprintf("the game of table %d has begun", p.Table))
-		}
+	begun := func(p tournament.Pairing) bool { sg := games[p.GameID]; return sg != nil && started(sg) }
+	if err := r.CheckGamesUnbegun(begun); err != nil {
+		return 0, nil, err
 	}
 	for _, id := range []string{in.Red, in.Black, in.Player} {
 		if id != "" && ev.h.Player(id) == nil {
@@ -448,10 +438,6 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	return http.StatusOK, localizeRound(roundView(&changed, ev.h, true, c.nowMs()), c.r), nil
 }
 
-func roundStarted(n int, why string) error {
-	return &tournament.RuleError{Code: "round_started", Message: fmt.Sprintf("round %d has started (%s); manual changes are made before a round starts", n, why), Rule: "O-1"}
-}
-
 // started reports whether anything has happened in a game since it was created.
 func started(sg *storedGame) bool {
 	return sg.Game.Ply() > 0 || sg.Game.Status() != game.Playing || len(sg.Game.Log()) > 0
@@ -461,13 +447,7 @@ func started(sg *storedGame) bool {
 // started by now: the round was started (perhaps before its start time) after
 // the game was made. A game made after the start has started at its making.
 func needsStart(sg *storedGame, r *tournament.Round, now int64) bool {
-	return roundHasStarted(r, now) && sg.Game.Status() != game.Over && !sg.Game.Started(now)
-}
-
-// roundHasStarted reports whether the round's clocks run by now: it was
-// started, or its start time has passed (C-1).
-func roundHasStarted(r *tournament.Round, now int64) bool {
-	return r.StartsAt != 0 && now >= r.StartsAt
+	return r.Started(now) && sg.Game.Status() != game.Over && !sg.Game.Started(now)
 }
 
 // POST /tournaments/{tid}/rounds/{n}/start — the organiser or an arbiter
@@ -493,11 +473,13 @@ func (a *API) startRound(c *call) (int, any, error) {
 		if _, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser, roleArbiter); err != nil {
 			return err
 		}
-		if r = ev.round(n); r == nil {
-			return &tournament.RuleError{Code: "round_not_paired", Rule: "S-2",
-				Message: fmt.Sprintf("round %d is not paired yet (the event is at round %d); pair it first with POST /tournaments/%s/rounds", n, ev.t.Round, tid)}
+		if err := ev.t.CheckPaired(n); err != nil {
+			return err
 		}
-		if roundHasStarted(r, c.nowMs()) {
+		if r = ev.round(n); r == nil {
+			return notFound(fmt.Sprintf("round %d of %s", n, tid))
+		}
+		if r.Started(c.nowMs()) {
 			return &Error{Status: http.StatusConflict, Code: "round_already_started", Rule: "C-1",
 				Message: fmt.Sprintf("round %d started at %s; its clocks are running and nothing changed", n, rfc3339(r.StartsAt)),
 				Current: ev.roundView(r, false, c.nowMs())}
@@ -766,7 +748,7 @@ func explanationView(e tournament.Explanation) *explanationOut {
 }
 
 func roundView(r *tournament.Round, h *tournament.History, explain bool, now int64) roundOut {
-	out := roundOut{Round: r.Number, PairedAt: rfc3339(r.PairedAt), Started: roundHasStarted(r, now), Pairings: []pairingOut{}, Byes: []string{},
+	out := roundOut{Round: r.Number, PairedAt: rfc3339(r.PairedAt), Started: r.Started(now), Pairings: []pairingOut{}, Byes: []string{},
 		UnfinishedAsDraws: []string{}, Audit: []auditOut{}}
 	if r.StartsAt != 0 {
 		s := rfc3339(r.StartsAt)
@@ -781,7 +763,8 @@ func roundView(r *tournament.Round, h *tournament.History, explain bool, now int
 	for i, p := range r.Pairings {
 		po := pairingOut{Table: p.Table, Red: p.Red, Black: p.Black, RedName: name(p.Red), BlackName: name(p.Black), GameID: p.GameID, Match: p.Match, Board: p.Board, Group: p.Group}
 		if res, ok := h.Result(r.Number, p); ok {
-			po.Result, po.Reason = &res.Result, res.Reason
+			s := res.Result.String()
+			po.Result, po.Reason = &s, res.Reason
 		}
 		if explain && i < len(r.Explanations) {
 			po.Explanation = explanationView(r.Explanations[i])

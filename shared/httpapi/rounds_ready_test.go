@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"sync"
@@ -10,22 +9,8 @@ import (
 	"time"
 
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
-	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/embedded"
 )
-
-// clearGamesReady rewrites round n's item with GamesReady false: the state a
-// pairing interrupted before its games were created leaves behind.
-func clearGamesReady(t *testing.T, s *apitest.Server, tid string, n int) {
-	t.Helper()
-	r, ver := storedRound(t, s, tid, n)
-	r.GamesReady = false
-	doc, _ := json.Marshal(r)
-	rec := &store.Record{PK: "T#" + tid, SK: fmt.Sprintf("R#%04d", n), Kind: store.KindRound, Doc: doc, Version: ver}
-	if err := s.Store.Put(t.Context(), rec); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // gameReads counts the reads of game items (G#…) the store serves while fn
 // runs, by operation.

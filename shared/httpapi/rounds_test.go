@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -9,96 +8,8 @@ import (
 	"testing"
 
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
-	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
-
-type roundJSON struct {
-	Round    int `json:"round"`
-	Pairings []struct {
-		Table       int     `json:"table"`
-		Red         string  `json:"red"`
-		Black       string  `json:"black"`
-		GameID      string  `json:"gameId"`
-		Result      *string `json:"result"`
-		Explanation *struct {
-			ScoreGroup     int    `json:"scoreGroup"`
-			Opponent       string `json:"opponent"`
-			OpponentReason string `json:"opponentReason"`
-			ColourReason   string `json:"colourReason"`
-		} `json:"explanation"`
-	} `json:"pairings"`
-	Bye               *string                               `json:"bye"`
-	Byes              []string                              `json:"byes"`
-	ByeExplanation    *struct{ Opponent string }            `json:"byeExplanation"`
-	UnfinishedAsDraws []string                              `json:"unfinishedAsDraws"`
-	Audit             []struct{ Action, Detail, By string } `json:"audit"`
-}
-
-type field struct {
-	ev      created
-	players []created // in registration order
-	byID    map[string]created
-}
-
-func newField(t *testing.T, s *apitest.Server, settings string, n int) field {
-	t.Helper()
-	f := field{ev: newEvent(t, s, settings), byID: map[string]created{}}
-	for i := range n {
-		var p created
-		s.Post("/tournaments/"+f.ev.ID+"/players", f.ev.Token, map[string]any{"name": fmt.Sprintf("Player %d", i+1), "rating": 2400 - 10*i}).
-			Want(t, http.StatusCreated).Decode(t, &p)
-		f.players = append(f.players, p)
-		f.byID[p.ID] = p
-	}
-	return f
-}
-
-func (f field) pair(t *testing.T, s *apitest.Server, body any, status int) roundJSON {
-	t.Helper()
-	var r roundJSON
-	s.Post("/tournaments/"+f.ev.ID+"/rounds", f.ev.Token, body).Want(t, status).Decode(t, &r)
-	return r
-}
-
-// finish writes the result item of a pairing as the game handlers do when a
-// game ends: T#<tid> / X#<round>#<table>, created once.
-func finish(t *testing.T, s *apitest.Server, tid string, round, table int, gid, red, black, result string) {
-	t.Helper()
-	doc, _ := json.Marshal(tournament.Result{Round: round, Table: table, GameID: gid, Red: red, Black: black, Result: result, Reason: "arbiter"})
-	rec := &store.Record{PK: "T#" + tid, SK: fmt.Sprintf("X#%04d#%04d", round, table), Kind: store.KindResult, Doc: doc}
-	if err := s.Store.Put(t.Context(), rec); err != nil {
-		t.Fatalf("write result %d/%d: %v", round, table, err)
-	}
-}
-
-// results decide every table by a fixed rule so the test is reproducible:
-// the lower registration number wins, every third table is drawn.
-func (f field) finishRound(t *testing.T, s *apitest.Server, r roundJSON, skip map[int]bool) {
-	t.Helper()
-	for _, p := range r.Pairings {
-		if skip[p.Table] || p.Result != nil {
-			continue
-		}
-		res := "1-0"
-		if indexOf(f.players, p.Black) < indexOf(f.players, p.Red) {
-			res = "0-1"
-		}
-		if p.Table%3 == 0 {
-			res = "1/2-1/2"
-		}
-		finish(t, s, f.ev.ID, r.Round, p.Table, p.GameID, p.Red, p.Black, res)
-	}
-}
-
-func indexOf(ps []created, id string) int {
-	for i, p := range ps {
-		if p.ID == id {
-			return i
-		}
-	}
-	return -1
-}
 
 // checkRound holds the basic S-7/P-5 properties: everybody active is paired
 // exactly once or has the bye, no rematch, nobody has a second bye, and
@@ -132,21 +43,6 @@ func checkRound(t *testing.T, s *apitest.Server, f field, r roundJSON, met map[[
 			t.Errorf("round %d: player %s appears %d times", r.Round, p.ID, seen[p.ID])
 		}
 	}
-}
-
-func countItems(t *testing.T, s *apitest.Server, prefix string) int {
-	t.Helper()
-	recs, err := s.Store.Export(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, r := range recs {
-		if strings.HasPrefix(r.SK, prefix) || strings.HasPrefix(r.PK, prefix) {
-			n++
-		}
-	}
-	return n
 }
 
 // TestSwissRound1_P3_HalvesByRating over HTTP: 002 appendix 3 §2.1 as

@@ -13,40 +13,6 @@ import (
 	"github.com/xqtour/xqtour/shared/store/embedded"
 )
 
-// pairedGame is a two-player event paired for round 1 without a start time.
-type pairedGame struct {
-	ev         created
-	gid        string
-	red, black created
-	arb        string
-}
-
-func pairTwo(t *testing.T, s *apitest.Server, settings string) pairedGame {
-	t.Helper()
-	pg := pairedGame{ev: newEvent(t, s, settings)}
-	byID := map[string]created{}
-	for _, name := range []string{"Lü Qin", "Xu Yinchuan"} {
-		var p created
-		s.Post("/tournaments/"+pg.ev.ID+"/players", pg.ev.Token, map[string]any{"name": name}).Want(t, http.StatusCreated).Decode(t, &p)
-		byID[p.ID] = p
-	}
-	pg.arb = s.Post("/tournaments/"+pg.ev.ID+"/officials", pg.ev.Token, `{"role":"arbiter","name":"Chief"}`).Want(t, http.StatusCreated).JSON()["token"].(string)
-	var round struct {
-		Started  bool
-		Pairings []struct {
-			Red, Black string
-			GameID     string `json:"gameId"`
-		}
-	}
-	s.Post("/tournaments/"+pg.ev.ID+"/rounds", pg.ev.Token, `{}`).Want(t, http.StatusCreated).Decode(t, &round)
-	if round.Started {
-		t.Fatal("a round paired without startsAt says it has started")
-	}
-	p := round.Pairings[0]
-	pg.gid, pg.red, pg.black = p.GameID, byID[p.Red], byID[p.Black]
-	return pg
-}
-
 // C-1: a round paired without a start time runs no clock, however long the
 // wait (a 15 s control, 18 s after pairing, is not lost on time); players'
 // actions get round_not_started until the organiser or an arbiter starts the

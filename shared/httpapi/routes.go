@@ -1,12 +1,65 @@
 package httpapi
 
+import (
+	"slices"
+	"strings"
+)
+
 // Route is one entry of the route table: the HTTP method and Go 1.22 pattern,
 // the Lambda function (template.yaml logical id) that serves it, and who may call it.
 type Route struct {
 	Method, Path string
 	Function     string
-	Who          string
+	Who          Roles
 	handle       handler
+}
+
+// Role is one kind of caller a route admits: the role a token speaks for
+// (O-1; a game's seat is a player), or, for a route that asks no token,
+// RolePublic or RoleAnyone.
+type Role string
+
+// Roles of Route.Who. RolePublic, RoleAnyone and RoleAnyToken stand alone;
+// the others combine ("player to move, scribe").
+const (
+	// RolePublic: anyone, without a token; a GET's answer may be cached.
+	RolePublic Role = "public"
+	// RoleAnyone: anyone, without a token, creates something; a deployment
+	// may ask for its creation key (CreationKeyHeader).
+	RoleAnyone Role = "anyone"
+	// RoleAnyToken: any valid token, whoever it speaks for.
+	RoleAnyToken Role = "any token"
+	// RoleOrganiser: the event's organiser token.
+	RoleOrganiser Role = roleOrganiser
+	// RoleArbiter: an arbiter's token.
+	RoleArbiter Role = roleArbiter
+	// RoleScribe: a scribe's token, for the tables it keeps.
+	RoleScribe Role = roleScribe
+	// RolePlayer: a player's token (a standalone game's seat), for their own games.
+	RolePlayer Role = rolePlayer
+	// RolePlayerToMove: a player's token while it is their turn.
+	RolePlayerToMove Role = "player to move"
+	// RoleCaptain: a team captain's token, for their own team.
+	RoleCaptain Role = roleCaptain
+)
+
+// Roles is who may call a route: any one of them.
+type Roles []Role
+
+// Has reports whether r is one of the roles.
+func (rs Roles) Has(r Role) bool { return slices.Contains(rs, r) }
+
+// NeedsToken reports whether a caller must show a token: every route but
+// the public and the anyone ones.
+func (rs Roles) NeedsToken() bool { return !rs.Has(RolePublic) && !rs.Has(RoleAnyone) }
+
+// String is the roles as prose, as API.md writes them: "player to move, scribe".
+func (rs Roles) String() string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = string(r)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Lambda functions, one per job (template.yaml logical ids).
@@ -30,58 +83,58 @@ var Functions = []string{FnTournaments, FnPairRound, FnSubmitMove, FnPressClock,
 // served by the handler given WithPages: they have no API handler); template.yaml must list exactly
 // these (a test holds them equal), and the OpenAPI document describes them.
 var Routes = []Route{
-	{"GET", "/openapi.json", FnTournaments, "public", (*API).openAPI},
-	{"GET", "/rules", FnTournaments, "public", (*API).listRules},
-	{"GET", "/rules/{id}", FnTournaments, "public", (*API).getRule},
-	{"GET", "/asyncapi.yaml", FnTournaments, "public", (*API).asyncAPI},
-	{"POST", "/tournaments", FnTournaments, "anyone", (*API).createTournament},
-	{"GET", "/tournaments/{tid}", FnTournaments, "public", (*API).getTournament},
-	{"POST", "/tournaments/{tid}/players", FnTournaments, "organiser", (*API).registerPlayer},
-	{"GET", "/tournaments/{tid}/players", FnTournaments, "public", (*API).listPlayers},
-	{"POST", "/tournaments/{tid}/players/{pid}", FnTournaments, "organiser", (*API).editPlayer},
-	{"POST", "/tournaments/{tid}/players/{pid}/remove", FnTournaments, "organiser", (*API).removePlayer},
-	{"POST", "/tournaments/{tid}/players/{pid}/token", FnTournaments, "organiser", (*API).reissuePlayerToken},
-	{"POST", "/tournaments/{tid}/players/{pid}/withdraw", FnTournaments, "organiser", (*API).withdrawPlayer},
-	{"POST", "/tournaments/{tid}/players/{pid}/pause", FnTournaments, "organiser", (*API).pausePlayer},
-	{"POST", "/tournaments/{tid}/players/{pid}/resume", FnTournaments, "organiser", (*API).resumePlayer},
-	{"POST", "/tournaments/{tid}/officials", FnTournaments, "organiser", (*API).addOfficial},
-	{"GET", "/tournaments/{tid}/officials", FnTournaments, "organiser", (*API).listOfficials},
-	{"POST", "/tournaments/{tid}/officials/{oid}/token", FnTournaments, "organiser", (*API).reissueOfficialToken},
-	{"POST", "/tournaments/{tid}/token", FnTournaments, "organiser", (*API).rotateOrganiserToken},
-	{"GET", "/me", FnTournaments, "any token", (*API).me},
-	{"POST", "/games", FnGames, "anyone", (*API).createGame},
-	{"GET", "/games/{gid}", FnGames, "public", (*API).getGame},
-	{"GET", "/games/{gid}/record", FnGames, "public", (*API).gameRecord},
-	{"POST", "/games/import", FnGames, "anyone", (*API).importGames},
-	{"POST", "/games/{gid}/record", FnRulings, "arbiter, scribe", (*API).loadRecord},
-	{"POST", "/games/{gid}/moves", FnSubmitMove, "player to move, scribe", (*API).submitMove},
-	{"POST", "/games/{gid}/clock", FnPressClock, "player to move, scribe", (*API).pressClock},
-	{"POST", "/games/{gid}/arrive", FnPressClock, "player, scribe, arbiter", (*API).arrive},
-	{"POST", "/games/{gid}/draw", FnDraw, "player, scribe", (*API).draw},
-	{"POST", "/games/{gid}/resign", FnDraw, "player", (*API).resign},
-	{"POST", "/games/{gid}/claims", FnDraw, "player, scribe", (*API).claim},
-	{"POST", "/games/{gid}/result", FnRulings, "arbiter, scribe, organiser", (*API).recordResult},
-	{"POST", "/games/{gid}/rulings", FnRulings, "arbiter", (*API).rule},
-	{"POST", "/tournaments/{tid}/rounds", FnPairRound, "organiser", (*API).pairRound},
-	{"GET", "/tournaments/{tid}/rounds", FnPairRound, "public", (*API).listRounds},
-	{"GET", "/tournaments/{tid}/rounds/{n}", FnPairRound, "public", (*API).getRound},
-	{"POST", "/tournaments/{tid}/rounds/{n}/changes", FnPairRound, "organiser", (*API).changeRound},
-	{"POST", "/tournaments/{tid}/rounds/{n}/start", FnPairRound, "organiser, arbiter", (*API).startRound},
-	{"GET", "/tournaments/{tid}/standings", FnStandings, "public", (*API).getStandings},
-	{"GET", "/tournaments/{tid}/crosstable", FnStandings, "public", (*API).getCrosstable},
-	{"GET", "/tournaments/{tid}/games", FnStandings, "public", (*API).listEventGames},
-	{"GET", "/tournaments/{tid}/ratings", FnStandings, "public", (*API).getRatings},
-	{"GET", "/tournaments/{tid}/ring", FnStandings, "public", (*API).getRing},
-	{"POST", "/tournaments/{tid}/teams", FnTournaments, "organiser", (*API).registerTeam},
-	{"GET", "/tournaments/{tid}/teams", FnTournaments, "public", (*API).listTeams},
-	{"POST", "/tournaments/{tid}/rounds/{n}/lineups", FnPairRound, "captain, organiser", (*API).submitLineup},
-	{"POST", "/tournaments/{tid}/teams/{mid}/withdraw", FnTournaments, "organiser", (*API).withdrawTeam},
-	{"POST", "/tournaments/{tid}/teams/{mid}/token", FnTournaments, "organiser", (*API).reissueCaptainToken},
-	{"GET", "/tournaments/{tid}/export", FnTournaments, "organiser", (*API).exportEvent},
-	{"GET", "/tournaments/{tid}/usage", FnTournaments, "organiser", (*API).getUsage},
-	{"POST", "/tournaments/import", FnTournaments, "anyone", (*API).importEvent},
-	{"GET", "/", FnWeb, "public", nil},
-	{"GET", "/t/{tid}", FnWeb, "public", nil},
-	{"GET", "/g/{gid}", FnWeb, "public", nil},
-	{"GET", "/assets/{name...}", FnWeb, "public", nil},
+	{"GET", "/openapi.json", FnTournaments, Roles{RolePublic}, (*API).openAPI},
+	{"GET", "/rules", FnTournaments, Roles{RolePublic}, (*API).listRules},
+	{"GET", "/rules/{id}", FnTournaments, Roles{RolePublic}, (*API).getRule},
+	{"GET", "/asyncapi.yaml", FnTournaments, Roles{RolePublic}, (*API).asyncAPI},
+	{"POST", "/tournaments", FnTournaments, Roles{RoleAnyone}, (*API).createTournament},
+	{"GET", "/tournaments/{tid}", FnTournaments, Roles{RolePublic}, (*API).getTournament},
+	{"POST", "/tournaments/{tid}/players", FnTournaments, Roles{RoleOrganiser}, (*API).registerPlayer},
+	{"GET", "/tournaments/{tid}/players", FnTournaments, Roles{RolePublic}, (*API).listPlayers},
+	{"POST", "/tournaments/{tid}/players/{pid}", FnTournaments, Roles{RoleOrganiser}, (*API).editPlayer},
+	{"POST", "/tournaments/{tid}/players/{pid}/remove", FnTournaments, Roles{RoleOrganiser}, (*API).removePlayer},
+	{"POST", "/tournaments/{tid}/players/{pid}/token", FnTournaments, Roles{RoleOrganiser}, (*API).reissuePlayerToken},
+	{"POST", "/tournaments/{tid}/players/{pid}/withdraw", FnTournaments, Roles{RoleOrganiser}, (*API).withdrawPlayer},
+	{"POST", "/tournaments/{tid}/players/{pid}/pause", FnTournaments, Roles{RoleOrganiser}, (*API).pausePlayer},
+	{"POST", "/tournaments/{tid}/players/{pid}/resume", FnTournaments, Roles{RoleOrganiser}, (*API).resumePlayer},
+	{"POST", "/tournaments/{tid}/officials", FnTournaments, Roles{RoleOrganiser}, (*API).addOfficial},
+	{"GET", "/tournaments/{tid}/officials", FnTournaments, Roles{RoleOrganiser}, (*API).listOfficials},
+	{"POST", "/tournaments/{tid}/officials/{oid}/token", FnTournaments, Roles{RoleOrganiser}, (*API).reissueOfficialToken},
+	{"POST", "/tournaments/{tid}/token", FnTournaments, Roles{RoleOrganiser}, (*API).rotateOrganiserToken},
+	{"GET", "/me", FnTournaments, Roles{RoleAnyToken}, (*API).me},
+	{"POST", "/games", FnGames, Roles{RoleAnyone}, (*API).createGame},
+	{"GET", "/games/{gid}", FnGames, Roles{RolePublic}, (*API).getGame},
+	{"GET", "/games/{gid}/record", FnGames, Roles{RolePublic}, (*API).gameRecord},
+	{"POST", "/games/import", FnGames, Roles{RoleAnyone}, (*API).importGames},
+	{"POST", "/games/{gid}/record", FnRulings, Roles{RoleArbiter, RoleScribe}, (*API).loadRecord},
+	{"POST", "/games/{gid}/moves", FnSubmitMove, Roles{RolePlayerToMove, RoleScribe}, (*API).submitMove},
+	{"POST", "/games/{gid}/clock", FnPressClock, Roles{RolePlayerToMove, RoleScribe}, (*API).pressClock},
+	{"POST", "/games/{gid}/arrive", FnPressClock, Roles{RolePlayer, RoleScribe, RoleArbiter}, (*API).arrive},
+	{"POST", "/games/{gid}/draw", FnDraw, Roles{RolePlayer, RoleScribe}, (*API).draw},
+	{"POST", "/games/{gid}/resign", FnDraw, Roles{RolePlayer}, (*API).resign},
+	{"POST", "/games/{gid}/claims", FnDraw, Roles{RolePlayer, RoleScribe}, (*API).claim},
+	{"POST", "/games/{gid}/result", FnRulings, Roles{RoleArbiter, RoleScribe, RoleOrganiser}, (*API).recordResult},
+	{"POST", "/games/{gid}/rulings", FnRulings, Roles{RoleArbiter}, (*API).rule},
+	{"POST", "/tournaments/{tid}/rounds", FnPairRound, Roles{RoleOrganiser}, (*API).pairRound},
+	{"GET", "/tournaments/{tid}/rounds", FnPairRound, Roles{RolePublic}, (*API).listRounds},
+	{"GET", "/tournaments/{tid}/rounds/{n}", FnPairRound, Roles{RolePublic}, (*API).getRound},
+	{"POST", "/tournaments/{tid}/rounds/{n}/changes", FnPairRound, Roles{RoleOrganiser}, (*API).changeRound},
+	{"POST", "/tournaments/{tid}/rounds/{n}/start", FnPairRound, Roles{RoleOrganiser, RoleArbiter}, (*API).startRound},
+	{"GET", "/tournaments/{tid}/standings", FnStandings, Roles{RolePublic}, (*API).getStandings},
+	{"GET", "/tournaments/{tid}/crosstable", FnStandings, Roles{RolePublic}, (*API).getCrosstable},
+	{"GET", "/tournaments/{tid}/games", FnStandings, Roles{RolePublic}, (*API).listEventGames},
+	{"GET", "/tournaments/{tid}/ratings", FnStandings, Roles{RolePublic}, (*API).getRatings},
+	{"GET", "/tournaments/{tid}/ring", FnStandings, Roles{RolePublic}, (*API).getRing},
+	{"POST", "/tournaments/{tid}/teams", FnTournaments, Roles{RoleOrganiser}, (*API).registerTeam},
+	{"GET", "/tournaments/{tid}/teams", FnTournaments, Roles{RolePublic}, (*API).listTeams},
+	{"POST", "/tournaments/{tid}/rounds/{n}/lineups", FnPairRound, Roles{RoleCaptain, RoleOrganiser}, (*API).submitLineup},
+	{"POST", "/tournaments/{tid}/teams/{mid}/withdraw", FnTournaments, Roles{RoleOrganiser}, (*API).withdrawTeam},
+	{"POST", "/tournaments/{tid}/teams/{mid}/token", FnTournaments, Roles{RoleOrganiser}, (*API).reissueCaptainToken},
+	{"GET", "/tournaments/{tid}/export", FnTournaments, Roles{RoleOrganiser}, (*API).exportEvent},
+	{"GET", "/tournaments/{tid}/usage", FnTournaments, Roles{RoleOrganiser}, (*API).getUsage},
+	{"POST", "/tournaments/import", FnTournaments, Roles{RoleAnyone}, (*API).importEvent},
+	{"GET", "/", FnWeb, Roles{RolePublic}, nil},
+	{"GET", "/t/{tid}", FnWeb, Roles{RolePublic}, nil},
+	{"GET", "/g/{gid}", FnWeb, Roles{RolePublic}, nil},
+	{"GET", "/assets/{name...}", FnWeb, Roles{RolePublic}, nil},
 }

@@ -2,81 +2,13 @@ package httpapi_test
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
-	"github.com/xqtour/xqtour/shared/store"
 )
-
-// fixture is one event with a paired round, so every route has real ids.
-type fixture struct {
-	tid, org, arb, scribe, pid, ptoken, gid string
-	oid                                     string            // the arbiter
-	tokens                                  map[string]string // player id → token
-}
-
-func newFixture(t *testing.T, s *apitest.Server) fixture {
-	t.Helper()
-	ev := newEvent(t, s, `{"name":"Matrix Open","rounds":3}`)
-	f := fixture{tid: ev.ID, org: ev.Token, tokens: map[string]string{}}
-	for _, name := range []string{"A", "B", "C", "D"} {
-		var p created
-		s.Post("/tournaments/"+f.tid+"/players", f.org, map[string]any{"name": name}).Want(t, http.StatusCreated).Decode(t, &p)
-		f.tokens[p.ID] = p.Token
-	}
-	arb := s.Post("/tournaments/"+f.tid+"/officials", f.org, `{"role":"arbiter","name":"Arb"}`).Want(t, http.StatusCreated).JSON()
-	f.arb, f.oid = arb["token"].(string), arb["id"].(string)
-	f.scribe = s.Post("/tournaments/"+f.tid+"/officials", f.org, `{"role":"scribe","name":"Scribe","tables":[2]}`).Want(t, http.StatusCreated).JSON()["token"].(string)
-	var round struct {
-		Pairings []struct {
-			Table      int
-			Red, Black string
-			GameID     string `json:"gameId"`
-		}
-	}
-	s.Post("/tournaments/"+f.tid+"/rounds", f.org, `{}`).Want(t, http.StatusCreated).Decode(t, &round)
-	s.Post("/tournaments/"+f.tid+"/rounds/1/start", f.org, nil).Want(t, http.StatusOK)
-	for _, p := range round.Pairings {
-		if p.Table == 1 {
-			f.gid, f.pid, f.ptoken = p.GameID, p.Red, f.tokens[p.Red]
-		}
-	}
-	return f
-}
-
-func (f fixture) path(p string) string {
-	return strings.NewReplacer("{tid}", f.tid, "{pid}", f.pid, "{gid}", f.gid, "{n}", "1", "{mid}", "maaaaaaaaaaaaaaaa", "{oid}", f.oid).Replace(p)
-}
-
-// token returns a token of the role a route asks for first.
-func (f fixture) token(who string) string {
-	switch {
-	case strings.HasPrefix(who, "organiser"):
-		return f.org
-	case strings.HasPrefix(who, "arbiter"):
-		return f.arb
-	case strings.HasPrefix(who, "player"):
-		return f.ptoken
-	}
-	return ""
-}
-
-func tableItems(t *testing.T, st *store.Store) int {
-	t.Helper()
-	recs, err := st.Export(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, r := range recs {
-		if r.Kind != "idempotency" {
-			n++
-		}
-	}
-	return n
-}
 
 // recordRoutes take a PGN record as their body instead of JSON.
 var recordRoutes = map[string]bool{"/games/import": true, "/games/{gid}/record": true}
@@ -124,7 +56,7 @@ func TestEveryMutatingRouteRefusesBadRequests(t *testing.T) {
 					t.Errorf("oversize body: %d %s", r.Status, r.Body)
 				}
 			}
-			if rt.Who == "anyone" {
+			if rt.Who.Has(httpapi.RoleAnyone) {
 				return
 			}
 			if r := send("", `{}`); r.Status != http.StatusUnauthorized {
@@ -133,7 +65,7 @@ func TestEveryMutatingRouteRefusesBadRequests(t *testing.T) {
 			if r := send("not-a-token", `{}`); r.Status != http.StatusUnauthorized {
 				t.Errorf("garbage token: %d %s", r.Status, r.Body)
 			}
-			if !strings.Contains(rt.Who, "player") {
+			if !rt.Who.Has(httpapi.RolePlayer) && !rt.Who.Has(httpapi.RolePlayerToMove) {
 				if r := send(f.ptoken, `{}`); r.Status != http.StatusForbidden {
 					t.Errorf("a player's token on a %s route: %d %s", rt.Who, r.Status, r.Body)
 				}
@@ -176,5 +108,44 @@ func TestThrottledStoreIs429(t *testing.T) {
 	s.DB.Throttle(false)
 	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" || r.ErrorCode() != "throttled" {
 		t.Fatalf("throttled read: %d %q %s", r.Status, r.Header.Get("Retry-After"), r.Body)
+	}
+}
+
+// Every route names who may call it as a list of known roles: public,
+// anyone and any token alone, token roles in any combination, none twice.
+func TestRouteRoles(t *testing.T) {
+	known := []httpapi.Role{httpapi.RolePublic, httpapi.RoleAnyone, httpapi.RoleAnyToken, httpapi.RoleOrganiser,
+		httpapi.RoleArbiter, httpapi.RoleScribe, httpapi.RolePlayer, httpapi.RolePlayerToMove, httpapi.RoleCaptain}
+	for _, rt := range httpapi.Routes {
+		if len(rt.Who) == 0 {
+			t.Errorf("%s %s names no caller", rt.Method, rt.Path)
+		}
+		seen := map[httpapi.Role]bool{}
+		for _, r := range rt.Who {
+			if !slices.Contains(known, r) || seen[r] {
+				t.Errorf("%s %s: role %q unknown or repeated", rt.Method, rt.Path, r)
+			}
+			seen[r] = true
+			if alone := r == httpapi.RolePublic || r == httpapi.RoleAnyone || r == httpapi.RoleAnyToken; alone && len(rt.Who) > 1 {
+				t.Errorf("%s %s: %q combined with other roles (%s)", rt.Method, rt.Path, r, rt.Who)
+			}
+		}
+	}
+	for _, c := range []struct {
+		who        httpapi.Roles
+		prose      string
+		needsToken bool
+	}{
+		{httpapi.Roles{httpapi.RolePlayerToMove, httpapi.RoleScribe}, "player to move, scribe", true},
+		{httpapi.Roles{httpapi.RoleAnyToken}, "any token", true},
+		{httpapi.Roles{httpapi.RolePublic}, "public", false},
+		{httpapi.Roles{httpapi.RoleAnyone}, "anyone", false},
+	} {
+		if got := c.who.String(); got != c.prose {
+			t.Errorf("String() = %q, want %q", got, c.prose)
+		}
+		if got := c.who.NeedsToken(); got != c.needsToken {
+			t.Errorf("%s: NeedsToken() = %v, want %v", c.prose, got, c.needsToken)
+		}
 	}
 }

@@ -104,7 +104,7 @@ func (a *API) guard(r *http.Request, rt Route) error {
 	if a.originSecret != "" && !sameSecret(r.Header.Get(OriginHeader), a.originSecret) {
 		return &Error{Status: http.StatusForbidden, Code: "direct_access", Message: "this API is served through its CloudFront distribution; call that address"}
 	}
-	if rt.Who == "anyone" && a.creationKey != "" {
+	if rt.Who.Has(RoleAnyone) && a.creationKey != "" {
 		got := r.Header.Get(CreationKeyHeader)
 		if got == "" {
 			return &Error{Status: http.StatusUnauthorized, Code: "creation_key_required", Message: "creating events and games on this server needs its creation key in the " + CreationKeyHeader + " header"}
@@ -120,7 +120,7 @@ func (a *API) guard(r *http.Request, rt Route) error {
 // (a crowd polling standings or a game shares one answer per few seconds at
 // a CDN and in browsers), everything else never — POST responses carry tokens.
 func cacheControl(rt Route, status int) string {
-	if rt.Method != http.MethodGet || rt.Who != "public" || status != http.StatusOK {
+	if rt.Method != http.MethodGet || !rt.Who.Has(RolePublic) || status != http.StatusOK {
 		return "no-store"
 	}
 	switch {

@@ -244,7 +244,7 @@ func (a *API) getCrosstable(c *call) (int, any, error) {
 	for _, r := range ct.Rows {
 		row := crossRowOut{PlayerID: r.PlayerID, Name: r.Name, Number: r.Number, Points: r.Points, Cells: []crossCellOut{}}
 		for _, cell := range r.Cells {
-			co := crossCellOut{Round: cell.Round, Result: cell.Result, Points: cell.Points, Mark: string(cell.Mark)}
+			co := crossCellOut{Round: cell.Round, Result: cell.Result.String(), Points: cell.Points, Mark: string(cell.Mark)}
 			if cell.OpponentID != "" {
 				id := cell.OpponentID
 				co.Opponent, co.OpponentNumber = &id, cell.OpponentNumber

@@ -10,31 +10,6 @@ import (
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
-type standingsJSON struct {
-	Round    int
-	Scoring  string
-	Chain    []string
-	Annulled []string
-	Rows     []struct {
-		Rank       int
-		PlayerID   string
-		Points     int
-		Games      int
-		Wins       int
-		Draws      int
-		Losses     int
-		BlackGames int
-		BlackWins  int
-		Byes       int
-		Shared     bool
-		Playoff    bool
-		Tiebreaks  []struct {
-			Name  string
-			Value float64
-		}
-	}
-}
-
 // S-6 in a round robin: a player who leaves after 1 of 3 games is not paired
 // again and every result of theirs is annulled; the table ranks the others.
 func TestStandingsRoundRobinWithdrawal_S6(t *testing.T) {

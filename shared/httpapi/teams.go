@@ -411,8 +411,8 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 		if in.DrawMissing == (in.Lineup != nil) { // checked after auth: strangers learn nothing
 			return badRequest("invalid_field", `give either "lineup" or "drawMissing": true`)
 		}
-		if !ev.t.Settings.Teams {
-			return &tournament.RuleError{Code: tournament.CodeNotTeamEvent, Message: "lineups belong to team events", Rule: "T-1"}
+		if err := ev.t.CheckTeamEvent("lineups"); err != nil {
+			return err
 		}
 		teamID := in.Team
 		switch {
@@ -442,38 +442,20 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 		if stored == nil {
 			return notFound(fmt.Sprintf("round %d of %s (lineups are set once the round is paired)", n, tid))
 		}
-		changed := *stored
-		changed.Pairings = slices.Clone(stored.Pairings)
+		var lineups []tournament.Lineup
 		if in.DrawMissing {
-			written = te.th.DrawMissing(ev.t, &changed, who.ID, c.nowMs())
+			lineups = te.th.DrawMissing(ev.t, stored, who.ID, c.nowMs())
 		} else {
-			l, err := te.th.SubmitLineup(ev.t, &changed, teamID, in.Lineup, who.ID, c.nowMs())
+			l, err := te.th.SubmitLineup(ev.t, stored, teamID, in.Lineup, who.ID, c.nowMs())
 			if err != nil {
 				return err
 			}
-			written = []tournament.Lineup{l}
+			lineups = []tournament.Lineup{l}
 		}
-		var recs []*store.Record
-		for _, l := range written {
-			te.th.AddLineup(l)
-			rec := te.lineRecs[store.LineupSK(n, l.Team)]
-			if rec == nil {
-				rec = &store.Record{PK: store.TournamentPK(tid), SK: store.LineupSK(n, l.Team), Kind: store.KindLineup}
-			}
-			recs = append(recs, encode(rec, l))
-		}
-		if _, err := te.th.SetMatches(ev.t, &changed, gameID); err != nil {
-			return err
-		}
-		// The round item is always rewritten: its version serialises the
-		// lineups of one round (see above).
-		recs = append(recs, encode(ev.rounds[n], &changed))
-		if err := a.store.Transact(c.ctx(), recs); err != nil {
-			return err
-		}
-		*stored = changed
+		k, err := a.writeLineups(c, ev, te, n, lineups, gameID)
+		written = append(written, lineups[:k]...) // kept across retries: those chunks are stored
 		r = stored
-		return nil
+		return err
 	})
 	if err != nil {
 		return 0, nil, err

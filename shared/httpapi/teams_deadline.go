@@ -25,6 +25,55 @@ import (
 // write that brings its second lineup.
 const lineupsPerWrite = 80
 
+// writeLineups stores lineups of round n of ev with the matches they set, in
+// transactions of at most lineupsPerWrite lineups, each with the round item
+// under the version last read or written: DynamoDB takes at most 100 items
+// in one transaction, and the organiser's draw of every missing lineup of a
+// 1,000-team round is 1,000. It returns how many lineups are stored (a
+// prefix of lineups); on success every one, and ev's round n is the round
+// as stored.
+//
+// Why chunks are safe here: each match is set in the chunk that brings its
+// second lineup, together with that lineup, so no reader sees a match
+// half-set; what a reader may see between chunks — some matches set, some
+// not — is a state captains reach anyway by submitting one by one. A write
+// that fails leaves the chunks before it stored, and a repeat of the request
+// draws only what is still missing (drawn lineups are a pure function of
+// event, round and team, T-3), so the job resumes where it stopped and
+// nothing is drawn twice: the round's version makes a concurrent writer's
+// chunk a conflict, after which the caller rereads.
+func (a *API) writeLineups(c *call, ev *event, te *teamEvent, n int, lineups []tournament.Lineup, gameID tournament.GameIDFunc) (int, error) {
+	stored := ev.round(n)
+	done := 0
+	for {
+		chunk := lineups[done:min(len(lineups), done+lineupsPerWrite)]
+		changed := *stored
+		changed.Pairings = slices.Clone(stored.Pairings)
+		var recs []*store.Record
+		for _, l := range chunk {
+			te.th.AddLineup(l)
+			rec := te.lineRecs[store.LineupSK(n, l.Team)]
+			if rec == nil {
+				rec = &store.Record{PK: store.TournamentPK(ev.t.ID), SK: store.LineupSK(n, l.Team), Kind: store.KindLineup}
+			}
+			recs = append(recs, encode(rec, l))
+		}
+		if _, err := te.th.SetMatches(ev.t, &changed, gameID); err != nil {
+			return done, err
+		}
+		// The round item is always rewritten: its version serialises the
+		// lineups of one round.
+		recs = append(recs, encode(ev.rounds[n], &changed))
+		if err := a.store.Transact(c.ctx(), recs); err != nil {
+			return done, err
+		}
+		*stored = changed
+		if done += len(chunk); done == len(lineups) {
+			return done, nil
+		}
+	}
+}
+
 // drawDueLineups draws the missing lineups of the given rounds of a team
 // event whose deadline has passed, writes them with the matches they set,
 // creates the matches' board games, and returns the lineups it wrote. ev is

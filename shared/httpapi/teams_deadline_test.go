@@ -10,54 +10,7 @@ import (
 	"time"
 
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
-	"github.com/xqtour/xqtour/shared/tournament"
 )
-
-// storedLineups reads round n's lineup items straight from the store, in key
-// order: the API shows lineups only in the response that writes them.
-func storedLineups(t *testing.T, s *apitest.Server, tid string, n int) []tournament.Lineup {
-	t.Helper()
-	recs, err := s.Store.Query(t.Context(), "T#"+tid, fmt.Sprintf("L#%04d#", n), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []tournament.Lineup
-	for _, rec := range recs {
-		if rec.Version != 1 {
-			t.Errorf("lineup %s written %d times, want once", rec.SK, rec.Version)
-		}
-		var l tournament.Lineup
-		if err := json.Unmarshal(rec.Doc, &l); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, l)
-	}
-	return out
-}
-
-// storedRound reads round n's item straight from the store, with its version.
-func storedRound(t *testing.T, s *apitest.Server, tid string, n int) (tournament.Round, int64) {
-	t.Helper()
-	rec, err := s.Store.Get(t.Context(), "T#"+tid, fmt.Sprintf("R#%04d", n))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r tournament.Round
-	if err := json.Unmarshal(rec.Doc, &r); err != nil {
-		t.Fatal(err)
-	}
-	return r, rec.Version
-}
-
-// wantGame checks that the board game exists with these players' colours.
-func wantGame(t *testing.T, s *apitest.Server, gid, red, black string) {
-	t.Helper()
-	var g struct{ Tournament struct{ Red, Black string } }
-	s.Get("/games/"+gid).Want(t, http.StatusOK).Decode(t, &g)
-	if g.Tournament.Red != red || g.Tournament.Black != black {
-		t.Errorf("game %s: %s-%s, want %s-%s", gid, g.Tournament.Red, g.Tournament.Black, red, black)
-	}
-}
 
 // T-3 at the deadline, read by many at once: every reader tries the same
 // draw, each write carries the round item's version and creates the lineup

@@ -14,66 +14,6 @@ import (
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
-type rosterJSON struct {
-	ID     string
-	Name   string
-	Rating int
-	Board  int
-}
-
-type teamJSON struct {
-	ID          string
-	Number      int
-	Name        string
-	Members     []rosterJSON
-	Substitutes []rosterJSON
-}
-
-type teamCreated struct {
-	ID           string
-	Token        string
-	Team         teamJSON
-	PlayerTokens []struct{ ID, Name, Token string }
-}
-
-// roster is the team's players in board order, members and substitutes.
-func (tc teamCreated) roster() []string {
-	var all []rosterJSON
-	all = append(append(all, tc.Team.Members...), tc.Team.Substitutes...)
-	slices.SortFunc(all, func(a, b rosterJSON) int { return a.Board - b.Board })
-	ids := make([]string, len(all))
-	for i, p := range all {
-		ids[i] = p.ID
-	}
-	return ids
-}
-
-type matchJSON struct {
-	Match           string
-	Number          int
-	Home, Away      string
-	Set             bool
-	HomeBoardPoints *int
-	AwayBoardPoints *int
-	HomeMatchPoints *int
-	AwayMatchPoints *int
-}
-
-type teamRoundJSON struct {
-	Round    int
-	Pairings []struct {
-		Table  int
-		Red    string
-		Black  string
-		GameID string
-		Match  string
-		Board  int
-		Result *string
-	}
-	Byes    []string
-	Matches []matchJSON
-}
-
 type teamStandingsJSON struct {
 	Round int
 	View  string
@@ -92,69 +32,6 @@ type teamStandingsJSON struct {
 			Name  string
 			Value float64
 		}
-	}
-}
-
-type teamEvent struct {
-	ev    created
-	arb   string
-	teams []teamCreated
-	byID  map[string]teamCreated
-}
-
-// newTeamEvent creates a team event and enters n teams of boards members
-// (and subs substitutes); member j of team i is rated 2000-100i-10j, so the
-// roster is in entry order except where a test says otherwise.
-func newTeamEvent(t *testing.T, s *apitest.Server, settings string, n, boards, subs int) *teamEvent {
-	t.Helper()
-	te := &teamEvent{ev: newEvent(t, s, settings), byID: map[string]teamCreated{}}
-	te.arb = s.Post("/tournaments/"+te.ev.ID+"/officials", te.ev.Token, `{"role":"arbiter","name":"Chief"}`).Want(t, http.StatusCreated).JSON()["token"].(string)
-	for i := range n {
-		var members, substitutes []map[string]any
-		for j := range boards + subs {
-			p := map[string]any{"name": fmt.Sprintf("T%d P%d", i+1, j+1), "rating": 2000 - 100*i - 10*j}
-			if j < boards {
-				members = append(members, p)
-			} else {
-				substitutes = append(substitutes, p)
-			}
-		}
-		body := map[string]any{"name": fmt.Sprintf("Team %d", i+1), "members": members}
-		if subs > 0 {
-			body["substitutes"] = substitutes
-		}
-		var tc teamCreated
-		s.Post("/tournaments/"+te.ev.ID+"/teams", te.ev.Token, body).Want(t, http.StatusCreated).Decode(t, &tc)
-		te.teams = append(te.teams, tc)
-		te.byID[tc.ID] = tc
-	}
-	return te
-}
-
-func (te *teamEvent) pair(t *testing.T, s *apitest.Server, body any, status int) teamRoundJSON {
-	t.Helper()
-	var r teamRoundJSON
-	s.Post("/tournaments/"+te.ev.ID+"/rounds", te.ev.Token, body).Want(t, status).Decode(t, &r)
-	return r
-}
-
-func (te *teamEvent) lineup(s *apitest.Server, n int, token string, body any) *apitest.Resp {
-	return s.Post(fmt.Sprintf("/tournaments/%s/rounds/%d/lineups", te.ev.ID, n), token, body)
-}
-
-// result records a board's result as the arbiter does over the board.
-func (te *teamEvent) result(t *testing.T, s *apitest.Server, gid, res string) {
-	t.Helper()
-	s.Post("/games/"+gid+"/result", te.arb, map[string]string{"result": res}).Want(t, http.StatusOK)
-}
-
-func wantError(t *testing.T, r *apitest.Resp, status int, code, rule string) {
-	t.Helper()
-	r.Want(t, status)
-	var e struct{ Error struct{ Code, Rule string } }
-	r.Decode(t, &e)
-	if e.Error.Code != code || e.Error.Rule != rule {
-		t.Errorf("error %s (rule %s), want %s (rule %s): %s", e.Error.Code, e.Error.Rule, code, rule, r.Body)
 	}
 }
 

@@ -63,9 +63,10 @@ func (ev *event) boardsEvent() (standings.Event, error) {
 //     individual event, the clubs (players without a club are left out).
 func (ev *event) teamStandings(view, format string, n int, live bool) (int, any, error) {
 	t := ev.t
-	if !t.Settings.Teams && view != "teamsByPlaces" {
-		return 0, nil, &tournament.RuleError{Code: "team_standings_unavailable",
-			Message: "team and board tables belong to team events; view=teamsByPlaces ranks clubs by their players' places (R-9)", Rule: "R-5"}
+	if view != "teamsByPlaces" {
+		if err := t.CheckTeamTables(); err != nil {
+			return 0, nil, err
+		}
 	}
 	var (
 		in  standings.Event

@@ -10,20 +10,6 @@ import (
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
 )
 
-type created struct {
-	ID    string         `json:"id"`
-	Token string         `json:"token"`
-	T     map[string]any `json:"tournament"`
-	P     map[string]any `json:"player"`
-}
-
-func newEvent(t *testing.T, s *apitest.Server, body string) created {
-	t.Helper()
-	var c created
-	s.Post("/tournaments", "", body).Want(t, http.StatusCreated).Decode(t, &c)
-	return c
-}
-
 func TestTournamentLifecycle(t *testing.T) {
 	s := apitest.New(t)
 	ev := newEvent(t, s, `{"name":"Saturday Swiss","system":"swiss","rounds":7,"timeControl":"rapid-10/40+5/30"}`)

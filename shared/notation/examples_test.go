@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite the want column of testdata/bad
 // output): the input reads as the ICCS move, in its notation and through
 // ParseAny, and the move writes as the canonical output.
 func TestExamples_N1toN4(t *testing.T) {
-	rows := readTSV(t, "examples.tsv")
+	rows := readTSV(t, "testdata/examples.tsv")
 	if len(rows) < 40 {
 		t.Fatalf("examples.tsv has %d rows", len(rows))
 	}
@@ -55,7 +55,7 @@ func TestExamples_N1toN4(t *testing.T) {
 // the error message): each input fails with a *ParseError wrapping
 // ErrUnreadable whose text is the message.
 func TestParse_BadInput(t *testing.T) {
-	rows := readTSV(t, "bad.tsv")
+	rows := readTSV(t, "testdata/bad.tsv")
 	var out []string
 	for _, row := range rows {
 		for len(row) < 4 {

@@ -19,11 +19,12 @@ var everyNotation = []notation.Notation{
 	notation.YZ4{Script: notation.Simplified},
 }
 
-// roundTripFENs gathers the positions of wxf.tsv, perft.tsv and positions.tsv.
+// roundTripFENs gathers the positions of wxf.tsv, positions.tsv and the
+// rules engine's perft table (read where it lives, in package xiangqi).
 func roundTripFENs(t testing.TB) []string {
 	seen := map[string]bool{}
 	var fens []string
-	for _, f := range []string{"wxf.tsv", "perft.tsv", "positions.tsv"} {
+	for _, f := range []string{"testdata/wxf.tsv", "../xiangqi/testdata/perft.tsv", "testdata/positions.tsv"} {
 		for _, row := range readTSV(t, f) {
 			if !seen[row[0]] {
 				seen[row[0]] = true

@@ -10,10 +10,10 @@ import (
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
-// readTSV returns the rows of a tab-separated testdata file without its header.
-func readTSV(t testing.TB, name string) [][]string {
+// readTSV returns the rows of a tab-separated table without its header.
+func readTSV(t testing.TB, path string) [][]string {
 	t.Helper()
-	f, err := os.Open("testdata/" + name)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,12 +47,11 @@ func mustFEN(t testing.TB, fen string) *xiangqi.Position {
 	return p
 }
 
-// TestWXF_N4_FairyStockfish checks every row of testdata/wxf.tsv (copied from
-// the kit's reference/wxf.tsv: FEN, a legal move in ICCS, the move in WXF as
-// Fairy-Stockfish writes it): Format must write the WXF column exactly and
+// TestWXF_N4_FairyStockfish checks every row of testdata/wxf.tsv (FEN, a
+// legal move in ICCS, the move in WXF as Fairy-Stockfish writes it): Format must write the WXF column exactly and
 // Parse must read it back to the ICCS move.
 func TestWXF_N4_FairyStockfish(t *testing.T) {
-	rows := readTSV(t, "wxf.tsv")
+	rows := readTSV(t, "testdata/wxf.tsv")
 	if len(rows) < 3999 {
 		t.Fatalf("wxf.tsv has %d rows, want 3999", len(rows))
 	}
@@ -100,7 +99,7 @@ func wide(s string) string {
 func TestWXF_N4_RealSpellings(t *testing.T) {
 	var wxf notation.WXF
 	signFirst := 0
-	for _, row := range readTSV(t, "wxf.tsv") {
+	for _, row := range readTSV(t, "testdata/wxf.tsv") {
 		p := mustFEN(t, row[0])
 		spellings := []string{wide(row[2]), strings.ToLower(wide(row[2]))}
 		if w := row[2]; (w[1] == '+' || w[1] == '-') && w[0] >= 'A' && w[0] <= 'Z' {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/standings"
 )
 
@@ -24,7 +25,7 @@ func swissEvent(n, rounds int) standings.Event {
 	for i := range order {
 		order[i] = i
 	}
-	results := []string{"1-0", "0-1", "1/2-1/2", "1-0", "0-1"}
+	results := []result.Result{result.RedWins, result.BlackWins, result.Draw, result.RedWins, result.BlackWins}
 	for r := 1; r <= rounds; r++ {
 		slices.SortStableFunc(order, func(a, b int) int { return pts[b] - pts[a] })
 		for k := 0; k+1 < n; k += 2 {
@@ -39,9 +40,9 @@ func swissEvent(n, rounds int) standings.Event {
 			}
 			ev.Games = append(ev.Games, g)
 			switch res {
-			case "1-0":
+			case result.RedWins:
 				pts[red] += 2
-			case "0-1":
+			case result.BlackWins:
 				pts[black] += 2
 			default:
 				pts[red]++

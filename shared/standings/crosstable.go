@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -36,9 +37,9 @@ type Cell struct {
 	OpponentID     string // "" for a bye or rest
 	OpponentNumber int
 	Color          xiangqi.Color // the player's colour; meaningless for a bye or rest
-	// Result is the API result string from red's side, as recorded — or as
-	// S-6 turned it into a forfeit after a withdrawal.
-	Result string
+	// Result is from red's side, as recorded — or as S-6 turned it into a
+	// forfeit after a withdrawal.
+	Result result.Result
 	Points int // what the player scored here; 0 when it does not count
 	Mark   Mark
 }

@@ -2,8 +2,9 @@
 // results into points (K-1, T-7), applies byes (S-7) and round-robin
 // withdrawals (S-6), and orders the table with the tie-break chains of the
 // rule book (R-1…R-11; seed 001 §13–14, seed 000 ch.7 §2.3). It is pure: it
-// knows nothing of storage or HTTP and imports only the standard library and
-// the rules engine's colour type.
+// knows nothing of storage or HTTP and imports only the standard library,
+// the rules engine's colour type and result.Result, the core's one result
+// type (shared/result), which every game and board result here is.
 //
 // Points and tie-break values are integers. Where a rule halves a score
 // (小分 counts half of a drawn opponent's score, S-7 may halve a bye's

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/xqtour/xqtour/shared/result"
 )
 
 // Player is a registered player.
@@ -13,14 +15,14 @@ type Player struct {
 	Number int // the player's number in the event (draw order, crosstable)
 }
 
-// Game is one pairing's game: Result is exactly the API's string ("1-0",
-// "0-1", "1/2-1/2", "+-", "-+", "0-0", or "" while playing, which is
-// ignored). Fouls are those recorded against each side in this game.
+// Game is one pairing's game: Result is from red's side (result.None while
+// playing, which is ignored). Fouls are those recorded against each side in
+// this game.
 type Game struct {
 	Round      int
 	Red        string
 	Black      string
-	Result     string
+	Result     result.Result
 	RedFouls   int
 	BlackFouls int
 }
@@ -115,7 +117,7 @@ type entry struct {
 	rest     bool // round-robin bye: nothing (S-7)
 	annulled bool // S-6: shown in the crosstable only
 	pending  bool // still playing: shown in the crosstable only
-	result   string
+	result   result.Result
 }
 
 // counts reports whether the entry takes part in the table.
@@ -174,7 +176,7 @@ type item struct {
 	black      int // -1 for a bye
 	missed     Missed
 	o          outcome
-	result     string
+	result     result.Result
 	redFouls   int
 	blackFouls int
 }
@@ -296,7 +298,7 @@ func (pe *parsedEvent) prepare(n int) *prepared {
 			p.entries[it.red] = append(p.entries[it.red], e)
 			continue
 		}
-		r, b, o, result := it.red, it.black, it.o, it.result
+		r, b, o, res := it.red, it.black, it.o, it.result
 		// S-6 (seed 000 ch.2 §2.2–2.3): a withdrawn player's games not
 		// finished count as forfeits he lost, whatever the system — from
 		// the withdrawal on, so also a game of the round he was last paired
@@ -306,19 +308,19 @@ func (pe *parsedEvent) prepare(n int) *prepared {
 			wr, wb := gone(r), gone(b)
 			switch {
 			case wr && wb:
-				result = "0-0"
+				res = result.DoubleForfeit
 			case wr:
-				result = "-+"
+				res = result.BlackByForfeit
 			default:
-				result = "+-"
+				res = result.RedByForfeit
 			}
-			o, _ = parseResult(result)
+			o, _ = parseResult(res)
 		}
 		// A double forfeit "0-0" is no game: neither side played, so it is
 		// no colour and no meeting (the Swiss pairing reads it the same way).
-		void := result == "0-0"
-		re := entry{round: it.round, opp: b, res: o.red, fouls: it.redFouls, forfeit: o.forfeit, void: void, pending: o.pending, result: result}
-		be := entry{round: it.round, opp: r, black: true, res: o.black, fouls: it.blackFouls, forfeit: o.forfeit, void: void, pending: o.pending, result: result}
+		void := res == result.DoubleForfeit
+		re := entry{round: it.round, opp: b, res: o.red, fouls: it.redFouls, forfeit: o.forfeit, void: void, pending: o.pending, result: res}
+		be := entry{round: it.round, opp: r, black: true, res: o.black, fouls: it.blackFouls, forfeit: o.forfeit, void: void, pending: o.pending, result: res}
 		if !o.pending {
 			re.pts = p.scoring.points(o.red, false)
 			be.pts = p.scoring.points(o.black, true)

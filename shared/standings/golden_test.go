@@ -9,13 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
-// The worked examples live in testdata/NAME.txt (the event, with the
-// working by hand in comments) and testdata/NAME.want (the table as the
-// rules give it). The .want files are written by hand from the rules text.
+// The worked examples live in testdata/NAME.input (the event, with the
+// working by hand in comments) and testdata/NAME.golden (the table as the
+// rules give it). The .golden files are written by hand from the rules text.
 //
 // Input lines:
 //
@@ -101,10 +102,7 @@ func readFixture(t *testing.T, path string) fixture {
 		case "player":
 			fx.ev.Players = append(fx.ev.Players, standings.Player{ID: w[1], Number: atoi(w[2]), Name: strings.Join(w[3:], " ")})
 		case "game":
-			g := standings.Game{Round: atoi(w[1]), Red: w[2], Black: w[3], Result: w[4]}
-			if w[4] == `""` {
-				g.Result = ""
-			}
+			g := standings.Game{Round: atoi(w[1]), Red: w[2], Black: w[3], Result: readResult(t, w[4])}
 			if len(w) > 5 {
 				g.RedFouls, g.BlackFouls = atoi(w[5]), atoi(w[6])
 			}
@@ -119,10 +117,7 @@ func readFixture(t *testing.T, path string) fixture {
 		case "match":
 			m := standings.Match{Round: atoi(w[1]), First: w[2], Second: w[3]}
 			for _, r := range w[4:] {
-				if r == `""` {
-					r = ""
-				}
-				m.Boards = append(m.Boards, standings.BoardResult{Result: r})
+				m.Boards = append(m.Boards, standings.BoardResult{Result: readResult(t, r)})
 			}
 			fx.tev.Matches = append(fx.tev.Matches, m)
 		case "matchfouls":
@@ -256,12 +251,12 @@ func readWant(t *testing.T, path string) []string {
 }
 
 func TestWorkedExamples(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
+	files, err := filepath.Glob("testdata/*.input")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no worked examples: %v", err)
 	}
 	for _, in := range files {
-		name := strings.TrimSuffix(filepath.Base(in), ".txt")
+		name := strings.TrimSuffix(filepath.Base(in), ".input")
 		t.Run(name, func(t *testing.T) {
 			fx := readFixture(t, in)
 			var got []string
@@ -298,7 +293,7 @@ func TestWorkedExamples(t *testing.T) {
 				}
 				got = append(got, renderCross(ct)...)
 			}
-			want := readWant(t, strings.TrimSuffix(in, ".txt")+".want")
+			want := readWant(t, strings.TrimSuffix(in, ".input")+".golden")
 			for i := 0; i < max(len(got), len(want)); i++ {
 				var g, w string
 				if i < len(got) {
@@ -313,4 +308,18 @@ func TestWorkedExamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readResult reads a fixture's result: an API result, or `""` for a game
+// still being played.
+func readResult(t *testing.T, s string) result.Result {
+	t.Helper()
+	if s == `""` {
+		return result.None
+	}
+	r, err := result.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -3,6 +3,7 @@ package standings_test
 import (
 	"testing"
 
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/standings"
 )
 
@@ -13,9 +14,9 @@ func missedEvent(m standings.Missed) standings.Event {
 		System: standings.SystemSwiss, Rounds: 5,
 		Players: []standings.Player{{ID: "a", Number: 1}, {ID: "b", Number: 2}, {ID: "c", Number: 3}, {ID: "L", Number: 4}},
 		Games: []standings.Game{
-			{Round: 1, Red: "a", Black: "b", Result: "1-0"},
-			{Round: 2, Red: "a", Black: "L", Result: "1/2-1/2"},
-			{Round: 2, Red: "b", Black: "c", Result: "0-1"},
+			{Round: 1, Red: "a", Black: "b", Result: result.RedWins},
+			{Round: 2, Red: "a", Black: "L", Result: result.Draw},
+			{Round: 2, Red: "b", Black: "c", Result: result.BlackWins},
 		},
 		Byes: []standings.Bye{{Round: 1, Player: "c"}, {Round: 1, Player: "L", Missed: m}},
 	}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/standings"
 )
 
@@ -28,7 +29,7 @@ func randomSwiss(seed uint64) standings.Event {
 			}
 		}
 	}
-	results := []string{"1-0", "0-1", "1/2-1/2", "1-0", "+-", "-+", "0-0", ""}
+	results := []result.Result{result.RedWins, result.BlackWins, result.Draw, result.RedWins, result.RedByForfeit, result.BlackByForfeit, result.DoubleForfeit, result.None}
 	for r := 1; r <= rounds; r++ {
 		perm := rng.Perm(n)
 		for k := 0; k+1 < n; k += 2 {

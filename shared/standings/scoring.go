@@ -3,6 +3,8 @@ package standings
 import (
 	"errors"
 	"fmt"
+
+	"github.com/xqtour/xqtour/shared/result"
 )
 
 // Errors returned by this package; each is wrapped with the offending name.
@@ -13,7 +15,7 @@ var (
 	ErrUnknownCriterion = errors.New("unknown tie-break criterion")
 	// ErrUnknownSystem: DefaultChain was given a system name outside API.md.
 	ErrUnknownSystem = errors.New("unknown competition system")
-	// ErrBadResult: a game carries a result string outside API.md.
+	// ErrBadResult: a game carries a value outside result.Result's results.
 	ErrBadResult = errors.New("unknown result")
 	// ErrUnknownPlayer: a game, bye, withdrawal or team refers to an id not in the event.
 	ErrUnknownPlayer = errors.New("unknown player")
@@ -67,26 +69,17 @@ type outcome struct {
 	forfeit bool
 }
 
-// parseResult reads an API result string (API.md "Results"). A double
-// forfeit "0-0" is a loss for both sides.
-func parseResult(s string) (outcome, error) {
-	switch s {
-	case "":
+// parseResult reads a result from red's side; None is a game still being
+// played. A double forfeit is a loss for both sides (result.Score).
+func parseResult(r result.Result) (outcome, error) {
+	if r == result.None {
 		return outcome{pending: true}, nil
-	case "1-0":
-		return outcome{red: 1, black: -1}, nil
-	case "0-1":
-		return outcome{red: -1, black: 1}, nil
-	case "1/2-1/2":
-		return outcome{}, nil
-	case "+-":
-		return outcome{red: 1, black: -1, forfeit: true}, nil
-	case "-+":
-		return outcome{red: -1, black: 1, forfeit: true}, nil
-	case "0-0":
-		return outcome{red: -1, black: -1, forfeit: true}, nil
 	}
-	return outcome{}, fmt.Errorf("%w: %q", ErrBadResult, s)
+	red, black, ok := r.Score()
+	if !ok {
+		return outcome{}, fmt.Errorf("%w: Result(%d)", ErrBadResult, int(r))
+	}
+	return outcome{red: int8(red), black: int8(black), forfeit: r.Forfeit()}, nil
 }
 
 // points is what a side scores for a win (+1), draw (0) or loss (-1).

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/standings"
 )
 
@@ -148,10 +149,10 @@ func smallSwiss() standings.Event {
 		System: standings.SystemSwiss, Rounds: 5,
 		Players: []standings.Player{{ID: "a", Number: 1}, {ID: "b", Number: 2}, {ID: "c", Number: 3}, {ID: "d", Number: 4}},
 		Games: []standings.Game{
-			{Round: 1, Red: "a", Black: "b", Result: "1-0"},
-			{Round: 1, Red: "c", Black: "d", Result: "+-"},
-			{Round: 2, Red: "a", Black: "c", Result: "1/2-1/2", BlackFouls: 1},
-			{Round: 2, Red: "d", Black: "b", Result: ""},
+			{Round: 1, Red: "a", Black: "b", Result: result.RedWins},
+			{Round: 1, Red: "c", Black: "d", Result: result.RedByForfeit},
+			{Round: 2, Red: "a", Black: "c", Result: result.Draw, BlackFouls: 1},
+			{Round: 2, Red: "d", Black: "b", Result: result.None},
 		},
 	}
 }
@@ -214,12 +215,12 @@ func TestStandings_RoundViewAndPendingGames(t *testing.T) {
 
 func TestStandings_Errors(t *testing.T) {
 	ev := smallSwiss()
-	ev.Games = append(ev.Games, standings.Game{Round: 3, Red: "a", Black: "zz", Result: "1-0"})
+	ev.Games = append(ev.Games, standings.Game{Round: 3, Red: "a", Black: "zz", Result: result.RedWins})
 	if _, err := standings.Standings(ev, 0); !errors.Is(err, standings.ErrUnknownPlayer) {
 		t.Errorf("unknown player: got %v", err)
 	}
 	ev = smallSwiss()
-	ev.Games[0].Result = "1:0"
+	ev.Games[0].Result = result.Result(42) // result.Parse refuses unknown strings; this is what a bad conversion could hold
 	if _, err := standings.Standings(ev, 0); !errors.Is(err, standings.ErrBadResult) {
 		t.Errorf("bad result: got %v", err)
 	}
@@ -281,9 +282,9 @@ func TestTeamStandings_R6PlayoffAndR8(t *testing.T) {
 		System: standings.SystemDoubleRoundRobin, Rounds: 2, Boards: 2,
 		Teams: []standings.Team{{ID: "x", Number: 1}, {ID: "y", Number: 2}},
 		Matches: []standings.Match{
-			{Round: 1, First: "x", Second: "y", Boards: []standings.BoardResult{{Result: "1-0"}, {Result: "1-0"}}},
-			{Round: 2, First: "y", Second: "x", Boards: []standings.BoardResult{{Result: "1-0"}, {Result: "1-0"}}},
-			{Round: 3, First: "x", Second: "y", Boards: []standings.BoardResult{{Result: "1-0"}, {Result: ""}}},
+			{Round: 1, First: "x", Second: "y", Boards: []standings.BoardResult{{Result: result.RedWins}, {Result: result.RedWins}}},
+			{Round: 2, First: "y", Second: "x", Boards: []standings.BoardResult{{Result: result.RedWins}, {Result: result.RedWins}}},
+			{Round: 3, First: "x", Second: "y", Boards: []standings.BoardResult{{Result: result.RedWins}, {Result: result.None}}},
 		},
 	}
 	// Round 1: x wins board 1 (red), y wins board 2 (red) → 2:2. Round 2 the
@@ -319,10 +320,10 @@ func TestStandings_S6SwissWithdrawalByRound(t *testing.T) {
 		Players:     []standings.Player{{ID: "a", Number: 1}, {ID: "b", Number: 2}, {ID: "c", Number: 3}, {ID: "d", Number: 4}},
 		Withdrawals: []standings.Withdrawal{{Player: "d", AfterRound: 1}},
 		Games: []standings.Game{
-			{Round: 1, Red: "a", Black: "b", Result: "1-0"},
-			{Round: 1, Red: "c", Black: "d", Result: "1-0"},
-			{Round: 2, Red: "a", Black: "c", Result: "1/2-1/2"},
-			{Round: 2, Red: "d", Black: "b", Result: ""},
+			{Round: 1, Red: "a", Black: "b", Result: result.RedWins},
+			{Round: 1, Red: "c", Black: "d", Result: result.RedWins},
+			{Round: 2, Red: "a", Black: "c", Result: result.Draw},
+			{Round: 2, Red: "d", Black: "b", Result: result.None},
 		},
 	}
 	r1, err := standings.Standings(ev, 1)
@@ -351,7 +352,7 @@ func TestStandings_S6SwissWithdrawalByRound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := ct.Rows[1].Cells[1]; c.Result != "-+" || c.Mark != standings.MarkForfeit || c.Points != 2 || c.OpponentID != "d" {
+	if c := ct.Rows[1].Cells[1]; c.Result != result.BlackByForfeit || c.Mark != standings.MarkForfeit || c.Points != 2 || c.OpponentID != "d" {
 		t.Errorf("b's round-2 cell %+v", c)
 	}
 }
@@ -361,14 +362,14 @@ func TestStandings_S6SwissWithdrawalByRound(t *testing.T) {
 // the fouls follow the players.
 func TestBoardGames_T6(t *testing.T) {
 	ev := standings.TeamEvent{Matches: []standings.Match{{Round: 2, First: "x", Second: "y", Boards: []standings.BoardResult{
-		{Result: "1-0", FirstPlayer: "x1", SecondPlayer: "y1"},
-		{Result: "0-1", FirstPlayer: "x2", SecondPlayer: "y2", FirstFouls: 1},
-		{Result: "1/2-1/2"},
+		{Result: result.RedWins, FirstPlayer: "x1", SecondPlayer: "y1"},
+		{Result: result.BlackWins, FirstPlayer: "x2", SecondPlayer: "y2", FirstFouls: 1},
+		{Result: result.Draw},
 	}}}}
 	got := standings.BoardGames(ev)
 	want := []standings.Game{
-		{Round: 2, Red: "x1", Black: "y1", Result: "1-0"},
-		{Round: 2, Red: "y2", Black: "x2", Result: "0-1", BlackFouls: 1},
+		{Round: 2, Red: "x1", Black: "y1", Result: result.RedWins},
+		{Round: 2, Red: "y2", Black: "x2", Result: result.BlackWins, BlackFouls: 1},
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)

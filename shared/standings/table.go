@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/xqtour/xqtour/shared/result"
 )
 
 // Row is one player's line in the table.
@@ -117,9 +119,9 @@ func finalPlaces(tab *Table, f Final, games []Game) {
 			continue
 		}
 		switch g.Result {
-		case "1-0", "+-":
+		case result.RedWins, result.RedByForfeit:
 			first, second = g.Red, g.Black
-		case "0-1", "-+":
+		case result.BlackWins, result.BlackByForfeit:
 			first, second = g.Black, g.Red
 		}
 	}

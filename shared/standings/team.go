@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -17,8 +18,8 @@ type Team struct {
 
 // BoardResult is one board of a team match.
 type BoardResult struct {
-	// Result is the API result string from red's side; "" while playing.
-	Result string
+	// Result is from red's side; result.None while playing.
+	Result result.Result
 	// FirstColor is the colour of the first-listed team's player; read only
 	// when the match has ExplicitColours.
 	FirstColor  xiangqi.Color

@@ -59,8 +59,9 @@ func (s *Store) Reserve(ctx context.Context, scope, requestHash string, now time
 		return nil, err
 	}
 	if old.Expires != 0 && old.Expires < now.Unix() {
-		// Expired but not yet swept by TTL: take it over under its version.
-		rec.Version = old.Version
+		// Expired but not yet swept by TTL: take it over under its version,
+		// and with its parts, so the write deletes those it no longer needs.
+		rec.Version, rec.Parts = old.Version, old.Parts
 		if err := s.Put(ctx, rec); err != nil {
 			if errors.Is(err, ErrConflict) {
 				return nil, ErrKeyInUse

@@ -141,9 +141,9 @@ func (it *Item) same(other map[string]types.AttributeValue) bool {
 }
 
 // CreateItems writes items that must not exist yet, all or nothing as far as
-// readers can tell: they are written in transactions of up to 100, each item
-// under attribute_not_exists, and the last item is written only after all the
-// others (an event's META item last: until it exists the event is not
+// readers can tell: they are written in transactions of up to 100 items and
+// 4 MB, each item under attribute_not_exists, and the last item is written
+// only after all the others (an event's META item last: until it exists the event is not
 // found). An item already stored exactly as given counts as written, so the
 // same items sent again after a failure complete the job; one stored
 // differently is ErrConflict. When a write fails the items this call created
@@ -164,8 +164,7 @@ func (s *Store) CreateItems(ctx context.Context, items []*Item) (err error) {
 	}
 	body, last := items[:len(items)-1], items[len(items)-1:]
 	for _, chunk := range [][]*Item{body, last} {
-		for start := 0; start < len(chunk); start += 100 {
-			part := chunk[start:min(start+100, len(chunk))]
+		for _, part := range transactChunks(chunk) { // within 100 items and 4 MB each
 			n, err := s.createChunk(ctx, part)
 			created = append(created, n...)
 			if err != nil {

@@ -46,7 +46,9 @@
 // A document larger than MaxPart (a 10,000-player round is ~1.7 MB) is split:
 // the head item keeps the version and the first part, continuation items the
 // rest, all written in one transaction under the head's condition and joined
-// again by Get, GetMany and Query, so callers never see the split.
+// again by Get, GetMany and Query, so callers never see the split. Parts carry
+// the head's version and TTL: a read that raced a writer and caught a head
+// with another write's parts is detected and repeated (parts.go).
 //
 // Every aggregate carries "ver". Put writes ver+1 under the condition that the
 // stored ver is the one that was read (or that the item does not exist yet), so

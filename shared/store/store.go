@@ -10,7 +10,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -116,7 +115,8 @@ func (r *Record) split() (head []byte, parts []*Record) {
 	}
 	head = r.Doc[:MaxPart]
 	for i, off := 1, MaxPart; off < len(r.Doc); i, off = i+1, off+MaxPart {
-		parts = append(parts, &Record{PK: r.PK, SK: partSK(r.SK, i), Kind: KindPart, Doc: r.Doc[off:min(off+MaxPart, len(r.Doc))]})
+		// A part expires with its head: DynamoDB's TTL deletes each item on its own.
+		parts = append(parts, &Record{PK: r.PK, SK: partSK(r.SK, i), Kind: KindPart, Doc: r.Doc[off:min(off+MaxPart, len(r.Doc))], Expires: r.Expires})
 	}
 	return head, parts
 }
@@ -208,10 +208,11 @@ func (s *Store) Get(ctx context.Context, pk, sk string) (*Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r, s.join(ctx, r)
+	return s.joined(ctx, r)
 }
 
-// join appends a split document's continuation items to its head.
+// join appends a split document's continuation items to its head; parts
+// that are not the head's are a torn read (errTorn, see parts.go).
 func (s *Store) join(ctx context.Context, r *Record) error {
 	if r.Parts == 0 {
 		return nil
@@ -220,8 +221,8 @@ func (s *Store) join(ctx context.Context, r *Record) error {
 	if err != nil {
 		return err
 	}
-	if len(parts) != r.Parts {
-		return fmt.Errorf("store: %s/%s has %d of its %d parts", r.PK, r.SK, len(parts), r.Parts)
+	if err := checkParts(r, parts); err != nil {
+		return err
 	}
 	for _, p := range parts {
 		r.Doc = append(r.Doc, p.Doc...)
@@ -253,7 +254,9 @@ func (s *Store) GetMany(ctx context.Context, keys ...Key) (map[Key]*Record, erro
 				if err != nil {
 					return nil, err
 				}
-				if err := s.join(ctx, r); err != nil {
+				if r, err = s.joined(ctx, r); errors.Is(err, ErrNotFound) {
+					continue // deleted while a torn read was repeated
+				} else if err != nil {
 					return nil, err
 				}
 				out[Key{r.PK, r.SK}] = r
@@ -337,9 +340,10 @@ func (s *Store) transact(ctx context.Context, writes, deletes, checks []*Record)
 			ConditionExpression:       aws.String(cond),
 			ExpressionAttributeValues: vals,
 		}})
-		// The head's condition guards its parts: they change only with it.
+		// The head's condition guards its parts: they change only with it,
+		// and carry its version so a reader can tell them from another write's.
 		for _, p := range parts {
-			items = append(items, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: p.item(0)}})
+			items = append(items, types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: p.item(r.Version + 1)}})
 		}
 		for j := len(parts) + 1; j <= r.Parts; j++ { // parts the document no longer needs
 			items = append(items, types.TransactWriteItem{Delete: &types.Delete{TableName: &s.table, Key: key(r.PK, partSK(r.SK, j))}})
@@ -354,8 +358,8 @@ func (s *Store) transact(ctx context.Context, writes, deletes, checks []*Record)
 			ExpressionAttributeValues: vals,
 		}})
 	}
-	if len(items) > 100 {
-		return fmt.Errorf("store: transaction of %d items exceeds 100", len(items))
+	if err := checkTransact(items); err != nil {
+		return err
 	}
 	if _, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items}); err != nil {
 		return wrap("transact", err)
@@ -381,25 +385,7 @@ func (s *Store) Query(ctx context.Context, pk, prefix string, pageSize int32) ([
 	if err != nil {
 		return nil, err
 	}
-	return joinParts(raw), nil
-}
-
-// joinParts appends continuation items to their heads, in SK order.
-func joinParts(raw []*Record) []*Record {
-	out := raw[:0]
-	var head *Record
-	for _, r := range raw {
-		if r.Kind == KindPart && strings.Contains(r.SK, partSuffix) {
-			if head != nil && strings.HasPrefix(r.SK, head.SK+partSuffix) {
-				head.Doc = append(head.Doc, r.Doc...)
-			}
-			continue
-		}
-		head = r
-		out = append(out, r)
-	}
-	// A head's parts share its SK as their prefix, so they are always in range.
-	return out
+	return s.joinQueried(ctx, raw)
 }
 
 // QueryBelow is Query for the items under pk whose SK sorts before sk, and
@@ -419,7 +405,7 @@ func (s *Store) queryJoined(ctx context.Context, pk, cond, sk string) ([]*Record
 	if err != nil {
 		return nil, err
 	}
-	return joinParts(raw), nil
+	return s.joinQueried(ctx, raw)
 }
 
 func (s *Store) query(ctx context.Context, pk, prefix string, pageSize int32) ([]*Record, error) {

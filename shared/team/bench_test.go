@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/team"
 )
 
@@ -32,7 +33,7 @@ func BenchmarkAllPlayAllRounds_8x8(b *testing.B) {
 
 func BenchmarkScoreMatch_6Boards(b *testing.B) {
 	games := team.Boards(team.Lineup{"a", "b", "c", "d", "e", "f"}, team.Lineup{"g", "h", "i", "j", "k", "l"})
-	results := []team.Result{"1-0", "0-1", "1/2-1/2", "+-", "-+", "1-0"}
+	results := []result.Result{result.RedWins, result.BlackWins, result.Draw, result.RedByForfeit, result.BlackByForfeit, result.RedWins}
 	for b.Loop() {
 		if _, err := team.ScoreMatch(games, results, team.Scoring210); err != nil {
 			b.Fatal(err)

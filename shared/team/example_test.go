@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/team"
 )
 
@@ -36,7 +37,7 @@ func Example() {
 	}
 	// b1 1-0: r1 wins, 2-0. b2 draw, 1-1. b3 0-1: b3 (black) wins, 0-2.
 	// b4 -+: r5 (black) wins by forfeit, 2-0. Board points 5-3, match 2-0.
-	m, _ := team.ScoreMatch(games, []team.Result{"1-0", "1/2-1/2", "0-1", "-+"}, team.Scoring210)
+	m, _ := team.ScoreMatch(games, []result.Result{result.RedWins, result.Draw, result.BlackWins, result.BlackByForfeit}, team.Scoring210)
 	fmt.Printf("board points %d-%d, match points %d-%d\n",
 		m.Home.BoardPoints, m.Away.BoardPoints, m.Home.MatchPoints, m.Away.MatchPoints)
 	// Output:

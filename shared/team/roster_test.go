@@ -8,12 +8,12 @@ import (
 	"github.com/xqtour/xqtour/shared/team"
 )
 
-// TestRoster_T1_FixedBoardsWorkedExample checks testdata/t1_fixed_boards.txt,
+// TestRoster_T1_FixedBoardsWorkedExample checks testdata/t1_fixed_boards.tsv,
 // whose comments carry the working.
 func TestRoster_T1_FixedBoardsWorkedExample(t *testing.T) {
 	var entry []team.Player
 	var want []string
-	for _, row := range readRows(t, "testdata/t1_fixed_boards.txt") {
+	for _, row := range readRows(t, "testdata/t1_fixed_boards.tsv") {
 		switch row[0] {
 		case "entry":
 			r, err := strconv.Atoi(row[2])

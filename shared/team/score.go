@@ -1,17 +1,6 @@
 package team
 
-// Result is a game's result as the API writes it.
-type Result string
-
-// The results of a board game (API.md, Conventions).
-const (
-	RedWins          Result = "1-0"
-	BlackWins        Result = "0-1"
-	Draw             Result = "1/2-1/2"
-	RedWinsForfeit   Result = "+-"
-	BlackWinsForfeit Result = "-+"
-	DoubleForfeit    Result = "0-0"
-)
+import "github.com/xqtour/xqtour/shared/result"
 
 // Scoring is an event's points per game (K-1, 001 §13.1 and §13.3), in
 // integer units. Draws are split by colour because one option gives red and
@@ -35,18 +24,18 @@ var (
 // BoardPoints returns the points red and black score for one game (K-1).
 // A forfeit scores as a win and a loss; a double forfeit (C-6: both late)
 // scores a loss for both.
-func BoardPoints(res Result, sc Scoring) (red, black int, err error) {
+func BoardPoints(res result.Result, sc Scoring) (red, black int, err error) {
 	switch res {
-	case RedWins, RedWinsForfeit:
+	case result.RedWins, result.RedByForfeit:
 		return sc.Win, sc.Loss, nil
-	case BlackWins, BlackWinsForfeit:
+	case result.BlackWins, result.BlackByForfeit:
 		return sc.Loss, sc.Win, nil
-	case Draw:
+	case result.Draw:
 		return sc.DrawRed, sc.DrawBlack, nil
-	case DoubleForfeit:
+	case result.DoubleForfeit:
 		return sc.Loss, sc.Loss, nil
 	}
-	return 0, 0, ruleErr(CodeUnknownResult, "K-1", "unknown result %q", string(res))
+	return 0, 0, ruleErr(CodeUnknownResult, "K-1", "a board game without a result (Result(%d)) scores nothing", int(res))
 }
 
 // Match points (T-7, 001 §13.2): 场分 2 for the team with more board points,
@@ -96,7 +85,7 @@ type MatchScore struct {
 // AllPlayAllRounds) and results[i], the result of games[i] (T-7): each game
 // gives board points by sc, and the board point totals decide the match
 // points.
-func ScoreMatch(games []BoardGame, results []Result, sc Scoring) (MatchScore, error) {
+func ScoreMatch(games []BoardGame, results []result.Result, sc Scoring) (MatchScore, error) {
 	if len(results) != len(games) {
 		return MatchScore{}, ruleErr(CodeResultCount, "T-7", "%d board games, %d results", len(games), len(results))
 	}
@@ -114,22 +103,22 @@ func ScoreMatch(games []BoardGame, results []Result, sc Scoring) (MatchScore, er
 		redSide.BoardPoints += red
 		blackSide.BoardPoints += black
 		switch results[i] {
-		case RedWins, RedWinsForfeit:
+		case result.RedWins, result.RedByForfeit:
 			redSide.Wins++
 			blackSide.Losses++
-			if results[i] == RedWinsForfeit {
+			if results[i] == result.RedByForfeit {
 				blackSide.ForfeitLosses++
 			}
-		case BlackWins, BlackWinsForfeit:
+		case result.BlackWins, result.BlackByForfeit:
 			blackSide.Wins++
 			redSide.Losses++
-			if results[i] == BlackWinsForfeit {
+			if results[i] == result.BlackByForfeit {
 				redSide.ForfeitLosses++
 			}
-		case Draw:
+		case result.Draw:
 			redSide.Draws++
 			blackSide.Draws++
-		case DoubleForfeit:
+		case result.DoubleForfeit:
 			doubles++
 			for _, s := range []*Side{redSide, blackSide} {
 				s.Losses++

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/team"
 )
 
@@ -31,10 +32,14 @@ func TestScoreMatch_T7_WorkedMatches(t *testing.T) {
 			if !ok {
 				t.Fatalf("unknown scoring %q", row[1])
 			}
-			var results []team.Result
+			var results []result.Result
 			var home, away team.Lineup
 			for i, s := range strings.Split(row[2], ",") {
-				results = append(results, team.Result(s))
+				r, err := result.Parse(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				results = append(results, r)
 				home = append(home, "a"+strconv.Itoa(i+1))
 				away = append(away, "b"+strconv.Itoa(i+1))
 			}
@@ -61,7 +66,7 @@ func TestScoreMatch_T7_WorkedMatches(t *testing.T) {
 
 func TestScoreMatch_T7_GameCounts(t *testing.T) {
 	// b1 +- home wins by forfeit; b2 1/2; b3 0-1 away (black) wins; b4 0-0.
-	m, err := team.ScoreMatch(fourBoards(), []team.Result{"+-", "1/2-1/2", "0-1", "0-0"}, team.Scoring210)
+	m, err := team.ScoreMatch(fourBoards(), []result.Result{result.RedByForfeit, result.Draw, result.BlackWins, result.DoubleForfeit}, team.Scoring210)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +75,7 @@ func TestScoreMatch_T7_GameCounts(t *testing.T) {
 	if m.Home != wantHome || m.Away != wantAway || m.DoubleForfeit {
 		t.Fatalf("got %+v, want home %+v away %+v", m, wantHome, wantAway)
 	}
-	m, err = team.ScoreMatch(fourBoards(), []team.Result{"0-0", "0-0", "0-0", "0-0"}, team.Scoring210)
+	m, err = team.ScoreMatch(fourBoards(), []result.Result{result.DoubleForfeit, result.DoubleForfeit, result.DoubleForfeit, result.DoubleForfeit}, team.Scoring210)
 	if err != nil || !m.DoubleForfeit || m.Home.ForfeitLosses != 4 || m.Away.Losses != 4 || m.Home.MatchPoints != 1 || m.Away.MatchPoints != 1 {
 		t.Fatalf("whole double forfeit: got %+v, %v", m, err)
 	}
@@ -88,7 +93,7 @@ func TestScoreMatch_T4_AllPlayAllTwoByTwo(t *testing.T) {
 	for _, r := range rounds {
 		games = append(games, r...)
 	}
-	m, err := team.ScoreMatch(games, []team.Result{"1-0", "1-0", "1-0", "1-0"}, team.Scoring210)
+	m, err := team.ScoreMatch(games, []result.Result{result.RedWins, result.RedWins, result.RedWins, result.RedWins}, team.Scoring210)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,31 +103,31 @@ func TestScoreMatch_T4_AllPlayAllTwoByTwo(t *testing.T) {
 }
 
 func TestScoreMatch_Errors(t *testing.T) {
-	_, err := team.ScoreMatch(fourBoards(), []team.Result{"1-0", "1-0", "1-0"}, team.Scoring210)
+	_, err := team.ScoreMatch(fourBoards(), []result.Result{result.RedWins, result.RedWins, result.RedWins}, team.Scoring210)
 	wantRuleErr(t, err, team.CodeResultCount, "T-7")
-	_, err = team.ScoreMatch(fourBoards(), []team.Result{"1-0", "2-0", "1-0", "1-0"}, team.Scoring210)
+	_, err = team.ScoreMatch(fourBoards(), []result.Result{result.RedWins, result.Result(99), result.RedWins, result.RedWins}, team.Scoring210)
 	wantRuleErr(t, err, team.CodeUnknownResult, "K-1")
-	_, err = team.ScoreMatch(fourBoards(), []team.Result{"1-0", "", "1-0", "1-0"}, team.Scoring210)
+	_, err = team.ScoreMatch(fourBoards(), []result.Result{result.RedWins, result.None, result.RedWins, result.RedWins}, team.Scoring210)
 	wantRuleErr(t, err, team.CodeUnknownResult, "K-1")
 }
 
 func TestBoardPoints_K1(t *testing.T) {
 	tests := []struct {
 		name       string
-		res        team.Result
+		res        result.Result
 		sc         team.Scoring
 		red, black int
 	}{
-		{"K1_Default_RedWins", "1-0", team.Scoring210, 2, 0},
-		{"K1_Default_BlackWins", "0-1", team.Scoring210, 0, 2},
-		{"K1_Default_Draw", "1/2-1/2", team.Scoring210, 1, 1},
-		{"K1_Default_RedForfeitWin", "+-", team.Scoring210, 2, 0},
-		{"K1_Default_BlackForfeitWin", "-+", team.Scoring210, 0, 2},
-		{"K1_Default_DoubleForfeit", "0-0", team.Scoring210, 0, 0},
-		{"K1_310_Win", "0-1", team.Scoring310, 0, 3},
-		{"K1_310_Draw", "1/2-1/2", team.Scoring310, 1, 1},
-		{"K1_30RedBlack_DrawRed1Black2", "1/2-1/2", team.Scoring30RedBlack, 1, 2},
-		{"K1_30RedBlack_Win", "1-0", team.Scoring30RedBlack, 3, 0},
+		{"K1_Default_RedWins", result.RedWins, team.Scoring210, 2, 0},
+		{"K1_Default_BlackWins", result.BlackWins, team.Scoring210, 0, 2},
+		{"K1_Default_Draw", result.Draw, team.Scoring210, 1, 1},
+		{"K1_Default_RedForfeitWin", result.RedByForfeit, team.Scoring210, 2, 0},
+		{"K1_Default_BlackForfeitWin", result.BlackByForfeit, team.Scoring210, 0, 2},
+		{"K1_Default_DoubleForfeit", result.DoubleForfeit, team.Scoring210, 0, 0},
+		{"K1_310_Win", result.BlackWins, team.Scoring310, 0, 3},
+		{"K1_310_Draw", result.Draw, team.Scoring310, 1, 1},
+		{"K1_30RedBlack_DrawRed1Black2", result.Draw, team.Scoring30RedBlack, 1, 2},
+		{"K1_30RedBlack_Win", result.RedWins, team.Scoring30RedBlack, 3, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,7 +6,8 @@
 //
 // Team standings live in shared/standings and team pairings reuse the
 // engines in shared/pairing; this package gives them the match results.
-// Refusals are *RuleError, the core's one refusal type rulebook.RuleError.
+// Refusals are *RuleError, the core's one refusal type rulebook.RuleError;
+// board results are result.Result, the core's one result type.
 package team
 
 import (
@@ -47,7 +48,8 @@ const (
 	CodeLineupsNotEnumerable = "lineups_not_enumerable"
 	// CodeAllPlayAllSize: the two teams of an all-play-all differ in size.
 	CodeAllPlayAllSize = "all_play_all_size"
-	// CodeUnknownResult: a board result that is not one of the API's results.
+	// CodeUnknownResult: a board game without a result (result.None or a
+	// value outside the results).
 	CodeUnknownResult = "unknown_result"
 	// CodeResultCount: results that do not match the match's board games.
 	CodeResultCount = "result_count"

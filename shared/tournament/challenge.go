@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+
+	"github.com/xqtour/xqtour/shared/result"
 )
 
 // What a drawn challenge does (S-8; the rule books are silent, so the event
@@ -28,8 +30,8 @@ type Challenge struct {
 	HolderBefore string
 	Red, Black   string
 	GameID       string
-	// Result is "" while the game is played.
-	Result string
+	// Result is result.None while the game is played.
+	Result result.Result
 	// HolderAfter is "" while the game is played.
 	HolderAfter string
 }
@@ -100,11 +102,11 @@ func RingOf(t *Tournament, h *History) (Ring, error) {
 // keeps it); a double forfeit leaves it with the holder.
 func ringHolderAfter(t *Tournament, c Challenge) string {
 	switch c.Result {
-	case "1-0", "+-":
+	case result.RedWins, result.RedByForfeit:
 		return c.Red
-	case "0-1", "-+":
+	case result.BlackWins, result.BlackByForfeit:
 		return c.Black
-	case "1/2-1/2":
+	case result.Draw:
 		if t.Settings.ChallengeDraw == ChallengeDrawChallenger {
 			return c.Challenger
 		}

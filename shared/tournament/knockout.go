@@ -10,6 +10,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/pairing/combined"
 	"github.com/xqtour/xqtour/shared/pairing/knockout"
+	"github.com/xqtour/xqtour/shared/result"
 )
 
 // knockoutEntrants lists the bracket's entrants best seed first: seeded
@@ -47,11 +48,14 @@ func lot(tid string, round int, match string) *rand.Rand {
 	return rand.New(rand.NewPCG(binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:16])))
 }
 
-func outcome(result string) knockout.Outcome {
-	switch result {
-	case "1-0", "+-":
+// outcome is a result as the knockout engine reads it. A double forfeit
+// (C-6) advances neither player: the engine sees a draw, so the match goes
+// on to its next game or play-off.
+func outcome(r result.Result) knockout.Outcome {
+	switch r {
+	case result.RedWins, result.RedByForfeit:
 		return knockout.RedWins
-	case "0-1", "-+":
+	case result.BlackWins, result.BlackByForfeit:
 		return knockout.BlackWins
 	}
 	return knockout.Draw

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -159,9 +160,9 @@ func gained(r *tournament.Round, results []tournament.Result, id string) int {
 			continue
 		}
 		switch {
-		case res.Result == "1/2-1/2":
+		case res.Result == result.Draw:
 			return 1
-		case (res.Result == "1-0") == (res.Red == id):
+		case (res.Result == result.RedWins) == (res.Red == id):
 			return 2
 		}
 	}

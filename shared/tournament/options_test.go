@@ -225,7 +225,7 @@ func pairUntilComplete(t *testing.T, ev *tournament.Tournament, ps []*tournament
 			r.Pairings = append(r.Pairings, add...)
 			r.Explanations = append(r.Explanations, ex...)
 			for _, p := range add {
-				results = append(results, tournament.Result{Round: r.Number, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: decide(p)})
+				results = append(results, tournament.Result{Round: r.Number, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: mustResult(decide(p))})
 			}
 			continue
 		}
@@ -240,7 +240,7 @@ func pairUntilComplete(t *testing.T, ev *tournament.Tournament, ps []*tournament
 		ev.Round = r.Number
 		rounds = append(rounds, r)
 		for _, p := range r.Pairings {
-			results = append(results, tournament.Result{Round: r.Number, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: decide(p)})
+			results = append(results, tournament.Result{Round: r.Number, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: mustResult(decide(p))})
 		}
 	}
 	t.Fatal("the event never completed")

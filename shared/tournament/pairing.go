@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/standings"
 )
 
@@ -94,17 +95,17 @@ func scoring(t *Tournament) standings.Scoring {
 }
 
 // points is what red and black score for a result (K-1); forfeits score as
-// wins and losses, a double forfeit nothing.
-func points(sc standings.Scoring, result string) (red, black int) {
-	switch result {
-	case "1-0", "+-":
+// wins and losses, a double forfeit a loss for both.
+func points(sc standings.Scoring, r result.Result) (red, black int) {
+	switch r {
+	case result.RedWins, result.RedByForfeit:
 		return sc.Win, sc.Loss
-	case "0-1", "-+":
+	case result.BlackWins, result.BlackByForfeit:
 		return sc.Loss, sc.Win
-	case "1/2-1/2":
+	case result.Draw:
 		return sc.DrawRed, sc.DrawBlack
 	}
-	return sc.Loss, sc.Loss
+	return sc.Loss, sc.Loss // result.DoubleForfeit; callers pass decided results only
 }
 
 // missedPoints is what one missed round of a late entrant scores, as the

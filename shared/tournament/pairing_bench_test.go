@@ -42,7 +42,7 @@ func bigSwiss(b *testing.B, n, rounds int) (*tournament.Tournament, []*tournamen
 			if p.Table%5 == 0 {
 				res = "1/2-1/2"
 			}
-			results = append(results, tournament.Result{Round: r.Number, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: res})
+			results = append(results, tournament.Result{Round: r.Number, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: mustResult(res)})
 		}
 	}
 	return ev, ps, rs, results

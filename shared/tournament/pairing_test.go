@@ -9,6 +9,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/pairing/checker"
 	"github.com/xqtour/xqtour/shared/pairing/swiss"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -42,13 +43,23 @@ func play(t *testing.T, ev *tournament.Tournament, ps []*tournament.Player, roun
 	*rounds = append(*rounds, r)
 	for _, p := range r.Pairings {
 		if res := decide(p); res != "" {
-			*results = append(*results, tournament.Result{Round: r.Number, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: res})
+			*results = append(*results, tournament.Result{Round: r.Number, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: mustResult(res)})
 		}
 	}
 	return r
 }
 
 func redWins(tournament.Pairing) string { return "1-0" }
+
+// mustResult reads a test's result string; the tests write results as
+// API.md does.
+func mustResult(s string) result.Result {
+	r, err := result.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
 
 func TestPairingNumbers_P3_SeedsTakeOddNumbers(t *testing.T) {
 	ev := &tournament.Tournament{ID: "t1", Settings: tournament.Settings{System: tournament.Swiss, Numbering: tournament.NumberingRegistration}}
@@ -262,7 +273,7 @@ func TestPairNext_KnockoutTwoGameMatches(t *testing.T) {
 		round.Pairings = append(round.Pairings, add...)
 		round.Explanations = append(round.Explanations, ex...)
 		for _, p := range add {
-			results = append(results, tournament.Result{Round: round.Number, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: decide(p)})
+			results = append(results, tournament.Result{Round: round.Number, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: mustResult(decide(p))})
 		}
 		return add
 	}
@@ -396,7 +407,7 @@ func finishAll(rounds []*tournament.Round, results *[]tournament.Result) {
 			if p.Black < p.Red {
 				res = "0-1"
 			}
-			*results = append(*results, tournament.Result{Round: r.Number, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: res})
+			*results = append(*results, tournament.Result{Round: r.Number, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: mustResult(res)})
 		}
 	}
 }
@@ -509,7 +520,7 @@ func TestSwissSimulation_CheckerPassesEveryRound(t *testing.T) {
 		}
 		// Finish earlier open games, then this round's, leaving one open on odd rounds.
 		for k, p := range open {
-			results = append(results, tournament.Result{Round: k[0], Table: k[1], GameID: p.GameID, Red: p.Red, Black: p.Black, Result: "0-1"})
+			results = append(results, tournament.Result{Round: k[0], Table: k[1], GameID: p.GameID, Red: p.Red, Black: p.Black, Result: result.BlackWins})
 			delete(open, k)
 		}
 		for _, p := range r.Pairings {
@@ -518,7 +529,7 @@ func TestSwissSimulation_CheckerPassesEveryRound(t *testing.T) {
 				continue
 			}
 			res := [...]string{"1-0", "0-1", "1/2-1/2"}[rng.IntN(3)]
-			results = append(results, tournament.Result{Round: n, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: res})
+			results = append(results, tournament.Result{Round: n, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: mustResult(res)})
 		}
 	}
 }

@@ -79,6 +79,9 @@ func (t *Tournament) RemovePlayer(p *Player, teamMember bool) error {
 		return err
 	}
 	t.Removed++
+	if p.Status == Withdrawn && t.WithdrawnBeforeStart > 0 { // counted once: removed now, no longer withdrawn
+		t.WithdrawnBeforeStart--
+	}
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/rating"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/standings"
 )
 
@@ -45,11 +46,11 @@ func RatingReport(t *Tournament, in standings.Event, ratings map[string]int) ([]
 	for _, g := range in.Games {
 		var halves int
 		switch g.Result {
-		case "1-0":
+		case result.RedWins:
 			halves = 2
-		case "1/2-1/2":
+		case result.Draw:
 			halves = 1
-		case "0-1":
+		case result.BlackWins:
 			halves = 0
 		default:
 			continue

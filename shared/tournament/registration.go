@@ -35,6 +35,10 @@ type Tournament struct {
 	// Removed counts registrations taken back before round 1; their numbers
 	// are not reused (Entrants is Players less Removed).
 	Removed int
+	// WithdrawnBeforeStart counts the entrants who withdrew before round 1
+	// was paired: a round robin's table leaves them out (S-6), so its length
+	// is known from this item alone.
+	WithdrawnBeforeStart int
 	// Round is the last paired round (0 before the first).
 	Round int
 	// TeamCount counts team registrations; it numbers the next team (T-*).
@@ -145,6 +149,9 @@ func (t *Tournament) Withdraw(p *Player) error {
 	}
 	p.Status = Withdrawn
 	p.WithdrawnAfter = t.Round
+	if t.Round == 0 {
+		t.WithdrawnBeforeStart++
+	}
 	return nil
 }
 

@@ -1,5 +1,7 @@
 package tournament
 
+import "github.com/xqtour/xqtour/shared/result"
+
 // Round is a paired round: who plays whom on which table, the bye, and the
 // organiser's changes. It is stored once, when paired (P-*, S-*).
 type Round struct {
@@ -75,8 +77,9 @@ type Result struct {
 	GameID string
 	Red    string
 	Black  string
-	// Result is API.md's result string: 1-0, 0-1, 1/2-1/2, +-, -+, 0-0.
-	Result string
+	// Result is the game's result from red's side; it is stored as API.md's
+	// string (1-0, 0-1, 1/2-1/2, +-, -+, 0-0), as it always was.
+	Result result.Result
 	Reason string
 	// Fouls per side in the game (R-1's fouls criterion).
 	RedFouls, BlackFouls int

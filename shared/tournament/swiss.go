@@ -8,6 +8,7 @@ import (
 	"maps"
 
 	"github.com/xqtour/xqtour/shared/pairing/swiss"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/standings"
 )
 
@@ -47,7 +48,7 @@ func swissHistory(t *Tournament, h *History, n int) *swissState {
 	type game struct {
 		round      int
 		red, black string
-		result     string
+		result     result.Result
 	}
 	games := map[string]game{}
 	gained := make([]map[string]int, n-1)
@@ -70,7 +71,7 @@ func swissHistory(t *Tournament, h *History, n int) *swissState {
 			red, black := st.num[p.Red], st.num[p.Black]
 			st.hist[p.Red][k] = swiss.RoundRecord{Side: swiss.Red, Opponent: black, Pending: !ok}
 			st.hist[p.Black][k] = swiss.RoundRecord{Side: swiss.Black, Opponent: red, Pending: !ok}
-			if ok && res.Result == "0-0" {
+			if ok && res.Result == result.DoubleForfeit {
 				// A double forfeit (C-6 双方弃权) is no game: neither a colour
 				// nor a meeting, so the two may still meet (the standings
 				// read it the same way); a single forfeit is a game as paired.
@@ -99,7 +100,7 @@ func swissHistory(t *Tournament, h *History, n int) *swissState {
 		seen := maps.Clone(before)
 		for _, gid := range r.UnfinishedAsDraws {
 			g, ok := games[gid]
-			if !ok || g.result == "" {
+			if !ok || g.result == result.None {
 				continue // still unfinished: already counted as a draw
 			}
 			rp, bp := points(sc, g.result)
@@ -144,20 +145,20 @@ func swissHistory(t *Tournament, h *History, n int) *swissState {
 // player of it has withdrawn since it was paired (S-6, 000 ch.2 §2.2–2.3:
 // 如他下过的棋有的还未终局…按负局计算): a forfeit lost by whoever withdrew,
 // both when both did. It is false when neither has.
-func withdrawalForfeit(h *History, n int, p Pairing) (string, bool) {
+func withdrawalForfeit(h *History, n int, p Pairing) (result.Result, bool) {
 	gone := func(id string) bool {
 		q := h.Player(id)
 		return q != nil && q.Status == Withdrawn && q.WithdrawnAfter >= n
 	}
 	switch r, b := gone(p.Red), gone(p.Black); {
 	case r && b:
-		return "0-0", true
+		return result.DoubleForfeit, true
 	case r:
-		return "-+", true
+		return result.BlackByForfeit, true
 	case b:
-		return "+-", true
+		return result.RedByForfeit, true
 	}
-	return "", false
+	return result.None, false
 }
 
 // SwissInput is what the Swiss engine is given to pair round t.Round+1 —

@@ -22,7 +22,7 @@ func TestSwissInput_P6_LoneFloatNotCounted(t *testing.T) {
 	pair := func(n, table int, red, black, res string) (tournament.Pairing, tournament.Result) {
 		g := gid(n, table, 1)
 		return tournament.Pairing{Table: table, Red: red, Black: black, GameID: g},
-			tournament.Result{Round: n, Table: table, GameID: g, Red: red, Black: black, Result: res}
+			tournament.Result{Round: n, Table: table, GameID: g, Red: red, Black: black, Result: mustResult(res)}
 	}
 	var rounds []*tournament.Round
 	var results []tournament.Result
@@ -75,7 +75,7 @@ func TestSwissInput_P12_FloatsAsPaired(t *testing.T) {
 		for i, g := range games {
 			id := gid(n, i+1, 1)
 			r.Pairings = append(r.Pairings, tournament.Pairing{Table: i + 1, Red: g[0], Black: g[1], GameID: id})
-			results = append(results, tournament.Result{Round: n, Table: i + 1, GameID: id, Red: g[0], Black: g[1], Result: g[2]})
+			results = append(results, tournament.Result{Round: n, Table: i + 1, GameID: id, Red: g[0], Black: g[1], Result: mustResult(g[2])})
 		}
 		return r
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/team"
 	"github.com/xqtour/xqtour/shared/xiangqi"
@@ -52,7 +53,30 @@ const (
 	CodeNotTeamEvent = "not_a_team_event"
 	CodeNoMatch      = "no_match"
 	CodeLineupLocked = "lineup_locked"
+	// CodeTeamTablesUnavailable: an individual event has no team or board table.
+	CodeTeamTablesUnavailable = "team_standings_unavailable"
 )
+
+// CheckTeamEvent refuses, in an individual event, what belongs to team
+// events (T-1: teams enter events created for teams); what names it
+// ("lineups").
+func (t *Tournament) CheckTeamEvent(what string) error {
+	if !t.Settings.Teams {
+		return &RuleError{Code: CodeNotTeamEvent, Message: what + " belong to team events", Rule: "T-1"}
+	}
+	return nil
+}
+
+// CheckTeamTables refuses the team and board tables of an individual event:
+// they rank teams by their matches, which only a team event plays. The
+// teams-by-places table ranks an individual event's clubs instead.
+func (t *Tournament) CheckTeamTables() error {
+	if !t.Settings.Teams {
+		return &RuleError{Code: CodeTeamTablesUnavailable, Rule: "R-5",
+			Message: "team and board tables belong to team events; view=teamsByPlaces ranks clubs by their players' places (R-9)"}
+	}
+	return nil
+}
 
 // RegisterTeam enters a team: each member and substitute is registered as a
 // player (Register numbers them and checks registration is open), then the
@@ -398,14 +422,14 @@ func (th *TeamHistory) MatchScore(t *Tournament, r *Round, m TeamMatch) (team.Ma
 	}
 	sc := scoring(t)
 	games := make([]team.BoardGame, len(ps))
-	results := make([]team.Result, len(ps))
+	results := make([]result.Result, len(ps))
 	for i, p := range ps {
 		res, ok := th.Result(r.Number, p)
 		if !ok {
 			return team.MatchScore{}, false
 		}
 		games[i] = team.BoardGame{Board: p.Board, Red: p.Red, Black: p.Black, HomeRed: slices.Contains(home.Roster, p.Red)}
-		results[i] = team.Result(res.Result)
+		results[i] = res.Result
 	}
 	ms, err := team.ScoreMatch(games, results, team.Scoring{Win: sc.Win, Loss: sc.Loss, DrawRed: sc.DrawRed, DrawBlack: sc.DrawBlack})
 	if err != nil {
@@ -445,12 +469,12 @@ func teamPairingHistory(t *Tournament, th *TeamHistory) (*Tournament, *History) 
 			if !ok {
 				continue
 			}
-			res := "1/2-1/2"
+			res := result.Draw
 			switch {
 			case ms.Home.MatchPoints > ms.Away.MatchPoints:
-				res = "1-0"
+				res = result.RedWins
 			case ms.Home.MatchPoints < ms.Away.MatchPoints:
-				res = "0-1"
+				res = result.BlackWins
 			}
 			results = append(results, Result{Round: r.Number, Table: m.Number, GameID: ref, Red: m.Home, Black: m.Away, Result: res})
 		}

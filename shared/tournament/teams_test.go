@@ -61,7 +61,7 @@ func (f *teamField) pair(t *testing.T, decide func(r *tournament.Round, p tourna
 	f.rounds = append(f.rounds, r)
 	for _, p := range r.Pairings {
 		if res := decide(r, p); res != "" {
-			f.results = append(f.results, tournament.Result{Round: r.Number, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: res})
+			f.results = append(f.results, tournament.Result{Round: r.Number, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: mustResult(res)})
 		}
 	}
 	return r

@@ -3,7 +3,8 @@
 // identifiers and the time, and the store persists what it returns.
 //
 // Refusals are *RuleError, the core's one refusal type rulebook.RuleError,
-// with this package's codes; bad settings are *FieldError.
+// with this package's codes; bad settings are *FieldError. Game results are
+// result.Result, the core's one result type (shared/result).
 package tournament
 
 import (

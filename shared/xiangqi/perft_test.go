@@ -14,9 +14,10 @@ import (
 // XQ_PERFT_ALL=1 to run every row (make perft).
 const perftBudget = 2_000_000
 
-// TestPerft checks move generation against testdata/perft.tsv, copied from
-// shared/reference/perft.tsv; each row's source column says where its count
-// comes from (chessprogramming.org, Fairy-Stockfish, GGchess, folium).
+// TestPerft checks move generation against testdata/perft.tsv, the
+// repository's one perft table (package notation's round trip reads its
+// positions too); each row's source column says where its count comes from
+// (chessprogramming.org, Fairy-Stockfish, GGchess, folium).
 func TestPerft(t *testing.T) {
 	all := os.Getenv("XQ_PERFT_ALL") == "1"
 	f, err := os.Open("testdata/perft.tsv")

@@ -58,6 +58,17 @@ func Berger(n int) ([][]Pair, error) {
 	return rounds, nil
 }
 
+// Rounds is how many rounds a schedule of n numbers over cycles cycles has:
+// Berger's n-1 rounds per cycle for even n, n for odd n (the rest round, S-7),
+// 0 for a field too small. It is len(NewSchedule(n, …).Rounds) without
+// building the table.
+func Rounds(n, cycles int) int {
+	if n < 2 {
+		return 0
+	}
+	return max(cycles, 1) * (n - 1 + n%2)
+}
+
 // Game is one game between two numbers with its colours.
 type Game struct {
 	Red, Black int

@@ -249,3 +249,22 @@ func BenchmarkNewSchedule100Double(b *testing.B) {
 		}
 	}
 }
+
+// S-1, S-7: Rounds counts the rounds NewSchedule lays out — n-1 per cycle
+// for an even field, n for an odd one (a rest each round) — without the table.
+func TestRounds_S1_MatchesSchedule(t *testing.T) {
+	for n := 0; n <= 21; n++ {
+		for cycles := 1; cycles <= 3; cycles++ {
+			want := 0
+			if s, err := roundrobin.NewSchedule(n, roundrobin.Options{Cycles: cycles}); err == nil {
+				want = len(s.Rounds)
+			}
+			if got := roundrobin.Rounds(n, cycles); got != want {
+				t.Errorf("Rounds(%d, %d) = %d, want %d", n, cycles, got, want)
+			}
+		}
+	}
+	if got := roundrobin.Rounds(5, 0); got != 5 {
+		t.Errorf("Rounds(5, 0) = %d, want 5 (zero cycles mean one)", got)
+	}
+}

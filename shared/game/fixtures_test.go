@@ -7,6 +7,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -127,12 +128,12 @@ func roundTrip(t testing.TB, g *game.Game, now int64) {
 	}
 }
 
-func wantResult(t testing.TB, g *game.Game, r game.Result, why game.Reason) {
+func wantResult(t testing.TB, g *game.Game, r result.Result, why game.Reason) {
 	t.Helper()
 	if gr, gw := g.Result(); gr != r || gw != why {
 		t.Fatalf("result = %v (%v), want %v (%v)", gr, gw, r, why)
 	}
-	if r != game.NoResult && g.Status() != game.Over {
+	if r != result.None && g.Status() != game.Over {
 		t.Fatalf("status = %v with a result", g.Status())
 	}
 }
