@@ -7,7 +7,7 @@ GO        ?= go
 FUNCTIONS := $(notdir $(wildcard functions/*))
 LAMBDA    := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags=-s
 
-.PHONY: all build run test vet lint lint-openapi smoke template bench livebench perft checkpairings eventcost fmt clean webtest
+.PHONY: all build run test vet lint lint-openapi smoke template bench livebench perft checkpairings eventcost bigevent fmt clean webtest
 
 all: test
 
@@ -76,6 +76,12 @@ checkpairings:
 ## would cost on AWS (DynamoDB units, requests, Lambda GB-s, dollars at shared/pricing's prices)
 eventcost:
 	$(GO) run ./infra/eventcost -players $(or $(PLAYERS),100) -rounds $(or $(ROUNDS),9) -plies $(or $(PLIES),150)
+
+## bigevent: a PLAYERS-player (10000), ROUNDS-round (11) Swiss built on the local stack, every route
+## measured as Lambda runs it (largest response, handler time, CPU, DynamoDB units); VCPU (e.g. 1)
+## holds the handlers to that many CPUs through a cgroup, as Lambda does by memory size
+bigevent:
+	$(GO) run ./infra/bigevent -players $(or $(PLAYERS),10000) -rounds $(or $(ROUNDS),11)$(if $(VCPU), -vcpu $(VCPU))
 
 ## webtest: the web client's browser tests in Debian's Chromium (CHROMIUM, default
 ## /usr/bin/chromium) with playwright-core and axe-core from web/package-lock.json;

@@ -40,6 +40,21 @@ const (
 // (httpapi.Functions) and LiveFunctions.
 func AllFunctions() []string { return slices.Concat(httpapi.Functions, LiveFunctions) }
 
+// MemoryMB gives a function a memory size of its own (MB), chosen from
+// `make bigevent`'s measurements, where the template's global one (256 MB)
+// would be too slow; Lambda gives a function CPU in proportion to its
+// memory, a whole vCPU at 1,769 MB. PairRound pairs a 10,000-player round
+// (reading the event's players, rounds and results, pairing, writing 5,000
+// games): about 2.5 s of CPU, so it needs the whole vCPU to stay well inside
+// 10 s; at 256 MB it would take about seven times as long. Standings ranks
+// and serves the same event (the crosstable its largest answer): CPU-bound
+// like the pairing's read. Every other function is one or two store round
+// trips and stays at 256 MB.
+var MemoryMB = map[string]int{
+	httpapi.FnPairRound: 1769,
+	httpapi.FnStandings: 1769,
+}
+
 // ApiID and TableID are the logical ids of the HTTP API and the table that the
 // generated functions refer to.
 const (
@@ -75,6 +90,23 @@ func ReadOnly(function string) bool {
 		}
 	}
 	return true
+}
+
+// ViewsStatement is the policy a read-only function adds to its table
+// read policy: its public reads store the views they were served from
+// (httpapi's views.go) with PutItem, give an event's stamp its epoch with
+// UpdateItem and drop a replaced build's chunks with DeleteItem, and IAM's
+// leading-keys condition confines all three to the views partitions
+// (V#<tid>), so the function still cannot change any event, game or record.
+func ViewsStatement() string {
+	return fmt.Sprintf(`        - Statement:
+            - Effect: Allow
+              Action: [dynamodb:PutItem, dynamodb:UpdateItem, dynamodb:DeleteItem]
+              Resource: !GetAtt %s.Arn
+              Condition:
+                ForAllValues:StringLike:
+                  dynamodb:LeadingKeys: ["%s*"]
+`, TableID, store.ViewPrefix)
 }
 
 // Method is the API Gateway method of a route: Go patterns without a method
@@ -174,9 +206,13 @@ func FunctionsYAML() ([]byte, error) {
 		fmt.Fprintf(&b, "    Properties:\n")
 		fmt.Fprintf(&b, "      CodeUri: .\n")
 		fmt.Fprintf(&b, "      Description: xqtour %s (%s)\n", fn, Dir(fn))
+		if mb := MemoryMB[fn]; mb != 0 {
+			fmt.Fprintf(&b, "      MemorySize: %d\n", mb)
+		}
 		fmt.Fprintf(&b, "      Policies:\n        - %s:\n            TableName: !Ref %s\n", policy, TableID)
-		if CountsUsage(fn) {
+		if CountsUsage(fn) { // a read-only function serving API routes
 			b.WriteString(usagePolicy)
+			b.WriteString(ViewsStatement())
 		}
 		routes := RoutesOf(fn)
 		if len(routes) == 0 {

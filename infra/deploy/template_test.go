@@ -20,6 +20,7 @@ import (
 
 	"github.com/xqtour/xqtour/infra/deploy"
 	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/store"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated block of template.yaml from httpapi.Routes")
@@ -184,6 +185,8 @@ func TestTemplate_FunctionsRuntimeAndSource(t *testing.T) {
 		}
 		if mem := pickInt(f.MemorySize, g.MemorySize); mem < 128 {
 			t.Errorf("%s: MemorySize %d MB, want at least 128", id, mem)
+		} else if want := deploy.MemoryMB[id]; want != 0 && mem != want {
+			t.Errorf("%s: MemorySize %d MB, want deploy.MemoryMB's %d (measured by make bigevent)", id, mem, want)
 		}
 		if f.CodeUri == nil || f.CodeUri.String == nil || *f.CodeUri.String != "." {
 			t.Errorf("%s: CodeUri must be \".\" so SAM runs the root Makefile's build-%s", id, id)
@@ -452,9 +455,10 @@ func TestTemplate_LeastPrivilegePolicies(t *testing.T) {
 		list, _ := dig(m, "Resources", id, "Properties", "Policies").([]any)
 		want := 1
 		if deploy.CountsUsage(id) {
-			want = 2 // and the usage counters' statement, checked below
-			if len(list) == 2 {
+			want = 3 // and the usage counters' and the views' statements, checked below
+			if len(list) == 3 {
 				checkUsagePolicy(t, id, list[1])
+				checkViewsPolicy(t, id, list[2])
 				list = list[:1]
 			}
 		}
@@ -619,5 +623,16 @@ func TestTemplate_CfnLint(t *testing.T) {
 	out, err := exec.Command(lint, templatePath).CombinedOutput()
 	if err != nil {
 		t.Errorf("cfn-lint %s: %v\n%s", templatePath, err, out)
+	}
+}
+
+// checkViewsPolicy checks the views statement: PutItem, UpdateItem and
+// DeleteItem on the views partitions only, nothing else.
+func checkViewsPolicy(t *testing.T, id string, policy any) {
+	t.Helper()
+	actions, _ := dig(policy, "Statement").([]any)
+	if len(actions) != 1 || !equalJSON(dig(actions[0], "Action"), []any{"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"}) ||
+		!equalJSON(dig(actions[0], "Condition", "ForAllValues:StringLike", "dynamodb:LeadingKeys"), []any{store.ViewPrefix + "*"}) {
+		t.Errorf("%s: the third policy is not the views statement: %v", id, policy)
 	}
 }

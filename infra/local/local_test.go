@@ -89,7 +89,9 @@ func TestREADMEWalkthrough(t *testing.T) {
 		"number,playerId,name,points,round.1\n", "round,table,red,redName,black,blackName,gameId,result", "\n2\n",
 		`want one of \"json\", \"csv\"`, `"eliminatedNames":["Player`,
 		`{"holder":"Defender","challenges":[{"round":1,"result":"1/2-1/2"}],"waiting":["Challenger 2"]}`,
-		`"round":1,"started":true`, `"redNumber":`, `"after":"1/2-1/2"`, "\"game_over\""} {
+		`"round":1,"started":true`, `"redNumber":`, `"after":"1/2-1/2"`, "\"game_over\"",
+		`"teamTieBreak":"boardCount"`, `"winnerName":"Club`, `"decidedBy":"boardCount"`, `"rapid":true`, "\"round_unfinished\"\n", `"from":"knockout"`,
+		`"stage":"cross"`, `"from":"cross","groupPlace":1`} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("walk-through output lacks %s:\n%s", want, out)
 		}

@@ -93,6 +93,7 @@ func New(st *store.Store, opts ...Option) *API {
 	if mb, err := strconv.Atoi(os.Getenv("AWS_LAMBDA_FUNCTION_MEMORY_SIZE")); err == nil && mb > 0 {
 		a.memoryMB = mb
 	}
+	st.StampWrites(eventStamp) // the public views' staleness (views.go)
 	for _, o := range opts {
 		o(a)
 	}

@@ -91,15 +91,28 @@ func (ev *event) roundSummary(r *tournament.Round, now int64) roundSummaryOut {
 // GET /tournaments/{tid}/rounds — public: every paired round with its status
 // and game counts, oldest first, and how many rounds the event plans.
 func (a *API) listRounds(c *call) (int, any, error) {
+	vw, cached, err := a.cachedRounds(c)
+	if err != nil || cached != nil {
+		return http.StatusOK, cached, err
+	}
 	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
 	if err != nil {
 		return 0, nil, err
 	}
-	out := make([]roundSummaryOut, 0, len(ev.h.Rounds))
+	out := roundListOut{TournamentID: ev.t.ID, Paired: ev.t.Round, Planned: ev.t.Settings.Rounds, Rounds: make([]roundSummaryOut, 0, len(ev.h.Rounds))}
 	for _, r := range ev.h.Rounds {
-		out = append(out, ev.roundSummary(r, c.nowMs()))
+		out.Rounds = append(out.Rounds, ev.roundSummary(r, c.nowMs()))
 	}
-	return http.StatusOK, map[string]any{"tournamentId": ev.t.ID, "paired": ev.t.Round, "planned": ev.t.Settings.Rounds, "rounds": out}, nil
+	saveView(vw, out, []int(nil), tableDeps(ev.t.Round), nil)
+	return http.StatusOK, out, nil
+}
+
+// roundListOut is GET /tournaments/{tid}/rounds.
+type roundListOut struct {
+	TournamentID string            `json:"tournamentId"`
+	Paired       int               `json:"paired"`
+	Planned      int               `json:"planned"`
+	Rounds       []roundSummaryOut `json:"rounds"`
 }
 
 // GET /tournaments/{tid}/officials — organiser (O-1): the arbiters and

@@ -134,8 +134,9 @@ type eliminationJSON struct {
 
 // groupsJSON is a groups event's seeded groups and finals (S-5).
 type groupsJSON struct {
-	Count  int    `json:"count"`
-	Finals string `json:"finals"`
+	Count      int    `json:"count"`
+	Finals     string `json:"finals"`
+	Qualifiers int    `json:"qualifiers,omitempty"`
 }
 
 // knockoutJSON is the knockout matches' options (S-3, S-4); fields a system
@@ -146,6 +147,8 @@ type knockoutJSON struct {
 	Finalists  int    `json:"finalists,omitempty"`
 	TieBreak   string `json:"tieBreak,omitempty"`
 	Colours    string `json:"colours,omitempty"`
+	// TeamTieBreak decides a level match of a team knockout (S-3).
+	TeamTieBreak string `json:"teamTieBreak,omitempty"`
 }
 
 func knockoutOut(s tournament.Settings) *knockoutJSON {
@@ -153,7 +156,7 @@ func knockoutOut(s tournament.Settings) *knockoutJSON {
 	if k == (tournament.KnockoutOptions{}) {
 		return nil
 	}
-	out := &knockoutJSON{Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak, Colours: k.Colours}
+	out := &knockoutJSON{Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak, Colours: k.Colours, TeamTieBreak: k.TeamTieBreak}
 	if s.System == tournament.Knockout {
 		out.ThirdPlace = &k.ThirdPlace
 	}
@@ -165,13 +168,13 @@ func knockoutOut(s tournament.Settings) *knockoutJSON {
 func (in *tournamentIn) combinedSettings(s *tournament.Settings) {
 	s.Numbering = in.Numbering
 	if k := in.Knockout; k != nil {
-		s.Knockout = tournament.KnockoutOptions{ThirdPlace: k.ThirdPlace != nil && *k.ThirdPlace, Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak, Colours: k.Colours}
+		s.Knockout = tournament.KnockoutOptions{ThirdPlace: k.ThirdPlace != nil && *k.ThirdPlace, Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak, Colours: k.Colours, TeamTieBreak: k.TeamTieBreak}
 	}
 	if e := in.Elimination; e != nil {
 		s.Elimination = tournament.Elimination{FromRound: e.FromRound, PerRound: e.PerRound, Keep: e.Keep}
 	}
 	if g := in.Groups; g != nil {
-		s.Groups = tournament.GroupStage{Count: g.Count, Finals: g.Finals}
+		s.Groups = tournament.GroupStage{Count: g.Count, Finals: g.Finals, Qualifiers: g.Qualifiers}
 	}
 	if l := in.LateEntries; l != nil {
 		s.LateEntries = tournament.LateEntries{UntilRound: l.UntilRound, MissedRounds: standings.Missed(l.MissedRounds)}
@@ -233,7 +236,10 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 		out.Elimination = &eliminationJSON{FromRound: s.Elimination.FromRound, PerRound: s.Elimination.PerRound, Keep: s.Elimination.Keep}
 	}
 	if s.System == tournament.Groups {
-		out.Groups = &groupsJSON{Count: s.Groups.Count, Finals: s.Groups.Finals}
+		out.Groups = &groupsJSON{Count: s.Groups.Count, Finals: s.Groups.Finals, Qualifiers: s.Groups.Qualifiers}
+		if s.Groups.Finals == tournament.FinalsCross && s.Groups.Qualifiers == 0 {
+			out.Groups.Qualifiers = 2 // stored before the setting: the two it always took
+		}
 	}
 	if l := s.LateEntries; l.MissedRounds != "" {
 		out.LateEntries = &lateEntriesJSON{UntilRound: l.UntilRound, MissedRounds: string(l.MissedRounds)}

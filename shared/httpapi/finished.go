@@ -32,15 +32,36 @@ func (a *API) getTournament(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	if t.MayBeFinished() { // from the event item alone: load the whole event only then
-		ev, err := a.loadEvent(c.ctx(), tid)
+		// Whether every result is in is kept as a view (views.go), so
+		// the last round's polls do not each read the whole event.
+		vw, err := a.openView(c, tid, finishedView)
 		if err != nil {
 			return 0, nil, err
 		}
-		if t = ev.t; ev.finished() {
+		var done finishedOut
+		if vw.current() && vw.head(&done) == nil {
+			t = vw.t
+		} else {
+			ev, err := a.loadEvent(c.ctx(), tid)
+			if err != nil {
+				return 0, nil, err
+			}
+			t, done.Finished = ev.t, ev.finished()
+			saveView(vw, done, []int(nil), tableDeps(ev.t.Round), nil)
+		}
+		if done.Finished {
 			t.Status = tournament.Finished
 		}
 	}
 	return http.StatusOK, tournamentView(t), nil
+}
+
+// finishedView is the view that says whether an event is over.
+const finishedView = "finished"
+
+// finishedOut is the finished view's head.
+type finishedOut struct {
+	Finished bool `json:"finished"`
 }
 
 // markFinished stores the finished status after a pairing refused with

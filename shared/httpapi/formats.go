@@ -115,9 +115,14 @@ type eventGameOut struct {
 
 // GET /tournaments/{tid}/games — public: every game of the event (or of
 // ?round=n) in round and table order; ?format=pgn is all of them as one PGN
-// file, the games in that order, each with the event, round and names.
+// file, the games in that order, each with the event, round and names;
+// ?offset= and ?limit= page either (a PGN page names the next in a Link header).
 func (a *API) listEventGames(c *call) (int, any, error) {
 	format, err := formatQuery(c, "json", "pgn")
+	if err != nil {
+		return 0, nil, err
+	}
+	pg, err := pageQuery(c, format)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -146,8 +151,12 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 	slices.SortStableFunc(games, func(x, y eventGameOut) int {
 		return cmp.Or(cmp.Compare(x.Round, y.Round), cmp.Compare(x.Table, y.Table))
 	})
+	// A page of at most 1,000 games (?offset=, ?limit=): an 11-round event
+	// of 10,000 players has 55,000, far over a Lambda response as one list.
+	total := len(games)
+	games, paging := pageSlice(games, pg), pageInfo(c, pg, total)
 	if format == "json" {
-		return http.StatusOK, map[string]any{"tournamentId": ev.t.ID, "games": games}, nil
+		return http.StatusOK, eventGamesOut{TournamentID: ev.t.ID, Games: games, pageOut: paging}, nil
 	}
 	keys := make([]store.Key, len(games))
 	for i, g := range games {
@@ -177,5 +186,12 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 		}
 		out.WriteString(strings.TrimRight(text, "\n") + "\n")
 	}
-	return http.StatusOK, raw{contentType: pgnType, data: out.Bytes()}, nil
+	return http.StatusOK, raw{contentType: pgnType, data: out.Bytes(), next: paging.Next}, nil
+}
+
+// eventGamesOut is GET /tournaments/{tid}/games (one page of it).
+type eventGamesOut struct {
+	TournamentID string         `json:"tournamentId"`
+	Games        []eventGameOut `json:"games"`
+	pageOut
 }

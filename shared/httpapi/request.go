@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
@@ -30,6 +31,8 @@ type call struct {
 	r    *http.Request
 	body []byte
 	now  time.Time
+	// cache, when set, replaces a public GET's default Cache-Control (etag.go).
+	cache string
 }
 
 func (c *call) ctx() context.Context { return c.r.Context() }
@@ -174,6 +177,8 @@ func duplicateKeys(body []byte) error {
 type raw struct {
 	contentType string
 	data        []byte
+	// next, when set, is the request for the next page: a Link header (RFC 8288).
+	next *string
 }
 
 // handler serves one route: it returns the status and body, or an error that
@@ -366,7 +371,12 @@ func (a *API) respond(w http.ResponseWriter, c *call, rt Route) (status int) {
 	if err != nil {
 		return writeError(w, a.log, err)
 	}
-	w.Header().Set("Cache-Control", cacheControl(rt, status))
+	cc := cacheControl(rt, status)
+	if cc != "no-store" {
+		w.Header().Set("Cache-Control", cmp.Or(c.cache, cc))
+		return writeCacheable(w, c.r, status, resp)
+	}
+	w.Header().Set("Cache-Control", cc)
 	if rb, ok := resp.(raw); ok {
 		w.Header().Set("Content-Type", rb.contentType)
 		w.WriteHeader(status)

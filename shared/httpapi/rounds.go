@@ -91,15 +91,16 @@ func (a *API) decodeEvent(ctx context.Context, tid string) (*event, error) {
 }
 
 // eventItems reads the items of the event's partition that pairing, rounds
-// and standings need. An individual event's are the event item and one
-// key-range Query from the players on (P#, R#, X#): its officials (O#…,
-// between the two) — their tables lists included — never add to the cost of
-// a public read. The event item is read first: a registration stored
-// between the two reads shows up newer than the event item, so a write
-// under its version refuses (409, retried), and a round paired meanwhile is
-// caught by loadEvent. A team event's lineups must be read in one request
-// with its rounds (a lineup is written with its round item), and lineups
-// and teams sort before the event item, so a team event is read whole.
+// and standings need. An individual event's are the event item and the
+// players, rounds and results (P#, R#, X#): its officials (O#…, sorting
+// between the event item and the players) — their tables lists included —
+// never add to the cost of a public read. The event item is read first: a
+// registration stored between the two reads shows up newer than the event
+// item, so a write under its version refuses (409, retried), and a round
+// paired meanwhile is caught by loadEvent. A team event's lineups must be
+// read in one request with its rounds (a lineup is written with its round
+// item), and lineups and teams sort before the event item, so a team event
+// is read whole.
 func (a *API) eventItems(ctx context.Context, tid string) ([]*store.Record, error) {
 	meta, err := a.store.Get(ctx, store.TournamentPK(tid), store.MetaSK)
 	if errors.Is(err, store.ErrNotFound) {
@@ -108,16 +109,47 @@ func (a *API) eventItems(ctx context.Context, tid string) ([]*store.Record, erro
 	if err != nil {
 		return nil, err
 	}
-	var t struct{ Settings struct{ Teams bool } }
+	var t struct {
+		Settings struct{ Teams bool }
+		Players  int
+		Round    int
+	}
 	if err := json.Unmarshal(meta.Doc, &t); err != nil || t.Settings.Teams {
 		return a.store.Query(ctx, store.TournamentPK(tid), "", 0)
 	}
-	from, err := a.store.QueryFrom(ctx, store.TournamentPK(tid), store.PlayerPrefix)
+	if t.Players*(t.Round+1) < splitReadAt {
+		from, err := a.store.QueryFrom(ctx, store.TournamentPK(tid), store.PlayerPrefix)
+		if err != nil {
+			return nil, err
+		}
+		return append([]*store.Record{meta}, from...), nil
+	}
+	// A large event is many 1 MB pages, which one Query reads one after the
+	// other: its key ranges — the players, and each round and its results —
+	// are read at once instead. Rounds paired after the event item was read
+	// are not (the event item's count bounds them), results of the rounds
+	// it counts are whenever they arrive, as with one Query.
+	prefixes := []string{store.PlayerPrefix}
+	for n := 1; n <= t.Round; n++ {
+		prefixes = append(prefixes, store.RoundSK(n), fmt.Sprintf("%s%04d#", store.ResultPrefix, n))
+	}
+	parts := make([][]*store.Record, len(prefixes))
+	err = inParallel(len(prefixes), func(i int) error {
+		var err error
+		parts[i], err = a.store.Query(ctx, store.TournamentPK(tid), prefixes[i], 0)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	return append([]*store.Record{meta}, from...), nil
+	return append([]*store.Record{meta}, slices.Concat(parts...)...), nil
 }
+
+// splitReadAt is the size of an individual event, in players times rounds
+// paired plus one, from which eventItems reads its key ranges in parallel:
+// about a megabyte of players, rounds and results, one Query page. A smaller
+// event is one Query of a page or two, cheaper than a request per round.
+var splitReadAt = 4000
 
 func (ev *event) round(n int) *tournament.Round {
 	for _, r := range ev.h.Rounds {
@@ -167,6 +199,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 		ev     *event
 		r      *tournament.Round
 		status int
+		stored *store.Record // the round's record, when this request created it
 	)
 	err := retryConflicts(func() error {
 		var err error
@@ -205,6 +238,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 		t := *ev.t
 		t.Round, t.Status, t.ExpiresAt = n, tournament.Running, 0
 		rec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.RoundSK(n), Kind: store.KindRound}, r)
+		stored = nil
 		err = a.store.Transact(c.ctx(), []*store.Record{rec, encode(ev.meta, &t)})
 		if errors.Is(err, store.ErrConflict) {
 			var stored tournament.Round
@@ -217,7 +251,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 		if err != nil {
 			return err
 		}
-		ev.t, status = &t, http.StatusCreated
+		ev.t, status, stored = &t, http.StatusCreated, rec
 		return nil
 	})
 	if re := (*tournament.RuleError)(nil); errors.As(err, &re) && re.Code == tournament.CodeEventComplete {
@@ -226,7 +260,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	a.ensureGamesAfterCommit(c, ev.t, r, ev.h)
+	a.ensureGamesAfterCommit(c, ev.t, r, ev.h, stored)
 	return status, ev.roundView(r, false, c.nowMs()), nil
 }
 
@@ -262,6 +296,10 @@ func (a *API) getRound(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	vw, out, err := a.cachedRound(c, tid, n, explain)
+	if err != nil || out != nil {
+		return roundResponse(c, out, format, err)
+	}
 	ev, err := a.loadEvent(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
@@ -288,11 +326,13 @@ func (a *API) getRound(c *call) (int, any, error) {
 		if err := a.ensureGames(c, ev.t, r, ev.h); err != nil {
 			return 0, nil, err
 		}
+	} else if len(drawn) == 0 {
+		a.saveRound(vw, ev, r) // its games exist: the view serves the next reads
 	}
 	if format == "csv" {
-		return http.StatusOK, raw{contentType: csvType, data: roundCSV(ev.roundView(r, false, c.nowMs()))}, nil
+		return roundResponse(c, ptr(ev.roundView(r, false, c.nowMs())), format, nil)
 	}
-	return http.StatusOK, localizeRound(ev.roundView(r, explain, c.nowMs()), c.r), nil
+	return roundResponse(c, ptr(ev.roundView(r, explain, c.nowMs())), format, nil)
 }
 
 // extendRound adds to the latest round of a knockout the games its matches
@@ -301,6 +341,9 @@ func (a *API) getRound(c *call) (int, any, error) {
 // the next one. The games' ids and tables are deterministic, so two requests
 // doing this at once write the same round; the loser rereads it.
 func (a *API) extendRound(c *call, ev *event) error {
+	if ev.t.Settings.Teams {
+		return a.extendTeamRound(c, ev)
+	}
 	add, ex, err := tournament.NextGames(ev.t, ev.h, func(round, table, g int) string { return GameID(ev.t.ID, round, table, g) })
 	var re *tournament.RuleError
 	if errors.As(err, &re) {
@@ -434,7 +477,7 @@ func (a *API) changeRound(c *call) (int, any, error) {
 			return nil, notFound("round")
 		})
 	}
-	a.ensureGamesAfterCommit(c, ev.t, &changed, ev.h)
+	a.ensureGamesAfterCommit(c, ev.t, &changed, ev.h, nil)
 	return http.StatusOK, localizeRound(roundView(&changed, ev.h, true, c.nowMs()), c.r), nil
 }
 
@@ -534,73 +577,116 @@ func (a *API) startGames(c *call, t *tournament.Tournament, r *tournament.Round,
 	}
 }
 
-// roundGames reads the round's games in batches; missing games are absent.
+// roundGames reads the round's games in batches of 100 keys, several
+// batches at once (a 10,000-player round is 50 of them); missing games are
+// absent.
 func (a *API) roundGames(c *call, r *tournament.Round) (map[string]*storedGame, error) {
 	keys := make([]store.Key, len(r.Pairings))
 	for i, p := range r.Pairings {
 		keys[i] = store.Key{PK: store.GamePK(p.GameID), SK: store.GameSK}
 	}
-	recs, err := a.store.GetMany(c.ctx(), keys...)
+	chunks := slices.Collect(slices.Chunk(keys, 100))
+	found := make([]map[store.Key]*store.Record, len(chunks))
+	err := inParallel(len(chunks), func(i int) error {
+		var err error
+		found[i], err = a.store.GetMany(c.ctx(), chunks[i]...)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]*storedGame, len(recs))
-	for k, rec := range recs {
-		gid, _ := store.GameOf(k.PK)
-		sg, err := decodeGame(gid, rec)
-		if err != nil {
-			return nil, err
+	out := make(map[string]*storedGame, len(keys))
+	for _, recs := range found {
+		for k, rec := range recs {
+			gid, _ := store.GameOf(k.PK)
+			sg, err := decodeGame(gid, rec)
+			if err != nil {
+				return nil, err
+			}
+			out[gid] = sg
 		}
-		out[gid] = sg
 	}
 	return out, nil
+}
+
+// storeParallelism is how many store requests one handler has in flight
+// at once when it reads or writes a large round's items.
+const storeParallelism = 8
+
+// inParallel runs fn(0) … fn(n-1), storeParallelism at a time, and joins
+// their errors.
+func inParallel(n int, fn func(i int) error) error {
+	errs := make([]error, n)
+	sem := make(chan struct{}, storeParallelism)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[i] = fn(i)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // ensureGames makes every game of the round exist with the round's players:
 // a missing game is created (a lost race with another request creating it is
 // fine), and a game whose players an organiser's change replaced is rewritten
-// while it has not started. Writes go out a few at a time, so a large round's
-// games cost a fraction of one write per game in latency.
+// while it has not started.
 func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History) error {
 	games, err := a.roundGames(c, r)
 	if err != nil {
 		return err
 	}
+	return a.makeGames(c, t, r, h, games, nil)
+}
+
+// makeGames writes what gameWrites finds missing or stale against games (the
+// round's games as read, or none for a round just stored) and, when every
+// write went through, marks the round ready. stored, when not nil, is the
+// round's record as this request wrote it: the mark is written under its
+// version without reading the round again.
+//
+// The writes go out as transactions of up to 100 items, several at once: a
+// 10,000-player round is 50 requests instead of 5,000 (each game is still
+// created only if it does not exist, or rewritten only at the version
+// read). A transaction that loses a race — another request made one of its
+// games meanwhile — is written again item by item, where a lost create is
+// another request's same game and a lost rewrite (a start, new players) is
+// a game that changed meanwhile and still needs it.
+func (a *API) makeGames(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History, games map[string]*storedGame, stored *store.Record) error {
 	recs, err := a.gameWrites(t, r, h, games, true, c.nowMs())
 	if err != nil {
 		return err
 	}
-	const writers = 8
-	errs := make([]error, len(recs))
-	lost := make([]bool, len(recs))
-	sem := make(chan struct{}, writers)
-	var wg sync.WaitGroup
-	for i, rec := range recs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
+	chunks := slices.Collect(slices.Chunk(recs, 100))
+	lost := make([]bool, len(chunks))
+	err = inParallel(len(chunks), func(i int) error {
+		err := a.store.Transact(c.ctx(), chunks[i])
+		if !errors.Is(err, store.ErrConflict) {
+			return err
+		}
+		for _, rec := range chunks[i] {
 			rewrite := rec.Version != 0
 			err := a.store.Put(c.ctx(), rec)
 			switch {
 			case errors.Is(err, store.ErrConflict):
-				// A lost create is another request's same game; a lost
-				// rewrite (a start, new players) is a game that changed
-				// meanwhile and still needs it.
-				lost[i] = rewrite
+				lost[i] = lost[i] || rewrite
 			case err != nil:
-				errs[i] = err
+				return err
 			}
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	if slices.Contains(lost, true) {
 		return nil // the next read of the round repairs them
 	}
-	a.markGamesReady(c, t.ID, r)
+	a.markGamesReady(c, t.ID, r, stored)
 	return nil
 }
 
@@ -609,20 +695,30 @@ func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round
 // only if the stored round still has r's pairings (a change or an extension
 // meanwhile leaves the flag to the next read) and, in a team round, every
 // match is set; the write is conditional on the version read, so it never
-// overwrites a concurrent change. A failure only costs a later read the
-// games' reads again, so it is logged, not returned.
-func (a *API) markGamesReady(c *call, tid string, r *tournament.Round) {
+// overwrites a concurrent change. Given the record this request stored r
+// under (stored), it writes under that version without reading the round
+// again: any change since makes the write a conflict. A failure only costs
+// a later read the games' reads again, so it is logged, not returned.
+func (a *API) markGamesReady(c *call, tid string, r *tournament.Round, stored *store.Record) {
 	if r.GamesReady || !allSet(r) {
 		return
 	}
-	var stored tournament.Round
-	rec, err := a.load(c.ctx(), store.TournamentPK(tid), store.RoundSK(r.Number), "round", &stored)
-	if err == nil {
-		if stored.GamesReady || !allSet(&stored) || !slices.Equal(stored.Pairings, r.Pairings) {
-			return
+	var err error
+	if stored != nil {
+		ready := *r
+		ready.GamesReady = true
+		err = a.store.Put(c.ctx(), encode(&store.Record{PK: stored.PK, SK: stored.SK, Kind: stored.Kind, Version: stored.Version, Parts: stored.Parts}, &ready))
+	} else {
+		var now tournament.Round
+		rec, lerr := a.load(c.ctx(), store.TournamentPK(tid), store.RoundSK(r.Number), "round", &now)
+		err = lerr
+		if err == nil {
+			if now.GamesReady || !allSet(&now) || !slices.Equal(now.Pairings, r.Pairings) {
+				return
+			}
+			now.GamesReady = true
+			err = a.store.Put(c.ctx(), encode(rec, &now))
 		}
-		stored.GamesReady = true
-		err = a.store.Put(c.ctx(), encode(rec, &stored))
 	}
 	if err != nil && !errors.Is(err, store.ErrConflict) {
 		a.log.Warn("games ensured, round not marked ready", "tournament", tid, "round", r.Number, "err", err.Error())
@@ -680,15 +776,24 @@ func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tourn
 // The request has done what it was asked, so a failure here (the store
 // throttled) is logged, not returned: an error would let the client's retry,
 // under the same Idempotency-Key or not, act again (pair the round after).
-// Every read of the round creates what is still missing.
-func (a *API) ensureGamesAfterCommit(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History) {
+// Every read of the round creates what is still missing. stored, when not
+// nil, is the round's record as this request has just created it: its games
+// cannot exist yet (but for a concurrent read of the round making them,
+// which the conditional creates allow for), so none is read first.
+func (a *API) ensureGamesAfterCommit(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History, stored *store.Record) {
 	if r.GamesReady {
 		return // a retry of a pairing, or a change that read every game
 	}
 	// Nor does a client that hangs up stop it halfway.
 	detached := *c
 	detached.r = c.r.WithContext(context.WithoutCancel(c.ctx()))
-	if err := a.ensureGames(&detached, t, r, h); err != nil {
+	var err error
+	if stored != nil {
+		err = a.makeGames(&detached, t, r, h, nil, stored)
+	} else {
+		err = a.ensureGames(&detached, t, r, h)
+	}
+	if err != nil {
 		a.log.Warn("round stored, its games left to the next read", "tournament", t.ID, "round", r.Number, "err", err.Error())
 	}
 }

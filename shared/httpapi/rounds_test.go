@@ -429,6 +429,7 @@ func TestRoundsRefuseBadRequests(t *testing.T) {
 	s.Get("/tournaments/taaaaaaaaaaaaaaaa/standings").Want(t, http.StatusNotFound)
 	s.Get(rounds+"/1").Want(t, http.StatusOK)
 	after, _ := s.Store.Export(t.Context())
+	before, after = withoutViews(before), withoutViews(after) // the GETs may store the round's view
 	if len(after) != len(before) {
 		t.Fatalf("refused requests changed the table: %d items before, %d after", len(before), len(after))
 	}

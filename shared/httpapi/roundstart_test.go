@@ -162,7 +162,7 @@ func TestRoundStart_RacingAnArrivalAndAnotherStart(t *testing.T) {
 	game := "/games/" + pg.gid
 	var fired atomic.Bool
 	s.DB.Intercept(func(op string, body []byte) embedded.Fault {
-		if op == "PutItem" && strings.Contains(string(body), "G#"+pg.gid) && fired.CompareAndSwap(false, true) {
+		if (op == "PutItem" || op == "TransactWriteItems") && strings.Contains(string(body), "G#"+pg.gid) && fired.CompareAndSwap(false, true) {
 			s.Post(game+"/arrive", pg.black.Token, nil).Want(t, http.StatusOK)
 		}
 		return embedded.Serve

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -93,14 +94,14 @@ func beforeRound1(in standings.Event) standings.Event {
 
 // standingsEvent loads the event with one paginated Query and turns it into
 // the standings' input, for the round asked for.
-func (a *API) standingsEvent(c *call) (standings.Event, int, bool, error) {
+func (a *API) standingsEvent(c *call) (*event, standings.Event, int, bool, error) {
 	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
 	if err != nil {
-		return standings.Event{}, 0, false, err
+		return nil, standings.Event{}, 0, false, err
 	}
 	n, live, err := ev.tableRound(c)
 	if err != nil {
-		return standings.Event{}, 0, false, err
+		return nil, standings.Event{}, 0, false, err
 	}
 	var in standings.Event
 	switch group := c.r.URL.Query().Get("group"); {
@@ -114,14 +115,16 @@ func (a *API) standingsEvent(c *call) (standings.Event, int, bool, error) {
 	if n == 0 {
 		in = beforeRound1(in)
 	}
-	return in, n, live, err
+	return ev, in, n, live, err
 }
 
 // GET /tournaments/{tid}/standings — public (K-1, R-1…R-4, R-10, S-6, S-7);
 // ?round=n is the table after round n, ?format=csv a spreadsheet, ?view= the
 // team tables (teams.go: teams, boards, teamsByPlaces; teams is the default
 // of a team event), ?group= one group's or same-place final's table of a
-// groups event (S-5).
+// groups event (S-5); ?offset= and ?limit= page the players' table. The
+// players' table of an individual event is served from its materialised
+// view (views.go) while that is current.
 func (a *API) getStandings(c *call) (int, any, error) {
 	q := c.r.URL.Query()
 	view := q.Get("view")
@@ -133,6 +136,30 @@ func (a *API) getStandings(c *call) (int, any, error) {
 	format, err := formatQuery(c, "json", "csv")
 	if err != nil {
 		return 0, nil, err
+	}
+	pg, err := pageQuery(c, format)
+	if err != nil {
+		return 0, nil, err
+	}
+	var vw *storedView
+	if (view == "" || view == "players") && q.Get("group") == "" {
+		if vw, err = a.openTableView(c, "standings"); err != nil {
+			return 0, nil, err
+		}
+		if vw.current() {
+			var head standingsOut
+			rows, err := viewRows[standingRowOut](vw, pg.offset, pg.limit)
+			if err == nil {
+				err = vw.head(&head)
+			}
+			if !errors.Is(err, errViewGone) {
+				if err != nil {
+					return 0, nil, err
+				}
+				head.Rows = rows
+				return playerTablePage(c, head, pg, vw.doc.Rows, format)
+			}
+		}
 	}
 	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
 	if err != nil {
@@ -146,7 +173,7 @@ func (a *API) getStandings(c *call) (int, any, error) {
 		return overallPlaces(ev, format)
 	}
 	if ev.t.Settings.Teams || (view != "" && view != "players") {
-		return ev.teamStandings(view, format, n, live)
+		return ev.teamStandings(view, format, q.Get("group"), n, live)
 	}
 	in, err := tournament.StandingsEvent(ev.t, ev.h)
 	if group := q.Get("group"); group != "" {
@@ -163,10 +190,26 @@ func (a *API) getStandings(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	out := playerTableView(table, n, live)
+	all := out.Rows
+	out.Rows = nil
+	saveTable(vw, ev, n, out, all)
+	out.Rows = pageSlice(all, pg)
+	return playerTablePage(c, out, pg, len(all), format)
+}
+
+// standingsPage is a page of the players' table.
+type standingsPage struct {
+	standingsOut
+	pageOut
+}
+
+// playerTablePage answers with one page of a players' table of total rows.
+func playerTablePage(c *call, out standingsOut, pg page, total int, format string) (int, any, error) {
+	c.settled(!out.Live && c.r.URL.Query().Get("round") != "")
 	if format == "csv" {
 		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: standingsCSV(out)}, nil
 	}
-	return http.StatusOK, out, nil
+	return http.StatusOK, standingsPage{out, pageInfo(c, pg, total)}, nil
 }
 
 // standingsCSV writes the table with a header row; tie-break columns are
@@ -224,15 +267,49 @@ type crossRowOut struct {
 	Cells    []crossCellOut `json:"cells"`
 }
 
+// crosstableOut is GET /tournaments/{tid}/crosstable (one page of it).
+type crosstableOut struct {
+	Round int           `json:"round"`
+	Live  bool          `json:"live"`
+	Rows  []crossRowOut `json:"rows"`
+	pageOut
+}
+
 // GET /tournaments/{tid}/crosstable — public: per player per round the
 // opponent, colour, result and forfeit/bye/rest marks; ?round=n and
-// ?live=true as for standings; ?format=csv a spreadsheet.
+// ?live=true as for standings; ?format=csv a spreadsheet; ?offset= and
+// ?limit= page it. An individual event's is served from its materialised
+// view (views.go) while that is current.
 func (a *API) getCrosstable(c *call) (int, any, error) {
 	format, err := formatQuery(c, "json", "csv")
 	if err != nil {
 		return 0, nil, err
 	}
-	in, n, live, err := a.standingsEvent(c)
+	pg, err := pageQuery(c, format)
+	if err != nil {
+		return 0, nil, err
+	}
+	var vw *storedView
+	if c.r.URL.Query().Get("group") == "" {
+		if vw, err = a.openTableView(c, "crosstable"); err != nil {
+			return 0, nil, err
+		}
+		if vw.current() {
+			var head crosstableOut
+			rows, err := viewRows[crossRowOut](vw, pg.offset, pg.limit)
+			if err == nil {
+				err = vw.head(&head)
+			}
+			if !errors.Is(err, errViewGone) {
+				if err != nil {
+					return 0, nil, err
+				}
+				head.Rows = rows
+				return crosstablePage(c, head, pg, vw.doc.Rows, format)
+			}
+		}
+	}
+	ev, in, n, live, err := a.standingsEvent(c)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -257,10 +334,22 @@ func (a *API) getCrosstable(c *call) (int, any, error) {
 		}
 		rows = append(rows, row)
 	}
-	if format == "csv" {
-		return http.StatusOK, raw{contentType: csvType, data: crosstableCSV(rows)}, nil
+	out := crosstableOut{Round: n, Live: live}
+	if !ev.t.Settings.Teams {
+		saveTable(vw, ev, n, out, rows)
 	}
-	return http.StatusOK, map[string]any{"round": n, "live": live, "rows": rows}, nil
+	out.Rows = pageSlice(rows, pg)
+	return crosstablePage(c, out, pg, len(rows), format)
+}
+
+// crosstablePage answers with one page of a crosstable of total rows.
+func crosstablePage(c *call, out crosstableOut, pg page, total int, format string) (int, any, error) {
+	c.settled(!out.Live && c.r.URL.Query().Get("round") != "")
+	if format == "csv" {
+		return http.StatusOK, raw{contentType: csvType, data: crosstableCSV(out.Rows)}, nil
+	}
+	out.pageOut = pageInfo(c, pg, total)
+	return http.StatusOK, out, nil
 }
 
 type overallRowOut struct {
@@ -273,8 +362,12 @@ type overallRowOut struct {
 }
 
 // overallPlaces is ?view=overall of a groups event (S-5): the final places
-// across the group stage and the finals.
+// across the group stage and the finals; of a knockout, individual or team,
+// the bracket's places (S-3, knockoutPlaces).
 func overallPlaces(ev *event, format string) (int, any, error) {
+	if ev.t.Settings.Teams || ev.t.Settings.System != tournament.Groups {
+		return knockoutPlaces(ev, format)
+	}
 	places, err := tournament.GroupPlaces(ev.t, ev.h)
 	if err != nil {
 		return 0, nil, err

@@ -94,6 +94,14 @@ type matchOut struct {
 	HomeMatchPoints *int            `json:"homeMatchPoints"`
 	AwayMatchPoints *int            `json:"awayMatchPoints"`
 	Explanation     *explanationOut `json:"explanation,omitempty"`
+	// Tie, Rapid, Winner and DecidedBy describe a team knockout's match (S-3).
+	Tie        string `json:"tie,omitempty"`
+	Rapid      bool   `json:"rapid,omitempty"`
+	Winner     string `json:"winner,omitempty"`
+	WinnerName string `json:"winnerName,omitempty"`
+	DecidedBy  string `json:"decidedBy,omitempty"`
+	// Group names a team groups event's group or same-place final (S-5).
+	Group string `json:"group,omitempty"`
 }
 
 // roundView is the round as clients see it; a team round adds its matches
@@ -114,7 +122,7 @@ func (ev *event) roundView(r *tournament.Round, explain bool, now int64) roundOu
 	}
 	out.Matches = []matchOut{}
 	for _, m := range r.Matches {
-		mo := matchOut{Match: m.ID, Number: m.Number, Home: m.Home, Away: m.Away, Set: tournament.MatchSet(r, m)}
+		mo := matchOut{Match: m.ID, Number: m.Number, Home: m.Home, Away: m.Away, Set: tournament.MatchSet(r, m), Group: m.Group}
 		if tm := te.th.Team(m.Home); tm != nil {
 			mo.HomeName = tm.Name
 		}
@@ -128,6 +136,7 @@ func (ev *event) roundView(r *tournament.Round, explain bool, now int64) roundOu
 		if explain {
 			mo.Explanation = explanationView(m.Explanation)
 		}
+		tieView(ev, te, r, m, &mo)
 		out.Matches = append(out.Matches, mo)
 	}
 	return out
@@ -460,7 +469,7 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	a.ensureGamesAfterCommit(c, te.t, r, te.h)
+	a.ensureGamesAfterCommit(c, te.t, r, te.h, nil)
 	out := []lineupOut{}
 	for _, l := range append(due, written...) {
 		out = append(out, lineupView(l))

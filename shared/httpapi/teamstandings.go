@@ -61,7 +61,10 @@ func (ev *event) boardsEvent() (standings.Event, error) {
 //   - teamsByPlaces (R-9, T-5): teams ranked by their members' places in the
 //     individual table — a team event's teams over the boards table, or, in an
 //     individual event, the clubs (players without a club are left out).
-func (ev *event) teamStandings(view, format string, n int, live bool) (int, any, error) {
+//
+// group picks one group's or same-place final's team table of a team groups
+// event (S-5; teams view only).
+func (ev *event) teamStandings(view, format, group string, n int, live bool) (int, any, error) {
 	t := ev.t
 	if view != "teamsByPlaces" {
 		if err := t.CheckTeamTables(); err != nil {
@@ -92,6 +95,9 @@ func (ev *event) teamStandings(view, format string, n int, live bool) (int, any,
 			return 0, nil, err
 		}
 		tev, err := tournament.TeamStandingsEvent(t, te.th)
+		if group != "" {
+			tev, err = tournament.TeamGroupStandingsEvent(t, te.th, group)
+		}
 		if err != nil {
 			return 0, nil, err
 		}

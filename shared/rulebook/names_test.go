@@ -44,12 +44,17 @@ func TestRepositoryFileNames(t *testing.T) {
 		files++
 		switch ext := filepath.Ext(path); ext {
 		case ".golden", ".tsv", ".pgn":
+		case ".md":
+			// A worked example's arithmetic, written out for a reader.
+			if d.Name() != "README.md" {
+				t.Errorf("%s: explain a testdata folder in its README.md", rel)
+			}
 		case ".input":
 			if _, err := os.Stat(strings.TrimSuffix(path, ext) + ".golden"); err != nil {
 				t.Errorf("%s has no expected output beside it (.golden)", rel)
 			}
 		default:
-			t.Errorf("%s: a testdata file is .input with its .golden, .golden, .tsv or .pgn", rel)
+			t.Errorf("%s: a testdata file is .input with its .golden, .golden, .tsv, .pgn or a README.md", rel)
 		}
 		src, err := os.ReadFile(path)
 		if err != nil {

@@ -256,12 +256,15 @@ func DefaultChain(system string) (Chain, error) {
 }
 
 // DefaultTeamChain is the rule book's chain for a team event: R-5 for a
-// single round robin (and groups), R-6 for a double one, R-7 for a Swiss;
+// single round robin (and groups, and the table of a team knockout's
+// matches), R-6 for a double one, R-7 for a Swiss;
 // byBoardPoints picks the R-8 option instead of R-7.
 func DefaultTeamChain(system string, byBoardPoints bool) (Chain, error) {
 	var c Chain
 	switch system {
-	case SystemRoundRobin, SystemGroups:
+	case SystemRoundRobin, SystemGroups, SystemKnockout:
+		// A team knockout's places come from its bracket; its table of
+		// the matches played reads as a round robin's.
 		c = chainR5
 	case SystemDoubleRoundRobin:
 		c = chainR6

@@ -162,6 +162,13 @@ func (s *Store) CreateItems(ctx context.Context, items []*Item) (err error) {
 	if len(items) == 0 {
 		return nil
 	}
+	defer func() {
+		done := make([]written, len(created))
+		for i, it := range created {
+			done[i] = written{it.PK, it.SK, true}
+		}
+		s.advance(ctx, done)
+	}()
 	body, last := items[:len(items)-1], items[len(items)-1:]
 	for _, chunk := range [][]*Item{body, last} {
 		for _, part := range transactChunks(chunk) { // within 100 items and 4 MB each

@@ -24,6 +24,12 @@
 //	C#<cid>       CONN        live WebSocket connection: the topics it follows; expires through "ttl"
 //	S#G#<gid>     C#<cid>     connection cid follows game gid; expires with its connection
 //	S#T#<tid>     C#<cid>     connection cid follows event tid (rounds, results, standings, players)
+//	V#<tid>       STAMP       counters advanced after every write to T#<tid> (stamp.go): g for the
+//	                          event item, players, officials, teams and lineups; p<nnnn> for round n's
+//	                          item, x<nnnn> for its results created, c<nnnn> for results rewritten
+//	V#<tid>       D#<view>    a materialised public read (round#<nnnn>, standings#<nnnn|last|live>,
+//	                          crosstable#…): the counters it was built from and the response head
+//	V#<tid>       D#<view>#<build>#<nnn>  500 rows of that view's build, gzipped JSON
 //	U#<tid>       USAGE       event tid's usage counters (requests, Lambda ms, DynamoDB units),
 //	                          added to by atomic ADDs (AddCounters); apart from T#<tid> so no
 //	                          event Query or export reads them; expires through "ttl"
@@ -38,6 +44,12 @@
 //     connection's own item lists its topics, so a disconnect deletes exactly
 //     its subscriptions. Connection and subscription items carry a kind the
 //     stream's event filter leaves out, so they never invoke the fan-out;
+//   - public reads (a round, standings, crosstable) of an individual event:
+//     one BatchGetItem of the event item, the stamp and the view's head,
+//     then a BatchGetItem of the chunks the page needs; the event's
+//     partition is read (one Query, as above) only to rebuild a view whose
+//     counters moved, so a read costs what it returns, and repeated reads
+//     do not all land on the event's partition;
 //   - authorisation: the token names its principal, so the hash to compare is in
 //     an item the request reads anyway (or one extra GetItem for officials).
 //
@@ -88,6 +100,10 @@ const (
 	ConnectionPrefix = "C#"
 	// SubscriptionPrefix starts a subscription partition: S#<topic>.
 	SubscriptionPrefix = "S#"
+	// ViewPrefix starts an event's views partition: V#<tid>.
+	ViewPrefix = "V#"
+	// ViewDocPrefix starts a view's sort key under V#<tid>: D#<view>.
+	ViewDocPrefix = "D#"
 	// UsagePrefix starts an event's usage partition: U#<tid>.
 	UsagePrefix = "U#"
 )
@@ -102,6 +118,8 @@ const (
 	IdempotencySK = "IDEM"
 	// ConnectionSK is the connection item's sort key under C#<cid>.
 	ConnectionSK = "CONN"
+	// StampSK is the stamp item's sort key under V#<tid>.
+	StampSK = "STAMP"
 	// UsageSK is the usage counters' sort key under U#<tid>.
 	UsageSK = "USAGE"
 )
@@ -121,6 +139,9 @@ const (
 	KindConnection   = "connection"   // C#<cid>/CONN
 	KindSubscription = "subscription" // S#<topic>/C#<cid>
 	KindPart         = "part"         // <PK>/<SK>#~partNNN
+	KindStamp        = "stamp"        // V#<tid>/STAMP
+	KindView         = "view"         // V#<tid>/D#<view>
+	KindViewChunk    = "viewpart"     // V#<tid>/D#<view>#<build>#<nnn>
 	KindUsage        = "usage"        // U#<tid>/USAGE
 )
 
@@ -204,3 +225,14 @@ func partSK(sk string, i int) string { return fmt.Sprintf("%s%s%03d", sk, partSu
 // IsPartOf reports whether sk is the sort key of a continuation item of the
 // document whose head has sort key head.
 func IsPartOf(sk, head string) bool { return strings.HasPrefix(sk, head+partSuffix) }
+
+// ViewPK is the partition of event tid's materialised views and its stamp.
+func ViewPK(tid string) string { return ViewPrefix + tid }
+
+// ViewSK is the sort key of view name's head under its event's views.
+func ViewSK(name string) string { return ViewDocPrefix + name }
+
+// ViewChunkSK is the sort key of chunk i of build of view name.
+func ViewChunkSK(name, build string, i int) string {
+	return fmt.Sprintf("%s#%s#%03d", ViewSK(name), build, i)
+}

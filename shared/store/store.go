@@ -63,6 +63,8 @@ func ConfigFromEnv() Config {
 type Store struct {
 	db    *dynamodb.Client
 	table string
+	// stamp, when set, names the stamps each write advances (stamp.go).
+	stamp StampFunc
 }
 
 // Open builds a Store from c. With an Endpoint and no AWS credentials in the
@@ -284,6 +286,7 @@ func (s *Store) Put(ctx context.Context, r *Record) error {
 	if err != nil {
 		return wrap("put "+r.PK+"/"+r.SK, err)
 	}
+	s.advance(ctx, []written{{r.PK, r.SK, r.Version == 0}})
 	r.Version++
 	return nil
 }
@@ -364,6 +367,14 @@ func (s *Store) transact(ctx context.Context, writes, deletes, checks []*Record)
 	if _, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items}); err != nil {
 		return wrap("transact", err)
 	}
+	var done []written
+	for _, r := range deletes {
+		done = append(done, written{r.PK, r.SK, false})
+	}
+	for _, r := range writes {
+		done = append(done, written{r.PK, r.SK, r.Version == 0})
+	}
+	s.advance(ctx, done)
 	for i, r := range writes {
 		r.Version++
 		r.Parts = newParts[i]
@@ -374,7 +385,11 @@ func (s *Store) transact(ctx context.Context, writes, deletes, checks []*Record)
 // Delete removes an item unconditionally; a missing item is not an error.
 func (s *Store) Delete(ctx context.Context, pk, sk string) error {
 	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &s.table, Key: key(pk, sk)})
-	return wrap("delete "+pk+"/"+sk, err)
+	if err != nil {
+		return wrap("delete "+pk+"/"+sk, err)
+	}
+	s.advance(ctx, []written{{pk, sk, false}})
+	return nil
 }
 
 // Query returns every item under pk whose SK begins with prefix, in SK order,

@@ -26,8 +26,10 @@ const (
 	// FinalsSamePlace: the k-th placed of every group play a round robin
 	// for places (k-1)·groups+1 on (同名次决赛); with two groups, one game.
 	FinalsSamePlace = "samePlace"
-	// FinalsCross: with two groups, A1-B2 and B1-A2, then the final and the
-	// third-place match (交叉决赛), as knockout matches (S-3).
+	// FinalsCross: the cross elimination (交叉淘汰, S-3, 001 §10.3): the top
+	// Qualifiers of each group in a knockout bracket that crosses the groups
+	// — with two groups of two, A1-B2 and B1-A2 — then the final and the
+	// third-place match, as knockout matches (combined.CrossElimination).
 	FinalsCross = "cross"
 )
 
@@ -36,8 +38,12 @@ const (
 type GroupStage struct {
 	// Count is the number of groups; default 2.
 	Count int
-	// Finals is FinalsSamePlace (default) or FinalsCross (two groups only).
+	// Finals is FinalsSamePlace (default) or FinalsCross (a power of two of
+	// groups: 2, 4, 8 or 16).
 	Finals string
+	// Qualifiers is how many of each group enter the cross elimination;
+	// default 2. Only FinalsCross has it.
+	Qualifiers int
 }
 
 // normalizeCombined fills and checks the settings of the combined systems
@@ -87,14 +93,20 @@ func (s *Settings) normalizeCombined() error {
 	switch g.Finals {
 	case FinalsSamePlace:
 	case FinalsCross:
-		if g.Count != 2 {
-			return &FieldError{Field: "groups.finals", Message: "cross finals pair the leaders of two groups; use samePlace with more groups", Rule: "S-5"}
+		if g.Count&(g.Count-1) != 0 {
+			return &FieldError{Field: "groups.finals", Message: fmt.Sprintf("the cross elimination crosses groups in pairs through the bracket: 2, 4, 8 or 16 groups, not %d; use samePlace", g.Count), Rule: "S-3"}
+		}
+		if g.Qualifiers == 0 {
+			g.Qualifiers = 2
+		}
+		if g.Qualifiers < 1 || g.Qualifiers > 32 {
+			return &FieldError{Field: "groups.qualifiers", Message: "must be between 1 and 32 per group", Rule: "S-3"}
 		}
 	default:
 		return &FieldError{Field: "groups.finals", Message: fmt.Sprintf("unknown finals %q (want samePlace or cross)", g.Finals), Rule: "S-5"}
 	}
-	if s.Teams {
-		return &FieldError{Field: "system", Message: "seeded groups are paired for individual events only", Rule: "S-5"}
+	if g.Finals != FinalsCross && g.Qualifiers != 0 {
+		return &FieldError{Field: "groups.qualifiers", Message: "only the cross elimination takes qualifiers; same-place finals take every group place", Rule: "S-5"}
 	}
 	return nil
 }

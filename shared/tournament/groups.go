@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -175,6 +176,9 @@ func groupEvent(t *Tournament, h *History, g rrGroup) (standings.Event, error) {
 // rankGroup ranks a group from its games; every game must be finished (a
 // stage drawn from standings cannot count an open game as a draw).
 func rankGroup(t *Tournament, h *History, g rrGroup) ([]string, error) {
+	if h.rankTeams != nil {
+		return h.rankTeams(g.name, g.members) // a team groups event: the team table
+	}
 	for _, r := range h.Rounds {
 		for _, p := range r.Pairings {
 			if _, ok := h.Result(r.Number, p); p.Group == g.name && !ok {
@@ -275,9 +279,10 @@ func pairGroups(t *Tournament, h *History, n int, o PairOptions, gameID GameIDFu
 	return r, nil
 }
 
-// crossBracket is the cross finals' bracket of a groups event (S-5): the
-// top two of each of the two groups, A1-B2 and B1-A2, then the final and the
-// third-place match.
+// crossBracket is the cross elimination of a groups event (交叉淘汰, S-3,
+// 001 §10.3; S-5): the top Qualifiers (default 2) of each group in a bracket
+// crossing the groups — A1-B2 and B1-A2 with two groups of two — then the
+// final and the third-place match (combined.CrossElimination).
 func crossBracket(t *Tournament, h *History) (*knockout.Bracket, error) {
 	groups, _, err := groupStage(t, h)
 	if err != nil {
@@ -287,10 +292,15 @@ func crossBracket(t *Tournament, h *History) (*knockout.Bracket, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(ranked) != 2 {
-		return nil, fmt.Errorf("cross finals of %d groups", len(ranked))
+	q := t.Settings.Groups.Qualifiers
+	if q == 0 {
+		q = 2 // events stored before the setting
 	}
-	return combined.CrossFinals(ranked[0], ranked[1], 2, true)
+	b, err := combined.CrossElimination(ranked, q, true)
+	if errors.Is(err, combined.ErrField) {
+		return nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d groups with %d qualifiers each: %v", len(ranked), q, err), Rule: "S-3"}
+	}
+	return b, err
 }
 
 // GroupNames lists the groups a groups event has drawn so far, by name: the

@@ -16,6 +16,9 @@ type History struct {
 	Rounds  []*Round
 	results map[[2]int]Result
 	byID    map[string]*Player
+	// rankTeams ranks a group of a team groups event by the team table
+	// (teamgroups.go); nil for the players' history.
+	rankTeams func(group string, members []string) ([]string, error)
 }
 
 // NewHistory indexes what the store returned. Rounds may come in any order;

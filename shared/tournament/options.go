@@ -52,6 +52,10 @@ type KnockoutOptions struct {
 	// ColoursAlternate (default, 001 §12.4 第二局换先) or ColoursLoserTakesRed
 	// (000 ch.2 §4 第4条: 二局输棋方执红先行; after a draw they swap).
 	Colours string
+	// TeamTieBreak decides a level team match of a team knockout:
+	// TeamTieBreakBoardCount (default) or TeamTieBreakRapidMatch
+	// (teamknockout.go).
+	TeamTieBreak string
 }
 
 // How colours move between the games of a knockout match (S-3).
@@ -172,6 +176,9 @@ func (s Settings) KnockoutInEffect() KnockoutOptions {
 	}
 	if k.Colours == "" {
 		k.Colours = ColoursAlternate
+	}
+	if teamKnockout(s) && k.TeamTieBreak == "" {
+		k.TeamTieBreak = TeamTieBreakBoardCount
 	}
 	return k
 }

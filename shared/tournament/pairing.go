@@ -123,6 +123,16 @@ func missedPoints(sc standings.Scoring, m standings.Missed) int {
 // GameControl is the time control of a pairing's game: the event's, except
 // for a knockout's additional rapid games, which have their own (S-3, C-2).
 func GameControl(t *Tournament, p Pairing) clock.Control {
+	if t.Settings.Teams {
+		// A team match's boards are numbered 1…Boards: only an additional
+		// rapid match of a team knockout plays at the tie-break preset.
+		if teamKnockout(t.Settings) && isRapidLeg(p.Match) {
+			if c, ok := clock.Preset(tieBreakControl(t)); ok {
+				return c
+			}
+		}
+		return t.Settings.TimeControl
+	}
 	if p.Match != "" && p.Group == "" && (t.Settings.System == Knockout || t.Settings.System == DoubleElimination || t.Settings.System == SwissKnockout || t.Settings.System == Groups) && p.Board > max(t.Settings.GamesPerMatch, 1) {
 		if c, ok := clock.Preset(tieBreakControl(t)); ok {
 			return c

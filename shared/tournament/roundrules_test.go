@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -69,7 +70,7 @@ func TestRoundChange_O1_T6(t *testing.T) {
 	timed.StartsAt = 1000
 	wantRefusal(t, "at its start time", ev.CheckChange(&timed, h, 1000), tournament.CodeRoundStarted, "O-1")
 	p := r2.Pairings[0]
-	decided := tournament.NewHistory(ps, rounds, append(results, tournament.Result{Round: 2, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: "1-0"}))
+	decided := tournament.NewHistory(ps, rounds, append(results, tournament.Result{Round: 2, Table: p.Table, GameID: p.GameID, Red: p.Red, Black: p.Black, Result: result.RedWins}))
 	wantRefusal(t, "a table with a result", ev.CheckChange(r2, decided, 1000), tournament.CodeRoundStarted, "O-1")
 
 	if err := r2.CheckGamesUnbegun(func(tournament.Pairing) bool { return false }); err != nil {

@@ -178,6 +178,15 @@ type TeamMatch struct {
 	Number      int
 	Home, Away  string
 	Explanation Explanation
+	// Tie is the bracket match of a team knockout the match belongs to (S-3);
+	// "" in other systems.
+	Tie string
+	// Rapid marks an additional rapid match (附加快棋) of a level tie, its
+	// boards at the event's tie-break preset (teamknockout.go).
+	Rapid bool
+	// Group names the group (A, B, …) or same-place final (F1, …) of a
+	// team groups event's match (S-5, teamgroups.go).
+	Group string
 }
 
 // MatchRef names a match across rounds, as a game id names a game: it is
@@ -461,10 +470,15 @@ func teamPairingHistory(t *Tournament, th *TeamHistory) (*Tournament, *History) 
 	var rounds []*Round
 	var results []Result
 	for _, r := range th.Rounds {
-		tr := &Round{Number: r.Number, PairedAt: r.PairedAt, Byes: r.Byes, UnfinishedAsDraws: r.UnfinishedAsDraws}
+		if slices.ContainsFunc(r.Matches, func(m TeamMatch) bool { return m.Tie != "" }) {
+			tr, res := th.teamKnockoutRound(t, r)
+			rounds, results = append(rounds, tr), append(results, res...)
+			continue
+		}
+		tr := &Round{Number: r.Number, PairedAt: r.PairedAt, Byes: r.Byes, UnfinishedAsDraws: r.UnfinishedAsDraws, Stage: r.Stage}
 		for _, m := range r.Matches {
 			ref := MatchRef(r.Number, m.ID)
-			tr.Pairings = append(tr.Pairings, Pairing{Table: m.Number, Red: m.Home, Black: m.Away, GameID: ref})
+			tr.Pairings = append(tr.Pairings, Pairing{Table: m.Number, Red: m.Home, Black: m.Away, GameID: ref, Group: m.Group})
 			ms, ok := th.MatchScore(t, r, m)
 			if !ok {
 				continue
@@ -484,29 +498,34 @@ func teamPairingHistory(t *Tournament, th *TeamHistory) (*Tournament, *History) 
 	tt.Settings.Scoring = standings.Scoring210 // T-7: match points 2/1/0
 	tt.Settings.GamesPerMatch = 1
 	tt.Players = len(players)
-	return &tt, NewHistory(players, rounds, results)
+	h := NewHistory(players, rounds, results)
+	if t.Settings.System == Groups {
+		h.rankTeams = func(group string, members []string) ([]string, error) { return th.rankTeamGroup(t, group, members) }
+	}
+	return &tt, h
 }
 
 // PairNextTeams pairs round t.Round+1 of a team event: teams are paired as
-// players by the Swiss (by match points, S-7 bye as a match win) or the
-// round-robin table (the first-listed team is home, T-6), and each pair
+// players by the Swiss (by match points, S-7 bye as a match win), the
+// round-robin table (the first-listed team is home, T-6) or the knockout
+// bracket (home by lot, 000 ch.2 §4 第6条; teamknockout.go), and each pair
 // becomes a match. Matches whose lineups are known at once (T-1) get their
 // board games now; the others when both lineups are in (SetMatches). Forbidden
 // pairs name team ids.
 func PairNextTeams(t *Tournament, th *TeamHistory, o PairOptions, gameID GameIDFunc) (*Round, error) {
 	switch t.Settings.System {
-	case Swiss, RoundRobin, DoubleRoundRobin:
+	case Swiss, RoundRobin, DoubleRoundRobin, Knockout, Groups:
 	default:
-		return nil, &RuleError{Code: CodeSystemNotSupported, Message: fmt.Sprintf("team rounds of a %s event are not paired by this service; team events are swiss, roundRobin or doubleRoundRobin", t.Settings.System), Rule: "S-4"}
+		return nil, &RuleError{Code: CodeSystemNotSupported, Message: fmt.Sprintf("team rounds of a %s event are not paired by this service; team events are swiss, roundRobin, doubleRoundRobin, knockout or groups", t.Settings.System), Rule: "S-4"}
 	}
 	tt, h := teamPairingHistory(t, th)
 	tr, err := PairNext(tt, h, o, func(round, table, _ int) string { return MatchRef(round, fmt.Sprintf("M%d", table)) })
 	if err != nil {
 		return nil, err
 	}
-	r := &Round{Number: tr.Number, PairedAt: tr.PairedAt, StartsAt: tr.StartsAt, Byes: tr.Byes, UnfinishedAsDraws: tr.UnfinishedAsDraws}
+	r := &Round{Number: tr.Number, PairedAt: tr.PairedAt, StartsAt: tr.StartsAt, Byes: tr.Byes, UnfinishedAsDraws: tr.UnfinishedAsDraws, Stage: tr.Stage}
 	for i, p := range tr.Pairings {
-		m := TeamMatch{ID: fmt.Sprintf("M%d", p.Table), Number: p.Table, Home: p.Red, Away: p.Black}
+		m := TeamMatch{ID: fmt.Sprintf("M%d", p.Table), Number: p.Table, Home: p.Red, Away: p.Black, Tie: p.Match, Group: p.Group}
 		if i < len(tr.Explanations) {
 			m.Explanation = tr.Explanations[i]
 		}
@@ -538,8 +557,8 @@ func TeamStandingsEvent(t *Tournament, th *TeamHistory) (standings.TeamEvent, er
 	for _, r := range th.Rounds {
 		for _, m := range r.Matches {
 			ps := matchPairings(r, m)
-			if len(ps) == 0 {
-				continue // lineups pending: nothing to count yet
+			if len(ps) == 0 || m.Rapid {
+				continue // lineups pending: nothing to count yet; a tie-break match is not counted (000 ch.7 §2 第5条)
 			}
 			home := th.Team(m.Home)
 			sm := standings.Match{Round: r.Number, First: m.Home, Second: m.Away, ExplicitColours: true}

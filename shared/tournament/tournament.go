@@ -280,6 +280,9 @@ func (s *Settings) Normalize() error {
 	if err := s.normalizeChallenge(); err != nil {
 		return err
 	}
+	if err := s.normalizeTeamKnockout(); err != nil {
+		return err
+	}
 	return s.normalizeOptions()
 }
 

@@ -69,6 +69,22 @@ export async function api(method, path, { body, token, key, raw = false, signal,
   return JSON.parse(text);
 }
 
+/**
+ * apiAll GETs a paged table (standings, crosstable: 1,000 rows a page) and
+ * follows its `next` links, returning the first page with every page's rows,
+ * so a page that draws the whole table sees it whole at any size.
+ */
+export async function apiAll(path, opts) {
+  const first = await api('GET', path, opts);
+  let page = first;
+  for (let n = 0; page && page.next && n < 100; n++) {
+    page = await api('GET', page.next, opts);
+    first.rows = (first.rows || []).concat((page && page.rows) || []);
+  }
+  if (first) delete first.next;
+  return first;
+}
+
 function networkMessage() {
   const zh = (document.documentElement.lang || '').startsWith('zh');
   return zh ? '网络不通：请求未送达服务器' : 'network error: the server could not be reached';

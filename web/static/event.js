@@ -6,7 +6,7 @@
 // token shows "you are playing — open your game"; an official's token the
 // table list.
 
-import { api, ApiError, saveToken, tokenFrom, tokenParts } from './api.js';
+import { api, apiAll, ApiError, saveToken, tokenFrom, tokenParts } from './api.js';
 import { addStrings, formatTime, htmlLang, t } from './i18n.js';
 import { watchEvent } from './live.js';
 import { playerStatus, points, resultName, resultShort, statusName, systemName, tcName, tiebreakHelp, tiebreakName } from './names.js';
@@ -388,7 +388,7 @@ class EventPage {
   async scoresBefore(n) {
     if (n <= 1) return new Map();
     try {
-      const st = await api('GET', `${this.base()}/standings?round=${n - 1}${this.ev.teams ? '&view=boards' : ''}`);
+      const st = await apiAll(`${this.base()}/standings?round=${n - 1}${this.ev.teams ? '&view=boards' : ''}`);
       return new Map((st.rows || []).map((r) => [r.playerId, r.points]));
     } catch {
       return new Map();
@@ -494,7 +494,7 @@ class EventPage {
     if (view !== (ev.teams ? 'teams' : 'players')) q.set('view', view);
     if (n && n !== ev.round) q.set('round', n);
     if (this.view.group) q.set('group', this.view.group);
-    const st = ev.round ? await api('GET', `${this.base()}/standings${q.toString() ? `?${q}` : ''}`) : null;
+    const st = ev.round ? await apiAll(`${this.base()}/standings${q.toString() ? `?${q}` : ''}`) : null;
     const viewSel = select(views.map((v) => [v, t(`st.view.${v}`)]), { value: view, 'aria-label': t('st.view') });
     viewSel.addEventListener('change', () => { this.view.standingsView = viewSel.value; this.drawTab(); });
     const roundSel = this.roundPicker(n, (v) => { this.view.standingsRound = v; this.drawTab(); });
@@ -520,7 +520,7 @@ class EventPage {
       if (n && n !== ev.round) cq.set('round', n);
       if (this.view.group) cq.set('group', this.view.group);
       [ct] = await Promise.all([
-        api('GET', `${this.base()}/crosstable${cq.toString() ? `?${cq}` : ''}`).catch(() => null),
+        apiAll(`${this.base()}/crosstable${cq.toString() ? `?${cq}` : ''}`).catch(() => null),
         ...Array.from({ length: n }, (_, i) => this.round(i + 1).catch(() => null)),
       ]);
       cells = new Map(((ct && ct.rows) || []).map((r) => [r.playerId, r.cells]));
@@ -608,7 +608,7 @@ class EventPage {
     const b = h('button', { type: 'button', class: 'link', 'aria-controls': 'player-card' }, row.name);
     b.addEventListener('click', async () => {
       const card = this.root.querySelector('#player-card');
-      const ct = await api('GET', `${this.base()}/crosstable`);
+      const ct = await apiAll(`${this.base()}/crosstable`);
       const me = (ct.rows || []).find((r) => r.playerId === row.playerId);
       if (!me || !card) return;
       const close = h('button', { type: 'button', class: 'small' }, t('ui.close'));
@@ -633,7 +633,7 @@ class EventPage {
     const ev = this.ev;
     if (!ev.round) return h('p', { class: 'muted' }, t('st.none'));
     const q = this.view.group ? `?group=${enc(this.view.group)}` : '';
-    const ct = await api('GET', `${this.base()}/crosstable${q}`);
+    const ct = await apiAll(`${this.base()}/crosstable${q}`);
     const rounds = Math.max(0, ...(ct.rows || []).map((r) => r.cells.length));
     const head = h('tr', {}, h('th', { scope: 'col' }, t('st.no')), h('th', { scope: 'col' }, t('st.name')),
       Array.from({ length: rounds }, (_, i) => h('th', { scope: 'col' }, String(i + 1))), h('th', { scope: 'col' }, t('st.points')));

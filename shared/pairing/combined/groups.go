@@ -74,16 +74,10 @@ func SamePlacePlayoff(a, b []string, perGroup int) (*knockout.Bracket, error) {
 // losers for third place when thirdPlace); with 2q a power of two, A_i
 // meets B_(q+1-i) and each group's leaders stay apart until the final;
 // otherwise the interleaved seeds A1 B1 A2 B2 … fill a bracket whose byes go
-// to the top seeds.
+// to the top seeds. It is CrossElimination of two groups.
 func CrossFinals(a, b []string, perGroup int, thirdPlace bool) (*knockout.Bracket, error) {
 	if perGroup < 1 || len(a) < perGroup || len(b) < perGroup {
 		return nil, fmt.Errorf("cross finals of %d and %d players, %d each: %w", len(a), len(b), perGroup, ErrField)
 	}
-	// Interleaved seeds A1 B1 A2 B2 … in a standard bracket give 1v4 = A1-B2
-	// and 2v3 = B1-A2, and generally A_i v B_(q+1-i).
-	seeds := make([]string, 0, 2*perGroup)
-	for i := range perGroup {
-		seeds = append(seeds, a[i], b[i])
-	}
-	return knockout.NewSingle(seeds, thirdPlace)
+	return CrossElimination([][]string{a, b}, perGroup, thirdPlace)
 }

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"runtime/pprof"
+	"sync"
+	"time"
+)
+
+// builder plays the organiser, the arbiters and the public of one event.
+type builder struct {
+	lam     *lambda
+	rng     *rand.Rand
+	workers int
+	tid     string
+	token   string
+	rating  map[string]int
+	profile string // the file of the last pairing's CPU profile
+}
+
+type pairing struct {
+	Table  int    `json:"table"`
+	Red    string `json:"red"`
+	Black  string `json:"black"`
+	GameID string `json:"gameId"`
+}
+
+func (b *builder) build(players, rounds int) error {
+	ctx := context.Background()
+	var ev struct {
+		ID    string `json:"id"`
+		Token string `json:"token"`
+	}
+	body := fmt.Sprintf(`{"name":"Big Open","system":"swiss","rounds":%d,"timeControl":"untimed"}`, rounds)
+	if err := b.lam.call(ctx, request{route: "/tournaments", method: "POST", path: "/tournaments", body: body}, true, http.StatusCreated, &ev); err != nil {
+		return err
+	}
+	b.tid, b.token, b.rating = ev.ID, ev.Token, map[string]int{}
+	began := time.Now()
+	for i := range players {
+		var p struct {
+			ID string `json:"id"`
+		}
+		rating := 1200 + b.rng.IntN(1500)
+		body := fmt.Sprintf(`{"name":"Player %d","rating":%d}`, i+1, rating)
+		if err := b.lam.call(ctx, b.organiser("POST", "/tournaments/{tid}/players", "/players", body), true, http.StatusCreated, &p); err != nil {
+			return err
+		}
+		b.rating[p.ID] = rating
+	}
+	fmt.Printf("registered %d players in %s\n", players, time.Since(began).Round(time.Second))
+	for n := 1; n <= rounds; n++ {
+		began := time.Now()
+		var r struct {
+			Pairings []pairing `json:"pairings"`
+		}
+		body := fmt.Sprintf(`{"round":%d,"startsAt":%q}`, n, time.Now().UTC().Format(time.RFC3339))
+		stop, err := b.startProfile(n == rounds)
+		if err != nil {
+			return err
+		}
+		err = b.lam.call(ctx, b.organiser("POST", "/tournaments/{tid}/rounds", "/rounds", body), true, http.StatusCreated, &r)
+		stop()
+		if err != nil {
+			return err
+		}
+		paired := time.Since(began)
+		if err := b.results(ctx, r.Pairings); err != nil {
+			return err
+		}
+		b.reads(ctx, n, r.Pairings)
+		fmt.Printf("round %d: %d tables, paired in %s, played and read in %s\n", n, len(r.Pairings), paired.Round(time.Millisecond), time.Since(began).Round(time.Second))
+	}
+	_, err := b.lam.invoke(ctx, b.organiser("GET", "/tournaments/{tid}/export", "/export", ""), true)
+	return err
+}
+
+// organiser is a request on the event's path under the organiser's token.
+func (b *builder) organiser(method, route, tail, body string) request {
+	return request{route: route, method: method, path: "/tournaments/" + b.tid + tail, token: b.token, body: body}
+}
+
+// results records every table's result as an arbiter's over-the-board
+// result, b.workers at a time: the higher rating wins more often than not.
+func (b *builder) results(ctx context.Context, ps []pairing) error {
+	bodies := make([]string, len(ps))
+	for i, p := range ps {
+		res, x := "1/2-1/2", b.rng.Float64()
+		favourite, other := "1-0", "0-1"
+		if b.rating[p.Black] > b.rating[p.Red] {
+			favourite, other = other, favourite
+		}
+		switch {
+		case x < 0.55:
+			res = favourite
+		case x < 0.75:
+			res = other
+		}
+		bodies[i] = fmt.Sprintf(`{"result":%q}`, res)
+	}
+	next := make(chan int)
+	errs := make(chan error, b.workers)
+	var wg sync.WaitGroup
+	for range b.workers {
+		wg.Go(func() {
+			for i := range next {
+				q := request{route: "/games/{gid}/result", method: "POST", path: "/games/" + ps[i].GameID + "/result", token: b.token, body: bodies[i]}
+				if err := b.lam.call(ctx, q, b.workers == 1, http.StatusOK, nil); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	var err error
+feed:
+	for i := range ps {
+		select {
+		case next <- i:
+		case err = <-errs:
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err != nil {
+		return err
+	}
+	select {
+	case err = <-errs:
+	default:
+	}
+	return err
+}
+
+// reads makes the public's reads once round n is played, one at a time.
+func (b *builder) reads(ctx context.Context, n int, ps []pairing) {
+	public := func(route, tail, query string) {
+		q := request{route: route, method: "GET", path: "/tournaments/" + b.tid + tail, query: query}
+		if _, err := b.lam.invoke(ctx, q, true); err != nil {
+			fmt.Println("  ", err)
+		}
+	}
+	public("/tournaments/{tid}", "", "")
+	public("/tournaments/{tid}/rounds", "/rounds", "")
+	public("/tournaments/{tid}/rounds/{n}", fmt.Sprintf("/rounds/%d", n), "")
+	public("/tournaments/{tid}/standings", "/standings", "")
+	public("/tournaments/{tid}/crosstable", "/crosstable", "")
+	public("/tournaments/{tid}/players", "/players", "")
+	public("/tournaments/{tid}/games", "/games", "")
+	if len(ps) > 0 {
+		q := request{route: "/games/{gid}", method: "GET", path: "/games/" + ps[len(ps)-1].GameID}
+		if _, err := b.lam.invoke(ctx, q, true); err != nil {
+			fmt.Println("  ", err)
+		}
+	}
+}
+
+// startProfile starts the CPU profile when on and a file is named, and
+// returns what stops it.
+func (b *builder) startProfile(on bool) (func(), error) {
+	if !on || b.profile == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(b.profile)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); _ = f.Close() }, nil
+}

@@ -1,0 +1,102 @@
+// Command bigevent builds a large Swiss on the local stack and measures every
+// route it calls the way Lambda would run it (`make bigevent`):
+//
+//	go run ./infra/bigevent [-players 10000] [-rounds 11] [-vcpu 1] [-workers 4]
+//
+// The embedded DynamoDB-compatible store runs in a child process, so this
+// process's CPU time is the handlers' alone. Each request goes through the
+// same API Gateway v2 proxy adapter the functions use (in process, no
+// network): the organiser creates the event, registers every player, then
+// for each round pairs it (starting it at once), records every game's result
+// as an over-the-board result (POST /games/{gid}/result, a few at a time),
+// and reads what the public reads. The report gives, per route, the largest
+// response as Lambda returns it (the JSON-encoded proxy response, which is
+// what Lambda's 6 MB limit counts), the handler time (median and largest),
+// the handler's CPU time, and the DynamoDB units per request.
+//
+// -pairprofile writes a CPU profile of the last round's pairing request (the
+// handler's alone: the store runs elsewhere) for `go tool pprof`.
+//
+// -vcpu limits this process to that many CPUs (GOMAXPROCS and a cgroup CPU
+// quota, when the machine lets it create one): Lambda gives a function
+// memory/1,769 MB of a vCPU, so -vcpu 1 is 1,769 MB and -vcpu 0.58 is 1,024 MB.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+
+	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/store"
+)
+
+func main() {
+	if os.Getenv(storeChildEnv) != "" {
+		serveStore()
+		return
+	}
+	players := flag.Int("players", 10_000, "players in the event")
+	rounds := flag.Int("rounds", 11, "rounds to pair and play")
+	workers := flag.Int("workers", 4, "results recorded at once")
+	vcpu := flag.Float64("vcpu", 0, "CPUs the handlers may use (0: no limit); 1 is a 1,769 MB function")
+	seed := flag.Uint64("seed", 1, "seed of the results")
+	profile := flag.String("pairprofile", "", "write a CPU profile of the last round's pairing request to this file")
+	flag.Parse()
+	if err := run(*players, *rounds, *workers, *vcpu, *seed, *profile); err != nil {
+		fmt.Fprintln(os.Stderr, "bigevent:", err)
+		os.Exit(1)
+	}
+}
+
+func run(players, rounds, workers int, vcpu float64, seed uint64, profile string) error {
+	if players < 2 || rounds < 1 || workers < 1 {
+		return fmt.Errorf("want -players ≥ 2, -rounds ≥ 1, -workers ≥ 1")
+	}
+	ctx := context.Background()
+	endpoint, stop, err := startStore()
+	if err != nil {
+		return err
+	}
+	defer stop()
+	if vcpu > 0 {
+		release, how, err := limitCPU(vcpu)
+		if err != nil {
+			return err
+		}
+		defer release()
+		// An interrupted run still leaves no cgroup behind.
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+		go func() { <-sig; release(); stop(); os.Exit(1) }()
+		fmt.Printf("CPU: %s\n", how)
+	}
+	st, err := store.Open(ctx, store.Config{Table: "bigevent", Region: "us-east-1", Endpoint: endpoint})
+	if err != nil {
+		return err
+	}
+	if err := st.CreateTable(ctx); err != nil {
+		return err
+	}
+	api := httpapi.New(st, httpapi.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	lam := &lambda{proxy: httpadapter.NewV2(api.Handler()), stats: newStats()}
+	b := &builder{lam: lam, rng: rand.New(rand.NewPCG(seed, 16)), workers: workers, profile: profile}
+	began := time.Now()
+	fmt.Printf("bigevent: %d players, %d rounds, GOMAXPROCS %d\n", players, rounds, runtime.GOMAXPROCS(0))
+	if err := b.build(players, rounds); err != nil {
+		return err
+	}
+	lam.stats.print(os.Stdout)
+	fmt.Printf("\nbuilt and measured in %s\n", time.Since(began).Round(time.Second))
+	return nil
+}

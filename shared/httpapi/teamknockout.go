@@ -1,0 +1,131 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+// extendTeamRound adds to the latest round of a team knockout the additional
+// rapid matches its level ties need now (S-3, teamknockout.go in the core),
+// with their board games, as extendRound adds a knockout's further games:
+// they appear as soon as anyone reads the round or asks for the next one.
+// Their ids, numbers and tables follow from the round, so two requests doing
+// this at once write the same round; the loser rereads it.
+func (a *API) extendTeamRound(c *call, ev *event) error {
+	r := ev.round(ev.t.Round)
+	if r == nil {
+		return nil
+	}
+	te, err := ev.teams()
+	if err != nil {
+		return err
+	}
+	changed := *r
+	changed.Matches = slices.Clone(r.Matches)
+	changed.Pairings = slices.Clone(r.Pairings)
+	grew, err := te.th.ExtendTeamKnockout(ev.t, &changed, func(round, table, g int) string { return GameID(ev.t.ID, round, table, g) })
+	if err != nil || !grew {
+		return err
+	}
+	changed.GamesReady = false // the added games are created by the read that follows
+	err = a.store.Put(c.ctx(), encode(ev.rounds[r.Number], &changed))
+	if errors.Is(err, store.ErrConflict) {
+		fresh, err := a.loadEvent(c.ctx(), ev.t.ID)
+		if err != nil {
+			return err
+		}
+		*ev = *fresh
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	*r = changed
+	return nil
+}
+
+// tieView fills a team knockout match's tie fields: the bracket match it
+// belongs to, whether it is an additional rapid match, and once scored its
+// winner and what decided it (S-3).
+func tieView(ev *event, te *teamEvent, r *tournament.Round, m tournament.TeamMatch, mo *matchOut) {
+	if m.Tie == "" {
+		return
+	}
+	mo.Tie, mo.Rapid = m.Tie, m.Rapid
+	if leg := te.th.DecideLeg(ev.t, r, m); leg.Winner != "" {
+		mo.Winner, mo.DecidedBy = leg.Winner, leg.DecidedBy
+		if tm := te.th.Team(leg.Winner); tm != nil {
+			mo.WinnerName = tm.Name
+		}
+	}
+}
+
+type knockoutPlaceOut struct {
+	Place    int    `json:"place"`
+	PlayerID string `json:"playerId,omitempty"`
+	TeamID   string `json:"teamId,omitempty"`
+	Name     string `json:"name"`
+	Number   int    `json:"number"`
+	From     string `json:"from"`
+	// GroupPlace is a team's place in its group (team groups events).
+	GroupPlace int `json:"groupPlace,omitempty"`
+}
+
+// knockoutPlaces is ?view=overall of a finished knockout (S-3): the final,
+// the third-place match when played, then by the round each player or team
+// went out in, those out in the same round sharing the place; and of a team
+// groups event, the places across groups and finals (S-5). A team event's
+// rows name teams.
+func knockoutPlaces(ev *event, format string) (int, any, error) {
+	var (
+		places []tournament.OverallPlace
+		err    error
+		te     *teamEvent
+	)
+	if ev.t.Settings.Teams {
+		if te, err = ev.teams(); err != nil {
+			return 0, nil, err
+		}
+		places, err = tournament.TeamOverallPlaces(ev.t, te.th)
+	} else {
+		places, err = tournament.KnockoutPlaces(ev.t, ev.h)
+	}
+	if err != nil {
+		var re *tournament.RuleError
+		if errors.As(err, &re) && re.Code == tournament.CodeSystemNotSupported {
+			return 0, nil, &tournament.RuleError{Code: "no_overall_places", Message: "overall places are those of a groups event or a knockout (individual or team)", Rule: re.Rule}
+		}
+		return 0, nil, err
+	}
+	rows := make([]knockoutPlaceOut, len(places))
+	for i, p := range places {
+		row := knockoutPlaceOut{Place: p.Place, From: p.From, GroupPlace: p.GroupPlace}
+		if te != nil {
+			row.TeamID = p.Player
+			if tm := te.th.Team(p.Player); tm != nil {
+				row.Name, row.Number = tm.Name, tm.Number
+			}
+		} else if pl := ev.h.Player(p.Player); pl != nil {
+			row.PlayerID, row.Name, row.Number = p.Player, pl.Name, pl.Number
+		}
+		rows[i] = row
+	}
+	if format == "csv" {
+		var buf bytes.Buffer
+		w := csv.NewWriter(&buf)
+		_ = w.Write([]string{"place", "number", "id", "name", "from"})
+		for _, r := range rows {
+			_ = w.Write([]string{strconv.Itoa(r.Place), strconv.Itoa(r.Number), r.PlayerID + r.TeamID, csvText(r.Name), r.From})
+		}
+		w.Flush()
+		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: buf.Bytes()}, nil
+	}
+	return http.StatusOK, map[string]any{"round": ev.t.Round, "view": "overall", "rows": rows}, nil
+}
