@@ -7,15 +7,19 @@ import (
 	"encoding/json"
 	"math"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-lambda-go/lambdacontext"
+
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
 	"github.com/xqtour/xqtour/shared/pricing"
 	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/store/storetest"
 )
 
 type usageBody struct {
@@ -189,6 +193,29 @@ func TestUsage_UnknownEventsMakeNoItems(t *testing.T) {
 	// With no interval every request writes: what was counted is in the item.
 	if c, err := s.Store.Counters(context.Background(), store.UsagePK(ev.ID), store.UsageSK); err != nil || c["requests"] < 3 {
 		t.Errorf("usage item %v (%v), want the creation and registrations", c, err)
+	}
+}
+
+// In Lambda the log line carries the invocation's ids, as Powertools logs them.
+func TestObserve_LambdaFields(t *testing.T) {
+	t.Setenv("_X_AMZN_TRACE_ID", "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1")
+	var logs bytes.Buffer
+	var mu sync.Mutex
+	st, _ := storetest.New(t)
+	api := httpapi.New(st, httpapi.WithLogger(httpapi.NewLogger(&lockedWriter{w: &logs, mu: &mu})))
+	lc := &lambdacontext.LambdaContext{AwsRequestID: "c6af9ac6-7b61-11e6-9a41-93e812345678", InvokedFunctionArn: "arn:aws:lambda:us-east-1:123456789012:function:xqtour-Tournaments"}
+	req := httptest.NewRequest("GET", "/rules", nil).WithContext(lambdacontext.NewContext(context.Background(), lc))
+	rec := httptest.NewRecorder()
+	api.Handler().ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET /rules: %d", rec.Code)
+	}
+	var line map[string]any
+	if err := json.Unmarshal(logs.Bytes(), &line); err != nil {
+		t.Fatalf("log line %q: %v", logs.String(), err)
+	}
+	if line["function_request_id"] != lc.AwsRequestID || line["function_arn"] != lc.InvokedFunctionArn || line["xray_trace_id"] != "1-5759e988-bd862e3fe1be46a994272793" {
+		t.Errorf("log line %v: want the request id, the function ARN and the trace's root id", line)
 	}
 }
 
