@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/xqtour/xqtour/infra/deploy"
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/embedded"
@@ -76,7 +77,7 @@ func startStack(clk *simClock) (*stack, error) {
 		if fn == httpapi.FnWeb {
 			continue
 		}
-		api := httpapi.New(st, httpapi.WithClock(clk.Now), httpapi.WithLogger(quiet))
+		api := httpapi.New(st, httpapi.WithClock(clk.Now), httpapi.WithLogger(quiet), httpapi.WithMemoryMB(deploy.MemoryMB[fn]))
 		s.apis = append(s.apis, api)
 		handlers[fn] = api.FunctionHandler(fn)
 	}
