@@ -93,7 +93,9 @@ func New(st *store.Store, opts ...Option) *API {
 	if mb, err := strconv.Atoi(os.Getenv("AWS_LAMBDA_FUNCTION_MEMORY_SIZE")); err == nil && mb > 0 {
 		a.memoryMB = mb
 	}
-	st.StampWrites(eventStamp) // the public views' staleness (views.go)
+	if st != nil { // the web pages' function serves pages only and has no store
+		st.StampWrites(eventStamp) // the public views' staleness (views.go)
+	}
 	for _, o := range opts {
 		o(a)
 	}
