@@ -98,6 +98,20 @@ func (m *Meter) add(read, write float64, estimated bool) {
 
 type meterKey struct{}
 
+type expectedRefusalKey struct{}
+
+// expectRefusal marks calls whose condition is expected to fail at times (a
+// stamp that nobody has created yet): they are billed, but are no conflict
+// for the request log.
+func expectRefusal(ctx context.Context) context.Context {
+	return context.WithValue(ctx, expectedRefusalKey{}, true)
+}
+
+func refusalExpected(ctx context.Context) bool {
+	b, _ := ctx.Value(expectedRefusalKey{}).(bool)
+	return b
+}
+
 // WithMeter returns a context under which every store call adds its consumed
 // capacity to m.
 func WithMeter(ctx context.Context, m *Meter) context.Context {
@@ -134,7 +148,7 @@ func meterMiddleware(stack *middleware.Stack) error {
 					m.add(0, 0, false)
 				}
 				wrapped := wrap("", err)
-				m.refused(errors.Is(wrapped, ErrConflict), errors.Is(wrapped, ErrThrottled))
+				m.refused(errors.Is(wrapped, ErrConflict) && !refusalExpected(ctx), errors.Is(wrapped, ErrThrottled))
 				return out, md, err
 			}
 			if r, w, ok := reported(in.Parameters, out.Result); ok {

@@ -114,7 +114,7 @@ func (s *Store) advance(ctx context.Context, items []written) {
 			byPK[pk][n] = true
 		}
 	}
-	ctx = context.WithoutCancel(ctx) // the write is done; its stamp must follow
+	ctx = expectRefusal(context.WithoutCancel(ctx)) // the write is done; its stamp must follow
 	for _, pk := range slices.Sorted(maps.Keys(byPK)) {
 		names := slices.Sorted(maps.Keys(byPK[pk]))
 		attrNames := map[string]string{"#t": "ttl"}
@@ -148,7 +148,7 @@ func (s *Store) advance(ctx context.Context, items []written) {
 // is in what the reader reads. (An item restored from a snapshot, which
 // keeps no epoch, gets a fresh one here, so nothing built before counts.)
 func (s *Store) CreateStamp(ctx context.Context, pk string) (Stamp, error) {
-	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	out, err := s.db.UpdateItem(expectRefusal(ctx), &dynamodb.UpdateItemInput{
 		TableName:                &s.table,
 		Key:                      key(pk, StampSK),
 		UpdateExpression:         aws.String("SET #e = :e, #k = :k, #t = :t"),
