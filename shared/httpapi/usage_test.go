@@ -72,12 +72,16 @@ func size(t *testing.T, st *store.Store, pk, sk string) int {
 // Put of the event item; registering a player reads the event item and
 // writes it and the player item in one transaction (each write doubled); the
 // usage route reads the event item and the usage item. Usage is gathered in
-// memory for a minute, then written by one ADD whose own unit counts next time.
+// memory for a minute, then written by one ADD whose own unit counts next
+// time. Every write request then advances its event's views stamp: one
+// conditional UpdateItem of a small item, one write unit (billed also when no
+// reader has created the stamp yet and the condition refuses it).
 func TestUsage_KnownSequence(t *testing.T) {
 	s := apitest.New(t, httpapi.WithUsageFlush(time.Minute))
 	ev := newEvent(t, s, `{"name":"Metered","rounds":3}`)
 	meta := func() int { return size(t, s.Store, store.TournamentPK(ev.ID), store.MetaSK) }
-	want := units{1, 0, store.WriteUnits(meta()), 1}
+	const stampWrite = 1
+	want := units{1, 0, store.WriteUnits(meta()) + stampWrite, 1 + 1}
 	register := func(name string) {
 		t.Helper()
 		read := store.ReadUnits(meta(), true)
@@ -89,8 +93,8 @@ func TestUsage_KnownSequence(t *testing.T) {
 		s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": name}).Want(t, http.StatusCreated).Decode(t, &p)
 		want.requests++
 		want.read += read
-		want.write += 2 * (store.WriteUnits(meta()) + store.WriteUnits(size(t, s.Store, store.TournamentPK(ev.ID), store.PlayerSK(p.Player.ID))))
-		want.calls += 2
+		want.write += 2*(store.WriteUnits(meta())+store.WriteUnits(size(t, s.Store, store.TournamentPK(ev.ID), store.PlayerSK(p.Player.ID)))) + stampWrite
+		want.calls += 2 + 1
 	}
 	register("Li")
 	register("Wang")
@@ -317,5 +321,20 @@ func TestObserve_LogAndMetricLines(t *testing.T) {
 	}
 	if emf[1]["route"] != "GET /tournaments/{tid}" || emf[1]["4xx"] != 0.0 || emf[2]["4xx"] != 1.0 || emf[2]["5xx"] != 0.0 {
 		t.Errorf("metric values: %v / %v", emf[1], emf[2])
+	}
+}
+
+// A meter around the API (apitest.NewMetered, make bigevent's) sees the same
+// units as the request's own meter, which the usage route adds up.
+func TestUsage_OuterMeterCountsToo(t *testing.T) {
+	s, meter := apitest.NewMetered(t, httpapi.WithUsageFlush(time.Hour))
+	ev := newEvent(t, s, `{"name":"Both","rounds":3}`)
+	s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": "Li"}).Want(t, http.StatusCreated)
+	read, write := meter.Units()
+	calls := meter.Requests()
+	meter.Reset()
+	u := getUsage(t, s, ev.ID, ev.Token)
+	if read == 0 || write == 0 || u.ReadUnits != read || u.WriteUnits != write || u.DynamoDBRequests != float64(calls) {
+		t.Errorf("outer meter %v read, %v write, %d calls; usage route %v, %v, %v: want the same", read, write, calls, u.ReadUnits, u.WriteUnits, u.DynamoDBRequests)
 	}
 }
