@@ -12,6 +12,8 @@
 // Refusals are *RuleError, the core's one refusal type rulebook.RuleError,
 // with this package's codes (errors.go). A game's result is result.Result,
 // the core's one result type (shared/result); this package keeps its Reason.
+// Rules (rules.go) is the one rules type: an event's settings embed it
+// (tournament.Rules) and hand it to every game as it is.
 package game
 
 import (
@@ -496,7 +498,7 @@ func (g *Game) play(now int64, m xiangqi.Move) {
 		g.end(now, winFor(mover), Stalemate)
 		return
 	}
-	if g.rules.DeadPositionDraws && g.pos.DeadPosition() {
+	if g.rules.DeadPositionDraw && g.pos.DeadPosition() {
 		g.end(now, result.Draw, DeadPosition)
 		return
 	}

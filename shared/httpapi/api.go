@@ -7,7 +7,10 @@
 // Errors map to statuses in one place, toError in errors.go: a core refusal
 // is a *rulebook.RuleError (422 unless refusalStatus says otherwise).
 // A result a client sends is read once, by result.Parse, where it is decoded
-// (games.go, pgnimport.go); stored items keep it as API.md's string.
+// (games.go, pgnimport.go); stored items keep it as API.md's string. Rule
+// options and the scoring are read into their types once, when an event or
+// a game is created (rulesJSON.rules in dto.go, createTournament), and an
+// unknown name is a 400 naming the field and the rule.
 package httpapi
 
 import (
@@ -102,8 +105,10 @@ func New(st *store.Store, opts ...Option) *API {
 	return a
 }
 
-// Handler serves every route: the local stack and tests use it.
-func (a *API) Handler() http.Handler { return a.mux("") }
+// Handler serves every route: the local stack and tests use it. Each
+// response goes through lambdaLimit, so one Lambda would refuse to return
+// (over 6 MB as it encodes it) is a 502 here as on AWS.
+func (a *API) Handler() http.Handler { return lambdaLimit(a.mux(""), a.log) }
 
 // FunctionHandler serves only the routes of one Lambda function (its logical
 // id in template.yaml); other paths are 404 as they would be behind API Gateway.

@@ -495,7 +495,7 @@ func teamPairingHistory(t *Tournament, th *TeamHistory) (*Tournament, *History) 
 		rounds = append(rounds, tr)
 	}
 	tt := *t
-	tt.Settings.Scoring = standings.Scoring210 // T-7: match points 2/1/0
+	tt.Settings.Scoring = standings.DefaultScoring // T-7: match points 2/1/0
 	tt.Settings.GamesPerMatch = 1
 	tt.Players = len(players)
 	h := NewHistory(players, rounds, results)
