@@ -23,6 +23,15 @@ import (
 
 // normalizeTeams fills and checks the team format (T-1…T-4).
 func (s *Settings) normalizeTeams() error {
+	// The systems that pair teams (PairNextTeams); the others are refused
+	// here rather than at round 1.
+	switch s.System {
+	case Swiss, RoundRobin, DoubleRoundRobin, Knockout, Groups, SwissKnockout:
+	case ChallengeSystem:
+		return &FieldError{Field: "teams", Message: "a challenge event's challengers are individuals, and the rule book does not say in which order a defending team's members defend", Rule: "S-8"}
+	default:
+		return &FieldError{Field: "system", Message: fmt.Sprintf("team events are paired as swiss, roundRobin, doubleRoundRobin, knockout, groups or swissKnockout, not %s", s.System), Rule: "S-4"}
+	}
 	if s.TeamFormat == "" {
 		s.TeamFormat = team.FixedBoards.String()
 		if s.Substitutes > 0 {
@@ -499,8 +508,11 @@ func teamPairingHistory(t *Tournament, th *TeamHistory) (*Tournament, *History) 
 	tt.Settings.GamesPerMatch = 1
 	tt.Players = len(players)
 	h := NewHistory(players, rounds, results)
-	if t.Settings.System == Groups {
+	switch t.Settings.System {
+	case Groups:
 		h.rankTeams = func(group string, members []string) ([]string, error) { return th.rankTeamGroup(t, group, members) }
+	case SwissKnockout:
+		h.rankTeamsAfter = func(n int) ([]string, error) { return th.rankTeamsAfter(t, n) }
 	}
 	return &tt, h
 }
@@ -514,9 +526,9 @@ func teamPairingHistory(t *Tournament, th *TeamHistory) (*Tournament, *History) 
 // pairs name team ids.
 func PairNextTeams(t *Tournament, th *TeamHistory, o PairOptions, gameID GameIDFunc) (*Round, error) {
 	switch t.Settings.System {
-	case Swiss, RoundRobin, DoubleRoundRobin, Knockout, Groups:
+	case Swiss, RoundRobin, DoubleRoundRobin, Knockout, Groups, SwissKnockout:
 	default:
-		return nil, &RuleError{Code: CodeSystemNotSupported, Message: fmt.Sprintf("team rounds of a %s event are not paired by this service; team events are swiss, roundRobin, doubleRoundRobin, knockout or groups", t.Settings.System), Rule: "S-4"}
+		return nil, &RuleError{Code: CodeSystemNotSupported, Message: fmt.Sprintf("team rounds of a %s event are not paired by this service; team events are swiss, roundRobin, doubleRoundRobin, knockout, groups or swissKnockout", t.Settings.System), Rule: "S-4"}
 	}
 	tt, h := teamPairingHistory(t, th)
 	tr, err := PairNext(tt, h, o, func(round, table, _ int) string { return MatchRef(round, fmt.Sprintf("M%d", table)) })
