@@ -412,8 +412,9 @@ const DrawnByServer = "server"
 
 // LineupDeadlinePassed reports whether round r has a lineup deadline (its
 // start) and now, Unix ms, is at or past it: from then on captains are
-// refused (SubmitLineup) and missing lineups are drawn (DueLineups).
-func LineupDeadlinePassed(r *Round, now int64) bool { return r.StartsAt != 0 && now >= r.StartsAt }
+// refused (SubmitLineup) and missing lineups are drawn (DueLineups). The
+// deadline is the round's start (T-3), so this is Round.Started.
+func LineupDeadlinePassed(r *Round, now int64) bool { return r.Started(now) }
 
 // DueLineups is T-3's "drawn by the server" without a background job: once
 // the round's start has passed, every lineup still missing from a match not

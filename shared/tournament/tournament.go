@@ -7,6 +7,30 @@
 // result.Result, the core's one result type (shared/result). The event's
 // game rules are game.Rules, embedded in Rules, and its scoring a
 // standings.Scoring: both typed in Settings, checked once by Normalize.
+//
+// Where each concept lives:
+//
+//	tournament.go     Settings, their validation (Normalize), Warnings, Rules
+//	registration.go   Tournament, Player, Official, Team; Register, Withdraw
+//	people.go         edits and removals before round 1; Entrants
+//	pause.go          a Swiss player's pause and return (S-6)
+//	options.go        numbering, knockout options, the round-robin order (S-1, S-6)
+//	round.go          Round, Pairing, Result: what a paired round stores
+//	roundrules.go     which round may be paired, started or changed (S-2, C-1,
+//	                  O-1, T-6) and whether the event may be over (MayBeFinished)
+//	changes.go        the organiser's manual changes to a round (Round.Apply, O-1)
+//	history.go        History: players, rounds and results as the pairing reads them
+//	pairing.go        PairNext: the next round by the event's system
+//	swiss.go, roundrobin.go, knockout.go, nplusone.go, combined.go, groups.go,
+//	challenge.go      one pairing system each (the engines are in shared/pairing)
+//	numbers.go        pairing numbers (P-3)
+//	standingsinput.go the standings' input from the history (StandingsEvent)
+//	groupplaces.go    a groups event's overall places (S-5)
+//	teams.go          team events: rosters, lineups, matches, team pairing and
+//	                  standings input (T-1…T-7); the team rules are in shared/team;
+//	                  teamknockout.go and teamgroups.go the team knockout and groups
+//	rating.go         the rating report's input (L-1)
+//	names.go          name cleaning for players, teams and events
 package tournament
 
 import (
