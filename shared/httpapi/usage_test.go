@@ -331,7 +331,7 @@ func TestUsage_OuterMeterCountsToo(t *testing.T) {
 	ev := newEvent(t, s, `{"name":"Both","rounds":3}`)
 	s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": "Li"}).Want(t, http.StatusCreated)
 	read, write := meter.Units()
-	calls := meter.Requests()
+	calls := meter.Calls()
 	meter.Reset()
 	u := getUsage(t, s, ev.ID, ev.Token)
 	if read == 0 || write == 0 || u.ReadUnits != read || u.WriteUnits != write || u.DynamoDBRequests != float64(calls) {

@@ -17,6 +17,7 @@ type Meter struct {
 	mu          sync.Mutex
 	read, write float64
 	requests    int
+	calls       int
 }
 
 // Units returns the read and write units consumed since the last Reset.
@@ -29,10 +30,13 @@ func (m *Meter) Units() (read, write float64) {
 // Requests is how many requests were counted since the last Reset.
 func (m *Meter) Requests() int { m.mu.Lock(); defer m.mu.Unlock(); return m.requests }
 
+// Calls is how many DynamoDB calls those requests made.
+func (m *Meter) Calls() int { m.mu.Lock(); defer m.mu.Unlock(); return m.calls }
+
 // Reset starts counting afresh.
 func (m *Meter) Reset() {
 	m.mu.Lock()
-	m.read, m.write, m.requests = 0, 0, 0
+	m.read, m.write, m.requests, m.calls = 0, 0, 0, 0
 	m.mu.Unlock()
 }
 
@@ -56,8 +60,11 @@ func (h meterHandler) Handle(_ context.Context, r slog.Record) error {
 		return nil
 	}
 	var read, write float64
+	var calls int64
 	r.Attrs(func(a slog.Attr) bool {
 		switch a.Key {
+		case "dynamodb_requests":
+			calls = a.Value.Int64()
 		case "read_units":
 			read = a.Value.Float64()
 		case "write_units":
@@ -69,6 +76,7 @@ func (h meterHandler) Handle(_ context.Context, r slog.Record) error {
 	h.m.read += read
 	h.m.write += write
 	h.m.requests++
+	h.m.calls += int(calls)
 	h.m.mu.Unlock()
 	return nil
 }
