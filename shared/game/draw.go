@@ -26,7 +26,7 @@ func playerSide(by Actor, what string) (xiangqi.Color, *RuleError) {
 //     offer of a game come from either side (第三次双方都可以提和) — a part of
 //     its limit of three, so only under that limit; with another limit (or
 //     none) offers alternate throughout.
-//   - D-4: at most Rules.DrawOffers per game (000: three).
+//   - D-4: at most Rules.DrawOfferLimit per game (000: three).
 //   - D-5/G-5: a side without mating material may not offer while the
 //     opponent has it.
 //

@@ -41,9 +41,9 @@ func (g *Game) AppendBinary(b []byte) ([]byte, error) {
 
 	w.byte(byte(g.rules.Repetition))
 	w.byte(byte(g.rules.IllegalMoves))
-	w.varint(int64(g.rules.DrawOffers))
+	w.varint(int64(g.rules.DrawOfferLimit))
 	w.uvarint(uint64(g.rules.NoCaptureMoves))
-	w.bool(g.rules.DeadPositionDraws)
+	w.bool(g.rules.DeadPositionDraw)
 	w.byte(b2u(g.rules.OfferLoses) | b2u(g.rules.DroppedPieceLoses)<<1)
 
 	c := g.clk.Control
@@ -148,9 +148,9 @@ func decode(data []byte) (*Game, error) {
 
 	g.rules.Repetition = RepetitionRule(r.byte())
 	g.rules.IllegalMoves = IllegalMoveRule(r.byte())
-	g.rules.DrawOffers = int(r.varint())
+	g.rules.DrawOfferLimit = int(r.varint())
 	g.rules.NoCaptureMoves = int(r.small(MaxNoCaptureMoves))
-	g.rules.DeadPositionDraws = r.bool()
+	g.rules.DeadPositionDraw = r.bool()
 	if version >= 3 {
 		p := r.byte()
 		if p > 3 {

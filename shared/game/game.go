@@ -12,6 +12,16 @@
 // Refusals are *RuleError, the core's one refusal type rulebook.RuleError,
 // with this package's codes (errors.go). A game's result is result.Result,
 // the core's one result type (shared/result); this package keeps its Reason.
+// Rules (rules.go) is the one rules type: an event's settings embed it
+// (tournament.Rules) and hand it to every game as it is.
+//
+// Where each concept lives: game.go the Game and its moves and clock;
+// draw.go draw offers and claims (D-*); rulings.go officials' rulings,
+// penalties, recorded results and the log (O-*); result.go results,
+// reasons and statuses; rules.go the game's Rules (G-6 repetition, illegal
+// moves, draw offers); actor.go who acts (player, scribe, arbiter,
+// organiser); view.go the game as shown; encode.go its binary form;
+// record.go and load.go game records out and in; errors.go the codes.
 package game
 
 import (
@@ -496,7 +506,7 @@ func (g *Game) play(now int64, m xiangqi.Move) {
 		g.end(now, winFor(mover), Stalemate)
 		return
 	}
-	if g.rules.DeadPositionDraws && g.pos.DeadPosition() {
+	if g.rules.DeadPositionDraw && g.pos.DeadPosition() {
 		g.end(now, result.Draw, DeadPosition)
 		return
 	}

@@ -404,7 +404,7 @@ func TestDrawOffer_D1toD5_Refusals(t *testing.T) {
 		// D-2 as settled: 000 §5's third offer by either side belongs to
 		// its limit of three; under another limit, or none, offers keep
 		// alternating — black may not follow its own offer, red may.
-		{"D2_ThirdFromEitherOnlyUnderThree_Limit5", "", game.Rules{DrawOffers: 5}, []step{
+		{"D2_ThirdFromEitherOnlyUnderThree_Limit5", "", game.Rules{DrawOfferLimit: 5}, []step{
 			{do: "move", by: red, move: "h2e2"},
 			{do: "offer", by: red},
 			{do: "press", by: red},
@@ -420,7 +420,7 @@ func TestDrawOffer_D1toD5_Refusals(t *testing.T) {
 			{do: "move", by: red, move: "i0h0"},
 			{do: "offer", by: red},
 		}},
-		{"D2_ThirdFromEitherOnlyUnderThree_NoLimit", "", game.Rules{DrawOffers: -1}, []step{
+		{"D2_ThirdFromEitherOnlyUnderThree_NoLimit", "", game.Rules{DrawOfferLimit: -1}, []step{
 			{do: "move", by: red, move: "h2e2"},
 			{do: "offer", by: red},
 			{do: "press", by: red},
@@ -436,7 +436,7 @@ func TestDrawOffer_D1toD5_Refusals(t *testing.T) {
 			{do: "move", by: red, move: "i0h0"},
 			{do: "offer", by: red},
 		}},
-		{"D4_EventLimitOne", "", game.Rules{DrawOffers: 1}, []step{
+		{"D4_EventLimitOne", "", game.Rules{DrawOfferLimit: 1}, []step{
 			{do: "move", by: red, move: "h2e2"},
 			{do: "offer", by: red},
 			{do: "press", by: red},

@@ -17,9 +17,12 @@ const (
 	PerpetualCheckLoses
 )
 
-var repetitionNames = [...]string{"arbiterRuling", "threefoldDraw", "perpetualCheckLoses"}
+// repetitionNames are the API's names of the rule sets (an event's
+// rules.repetition); ArbiterRuling is "ruling".
+var repetitionNames = [...]string{"ruling", "threefoldDraw", "perpetualCheckLoses"}
 
-// String returns the rule set's stable name.
+// String returns the rule set's stable name: "ruling", "threefoldDraw" or
+// "perpetualCheckLoses".
 func (r RepetitionRule) String() string {
 	if r < 0 || int(r) >= len(repetitionNames) {
 		return ""
@@ -35,6 +38,25 @@ func ParseRepetitionRule(s string) (RepetitionRule, bool) {
 		}
 	}
 	return ArbiterRuling, false
+}
+
+// MarshalText writes the rule set's name, as an event's stored settings
+// have always held it.
+func (r RepetitionRule) MarshalText() ([]byte, error) {
+	if r.String() == "" {
+		return nil, fmt.Errorf("unknown repetition rule set %d (G-6)", r)
+	}
+	return []byte(r.String()), nil
+}
+
+// UnmarshalText reads a name MarshalText wrote; "" is the zero value.
+func (r *RepetitionRule) UnmarshalText(b []byte) error {
+	v, ok := ParseRepetitionRule(string(b))
+	if !ok && len(b) > 0 {
+		return fmt.Errorf("unknown repetition rule set %q (G-6)", b)
+	}
+	*r = v
+	return nil
 }
 
 // IllegalMoveRule is what an illegal move does (G-2, B-10).
@@ -71,6 +93,25 @@ func ParseIllegalMoveRule(s string) (IllegalMoveRule, bool) {
 	return RejectIllegal, false
 }
 
+// MarshalText writes "reject", "foul" or "lose", as an event's stored
+// settings have always held it.
+func (r IllegalMoveRule) MarshalText() ([]byte, error) {
+	if r.String() == "" {
+		return nil, fmt.Errorf("unknown illegal-move handling %d (G-2)", r)
+	}
+	return []byte(r.String()), nil
+}
+
+// UnmarshalText reads a name MarshalText wrote; "" is the zero value.
+func (r *IllegalMoveRule) UnmarshalText(b []byte) error {
+	v, ok := ParseIllegalMoveRule(string(b))
+	if !ok && len(b) > 0 {
+		return fmt.Errorf("unknown illegal-move handling %q (G-2)", b)
+	}
+	*r = v
+	return nil
+}
+
 // Defaults of 000 used when a Rules field is zero.
 const (
 	DefaultDrawOffers     = 3  // D-4 只有三次
@@ -82,19 +123,22 @@ const (
 	MaxDrawOffers         = 100
 )
 
-// Rules are a game's event options. The zero value is 000's rule book.
+// Rules are a game's event options. The zero value is 000's rule book. They
+// are the one rules type: an event's settings hold them (tournament.Rules
+// embeds them), validated once when the event is created, and every game of
+// the event is set up with them as they are.
 type Rules struct {
 	Repetition   RepetitionRule
 	IllegalMoves IllegalMoveRule
-	// DrawOffers limits offers per game (D-4): 0 means 000's three, negative
-	// means no limit.
-	DrawOffers int
+	// DrawOfferLimit limits offers per game (D-4): 0 means 000's three,
+	// negative means no limit.
+	DrawOfferLimit int
 	// NoCaptureMoves is the 自然限着 in rounds (both sides' moves); 0 means 60
 	// (G-3, "根据等级酌减").
 	NoCaptureMoves int
-	// DeadPositionDraws ends a game as a draw as soon as neither side has
+	// DeadPositionDraw ends a game as a draw as soon as neither side has
 	// mating material (G-4); off by default.
-	DeadPositionDraws bool
+	DeadPositionDraw bool
 	// OfferLoses makes the draw offers 000 ch.4 forbids an immediate loss
 	// (O-2; (15) 运动员违反上述规定时，立即认负) instead of a refusal: an offer by
 	// a side without mating material against one with it ((9)), and an
@@ -115,8 +159,8 @@ func (r Rules) Validate() error {
 		return fmt.Errorf("rules.repetition: unknown rule set %d (G-6)", r.Repetition)
 	case r.IllegalMoves < 0 || int(r.IllegalMoves) >= len(illegalNames):
 		return fmt.Errorf("rules.illegalMoves: unknown choice %d (G-2)", r.IllegalMoves)
-	case r.DrawOffers > MaxDrawOffers:
-		return fmt.Errorf("rules.drawOffers: at most %d (D-4)", MaxDrawOffers)
+	case r.DrawOfferLimit > MaxDrawOffers:
+		return fmt.Errorf("rules.drawOfferLimit: at most %d (D-4)", MaxDrawOffers)
 	case r.NoCaptureMoves < 0 || r.NoCaptureMoves > MaxNoCaptureMoves:
 		return fmt.Errorf("rules.noCaptureMoves: 0…%d (G-3)", MaxNoCaptureMoves)
 	}
@@ -126,12 +170,12 @@ func (r Rules) Validate() error {
 // drawOfferLimit returns the D-4 limit, or -1 for none.
 func (r Rules) drawOfferLimit() int {
 	switch {
-	case r.DrawOffers == 0:
+	case r.DrawOfferLimit == 0:
 		return DefaultDrawOffers
-	case r.DrawOffers < 0:
+	case r.DrawOfferLimit < 0:
 		return -1
 	}
-	return r.DrawOffers
+	return r.DrawOfferLimit
 }
 
 // noCapturePlies returns the G-3 count in plies.

@@ -175,7 +175,7 @@ func TestNames_API(t *testing.T) {
 			t.Errorf("ParseClaimKind(%q) = %v, %v", s, k, ok)
 		}
 	}
-	for _, s := range []string{"arbiterRuling", "threefoldDraw", "perpetualCheckLoses"} {
+	for _, s := range []string{"ruling", "threefoldDraw", "perpetualCheckLoses"} {
 		if k, ok := game.ParseRepetitionRule(s); !ok || k.String() != s {
 			t.Errorf("ParseRepetitionRule(%q) = %v, %v", s, k, ok)
 		}
@@ -186,7 +186,7 @@ func TestDeadPosition_G4_EventOption(t *testing.T) {
 	// Red's advisor takes black's last chariot: neither side can mate any more.
 	const fen = "3ak4/9/9/9/9/9/9/9/4r4/3K1A3 w - - 0 1"
 	for _, on := range []bool{false, true} {
-		g := newGame(t, game.Setup{FEN: fen, Control: clock.SuddenDeath(mn), Rules: game.Rules{DeadPositionDraws: on}})
+		g := newGame(t, game.Setup{FEN: fen, Control: clock.SuddenDeath(mn), Rules: game.Rules{DeadPositionDraw: on}})
 		run(t, g, []step{{do: "move+press", by: red, move: "f0e1"}})
 		if on {
 			wantResult(t, g, result.Draw, game.DeadPosition)

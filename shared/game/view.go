@@ -59,7 +59,7 @@ type RepetitionView struct {
 	Cycles      int // complete cycles the current position closes; 0 when it is new
 	CycleLength int // plies per cycle
 	// Warning is set from 5 cycles, when the scribe warns and either player may
-	// ask for a ruling (arbiterRuling rule set).
+	// ask for a ruling (the "ruling" rule set, ArbiterRuling).
 	Warning     bool
 	Requested   bool
 	RequestedBy xiangqi.Color // who asked for the ruling, when Requested

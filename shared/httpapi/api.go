@@ -7,7 +7,49 @@
 // Errors map to statuses in one place, toError in errors.go: a core refusal
 // is a *rulebook.RuleError (422 unless refusalStatus says otherwise).
 // A result a client sends is read once, by result.Parse, where it is decoded
-// (games.go, pgnimport.go); stored items keep it as API.md's string.
+// (games.go, pgnimport.go); stored items keep it as API.md's string. Rule
+// options and the scoring are read into their types once, when an event or
+// a game is created (rulesJSON.rules in dto.go, createTournament), and an
+// unknown name is a 400 naming the field and the rule.
+// Rules are decided in the core (shared/tournament, shared/game,
+// shared/team): a handler asks, it does not build refusals of its own.
+//
+// Where each concept lives:
+//
+//	routes.go         the route table (Routes), its functions and Roles (who may call)
+//	api.go            API, its options, the mux and the Lambda entry points
+//	request.go        one request: decoding, Content-Type, Idempotency-Key replay
+//	observe.go        request logs and metrics; usage.go each event's usage counters
+//	auth.go           tokens, principals and their roles; requireRole
+//	security.go       path ids, the creation key, the origin secret, cache headers, TTLs
+//	errors.go         Error, toError (every error to its status) and JSON writing
+//	limits.go         the caps on lists and counts (overLimit, tooMany)
+//	dto.go            JSON shapes of event settings (time control, rules) in and out
+//	text.go           quoting in messages
+//	records.go        reading and encoding event items (load, encode, loadPlayers);
+//	                  their keys are shared/store's keys.go
+//	gamestore.go      the game item: its codec (link + game), loads, saves, results
+//	tournaments.go    creating events, registering players and officials, withdrawals
+//	people.go         organiser edits of players, officials' and captains' tokens
+//	pause.go          pause and resume
+//	rounds.go         the event read whole (loadEvent), pairing, rounds, changes, start
+//	finished.go       GET /tournaments/{tid} and the finished status
+//	discovery.go      GET /me, the round list, the officials
+//	games.go          game handlers: create, moves, clock, arrival, draws, claims,
+//	                  results, rulings; gameview.go renders a game
+//	pgnimport.go      game records in: /games/import, /games/{gid}/record
+//	standings.go      standings and crosstable; teamstandings.go the team tables
+//	views.go          the public tables kept as views (V#<tid>), fresh by stamps;
+//	                  etag.go their ETags and cache headers; paging.go pages of rows
+//	formats.go        ?format= (JSON or CSV) for every route, the event's games list;
+//	                  explainlang.go the pairing reasons in the reader's language
+//	teams.go          team events: teams, lineups, team rounds; teams_deadline.go
+//	                  draws lineups due at a round's start (T-3); teamknockout.go
+//	                  a team knockout's additional rapid matches (S-3)
+//	challenge.go      the challenge ring; ratings.go the rating report
+//	transfer.go       export and import of a whole event
+//	rules.go          the rule book; openapi.go the OpenAPI and AsyncAPI documents
+//	live.go           the game's JSON for live updates (shared/live)
 package httpapi
 
 import (
@@ -102,8 +144,10 @@ func New(st *store.Store, opts ...Option) *API {
 	return a
 }
 
-// Handler serves every route: the local stack and tests use it.
-func (a *API) Handler() http.Handler { return a.mux("") }
+// Handler serves every route: the local stack and tests use it. Each
+// response goes through lambdaLimit, so one Lambda would refuse to return
+// (over 6 MB as it encodes it) is a 502 here as on AWS.
+func (a *API) Handler() http.Handler { return lambdaLimit(a.mux(""), a.log) }
 
 // FunctionHandler serves only the routes of one Lambda function (its logical
 // id in template.yaml); other paths are 404 as they would be behind API Gateway.

@@ -3,9 +3,11 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -74,17 +76,29 @@ type rulesJSON struct {
 	DroppedPieceLoses bool   `json:"droppedPieceLoses"`
 }
 
-func (r *rulesJSON) rules() tournament.Rules {
+// rules reads the rule options into the typed rules, refusing an unknown
+// rule set or handling by its field and rule; an absent name is the zero
+// value, the rule book's default. Ranges and defaults are the event's
+// (tournament.Settings.Normalize).
+func (r *rulesJSON) rules() (tournament.Rules, error) {
 	if r == nil {
-		return tournament.Rules{}
+		return tournament.Rules{}, nil
 	}
-	return tournament.Rules{Repetition: r.Repetition, IllegalMoves: r.IllegalMoves, NoCaptureMoves: r.NoCaptureMoves,
-		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals,
-		OfferLoses: r.OfferLoses, DroppedPieceLoses: r.DroppedPieceLoses}
+	rep, ok := game.ParseRepetitionRule(r.Repetition)
+	if !ok && r.Repetition != "" {
+		return tournament.Rules{}, &tournament.FieldError{Field: "rules.repetition", Message: fmt.Sprintf("unknown rule set %q (want ruling, threefoldDraw or perpetualCheckLoses)", r.Repetition), Rule: "G-6"}
+	}
+	ill, ok := game.ParseIllegalMoveRule(r.IllegalMoves)
+	if !ok && r.IllegalMoves != "" {
+		return tournament.Rules{}, &tournament.FieldError{Field: "rules.illegalMoves", Message: fmt.Sprintf("unknown handling %q (want reject, foul or lose)", r.IllegalMoves), Rule: "G-2"}
+	}
+	return tournament.Rules{Rules: game.Rules{Repetition: rep, IllegalMoves: ill, NoCaptureMoves: r.NoCaptureMoves,
+		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw,
+		OfferLoses: r.OfferLoses, DroppedPieceLoses: r.DroppedPieceLoses}, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals}, nil
 }
 
 func rulesOut(r tournament.Rules) rulesJSON {
-	return rulesJSON{Repetition: r.Repetition, IllegalMoves: r.IllegalMoves, NoCaptureMoves: r.NoCaptureMoves,
+	return rulesJSON{Repetition: r.Repetition.String(), IllegalMoves: r.IllegalMoves.String(), NoCaptureMoves: r.NoCaptureMoves,
 		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals,
 		OfferLoses: r.OfferLoses, DroppedPieceLoses: r.DroppedPieceLoses}
 }
@@ -223,7 +237,7 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 	s := t.Settings
 	out := tournamentOut{
 		ID: t.ID, Name: s.Name, System: s.System, Rounds: s.Rounds, Teams: s.Teams, Boards: s.Boards,
-		Substitutes: s.Substitutes, TeamFormat: s.TeamFormat, KeepEntry: s.KeepEntryOrder, Scoring: s.Scoring, Tiebreaks: s.Tiebreaks, TimeControl: timeControlOut(s.TimeControl),
+		Substitutes: s.Substitutes, TeamFormat: s.TeamFormat, KeepEntry: s.KeepEntryOrder, Scoring: s.Scoring.Name, Tiebreaks: s.Tiebreaks, TimeControl: timeControlOut(s.TimeControl),
 		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch,
 		Playoff: s.PlayoffPlaces() == 0, ShareTitle: s.ShareTitle, PlacesCounted: s.PlacesCounted, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Entrants(), Round: t.Round,
 		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s), Rating: ratingOut(s.Rating), ChallengeDraw: s.ChallengeDraw,

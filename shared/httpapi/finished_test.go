@@ -87,3 +87,23 @@ func TestFinishedStatus_RoundRobinWithdrawnBeforeRound1(t *testing.T) {
 		t.Fatalf("after the four-player table: %v", got)
 	}
 }
+
+// S-1, T-6: a team round robin's table is over its teams — three teams play
+// three rounds (one rests each round) — so it reads finished after the
+// third round's boards, however many players the teams field.
+func TestFinishedStatus_TeamRoundRobin(t *testing.T) {
+	s := apitest.New(t)
+	te := newTeamEvent(t, s, `{"name":"Trio League","system":"roundRobin","teams":true,"boards":2}`, 3, 2, 0)
+	for n := 1; n <= 3; n++ {
+		r := te.pair(t, s, nil, http.StatusCreated)
+		if got := status(t, s, te.ev.ID); got != "running" {
+			t.Fatalf("round %d open: %v", n, got)
+		}
+		for _, p := range r.Pairings {
+			te.result(t, s, p.GameID, "1-0")
+		}
+	}
+	if got := status(t, s, te.ev.ID); got != "finished" {
+		t.Fatalf("after the three teams' table: %v", got)
+	}
+}

@@ -151,7 +151,7 @@ func clearGamesReady(t *testing.T, s *apitest.Server, tid string, n int) {
 	r, ver := storedRound(t, s, tid, n)
 	r.GamesReady = false
 	doc, _ := json.Marshal(r)
-	rec := &store.Record{PK: "T#" + tid, SK: fmt.Sprintf("R#%04d", n), Kind: store.KindRound, Doc: doc, Version: ver}
+	rec := &store.Record{PK: store.TournamentPK(tid), SK: store.RoundSK(n), Kind: store.KindRound, Doc: doc, Version: ver}
 	if err := s.Store.Put(t.Context(), rec); err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func (f field) pair(t *testing.T, s *apitest.Server, body any, status int) round
 func finish(t *testing.T, s *apitest.Server, tid string, round, table int, gid, red, black, result string) {
 	t.Helper()
 	doc, _ := json.Marshal(map[string]any{"Round": round, "Table": table, "GameID": gid, "Red": red, "Black": black, "Result": result, "Reason": "arbiter"})
-	rec := &store.Record{PK: "T#" + tid, SK: fmt.Sprintf("X#%04d#%04d", round, table), Kind: store.KindResult, Doc: doc}
+	rec := &store.Record{PK: store.TournamentPK(tid), SK: store.ResultSK(round, table), Kind: store.KindResult, Doc: doc}
 	if err := s.Store.Put(t.Context(), rec); err != nil {
 		t.Fatalf("write result %d/%d: %v", round, table, err)
 	}
@@ -407,7 +407,7 @@ type standingsJSON struct {
 // order: the API shows lineups only in the response that writes them.
 func storedLineups(t *testing.T, s *apitest.Server, tid string, n int) []tournament.Lineup {
 	t.Helper()
-	recs, err := s.Store.Query(t.Context(), "T#"+tid, fmt.Sprintf("L#%04d#", n), 0)
+	recs, err := s.Store.Query(t.Context(), store.TournamentPK(tid), store.LineupSK(n, ""), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,7 +428,7 @@ func storedLineups(t *testing.T, s *apitest.Server, tid string, n int) []tournam
 // storedRound reads round n's item straight from the store, with its version.
 func storedRound(t *testing.T, s *apitest.Server, tid string, n int) (tournament.Round, int64) {
 	t.Helper()
-	rec, err := s.Store.Get(t.Context(), "T#"+tid, fmt.Sprintf("R#%04d", n))
+	rec, err := s.Store.Get(t.Context(), store.TournamentPK(tid), store.RoundSK(n))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,15 +80,19 @@ func (a *API) gameSeatCredential(c *call, gid, id string) (credential, error) {
 
 // standaloneGameRules validates a standalone game's rule options as an
 // event's are validated, defaults included.
-func standaloneGameRules(tc clock.Control, r tournament.Rules) (game.Rules, error) {
+func standaloneGameRules(tc clock.Control, in *rulesJSON) (game.Rules, error) {
+	r, err := in.rules()
+	if err != nil {
+		return game.Rules{}, err
+	}
 	// G-6: a standalone game has no arbiter, so the seeds' ruling by three
 	// arbiters would leave a repetition pending for ever (a losing side could
 	// force that with perpetual check). Its default is automatic: perpetual
 	// check loses, any other repetition is a draw at the third occurrence.
-	switch r.Repetition {
-	case "":
-		r.Repetition = tournament.RepetitionPerpetualCheckLoses
-	case tournament.RepetitionRuling:
+	switch {
+	case in == nil || in.Repetition == "":
+		r.Repetition = game.PerpetualCheckLoses
+	case r.Repetition == game.ArbiterRuling:
 		return game.Rules{}, &Error{Status: http.StatusBadRequest, Code: "invalid_field", Rule: "G-6",
 			Message: `rules.repetition: a standalone game has no arbiter to rule on a repetition; use "perpetualCheckLoses" (the default) or "threefoldDraw"`}
 	}
@@ -96,7 +100,7 @@ func standaloneGameRules(tc clock.Control, r tournament.Rules) (game.Rules, erro
 	if err := settings.Normalize(); err != nil {
 		return game.Rules{}, err
 	}
-	return gameRules(settings.Rules), nil
+	return settings.Rules.Rules, nil
 }
 
 // POST /games — anyone: a standalone game; returns both seats' tokens once.
@@ -113,7 +117,7 @@ func (a *API) createGame(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	rules, err := standaloneGameRules(tc, in.Rules.rules())
+	rules, err := standaloneGameRules(tc, in.Rules)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -106,21 +106,6 @@ func (a *API) loadGame(c *call, gid string) (*storedGame, error) {
 	return sg, err
 }
 
-// gameRules turns the event's rule options into the game's.
-func gameRules(r tournament.Rules) game.Rules {
-	rep := game.ArbiterRuling
-	switch r.Repetition {
-	case tournament.RepetitionThreefoldDraw:
-		rep = game.ThreefoldDraw
-	case tournament.RepetitionPerpetualCheckLoses:
-		rep = game.PerpetualCheckLoses
-	}
-	ill, _ := game.ParseIllegalMoveRule(r.IllegalMoves)
-	return game.Rules{Repetition: rep, IllegalMoves: ill, DrawOffers: r.DrawOfferLimit,
-		NoCaptureMoves: r.NoCaptureMoves, DeadPositionDraws: r.DeadPositionDraw,
-		OfferLoses: r.OfferLoses, DroppedPieceLoses: r.DroppedPieceLoses}
-}
-
 // GameID is the deterministic id of a pairing's game, so that a retried
 // pairing recreates nothing: "g" and 16 base32 characters of a hash.
 func GameID(tid string, round, table, number int) string {
@@ -139,7 +124,7 @@ func (a *API) eventGame(t *tournament.Tournament, r *tournament.Round, p tournam
 	if start != 0 && now > start {
 		start = now
 	}
-	setup := game.Setup{Control: t.Settings.TimeControl, Rules: gameRules(t.Settings.Rules), StartMs: start}
+	setup := game.Setup{Control: t.Settings.TimeControl, Rules: t.Settings.Rules.Rules, StartMs: start}
 	if t.Settings.Rules.RecordArrivals {
 		setup.LateLimitMs = t.Settings.Rules.LateForfeitMs // C-6: absent at start + limit forfeits
 	}

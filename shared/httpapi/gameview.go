@@ -4,7 +4,6 @@ import (
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/result"
-	"github.com/xqtour/xqtour/shared/tournament"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -190,7 +189,7 @@ func gameView(sg *storedGame, now int64, since int) gameOut {
 		out.DrawOffer.By = strp(v.Draw.By.String())
 	}
 	r := v.Repetition
-	out.Repetition = repetitionOut{Rule: repetitionRuleName(r.Rule), Cycles: r.Cycles, CycleLength: r.CycleLength, Warning: r.Warning, Requested: r.Requested,
+	out.Repetition = repetitionOut{Rule: r.Rule.String(), Cycles: r.Cycles, CycleLength: r.CycleLength, Warning: r.Warning, Requested: r.Requested,
 		PerpetualCheck: colourBool{r.PerpetualCheck[xiangqi.Red], r.PerpetualCheck[xiangqi.Black]},
 		PerpetualChase: colourBool{r.PerpetualChase[xiangqi.Red], r.PerpetualChase[xiangqi.Black]},
 		CouldBreak:     colourBool{r.CouldBreak[xiangqi.Red], r.CouldBreak[xiangqi.Black]}}
@@ -215,13 +214,4 @@ func gameView(sg *storedGame, now int64, since int) gameOut {
 			RedName: l.RedName, BlackName: l.BlackName, RedNumber: l.RedNumber, BlackNumber: l.BlackNumber}
 	}
 	return out
-}
-
-// repetitionRuleName names the game's repetition rule set as the event's
-// rules.repetition does (G-6), so one setting has one spelling everywhere.
-func repetitionRuleName(r game.RepetitionRule) string {
-	if r == game.ArbiterRuling {
-		return tournament.RepetitionRuling
-	}
-	return r.String()
 }

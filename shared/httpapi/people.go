@@ -124,12 +124,12 @@ func (a *API) reissuePlayerToken(c *call) (int, any, error) {
 			return err
 		}
 		writes := append([]*store.Record{encode(rec, p)}, games...)
-		for len(writes) > 0 { // beyond 100 items only finished games remain: nothing opens them
-			n := min(len(writes), 100)
-			if err := a.store.Transact(c.ctx(), writes[:n]); err != nil {
+		// Past the first transaction (100 items, 4 MB) only finished games
+		// remain: nothing opens them with the old token meanwhile.
+		for _, chunk := range store.TransactChunks(writes) {
+			if err := a.store.Transact(c.ctx(), chunk); err != nil {
 				return err
 			}
-			writes = writes[n:]
 		}
 		return nil
 	})

@@ -17,7 +17,6 @@ import (
 	"github.com/xqtour/xqtour/shared/notation"
 	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/store"
-	"github.com/xqtour/xqtour/shared/tournament"
 )
 
 // Limits of POST /games/import: a club's archive file is imported in parts.
@@ -225,7 +224,7 @@ func (a *API) importGames(c *call) (int, any, error) {
 		return 0, nil, &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_many_games",
 			Message: fmt.Sprintf("the file holds %d games; import at most %d at a time", len(games), MaxImportGames)}
 	}
-	rules, err := standaloneGameRules(clock.Control{}, tournament.Rules{})
+	rules, err := standaloneGameRules(clock.Control{}, nil)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -649,7 +649,7 @@ func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round
 // round's record as this request wrote it: the mark is written under its
 // version without reading the round again.
 //
-// The writes go out as transactions of up to 100 items, several at once: a
+// The writes go out as transactions of up to 100 items (and 4 MB), several at once: a
 // 10,000-player round is 50 requests instead of 5,000 (each game is still
 // created only if it does not exist, or rewritten only at the version
 // read). A transaction that loses a race — another request made one of its
@@ -661,7 +661,7 @@ func (a *API) makeGames(c *call, t *tournament.Tournament, r *tournament.Round, 
 	if err != nil {
 		return err
 	}
-	chunks := slices.Collect(slices.Chunk(recs, 100))
+	chunks := store.TransactChunks(recs) // within DynamoDB's 100 items and 4 MB
 	lost := make([]bool, len(chunks))
 	err = inParallel(len(chunks), func(i int) error {
 		err := a.store.Transact(c.ctx(), chunks[i])

@@ -182,6 +182,9 @@ func TestTeamKnockout_S3_EightTeamsTieBreak(t *testing.T) {
 	if r := s.Post("/tournaments/"+te.ev.ID+"/rounds", te.ev.Token, nil).Want(t, http.StatusUnprocessableEntity); r.ErrorCode() != "event_complete" {
 		t.Fatalf("after the final: %s", r.Body)
 	}
+	if st := s.Get("/tournaments/"+te.ev.ID).Want(t, http.StatusOK).JSON()["status"]; st != "finished" {
+		t.Errorf("status after the final %v, want finished", st)
+	}
 	var places struct {
 		Rows []struct {
 			Place  int
@@ -215,13 +218,16 @@ func TestTeamKnockout_S3_EightTeamsTieBreak(t *testing.T) {
 // and the tie-break only for teams.
 func TestTeamKnockout_S3_Settings(t *testing.T) {
 	s := apitest.New(t)
-	for _, c := range []struct{ body, field string }{
-		{`{"name":"x","system":"knockout","teams":true,"gamesPerMatch":2}`, "gamesPerMatch"},
-		{`{"name":"x","system":"knockout","teams":true,"knockout":{"teamTieBreak":"coin"}}`, "knockout.teamTieBreak"},
-		{`{"name":"x","system":"knockout","knockout":{"teamTieBreak":"rapidMatch"}}`, "knockout.teamTieBreak"},
+	for _, c := range []struct{ body, field, rule string }{
+		{`{"name":"x","system":"knockout","teams":true,"gamesPerMatch":2}`, "gamesPerMatch", "S-3"},
+		{`{"name":"x","system":"knockout","teams":true,"knockout":{"teamTieBreak":"coin"}}`, "knockout.teamTieBreak", "S-3"},
+		{`{"name":"x","system":"knockout","knockout":{"teamTieBreak":"rapidMatch"}}`, "knockout.teamTieBreak", "S-3"},
+		// Systems that do not pair teams are refused when the event is created.
+		{`{"name":"x","system":"swissElimination","rounds":5,"teams":true}`, "system", "S-4"},
+		{`{"name":"x","system":"doubleElimination","teams":true}`, "system", "S-4"},
 	} {
 		r := s.Do(apitest.Req{Method: "POST", Path: "/tournaments", Body: c.body, Invalid: strings.Contains(c.body, "coin")}).Want(t, http.StatusBadRequest)
-		if !strings.Contains(string(r.Body), c.field) || !strings.Contains(string(r.Body), "S-3") {
+		if !strings.Contains(string(r.Body), `"`+c.field) || !strings.Contains(string(r.Body), c.rule) {
 			t.Errorf("%s: %s", c.body, r.Body)
 		}
 	}
@@ -271,5 +277,64 @@ func TestTeamKnockout_S3_RapidMatchUntilDecided(t *testing.T) {
 	s.Get("/tournaments/"+te.ev.ID+"/standings?view=overall").Want(t, http.StatusOK).Decode(t, &places)
 	if len(places.Rows) != 2 || places.Rows[0].TeamID != last.Home {
 		t.Errorf("places %+v, want %s first", places.Rows, last.Home)
+	}
+}
+
+// S-4 for teams (the team combined system Swiss then knockout): 6 teams play
+// a 3-round team Swiss by match points, then the top four of the team table
+// (R-7) after round 3 play 1 v 4 and 2 v 3 as team knockout matches, then
+// the final and the third-place match.
+func TestTeamSwissKnockout_S4_TopFour(t *testing.T) {
+	s := apitest.New(t)
+	te := newTeamEvent(t, s, `{"name":"Swiss cup","system":"swissKnockout","rounds":3,"teams":true,"boards":2,"knockout":{"finalists":4}}`, 6, 2, 0)
+	num := map[string]int{}
+	for _, tc := range te.teams {
+		num[tc.ID] = tc.Team.Number
+	}
+	play := func(r tieRoundJSON) {
+		for _, m := range r.Matches { // the lower number wins both boards
+			plan := "HH"
+			if num[m.Home] > num[m.Away] {
+				plan = "AA"
+			}
+			te.playMatch(t, s, r, m, plan)
+		}
+	}
+	for n := 1; n <= 3; n++ {
+		var r tieRoundJSON
+		s.Post("/tournaments/"+te.ev.ID+"/rounds", te.ev.Token, nil).Want(t, http.StatusCreated).Decode(t, &r)
+		if len(r.Matches) != 3 || r.Matches[0].Tie != "" {
+			t.Fatalf("Swiss round %d: %+v", n, r.Matches)
+		}
+		play(r)
+	}
+	var st teamStandingsJSON
+	s.Get("/tournaments/"+te.ev.ID+"/standings?view=teams&round=3").Want(t, http.StatusOK).Decode(t, &st)
+	rank := make([]string, len(st.Rows))
+	for i, row := range st.Rows {
+		rank[i] = row.TeamID
+	}
+	pair := func(a, b string) string { return fmt.Sprintf("%d-%d", min(num[a], num[b]), max(num[a], num[b])) }
+	var semis tieRoundJSON
+	s.Post("/tournaments/"+te.ev.ID+"/rounds", te.ev.Token, nil).Want(t, http.StatusCreated).Decode(t, &semis)
+	var got []string
+	for _, m := range semis.Matches {
+		got = append(got, pair(m.Home, m.Away))
+		if m.Tie == "" {
+			t.Errorf("semi-final %s has no tie", m.Match)
+		}
+	}
+	if want := []string{pair(rank[0], rank[3]), pair(rank[1], rank[2])}; !slices.Equal(got, want) {
+		t.Fatalf("semi-finals %v, want 1v4 and 2v3 of the team table %v", got, want)
+	}
+	play(semis)
+	var finals tieRoundJSON
+	s.Post("/tournaments/"+te.ev.ID+"/rounds", te.ev.Token, nil).Want(t, http.StatusCreated).Decode(t, &finals)
+	if len(finals.Matches) != 2 {
+		t.Fatalf("final and third place: %+v", finals.Matches)
+	}
+	play(finals)
+	if r := s.Post("/tournaments/"+te.ev.ID+"/rounds", te.ev.Token, nil).Want(t, http.StatusUnprocessableEntity); r.ErrorCode() != "event_complete" {
+		t.Fatalf("after the final: %s", r.Body)
 	}
 }

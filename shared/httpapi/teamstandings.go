@@ -130,7 +130,7 @@ func (ev *event) teamStandings(view, format, group string, n int, live bool) (in
 			return 0, nil, err
 		}
 	}
-	out := teamStandingsOut{Round: n, Live: live, View: view, Scoring: t.Settings.Scoring, Chain: table.Chain.Strings(), Rows: []teamRowOut{}}
+	out := teamStandingsOut{Round: n, Live: live, View: view, Scoring: t.Settings.Scoring.Name, Chain: table.Chain.Strings(), Rows: []teamRowOut{}}
 	for _, r := range table.Rows {
 		row := teamRowOut{Rank: r.Rank, TeamID: r.TeamID, Name: r.Name, Number: r.Number, MatchPoints: r.MatchPoints, BoardPoints: r.BoardPoints,
 			Tiebreaks: []tiebreakOut{}, Matches: r.Matches, MatchWins: r.MatchWins, MatchDraws: r.MatchDraws, MatchLosses: r.MatchLosses,

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -36,10 +37,18 @@ func (a *API) createTournament(c *call) (int, any, error) {
 		// 擂台赛的限时规定应有所放松，采用世界性比赛时限).
 		tc, _ = clock.Preset("world")
 	}
+	rules, err := in.Rules.rules()
+	if err != nil {
+		return 0, nil, err
+	}
+	sc, err := standings.ParseScoring(in.Scoring)
+	if err != nil {
+		return 0, nil, &tournament.FieldError{Field: "scoring", Message: err.Error(), Rule: "K-1"}
+	}
 	s := tournament.Settings{
 		Name: in.Name, System: in.System, Rounds: in.Rounds, Teams: in.Teams, Boards: in.Boards, Substitutes: in.Substitutes,
 		TeamFormat: in.TeamFormat, KeepEntryOrder: in.KeepEntry,
-		Scoring: in.Scoring, Tiebreaks: in.Tiebreaks, TimeControl: tc, Rules: in.Rules.rules(), FirstRound: in.FirstRound,
+		Scoring: sc, Tiebreaks: in.Tiebreaks, TimeControl: tc, Rules: rules, FirstRound: in.FirstRound,
 		AvoidSameClub: in.AvoidSameClub, GamesPerMatch: in.GamesPerMatch, Playoff: in.Playoff, ShareTitle: in.ShareTitle, PlacesCounted: in.PlacesCounted,
 	}
 	if in.StartsAt != nil {

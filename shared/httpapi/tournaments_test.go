@@ -71,6 +71,9 @@ func TestCreateTournamentRejectsBadSettings(t *testing.T) {
 		{"unknown preset", `{"name":"x","rounds":7,"timeControl":"bullet"}`, "timeControl", "C-2"},
 		{"empty period", `{"name":"x","rounds":7,"timeControl":{"periods":[{"moves":40,"ms":0}]}}`, "timeControl", "C-2"},
 		{"unknown repetition rule", `{"name":"x","rounds":7,"rules":{"repetition":"never"}}`, "rules.repetition", "G-6"},
+		{"unknown illegal-move handling", `{"name":"x","rounds":7,"rules":{"illegalMoves":"ignore"}}`, "rules.illegalMoves", "G-2"},
+		{"draw offer limit out of range", `{"name":"x","rounds":7,"rules":{"drawOfferLimit":-2}}`, "rules.drawOfferLimit", "D-4"},
+		{"no-capture limit out of range", `{"name":"x","rounds":7,"rules":{"noCaptureMoves":5}}`, "rules.noCaptureMoves", "G-3"},
 		{"boards without teams", `{"name":"x","rounds":7,"boards":4}`, "boards", "T-1"},
 		{"bad first round", `{"name":"x","rounds":7,"firstRound":"random"}`, "firstRound", "P-3"},
 	}

@@ -14,6 +14,12 @@
 //
 // Messages are hints: a client that reconnects re-reads by ply or version, and
 // nothing is lost for correctness when a message is.
+//
+// Where each concept lives: protocol.go the messages and the origin policy;
+// sockets.go connections and subscriptions (their keys are shared/store's
+// keys.go); fanout.go which change tells whom, and the posting; lambda.go the
+// Lambda handlers for API Gateway's socket events and the stream;
+// management.go posting through API Gateway's Management API.
 package live
 
 import (

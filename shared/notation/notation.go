@@ -6,6 +6,11 @@
 // WXF forms count files from the mover's own right and tell tandem pieces
 // apart by what else stands on the file. Parse only ever returns a legal move
 // of that position.
+//
+// Where each concept lives: notation.go the Notation interface and ParseAny;
+// one file per notation (iccs.go, wxf.go, chinese.go, yz3.go, yz4.go), with
+// board.go and chars.go what they share; pgn.go game records and replay.go
+// their moves replayed.
 package notation
 
 import (

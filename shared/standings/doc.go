@@ -10,4 +10,10 @@
 // (小分 counts half of a drawn opponent's score, S-7 may halve a bye's
 // 对手分) the value is kept doubled and carried with its denominator, so
 // nothing is ever rounded; see Tiebreak.
+//
+// Where each concept lives: event.go the input (players, games, byes,
+// withdrawals); scoring.go points (K-1); criteria.go the tie-break chains
+// (R-1…R-11); rank.go tie-break values; table.go the ranked table;
+// crosstable.go the crosstable; team.go team tables, boards and
+// teams-by-places (T-7, R-5…R-9).
 package standings

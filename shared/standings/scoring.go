@@ -47,6 +47,22 @@ const (
 // DefaultScoring is K-1's default, 2/1/0.
 var DefaultScoring = Scoring{Name: Scoring210, Win: 2, Loss: 0, DrawRed: 1, DrawBlack: 1}
 
+// MarshalText writes the scoring's name, as an event's stored settings have
+// always held it; the zero Scoring writes "", which reads back as the
+// default.
+func (s Scoring) MarshalText() ([]byte, error) { return []byte(s.Name), nil }
+
+// UnmarshalText reads a name ParseScoring accepts; an unknown one is an
+// error wrapping ErrUnknownScoring.
+func (s *Scoring) UnmarshalText(b []byte) error {
+	sc, err := ParseScoring(string(b))
+	if err != nil {
+		return err
+	}
+	*s = sc
+	return nil
+}
+
 // ParseScoring returns the scoring with the given name; "" is the default
 // 2-1-0 (API.md: settings not given take the rule book's defaults).
 func ParseScoring(name string) (Scoring, error) {

@@ -26,8 +26,45 @@ type Item struct {
 }
 
 // Items returns every item of partition pk as stored: a split document's
-// parts are separate items, as they must be written back.
+// parts are separate items, as they must be written back. A partition read
+// while a split document was rewritten (a head and another write's parts)
+// is read again, as Get does (parts.go): an export never carries a torn
+// document to the table it is imported into.
 func (s *Store) Items(ctx context.Context, pk string) ([]*Item, error) {
+	for attempt := 1; ; attempt++ {
+		items, err := s.items(ctx, pk)
+		if err != nil {
+			return nil, err
+		}
+		err = tornItems(items)
+		if !errors.Is(err, errTorn) {
+			return items, err
+		}
+		if attempt == tornReads {
+			return nil, fmt.Errorf("store: read %s %d times: %w", pk, tornReads, err)
+		}
+	}
+}
+
+// tornItems reports a split document among items (in SK order) whose parts
+// are not its own.
+func tornItems(items []*Item) error {
+	var recs []*Record
+	for _, it := range items {
+		r, err := fromItem(it.attrs)
+		if err != nil {
+			return fmt.Errorf("store: %s/%s: %w", it.PK, it.SK, err)
+		}
+		r.Doc = nil // only versions and counts are compared
+		recs = append(recs, r)
+	}
+	if _, torn := joinParts(recs); len(torn) > 0 {
+		return fmt.Errorf("%s/%s: %w", torn[0].PK, torn[0].SK, errTorn)
+	}
+	return nil
+}
+
+func (s *Store) items(ctx context.Context, pk string) ([]*Item, error) {
 	in := &dynamodb.QueryInput{
 		TableName:                 &s.table,
 		ConsistentRead:            aws.Bool(true),

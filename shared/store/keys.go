@@ -5,7 +5,7 @@
 //
 // Every item has a string partition key PK and sort key SK, a version number
 // "ver", a kind, and the aggregate itself as a compact document "doc" (binary).
-// This file is the one place the layout is spelled: every key below is built
+// keys.go is the one place the layout is spelled: every key below is built
 // by a constructor or matched by a prefix constant declared here, and every
 // kind is a Kind constant (a test refuses a bare prefix literal elsewhere).
 //
@@ -66,6 +66,19 @@
 // stored ver is the one that was read (or that the item does not exist yet), so
 // a lost race surfaces as ErrConflict instead of a lost update. Transact does the
 // same for several items atomically.
+//
+// # Where each concept lives
+//
+//	keys.go         the key design above: every key, prefix, fixed sort key and kind
+//	store.go        Store, Record; Get, GetMany, Put, Query, Transact, Delete;
+//	                documents split over MaxPart; errors from the SDK's
+//	idempotency.go  Idempotency-Key records (Reserve, Complete, Release)
+//	items.go        a partition as NDJSON items, for export and import
+//	change.go       a stream record's change (Change, RecordOf) and Replace
+//	counters.go     usage counters (AddCounters, Counters)
+//	stamp.go        stamps: counters advanced by every write, for views' freshness
+//	limits.go       DynamoDB's limits on one transaction, kept before sending
+//	meter.go        the capacity a request consumed (Meter)
 package store
 
 import (
@@ -170,6 +183,10 @@ func RoundSK(n int) string { return fmt.Sprintf("%s%04d", RoundPrefix, n) }
 
 // ResultSK is the sort key of the result of round n, table t.
 func ResultSK(n, t int) string { return fmt.Sprintf("%s%04d#%04d", ResultPrefix, n, t) }
+
+// ResultsOfRound is the prefix of the sort keys of round n's results: one
+// key range holds them all.
+func ResultsOfRound(n int) string { return fmt.Sprintf("%s%04d#", ResultPrefix, n) }
 
 // LineupSK is the sort key of team mid's lineup for round n.
 func LineupSK(n int, mid string) string { return fmt.Sprintf("%s%04d#%s", LineupPrefix, n, mid) }

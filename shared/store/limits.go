@@ -69,3 +69,37 @@ func transactChunks(items []*Item) [][]*Item {
 	}
 	return out
 }
+
+// TransactChunks splits writes into runs that each fit one Transact: at most
+// MaxTransactItems actions (a split document counts its parts, and the parts
+// it no longer needs) and MaxTransactBytes of items. A caller that writes
+// more records than one transaction holds writes each run in turn, and must
+// say why a reader may see the runs one at a time.
+func TransactChunks(writes []*Record) [][]*Record {
+	var (
+		out            [][]*Record
+		start          int
+		actions, bytes int
+	)
+	for i, r := range writes {
+		parts := 0
+		if len(r.Doc) > MaxPart {
+			parts = (len(r.Doc) - 1) / MaxPart
+		}
+		a := 1 + parts + max(0, r.Parts-parts)
+		b := r.Size() + parts*r.overhead()
+		if i > start && (actions+a > MaxTransactItems || bytes+b > MaxTransactBytes) {
+			out = append(out, writes[start:i])
+			start, actions, bytes = i, 0, 0
+		}
+		actions += a
+		bytes += b
+	}
+	if start < len(writes) {
+		out = append(out, writes[start:])
+	}
+	return out
+}
+
+// overhead is an item's size without its document: keys, kind, version, TTL.
+func (r *Record) overhead() int { return r.Size() - len(r.Doc) + len(partSuffix) + 3 }

@@ -8,6 +8,12 @@
 // engines in shared/pairing; this package gives them the match results.
 // Refusals are *RuleError, the core's one refusal type rulebook.RuleError;
 // board results are result.Result, the core's one result type.
+//
+// Where each concept lives: team.go Settings and formats (T-1, T-2);
+// roster.go rosters and their board order (T-1); lineup.go lineups and
+// their checks (T-2, T-3); draw.go a drawn lineup; match.go the boards and
+// colours of a match and the all-play-all schedule (T-4, T-6); score.go board
+// and match points and byes (T-7, K-1, S-7).
 package team
 
 import (

@@ -19,6 +19,9 @@ type History struct {
 	// rankTeams ranks a group of a team groups event by the team table
 	// (teamgroups.go); nil for the players' history.
 	rankTeams func(group string, members []string) ([]string, error)
+	// rankTeamsAfter ranks a team Swiss-then-knockout's teams by the team
+	// table after round n; nil for the players' history.
+	rankTeamsAfter func(n int) ([]string, error)
 }
 
 // NewHistory indexes what the store returned. Rounds may come in any order;

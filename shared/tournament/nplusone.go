@@ -19,6 +19,9 @@ func rankAfter(t *Tournament, h *History, n int) ([]string, error) {
 			}
 		}
 	}
+	if h.rankTeamsAfter != nil {
+		return h.rankTeamsAfter(n) // teams: the team table (teamknockout.go)
+	}
 	ev, err := StandingsEvent(t, h)
 	if err != nil {
 		return nil, err

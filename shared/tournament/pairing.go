@@ -85,13 +85,14 @@ func PairNext(t *Tournament, h *History, o PairOptions, gameID GameIDFunc) (*Rou
 	return r, nil
 }
 
-// scoring returns the event's K-1 scoring.
+// scoring returns the event's K-1 scoring: the settings hold it typed,
+// checked when the event was created and when its stored settings were read;
+// the zero value (settings never normalised) is the default.
 func scoring(t *Tournament) standings.Scoring {
-	sc, err := standings.ParseScoring(t.Settings.Scoring)
-	if err != nil {
+	if t.Settings.Scoring.Name == "" {
 		return standings.DefaultScoring
 	}
-	return sc
+	return t.Settings.Scoring
 }
 
 // points is what red and black score for a result (K-1); forfeits score as

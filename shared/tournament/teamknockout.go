@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/result"
+	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/team"
 )
 
@@ -26,6 +27,10 @@ import (
 //     (附加快棋) follows;
 //   - TeamTieBreakRapidMatch: a level match goes straight to an additional
 //     rapid match.
+//
+// The same matches serve the cross elimination of a team groups event
+// (teamgroups.go) and the knockout after a team Swiss (S-4: the top two or
+// four of the team table, rankTeamsAfter).
 //
 // An additional rapid match is a further team match in the same round with
 // the same lineups, the colours swapped (the team listed second before is
@@ -53,9 +58,31 @@ const rapidLegMark = "-R"
 func isRapidLeg(matchID string) bool { return strings.Contains(matchID, rapidLegMark) }
 
 // teamKnockout reports whether the settings play team knockout matches: a
-// team knockout, or the cross elimination of a team groups event.
+// team knockout, the cross elimination of a team groups event, or the
+// knockout after a team Swiss (S-4).
 func teamKnockout(s Settings) bool {
-	return s.Teams && (s.System == Knockout || s.System == Groups && s.Groups.Finals == FinalsCross)
+	return s.Teams && (s.System == Knockout || s.System == SwissKnockout || s.System == Groups && s.Groups.Finals == FinalsCross)
+}
+
+// rankTeamsAfter ranks a team Swiss-then-knockout's teams by the team table
+// after round n (T-7, R-7 or the event's team chain): the finalists of the
+// knockout stage (S-4). Withdrawn teams are left out.
+func (th *TeamHistory) rankTeamsAfter(t *Tournament, n int) ([]string, error) {
+	ev, err := TeamStandingsEvent(t, th)
+	if err != nil {
+		return nil, err
+	}
+	table, err := standings.TeamStandings(ev, n)
+	if err != nil {
+		return nil, fmt.Errorf("team table after round %d: %w", n, err)
+	}
+	var out []string
+	for _, row := range table.Rows {
+		if tm := th.Team(row.TeamID); tm != nil && tm.Status != Withdrawn {
+			out = append(out, row.TeamID)
+		}
+	}
+	return out, nil
 }
 
 // normalizeTeamKnockout checks the options only a team knockout has: the
@@ -218,7 +245,7 @@ func (th *TeamHistory) ExtendTeamKnockout(t *Tournament, r *Round, gameID GameID
 // each team went out in, teams out in the same round sharing the place.
 // Before the bracket is finished the answer is a *RuleError.
 func TeamKnockoutPlaces(t *Tournament, th *TeamHistory) ([]OverallPlace, error) {
-	if !teamKnockout(t.Settings) {
+	if !t.Settings.Teams || t.Settings.System != Knockout {
 		return nil, &RuleError{Code: CodeSystemNotSupported, Message: "team places come from a team knockout's bracket or a team groups event", Rule: "S-3"}
 	}
 	tt, h := teamPairingHistory(t, th)

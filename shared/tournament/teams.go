@@ -23,6 +23,15 @@ import (
 
 // normalizeTeams fills and checks the team format (T-1…T-4).
 func (s *Settings) normalizeTeams() error {
+	// The systems that pair teams (PairNextTeams); the others are refused
+	// here rather than at round 1.
+	switch s.System {
+	case Swiss, RoundRobin, DoubleRoundRobin, Knockout, Groups, SwissKnockout:
+	case ChallengeSystem:
+		return &FieldError{Field: "teams", Message: "a challenge event's challengers are individuals, and the rule book does not say in which order a defending team's members defend", Rule: "S-8"}
+	default:
+		return &FieldError{Field: "system", Message: fmt.Sprintf("team events are paired as swiss, roundRobin, doubleRoundRobin, knockout, groups or swissKnockout, not %s", s.System), Rule: "S-4"}
+	}
 	if s.TeamFormat == "" {
 		s.TeamFormat = team.FixedBoards.String()
 		if s.Substitutes > 0 {
@@ -403,8 +412,9 @@ const DrawnByServer = "server"
 
 // LineupDeadlinePassed reports whether round r has a lineup deadline (its
 // start) and now, Unix ms, is at or past it: from then on captains are
-// refused (SubmitLineup) and missing lineups are drawn (DueLineups).
-func LineupDeadlinePassed(r *Round, now int64) bool { return r.StartsAt != 0 && now >= r.StartsAt }
+// refused (SubmitLineup) and missing lineups are drawn (DueLineups). The
+// deadline is the round's start (T-3), so this is Round.Started.
+func LineupDeadlinePassed(r *Round, now int64) bool { return r.Started(now) }
 
 // DueLineups is T-3's "drawn by the server" without a background job: once
 // the round's start has passed, every lineup still missing from a match not
@@ -495,12 +505,15 @@ func teamPairingHistory(t *Tournament, th *TeamHistory) (*Tournament, *History) 
 		rounds = append(rounds, tr)
 	}
 	tt := *t
-	tt.Settings.Scoring = standings.Scoring210 // T-7: match points 2/1/0
+	tt.Settings.Scoring = standings.DefaultScoring // T-7: match points 2/1/0
 	tt.Settings.GamesPerMatch = 1
 	tt.Players = len(players)
 	h := NewHistory(players, rounds, results)
-	if t.Settings.System == Groups {
+	switch t.Settings.System {
+	case Groups:
 		h.rankTeams = func(group string, members []string) ([]string, error) { return th.rankTeamGroup(t, group, members) }
+	case SwissKnockout:
+		h.rankTeamsAfter = func(n int) ([]string, error) { return th.rankTeamsAfter(t, n) }
 	}
 	return &tt, h
 }
@@ -514,9 +527,9 @@ func teamPairingHistory(t *Tournament, th *TeamHistory) (*Tournament, *History) 
 // pairs name team ids.
 func PairNextTeams(t *Tournament, th *TeamHistory, o PairOptions, gameID GameIDFunc) (*Round, error) {
 	switch t.Settings.System {
-	case Swiss, RoundRobin, DoubleRoundRobin, Knockout, Groups:
+	case Swiss, RoundRobin, DoubleRoundRobin, Knockout, Groups, SwissKnockout:
 	default:
-		return nil, &RuleError{Code: CodeSystemNotSupported, Message: fmt.Sprintf("team rounds of a %s event are not paired by this service; team events are swiss, roundRobin, doubleRoundRobin, knockout or groups", t.Settings.System), Rule: "S-4"}
+		return nil, &RuleError{Code: CodeSystemNotSupported, Message: fmt.Sprintf("team rounds of a %s event are not paired by this service; team events are swiss, roundRobin, doubleRoundRobin, knockout, groups or swissKnockout", t.Settings.System), Rule: "S-4"}
 	}
 	tt, h := teamPairingHistory(t, th)
 	tr, err := PairNext(tt, h, o, func(round, table, _ int) string { return MatchRef(round, fmt.Sprintf("M%d", table)) })

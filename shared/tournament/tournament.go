@@ -4,7 +4,33 @@
 //
 // Refusals are *RuleError, the core's one refusal type rulebook.RuleError,
 // with this package's codes; bad settings are *FieldError. Game results are
-// result.Result, the core's one result type (shared/result).
+// result.Result, the core's one result type (shared/result). The event's
+// game rules are game.Rules, embedded in Rules, and its scoring a
+// standings.Scoring: both typed in Settings, checked once by Normalize.
+//
+// Where each concept lives:
+//
+//	tournament.go     Settings, their validation (Normalize), Warnings, Rules
+//	registration.go   Tournament, Player, Official, Team; Register, Withdraw
+//	people.go         edits and removals before round 1; Entrants
+//	pause.go          a Swiss player's pause and return (S-6)
+//	options.go        numbering, knockout options, the round-robin order (S-1, S-6)
+//	round.go          Round, Pairing, Result: what a paired round stores
+//	roundrules.go     which round may be paired, started or changed (S-2, C-1,
+//	                  O-1, T-6) and whether the event may be over (MayBeFinished)
+//	changes.go        the organiser's manual changes to a round (Round.Apply, O-1)
+//	history.go        History: players, rounds and results as the pairing reads them
+//	pairing.go        PairNext: the next round by the event's system
+//	swiss.go, roundrobin.go, knockout.go, nplusone.go, combined.go, groups.go,
+//	challenge.go      one pairing system each (the engines are in shared/pairing)
+//	numbers.go        pairing numbers (P-3)
+//	standingsinput.go the standings' input from the history (StandingsEvent)
+//	groupplaces.go    a groups event's overall places (S-5)
+//	teams.go          team events: rosters, lineups, matches, team pairing and
+//	                  standings input (T-1…T-7); the team rules are in shared/team;
+//	                  teamknockout.go and teamgroups.go the team knockout and groups
+//	rating.go         the rating report's input (L-1)
+//	names.go          name cleaning for players, teams and events
 package tournament
 
 import (
@@ -14,6 +40,7 @@ import (
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/rating"
 	"github.com/xqtour/xqtour/shared/standings"
 )
@@ -37,27 +64,6 @@ const (
 // Systems lists every accepted system name.
 var Systems = []string{Swiss, RoundRobin, DoubleRoundRobin, Knockout, DoubleElimination, SwissKnockout, SwissElimination, SwissNPlusOne, Groups, ChallengeSystem}
 
-// Repetition rule sets (G-6).
-const (
-	// RepetitionRuling is the seeds' way: warn at 5 cycles, a ruling may be
-	// requested from 5, the game waits for three arbiters' votes at 6.
-	RepetitionRuling = "ruling"
-	// RepetitionThreefoldDraw ends the game drawn at the third occurrence.
-	RepetitionThreefoldDraw = "threefoldDraw"
-	// RepetitionPerpetualCheckLoses makes the side that checks every move of the cycle lose.
-	RepetitionPerpetualCheckLoses = "perpetualCheckLoses"
-)
-
-// Illegal-move handling (G-2).
-const (
-	// IllegalReject refuses an illegal move with an error (online events).
-	IllegalReject = "reject"
-	// IllegalFoul records an illegal move as a foul; the third foul loses (G-2).
-	IllegalFoul = "foul"
-	// IllegalLose ends the game at once, as 000 ch.2 §4 treats a move into check (B-10).
-	IllegalLose = "lose"
-)
-
 // First-round methods (P-3).
 const (
 	FirstRoundPositional = "positional"
@@ -65,18 +71,19 @@ const (
 	FirstRoundHalves     = "halves"
 )
 
-// Rules are the per-event game rule options.
+// Rules are the event's rules for its games. The game rules proper are
+// game.Rules, the one rules type, embedded so that an event's stored
+// settings keep the flat shape they always had (rule sets by name); the
+// event adds how late a player may arrive. Settings.Normalize validates them
+// once, when the event is created, and every game of the event is set up
+// with Rules.Rules as they are.
 type Rules struct {
-	// Repetition is one of the Repetition* rule sets; default RepetitionRuling.
-	Repetition string
-	// IllegalMoves is IllegalReject (default), IllegalFoul or IllegalLose.
-	IllegalMoves string
-	// NoCaptureMoves is G-3's limit in moves (both sides' moves count as one); default 60.
-	NoCaptureMoves int
-	// DrawOfferLimit caps draw offers per game (D-4); default 3, -1 is unlimited.
-	DrawOfferLimit int
-	// DeadPositionDraw ends a game drawn when neither side can mate (G-4); off by default.
-	DeadPositionDraw bool
+	// Rules: repetition (G-6, default ruling by the arbiters), illegal
+	// moves (G-2, default reject), NoCaptureMoves (G-3, default 60 moves,
+	// 10…200 for an event), DrawOfferLimit (D-4, default 3, -1 unlimited,
+	// at most 50 for an event), DeadPositionDraw (G-4), OfferLoses and
+	// DroppedPieceLoses (O-2).
+	game.Rules
 	// LateForfeitMs is how late a player may arrive before forfeiting (C-6); default 15 minutes.
 	LateForfeitMs int64
 	// RecordArrivals makes late forfeits automatic in rounds with a start time:
@@ -84,13 +91,6 @@ type Rules struct {
 	// a side not there by the start plus LateForfeitMs forfeits (C-6). Off, an
 	// arbiter rules late forfeits.
 	RecordArrivals bool
-	// OfferLoses: an offer without mating material against mating material,
-	// or repeated after a refusal, loses at once (O-2, 000 ch.4 (9), (13),
-	// (15)); off, it is refused (D-5, D-2).
-	OfferLoses bool
-	// DroppedPieceLoses: a side's second dropped piece in a game, recorded
-	// by a scribe or an arbiter, loses (O-2, 000 ch.7 §2 第4条).
-	DroppedPieceLoses bool
 }
 
 // Settings is what the organiser chooses when creating an event.
@@ -110,8 +110,9 @@ type Settings struct {
 	// KeepEntryOrder keeps each team's own board order instead of sorting
 	// its roster by rating (T-1 demands rating order of national events only).
 	KeepEntryOrder bool
-	// Scoring names a K-1 scoring (standings.ParseScoring).
-	Scoring string
+	// Scoring is the event's K-1 scoring; the zero value is the default,
+	// 2-1-0. It is stored by its name.
+	Scoring standings.Scoring
 	// Tiebreaks is the chain of criterion names; empty takes the system's chain (R-1…R-9).
 	Tiebreaks []string
 	// TimeControl for every game of the event (C-2).
@@ -217,11 +218,12 @@ func (s *Settings) Normalize() error {
 	} else if s.Boards != 0 || s.Substitutes != 0 || s.TeamFormat != "" || s.KeepEntryOrder {
 		return &FieldError{Field: "boards", Message: "boards and substitutes need \"teams\": true", Rule: "T-1"}
 	}
-	sc, err := standings.ParseScoring(s.Scoring)
-	if err != nil {
-		return &FieldError{Field: "scoring", Message: err.Error(), Rule: "K-1"}
+	if s.Scoring.Name == "" {
+		s.Scoring = standings.DefaultScoring
 	}
-	s.Scoring = sc.Name
+	if sc, err := standings.ParseScoring(s.Scoring.Name); err != nil || sc != s.Scoring {
+		return &FieldError{Field: "scoring", Message: fmt.Sprintf("unknown scoring %+v (want %s, %s or %s)", s.Scoring, standings.Scoring210, standings.Scoring310, standings.Scoring30RedBlack), Rule: "K-1"}
+	}
 	if len(s.Tiebreaks) == 0 {
 		var chain standings.Chain
 		if s.Teams {
@@ -286,29 +288,24 @@ func (s *Settings) Normalize() error {
 	return s.normalizeOptions()
 }
 
+// normalize fills the defaults in and refuses values outside the event's
+// ranges. The rule sets arrive typed: the HTTP layer parses their names
+// (ParseRepetitionRule, ParseIllegalMoveRule) and refuses unknown ones.
 func (r *Rules) normalize() error {
-	switch r.Repetition {
-	case "":
-		r.Repetition = RepetitionRuling
-	case RepetitionRuling, RepetitionThreefoldDraw, RepetitionPerpetualCheckLoses:
-	default:
-		return &FieldError{Field: "rules.repetition", Message: fmt.Sprintf("unknown rule set %q (want ruling, threefoldDraw or perpetualCheckLoses)", r.Repetition), Rule: "G-6"}
+	if r.Repetition.String() == "" {
+		return &FieldError{Field: "rules.repetition", Message: fmt.Sprintf("unknown rule set %d", r.Repetition), Rule: "G-6"}
 	}
-	switch r.IllegalMoves {
-	case "":
-		r.IllegalMoves = IllegalReject
-	case IllegalReject, IllegalFoul, IllegalLose:
-	default:
-		return &FieldError{Field: "rules.illegalMoves", Message: fmt.Sprintf("unknown handling %q (want reject, foul or lose)", r.IllegalMoves), Rule: "G-2"}
+	if r.IllegalMoves.String() == "" {
+		return &FieldError{Field: "rules.illegalMoves", Message: fmt.Sprintf("unknown handling %d", r.IllegalMoves), Rule: "G-2"}
 	}
 	if r.NoCaptureMoves == 0 {
-		r.NoCaptureMoves = 60
+		r.NoCaptureMoves = game.DefaultNoCaptureMoves
 	}
 	if r.NoCaptureMoves < 10 || r.NoCaptureMoves > 200 {
 		return &FieldError{Field: "rules.noCaptureMoves", Message: "must be between 10 and 200 moves", Rule: "G-3"}
 	}
 	if r.DrawOfferLimit == 0 {
-		r.DrawOfferLimit = 3
+		r.DrawOfferLimit = game.DefaultDrawOffers
 	}
 	if r.DrawOfferLimit < -1 || r.DrawOfferLimit > 50 {
 		return &FieldError{Field: "rules.drawOfferLimit", Message: "must be -1 (unlimited) or 1 to 50", Rule: "D-4"}

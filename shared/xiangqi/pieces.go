@@ -1,6 +1,12 @@
 // Package xiangqi is the rules engine: board, pieces, legal moves, game-end
 // detection and the repetition facts that the game service builds its rulings
 // on (SPEC B-1…B-10, G-1, G-4, G-5, G-6). It imports only the standard library.
+//
+// Where each concept lives: pieces.go sides, piece kinds, pieces and squares;
+// board.go their letters; position.go the Position; fen.go FEN; movegen.go
+// legal moves, check and perft; play.go playing a move and the game's status;
+// history.go a game's positions and the repetition facts; material.go mating
+// material and dead positions.
 package xiangqi
 
 // Color is a side. Red sits at the bottom and moves first (B-1).
