@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -19,13 +20,17 @@ const lambdaResponseLimit = 6 * 1024 * 1024
 // lambda invokes the API as the functions' proxy adapter does and measures
 // each invocation.
 type lambda struct {
-	proxy *httpadapter.HandlerAdapterV2
-	stats *stats
+	proxy    *httpadapter.HandlerAdapterV2
+	stats    *stats
+	storePID int       // the store's process
+	units    *unitsLog // the API's request log lines' units
+	next     atomic.Int64
 }
 
-// request is one API call; route is its route pattern (the report's row).
+// request is one API call; route is its route pattern and label what the
+// report's row adds to it.
 type request struct {
-	route, method, path, query, token, body string
+	route, label, method, path, query, token, body string
 }
 
 // response is what the client gets back.
@@ -39,6 +44,7 @@ type measure struct {
 	bytes    int           // the JSON-encoded proxy response
 	wall     time.Duration // the handler's time
 	cpu      time.Duration // this process's CPU time meanwhile (with one request at a time: the handler's)
+	storeCPU time.Duration // the store's process's CPU time meanwhile
 	units    units         // DynamoDB capacity the request consumed
 	status   int
 	metered  bool // units were measured
@@ -60,18 +66,17 @@ func (l *lambda) invoke(ctx context.Context, q request, alone bool) (response, e
 	ev := events.APIGatewayV2HTTPRequest{
 		Version: "2.0", RouteKey: q.method + " " + q.route, RawPath: q.path, RawQueryString: q.query, Headers: headers,
 		RequestContext: events.APIGatewayV2HTTPRequestContext{
-			RouteKey: q.method + " " + q.route, Stage: "$default", RequestID: fmt.Sprintf("bigevent-%d", now.UnixNano()),
+			RouteKey: q.method + " " + q.route, Stage: "$default", RequestID: fmt.Sprintf("bigevent-%d", l.next.Add(1)),
 			DomainName: "bigevent.local", Time: now.Format("02/Jan/2006:15:04:05 -0700"), TimeEpoch: now.UnixMilli(),
 			HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: q.method, Path: q.path, Protocol: "HTTP/1.1", SourceIP: "127.0.0.1", UserAgent: "xqtour-bigevent"},
 		},
 		Body: q.body,
 	}
-	mctx, used := meter(ctx)
-	cpu0 := cpuTime()
+	cpu0, store0 := cpuTime(), processCPU(l.storePID)
 	began := time.Now()
-	res, err := l.proxy.ProxyWithContext(mctx, ev)
+	res, err := l.proxy.ProxyWithContext(ctx, ev)
 	wall := time.Since(began)
-	cpu := cpuTime() - cpu0
+	cpu, storeCPU := cpuTime()-cpu0, processCPU(l.storePID)-store0
 	if err != nil {
 		return response{}, fmt.Errorf("%s %s: %w", q.method, q.path, err)
 	}
@@ -79,8 +84,8 @@ func (l *lambda) invoke(ctx context.Context, q request, alone bool) (response, e
 	if err != nil {
 		return response{}, err
 	}
-	u, metered := used()
-	l.stats.add(q.method+" "+q.route, measure{bytes: len(encoded), wall: wall, cpu: cpu, units: u, status: res.StatusCode, metered: metered, timedCPU: alone})
+	u, metered := l.units.take(ev.RequestContext.RequestID)
+	l.stats.add(q.method+" "+q.route+q.label, measure{bytes: len(encoded), wall: wall, cpu: cpu, storeCPU: storeCPU, units: u, status: res.StatusCode, metered: metered, timedCPU: alone})
 	body := []byte(res.Body)
 	if res.IsBase64Encoded {
 		return response{}, fmt.Errorf("%s %s: a base64 body", q.method, q.path)

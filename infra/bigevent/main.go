@@ -26,7 +26,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -64,23 +63,33 @@ func run(players, rounds, workers int, vcpu float64, seed uint64, profile string
 		return fmt.Errorf("want -players ≥ 2, -rounds ≥ 1, -workers ≥ 1")
 	}
 	ctx := context.Background()
-	endpoint, stop, err := startStore()
+	endpoint, stop, storePID, err := startStore()
 	if err != nil {
 		return err
 	}
 	defer stop()
+	release := func() {}
 	if vcpu > 0 {
-		release, how, err := limitCPU(vcpu)
-		if err != nil {
+		var how string
+		if release, how, err = limitCPU(vcpu); err != nil {
 			return err
 		}
 		defer release()
-		// An interrupted run still leaves no cgroup behind.
-		sig := make(chan os.Signal, 1)
-		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-		go func() { <-sig; release(); stop(); os.Exit(1) }()
 		fmt.Printf("CPU: %s\n", how)
 	}
+	stats := newStats()
+	// An interrupted run reports what it measured so far and leaves no
+	// cgroup behind.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sig
+		fmt.Println("\ninterrupted; measured so far:")
+		stats.print(os.Stdout)
+		release()
+		stop()
+		os.Exit(1)
+	}()
 	st, err := store.Open(ctx, store.Config{Table: "bigevent", Region: "us-east-1", Endpoint: endpoint})
 	if err != nil {
 		return err
@@ -88,8 +97,9 @@ func run(players, rounds, workers int, vcpu float64, seed uint64, profile string
 	if err := st.CreateTable(ctx); err != nil {
 		return err
 	}
-	api := httpapi.New(st, httpapi.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
-	lam := &lambda{proxy: httpadapter.NewV2(api.Handler()), stats: newStats()}
+	units := newUnitsLog()
+	api := httpapi.New(st, httpapi.WithLogger(slog.New(units)))
+	lam := &lambda{proxy: httpadapter.NewV2(api.Handler()), stats: stats, storePID: storePID, units: units}
 	b := &builder{lam: lam, rng: rand.New(rand.NewPCG(seed, 16)), workers: workers, profile: profile}
 	began := time.Now()
 	fmt.Printf("bigevent: %d players, %d rounds, GOMAXPROCS %d\n", players, rounds, runtime.GOMAXPROCS(0))
@@ -97,6 +107,8 @@ func run(players, rounds, workers int, vcpu float64, seed uint64, profile string
 		return err
 	}
 	lam.stats.print(os.Stdout)
-	fmt.Printf("\nbuilt and measured in %s\n", time.Since(began).Round(time.Second))
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	fmt.Printf("\nbuilt and measured in %s; the handlers' process peaked at %d MB resident\n", time.Since(began).Round(time.Second), ru.Maxrss/1024)
 	return nil
 }

@@ -35,26 +35,26 @@ func (s *stats) print(w io.Writer) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "route\trequests\tstatuses\tlargest response\tof 6 MB\ttime p50\ttime max\tCPU max\tRCU p50\tRCU max\tWCU p50\tWCU max\t")
+	fmt.Fprintln(tw, "route\trequests\tstatuses\tlargest response\tof 6 MB\ttime p50\ttime max\tCPU max\tstore CPU max\tRCU p50\tRCU max\tWCU p50\tWCU max\t")
 	for _, route := range s.order {
 		ms := s.routes[route]
 		var largest int
-		var walls, cpus []time.Duration
+		var walls, cpus, stores []time.Duration
 		var reads, writes []float64
 		codes := map[int]int{}
 		for _, m := range ms {
 			largest = max(largest, m.bytes)
 			walls = append(walls, m.wall)
 			if m.timedCPU {
-				cpus = append(cpus, m.cpu)
+				cpus, stores = append(cpus, m.cpu), append(stores, m.storeCPU)
 			}
 			if m.metered {
 				reads, writes = append(reads, m.units.read), append(writes, m.units.write)
 			}
 			codes[m.status]++
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.0f%%\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", route, len(ms), statuses(codes), size(largest),
-			100*float64(largest)/lambdaResponseLimit, dur(median(walls)), dur(slices.Max(walls)), maxDur(cpus),
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.0f%%\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", route, len(ms), statuses(codes), size(largest),
+			100*float64(largest)/lambdaResponseLimit, dur(median(walls)), dur(slices.Max(walls)), maxDur(cpus), maxDur(stores),
 			num(median(reads), len(reads)), num(maxOf(reads), len(reads)), num(median(writes), len(writes)), num(maxOf(writes), len(writes)))
 	}
 	_ = tw.Flush()

@@ -45,10 +45,10 @@ func AllFunctions() []string { return slices.Concat(httpapi.Functions, LiveFunct
 // would be too slow; Lambda gives a function CPU in proportion to its
 // memory, a whole vCPU at 1,769 MB. PairRound pairs a 10,000-player round
 // (reading the event's players, rounds and results, pairing, writing 5,000
-// games): about 2.5 s of CPU, so it needs the whole vCPU to stay well inside
-// 10 s; at 256 MB it would take about seven times as long. Standings ranks
-// and serves the same event (the crosstable its largest answer): CPU-bound
-// like the pairing's read. Every other function is one or two store round
+// games): about 1.7 s of CPU at round 11, so with the whole vCPU it stays
+// well inside 10 s; at 256 MB the CPU alone would take about 12 s.
+// Standings rebuilds its views from the same event (the crosstable up to
+// 3 s of CPU at round 11): CPU-bound like the pairing's read. Every other function is one or two store round
 // trips and stays at 256 MB.
 var MemoryMB = map[string]int{
 	httpapi.FnPairRound: 1769,

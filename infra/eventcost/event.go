@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/xqtour/xqtour/infra/deploy"
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/embedded"
@@ -33,15 +34,20 @@ const roundLength = 2 * time.Hour
 // simClock is the event's simulated time, shared by every API instance.
 type simClock struct{ ms atomic.Int64 }
 
-func (c *simClock) Now() time.Time          { return time.UnixMilli(c.ms.Load()).UTC() }
-func (c *simClock) advance(d time.Duration) { c.ms.Add(d.Milliseconds()) }
-func newClock(start time.Time) (c *simClock) {
-	c = &simClock{}
+func newClock(start time.Time) *simClock {
+	c := &simClock{}
 	c.ms.Store(start.UnixMilli())
 	return c
 }
-func (c *simClock) advanceTo(t time.Time)         { c.ms.Store(max(c.ms.Load(), t.UnixMilli())) }
-func (c *simClock) since(t time.Time) (d float64) { return c.Now().Sub(t).Hours() }
+
+// Now is the simulated time (the APIs' clock).
+func (c *simClock) Now() time.Time { return time.UnixMilli(c.ms.Load()).UTC() }
+
+// advance moves the time on by d (each move request).
+func (c *simClock) advance(d time.Duration) { c.ms.Add(d.Milliseconds()) }
+
+// advanceTo moves the time on to t, between rounds, when no request runs.
+func (c *simClock) advanceTo(t time.Time) { c.ms.Store(max(c.ms.Load(), t.UnixMilli())) }
 
 // stack is the local stack: one API instance per function behind one HTTP server.
 type stack struct {
@@ -71,7 +77,7 @@ func startStack(clk *simClock) (*stack, error) {
 		if fn == httpapi.FnWeb {
 			continue
 		}
-		api := httpapi.New(st, httpapi.WithClock(clk.Now), httpapi.WithLogger(quiet))
+		api := httpapi.New(st, httpapi.WithClock(clk.Now), httpapi.WithLogger(quiet), httpapi.WithMemoryMB(deploy.MemoryMB[fn]))
 		s.apis = append(s.apis, api)
 		handlers[fn] = api.FunctionHandler(fn)
 	}

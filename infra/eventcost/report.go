@@ -50,7 +50,7 @@ func (r *report) print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "DynamoDB: %.1f read units, %.1f write units, %.0f calls (%.2f RRU and %.2f WRU per move)\n",
 		u.ReadUnits, u.WriteUnits, u.DynamoDBRequests, u.ReadUnits/float64(max(r.moves, 1)), u.WriteUnits/float64(max(r.moves, 1)))
-	fmt.Fprintf(w, "Lambda: %.0f handler ms, %.3f GB-s (at 256 MB)\n", u.LambdaMs, u.LambdaGBSeconds)
+	fmt.Fprintf(w, "Lambda: %.0f handler ms, %.3f GB-s (at each function's memory size in template.yaml)\n", u.LambdaMs, u.LambdaGBSeconds)
 	fmt.Fprintf(w, "storage left: %d items, %.2f MB\n", r.items, float64(r.storageBytes)/(1<<20))
 	fmt.Fprintf(w, "cost (USD): API Gateway %.4f, Lambda %.4f, DynamoDB %.4f, storage for a month %.6f; total %.4f\n",
 		c.APIGateway, c.Lambda, c.DynamoDB, c.Storage, c.Total)

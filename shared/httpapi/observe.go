@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -160,9 +161,9 @@ func (a *API) observe(r *http.Request, route string, status int, elapsed time.Du
 		attrs = append(attrs, "game_id", gid)
 	}
 	if lc, ok := lambdacontext.FromContext(r.Context()); ok {
-		attrs = append(attrs, "function_request_id", lc.AwsRequestID)
+		attrs = append(attrs, "function_request_id", lc.AwsRequestID, "function_arn", lc.InvokedFunctionArn)
 	}
-	if trace := os.Getenv("_X_AMZN_TRACE_ID"); trace != "" {
+	if trace := traceRoot(os.Getenv("_X_AMZN_TRACE_ID")); trace != "" {
 		attrs = append(attrs, "xray_trace_id", trace)
 	}
 	a.log.Info("request", attrs...)
@@ -172,6 +173,17 @@ func (a *API) observe(r *http.Request, route string, status int, elapsed time.Du
 	if ev := n.eventOf(status); ev != "" {
 		a.usage.record(a, ev, usageOf(m, ms, a.memoryMB), a.now())
 	}
+}
+
+// traceRoot is the trace id of an X-Ray trace header ("Root=1-…;Parent=…;
+// Sampled=1" → "1-…"), as Powertools logs it; "" when there is none.
+func traceRoot(header string) string {
+	for part := range strings.SplitSeq(header, ";") {
+		if root, ok := strings.CutPrefix(part, "Root="); ok {
+			return root
+		}
+	}
+	return ""
 }
 
 // emfLine is one request's metrics in CloudWatch Embedded Metric Format, in

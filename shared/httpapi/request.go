@@ -194,6 +194,7 @@ func (a *API) wrap(rt Route) http.Handler {
 		start := time.Now()
 		cold := !warm.Swap(true)
 		m := &store.Meter{}
+		defer store.MeterFrom(r.Context()).Absorb(m) // a caller measuring from outside (bigevent) sees the request's units too
 		note := &requestNote{event: r.PathValue("tid"), game: r.PathValue("gid")}
 		r = r.WithContext(context.WithValue(store.WithMeter(r.Context(), m), noteKey{}, note))
 		// The answer is held until the request is counted, so a client's next

@@ -30,6 +30,17 @@ const defaultMemoryMB = 256
 // written (0: after every request, as tests want).
 func WithUsageFlush(every time.Duration) Option { return func(a *API) { a.usage.every = every } }
 
+// WithMemoryMB sets the memory size (MB) the handlers' milliseconds are
+// priced at; by default the function's own (AWS_LAMBDA_FUNCTION_MEMORY_SIZE)
+// in Lambda, else 256 MB, the template's global size.
+func WithMemoryMB(mb int) Option {
+	return func(a *API) {
+		if mb > 0 {
+			a.memoryMB = mb
+		}
+	}
+}
+
 // eventUsage is counted usage; its field names are the usage item's attributes.
 type eventUsage struct {
 	requests, lambdaMs, lambdaMBMs, readUnits, writeUnits, dynamodbRequests float64

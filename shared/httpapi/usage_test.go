@@ -7,15 +7,19 @@ import (
 	"encoding/json"
 	"math"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-lambda-go/lambdacontext"
+
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
 	"github.com/xqtour/xqtour/shared/pricing"
 	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/store/storetest"
 )
 
 type usageBody struct {
@@ -68,12 +72,16 @@ func size(t *testing.T, st *store.Store, pk, sk string) int {
 // Put of the event item; registering a player reads the event item and
 // writes it and the player item in one transaction (each write doubled); the
 // usage route reads the event item and the usage item. Usage is gathered in
-// memory for a minute, then written by one ADD whose own unit counts next time.
+// memory for a minute, then written by one ADD whose own unit counts next
+// time. Every write request then advances its event's views stamp: one
+// conditional UpdateItem of a small item, one write unit (billed also when no
+// reader has created the stamp yet and the condition refuses it).
 func TestUsage_KnownSequence(t *testing.T) {
 	s := apitest.New(t, httpapi.WithUsageFlush(time.Minute))
 	ev := newEvent(t, s, `{"name":"Metered","rounds":3}`)
 	meta := func() int { return size(t, s.Store, store.TournamentPK(ev.ID), store.MetaSK) }
-	want := units{1, 0, store.WriteUnits(meta()), 1}
+	const stampWrite = 1
+	want := units{1, 0, store.WriteUnits(meta()) + stampWrite, 1 + 1}
 	register := func(name string) {
 		t.Helper()
 		read := store.ReadUnits(meta(), true)
@@ -85,8 +93,8 @@ func TestUsage_KnownSequence(t *testing.T) {
 		s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": name}).Want(t, http.StatusCreated).Decode(t, &p)
 		want.requests++
 		want.read += read
-		want.write += 2 * (store.WriteUnits(meta()) + store.WriteUnits(size(t, s.Store, store.TournamentPK(ev.ID), store.PlayerSK(p.Player.ID))))
-		want.calls += 2
+		want.write += 2*(store.WriteUnits(meta())+store.WriteUnits(size(t, s.Store, store.TournamentPK(ev.ID), store.PlayerSK(p.Player.ID)))) + stampWrite
+		want.calls += 2 + 1
 	}
 	register("Li")
 	register("Wang")
@@ -192,6 +200,29 @@ func TestUsage_UnknownEventsMakeNoItems(t *testing.T) {
 	}
 }
 
+// In Lambda the log line carries the invocation's ids, as Powertools logs them.
+func TestObserve_LambdaFields(t *testing.T) {
+	t.Setenv("_X_AMZN_TRACE_ID", "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1")
+	var logs bytes.Buffer
+	var mu sync.Mutex
+	st, _ := storetest.New(t)
+	api := httpapi.New(st, httpapi.WithLogger(httpapi.NewLogger(&lockedWriter{w: &logs, mu: &mu})))
+	lc := &lambdacontext.LambdaContext{AwsRequestID: "c6af9ac6-7b61-11e6-9a41-93e812345678", InvokedFunctionArn: "arn:aws:lambda:us-east-1:123456789012:function:xqtour-Tournaments"}
+	req := httptest.NewRequest("GET", "/rules", nil).WithContext(lambdacontext.NewContext(context.Background(), lc))
+	rec := httptest.NewRecorder()
+	api.Handler().ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET /rules: %d", rec.Code)
+	}
+	var line map[string]any
+	if err := json.Unmarshal(logs.Bytes(), &line); err != nil {
+		t.Fatalf("log line %q: %v", logs.String(), err)
+	}
+	if line["function_request_id"] != lc.AwsRequestID || line["function_arn"] != lc.InvokedFunctionArn || line["xray_trace_id"] != "1-5759e988-bd862e3fe1be46a994272793" {
+		t.Errorf("log line %v: want the request id, the function ARN and the trace's root id", line)
+	}
+}
+
 // One JSON log line and one EMF line per request, in Powertools' shapes,
 // with no token in either.
 func TestObserve_LogAndMetricLines(t *testing.T) {
@@ -290,5 +321,20 @@ func TestObserve_LogAndMetricLines(t *testing.T) {
 	}
 	if emf[1]["route"] != "GET /tournaments/{tid}" || emf[1]["4xx"] != 0.0 || emf[2]["4xx"] != 1.0 || emf[2]["5xx"] != 0.0 {
 		t.Errorf("metric values: %v / %v", emf[1], emf[2])
+	}
+}
+
+// A meter around the API (apitest.NewMetered, make bigevent's) sees the same
+// units as the request's own meter, which the usage route adds up.
+func TestUsage_OuterMeterCountsToo(t *testing.T) {
+	s, meter := apitest.NewMetered(t, httpapi.WithUsageFlush(time.Hour))
+	ev := newEvent(t, s, `{"name":"Both","rounds":3}`)
+	s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": "Li"}).Want(t, http.StatusCreated)
+	read, write := meter.Units()
+	calls := meter.Calls()
+	meter.Reset()
+	u := getUsage(t, s, ev.ID, ev.Token)
+	if read == 0 || write == 0 || u.ReadUnits != read || u.WriteUnits != write || u.DynamoDBRequests != float64(calls) {
+		t.Errorf("outer meter %v read, %v write, %d calls; usage route %v, %v, %v: want the same", read, write, calls, u.ReadUnits, u.WriteUnits, u.DynamoDBRequests)
 	}
 }

@@ -30,11 +30,14 @@ import (
 //	V#<tid>  D#<view>                    a view's head: the counters it was built from, the response without its rows
 //	V#<tid>  D#<view>#<build>#<nnn>      rows viewChunkRows at a time, gzipped JSON, of one build
 //
-// <view> is round#<nnnn>, standings#<nnnn|last|live> or crosstable#<…>.
+// <view> is round#<nnnn>, standings#<nnnn|last|live>, crosstable#<…>,
+// rounds (the round list) or finished (whether the event is over).
 //
 // A view is built by the first read that finds it missing or stale: that
-// read reads the stamp, then the event (one Query, as every read did
-// before), answers from it and stores the view with the counters it read.
+// read reads the stamp (creating it, the event's first such read), then the
+// event (one Query, as every read did before), answers from it and stores
+// the view with the counters it read. A round's view whose only change is
+// results is patched from that round's result items instead (patchRound).
 // Since counters advance only after the write they count, a view built
 // from counters c has seen every write counted in c; a reader serves it only
 // while the stamp still reads c for every counter the view depends on, so a
@@ -47,7 +50,7 @@ import (
 
 const (
 	// viewChunkRows rows of a table per chunk item: a 500-row crosstable of
-	// 11 rounds is ~600 KB of JSON, ~60 KB gzipped, well inside an item.
+	// 11 rounds is ~600 KB of JSON, some 50 KB gzipped, well inside an item.
 	viewChunkRows = 500
 	// viewMaxAge is how long a view is served without a rebuild at most.
 	viewMaxAge = 5 * time.Minute
@@ -409,8 +412,12 @@ func (a *API) cachedRound(c *call, tid string, n int, explain bool) (*storedView
 		return nil, nil, nil
 	}
 	vw, err := a.openView(c, tid, roundViewName(n))
-	if err != nil || !vw.current() {
-		return vw, nil, err
+	if err != nil {
+		return nil, nil, err
+	}
+	if !vw.current() {
+		out, err := a.patchRound(vw, n)
+		return vw, out, err
 	}
 	var out roundOut
 	rows, err := viewRows[pairingOut](vw, 0, -1)
@@ -483,4 +490,74 @@ func (a *API) cachedRounds(c *call) (*storedView, *roundListOut, error) {
 		}
 	}
 	return vw, &out, nil
+}
+
+// patchRound brings round n's view up to date when nothing but the round's
+// results changed since it was built — neither the round item nor the event
+// item or players (g): it reads the view's pairings, the round's results
+// (one key range of the event: this round's result items, ~200 bytes a
+// table, instead of the whole event), sets each pairing's result as the
+// round view does, and stores the view again under the counters read before
+// the results were. A round played live is polled after every result, so
+// this is what most of its reads cost. Knockout systems add games as results
+// come in (extendRound) and are rebuilt whole.
+func (a *API) patchRound(v *storedView, n int) (*roundOut, error) {
+	if v == nil || v.doc == nil || v.doc.Epoch != v.stamp.Epoch || !patchable(v.t) {
+		return nil, nil
+	}
+	if age := v.c.nowMs() - v.doc.BuiltAt; age < 0 || age > viewMaxAge.Milliseconds() {
+		return nil, nil
+	}
+	for _, d := range []string{"g", roundCounter(n)} {
+		if v.doc.Deps[d] != v.stamp.Get(d) {
+			return nil, nil
+		}
+	}
+	var out roundOut
+	rows, err := viewRows[pairingOut](v, 0, -1)
+	if err == nil {
+		err = v.head(&out)
+	}
+	if errors.Is(err, errViewGone) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	recs, err := a.store.Query(v.c.ctx(), store.TournamentPK(v.tid), store.ResultsOfRound(n), 0)
+	if err != nil {
+		return nil, err
+	}
+	results := make(map[int]tournament.Result, len(recs))
+	for _, rec := range recs {
+		var res tournament.Result
+		if err := json.Unmarshal(rec.Doc, &res); err != nil {
+			return nil, fmt.Errorf("decode result %s: %w", rec.SK, err)
+		}
+		results[res.Table] = res
+	}
+	for i, p := range rows {
+		rows[i].Result, rows[i].Reason = nil, ""
+		// As History.Result: a result written for another game of the table is not this pairing's.
+		if res, ok := results[p.Table]; ok && (p.GameID == "" || res.GameID == "" || res.GameID == p.GameID) {
+			s := res.Result.String()
+			rows[i].Result, rows[i].Reason = &s, res.Reason
+		}
+	}
+	v.startsAt = v.doc.StartsAt
+	saveView(v, out, rows, []string{"g", roundCounter(n), resultsCounter(n), correctCounter(n)}, nil)
+	out.Pairings = rows
+	out.Started = v.doc.StartsAt != 0 && v.c.nowMs() >= v.doc.StartsAt
+	return &out, nil
+}
+
+// patchable reports whether results alone never change a round's pairings
+// in t's system: not in a knockout, where a result can call for the next
+// game of a match (S-3).
+func patchable(t *tournament.Tournament) bool {
+	switch t.Settings.System {
+	case tournament.Swiss, tournament.SwissElimination, tournament.SwissNPlusOne, tournament.RoundRobin, tournament.DoubleRoundRobin:
+		return true
+	}
+	return false
 }

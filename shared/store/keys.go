@@ -192,6 +192,10 @@ func RoundSK(n int) string { return fmt.Sprintf("%s%04d", RoundPrefix, n) }
 // ResultSK is the sort key of the result of round n, table t.
 func ResultSK(n, t int) string { return fmt.Sprintf("%s%04d#%04d", ResultPrefix, n, t) }
 
+// ResultsOfRound is the prefix of the sort keys of round n's results: one
+// key range holds them all.
+func ResultsOfRound(n int) string { return fmt.Sprintf("%s%04d#", ResultPrefix, n) }
+
 // LineupSK is the sort key of team mid's lineup for round n.
 func LineupSK(n int, mid string) string { return fmt.Sprintf("%s%04d#%s", LineupPrefix, n, mid) }
 

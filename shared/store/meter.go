@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -96,6 +97,25 @@ func (m *Meter) add(read, write float64, estimated bool) {
 	}
 }
 
+// Absorb adds what o counted to m: a request's Meter to the one its
+// caller measures with (a load generator timing requests from outside).
+func (m *Meter) Absorb(o *Meter) {
+	if m == nil || o == nil || m == o {
+		return
+	}
+	o.mu.Lock()
+	read, write, requests, estimated, conflicts, throttles := o.read, o.write, o.requests, o.estimated, o.conflicts, o.throttles
+	o.mu.Unlock()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.read += read
+	m.write += write
+	m.requests += requests
+	m.estimated += estimated
+	m.conflicts += conflicts
+	m.throttles += throttles
+}
+
 type meterKey struct{}
 
 type expectedRefusalKey struct{}
@@ -112,16 +132,28 @@ func refusalExpected(ctx context.Context) bool {
 	return b
 }
 
+// meters are the Meters a context carries, outermost first.
+type meters []*Meter
+
 // WithMeter returns a context under which every store call adds its consumed
-// capacity to m.
+// capacity to m, and also to any Meter ctx carries already: a tool's meter
+// around a request and the request's own (the API meters each request) both
+// count.
 func WithMeter(ctx context.Context, m *Meter) context.Context {
-	return context.WithValue(ctx, meterKey{}, m)
+	outer, _ := ctx.Value(meterKey{}).(meters)
+	if slices.Contains(outer, m) {
+		return ctx
+	}
+	return context.WithValue(ctx, meterKey{}, append(slices.Clip(outer), m))
 }
 
-// MeterFrom returns the Meter WithMeter put in ctx, or nil.
+// MeterFrom returns the innermost Meter WithMeter put in ctx, or nil.
 func MeterFrom(ctx context.Context) *Meter {
-	m, _ := ctx.Value(meterKey{}).(*Meter)
-	return m
+	ms, _ := ctx.Value(meterKey{}).(meters)
+	if len(ms) == 0 {
+		return nil
+	}
+	return ms[len(ms)-1]
 }
 
 // meterMiddleware is added to every DynamoDB operation's stack: it asks for
@@ -132,31 +164,36 @@ func meterMiddleware(stack *middleware.Stack) error {
 		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
 			askCapacity(in.Parameters)
 			out, md, err := next.HandleInitialize(ctx, in)
-			m := MeterFrom(ctx)
-			if m == nil || !billed(in.Parameters) {
+			ms, _ := ctx.Value(meterKey{}).(meters)
+			if len(ms) == 0 || !billed(in.Parameters) {
 				return out, md, err
 			}
-			if err != nil {
+			read, write, estimated := 0.0, 0.0, false
+			conflict, throttle := false, false
+			switch {
+			case err != nil:
 				// A write refused by its condition (or a cancelled transaction)
 				// is billed as if it had been made; throttled and failed calls are not.
 				var ccf *types.ConditionalCheckFailedException
 				var tce *types.TransactionCanceledException
 				if errors.As(err, &ccf) || errors.As(err, &tce) {
-					r, w := estimate(in.Parameters, nil)
-					m.add(r, w, true)
-				} else {
-					m.add(0, 0, false)
+					read, write = estimate(in.Parameters, nil)
+					estimated = true
 				}
 				wrapped := wrap("", err)
-				m.refused(errors.Is(wrapped, ErrConflict) && !refusalExpected(ctx), errors.Is(wrapped, ErrThrottled))
-				return out, md, err
+				conflict = errors.Is(wrapped, ErrConflict) && !refusalExpected(ctx)
+				throttle = errors.Is(wrapped, ErrThrottled)
+			default:
+				var ok bool
+				if read, write, ok = reported(in.Parameters, out.Result); !ok {
+					read, write = estimate(in.Parameters, out.Result)
+					estimated = true
+				}
 			}
-			if r, w, ok := reported(in.Parameters, out.Result); ok {
-				m.add(r, w, false)
-				return out, md, err
+			for _, m := range ms {
+				m.add(read, write, estimated)
+				m.refused(conflict, throttle)
 			}
-			r, w := estimate(in.Parameters, out.Result)
-			m.add(r, w, true)
 			return out, md, err
 		}), middleware.After)
 }

@@ -297,3 +297,29 @@ func TestMeter_TakesReportedCapacity(t *testing.T) {
 		t.Errorf("%d calls estimated although every answer reported its capacity", m.Estimated())
 	}
 }
+
+// A Meter put in a context that carries one already (a tool's meter around a
+// request, the request's own inside) counts with it: both see every call.
+func TestMeter_NestedMetersBothCount(t *testing.T) {
+	st, _ := storetest.New(t)
+	outer, inner := &store.Meter{}, &store.Meter{}
+	ctx := store.WithMeter(context.Background(), outer)
+	if err := st.Put(ctx, &store.Record{PK: "G#1", SK: "GAME", Kind: "game", Doc: []byte("x")}); err != nil {
+		t.Fatal(err)
+	}
+	ictx := store.WithMeter(ctx, inner)
+	if store.MeterFrom(ictx) != inner || store.MeterFrom(ctx) != outer || store.WithMeter(ictx, outer) != ictx {
+		t.Fatal("MeterFrom must give the innermost meter, and a meter already in the chain is not added twice")
+	}
+	if _, err := st.Get(ictx, "G#1", "GAME"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Put(ictx, &store.Record{PK: "G#1", SK: "GAME", Kind: "game"}); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("got %v, want ErrConflict", err)
+	}
+	wantUnits(t, "inner", inner, 1, 1, 2)
+	wantUnits(t, "outer", outer, 1, 2, 3)
+	if inner.Conflicts() != 1 || outer.Conflicts() != 1 {
+		t.Errorf("conflicts: inner %d, outer %d; want 1 each", inner.Conflicts(), outer.Conflicts())
+	}
+}

@@ -129,7 +129,8 @@ func (s *Store) advance(ctx context.Context, items []written) {
 			adds[i] = ref + " :one"
 		}
 		// Only a stamp some reader created (CreateStamp) advances: an event
-		// nobody has read a view of keeps no stamp item.
+		// nobody has read a view of keeps no stamp item. The refusal is
+		// billed, but it is no lost race (expectRefusal).
 		_, _ = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 			TableName:                 &s.table,
 			Key:                       key(pk, StampSK),

@@ -182,3 +182,50 @@ func (t *Table) ReplaceItem(key string, item map[string]*types.Item) error {
 
 	return nil
 }
+
+// sortLowerBound finds a string sort key's lower bound in a key condition:
+// "begins_with(name, :v)", "name >= :v", "name > :v", "name = :v" or
+// "name BETWEEN :v AND …".
+var sortLowerBound = regexp.MustCompile(`begins_with\(\s*(#?[A-Za-z0-9_.\-]+)\s*,\s*(:[A-Za-z0-9_]+)\s*\)|(?:^|[\s(])(#?[A-Za-z0-9_.\-]+)\s*(?:>=|>|=|(?i:\s+BETWEEN\s+))\s*(:[A-Za-z0-9_]+)`)
+
+// seekLowerBound drops the keys of a partition (in order, as Query reads
+// them forward) that sort before the lower bound the key condition puts on
+// a string sort key: none of them can match, and a Query of a large
+// partition's last range would otherwise match every item before it.
+func (t *Table) seekLowerBound(input QueryInput, keys []string) []string {
+	rangeKey := t.KeySchema.RangeKey
+	if rangeKey == "" || t.AttributesDef[rangeKey] != "S" {
+		return keys
+	}
+
+	hash, ok := t.queryPartition(input)
+	if !ok {
+		return keys
+	}
+
+	for _, m := range sortLowerBound.FindAllStringSubmatch(input.KeyConditionExpression, -1) {
+		name, value := m[1], m[2]
+		if name == "" {
+			name, value = m[3], m[4]
+		}
+
+		if alias, ok := input.Aliases[name]; ok {
+			name = alias
+		}
+
+		if name != rangeKey {
+			continue
+		}
+
+		v, ok := input.ExpressionAttributeValues[value]
+		if !ok || v.S == nil {
+			return keys
+		}
+
+		// Keys are "<hash>.<range>": within one partition they sort as
+		// their range keys do.
+		return keys[sort.SearchStrings(keys, hash+"."+*v.S):]
+	}
+
+	return keys
+}

@@ -464,6 +464,9 @@ func (t *Table) SearchData(input QueryInput) ([]map[string]*types.Item, map[stri
 	limit := input.Limit
 	exclusiveStartKey := input.ExclusiveStartKey
 	index, sortedKeys := t.fetchQueryData(input)
+	if index == nil && !input.Scan && input.ScanIndexForward {
+		sortedKeys = t.seekLowerBound(input, sortedKeys)
+	}
 
 	startKey := t.parseStartKey(t.KeySchema, exclusiveStartKey)
 	input.started = startKey == ""
@@ -478,6 +481,13 @@ func (t *Table) SearchData(input QueryInput) ([]map[string]*types.Item, map[stri
 		bytes   int
 	)
 
+	// xqtour patch: a Query of one partition without a filter ends at the
+	// first item past its key condition: the condition selects a contiguous
+	// run of the partition's sort order, so nothing after that run matches,
+	// and matching the rest of a large partition item by item is wasted.
+	endsAtRange := index == nil && !input.Scan && input.FilterExpression == ""
+	inRange := false
+
 	for pos := range sortedKeys {
 		k := GetKeyAt(sortedKeys, sortedKeysSize, int64(pos), forward)
 
@@ -490,6 +500,14 @@ func (t *Table) SearchData(input QueryInput) ([]map[string]*types.Item, map[stri
 		item, keyItem, expressionType, matched, gerr := t.getMatchedItemAndCount(&input, pk, startKey, index)
 		if gerr != nil {
 			return nil, nil, types.NewError("ValidationException", gerr.Error(), nil)
+		}
+
+		if endsAtRange && input.started {
+			if matched {
+				inRange = true
+			} else if inRange {
+				break
+			}
 		}
 
 		if matched {

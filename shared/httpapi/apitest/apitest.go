@@ -64,12 +64,6 @@ type Server struct {
 func New(t testing.TB, opts ...httpapi.Option) *Server {
 	t.Helper()
 	st, _, db := storetest.Start(t)
-	return newServer(t, st, db, nil, opts...)
-}
-
-// newServer serves the API over st, its handler wrapped by wrap when given.
-func newServer(t testing.TB, st *store.Store, db *embedded.Server, wrap func(http.Handler) http.Handler, opts ...httpapi.Option) *Server {
-	t.Helper()
 	clk := &Clock{now: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)}
 	doc, err := httpapi.OpenAPI()
 	if err != nil {
@@ -81,11 +75,7 @@ func newServer(t testing.TB, st *store.Store, db *embedded.Server, wrap func(htt
 		t.Fatal(err)
 	}
 	api := httpapi.New(st, append([]httpapi.Option{httpapi.WithClock(clk.Now)}, opts...)...)
-	h := api.Handler()
-	if wrap != nil {
-		h = wrap(h)
-	}
-	srv := httptest.NewServer(h)
+	srv := httptest.NewServer(api.Handler())
 	t.Cleanup(srv.Close)
 	return &Server{URL: srv.URL, Clock: clk, Store: st, DB: db, t: t, doc: doc, route: router}
 }
