@@ -249,19 +249,7 @@ func TeamKnockoutPlaces(t *Tournament, th *TeamHistory) ([]OverallPlace, error) 
 		return nil, &RuleError{Code: CodeSystemNotSupported, Message: "team places come from a team knockout's bracket or a team groups event", Rule: "S-3"}
 	}
 	tt, h := teamPairingHistory(t, th)
-	b, _, err := bracket(tt, h, len(h.Rounds))
-	if err != nil {
-		return nil, err
-	}
-	places, err := b.Places()
-	if err != nil {
-		return nil, &RuleError{Code: CodeRoundUnfinished, Message: "the final places are known once the bracket is finished", Rule: "S-3"}
-	}
-	out := make([]OverallPlace, len(places))
-	for i, p := range places {
-		out[i] = OverallPlace{Player: p.Player, Place: p.Place, From: "knockout"}
-	}
-	return out, nil
+	return bracketPlaces(tt, h)
 }
 
 // KnockoutPlaces are a finished individual knockout's final places (S-3),
@@ -272,6 +260,12 @@ func KnockoutPlaces(t *Tournament, h *History) ([]OverallPlace, error) {
 	default:
 		return nil, &RuleError{Code: CodeSystemNotSupported, Message: "knockout places come from a knockout's bracket", Rule: "S-3"}
 	}
+	return bracketPlaces(t, h)
+}
+
+// bracketPlaces are the final places of a finished bracket (S-3), for
+// individual and team knockouts alike.
+func bracketPlaces(t *Tournament, h *History) ([]OverallPlace, error) {
 	b, _, err := bracket(t, h, len(h.Rounds))
 	if err != nil {
 		return nil, err
