@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 	"slices"
 
@@ -186,6 +187,33 @@ func (a *API) playerGameWrites(c *call, ev *event, pid, hash string) ([]*store.R
 	return slices.Concat(open, over), nil
 }
 
+// reissueToken gives item id of event tid a new token on the organiser's
+// authority: load reads the item, set stores the new token's hash in it, and
+// the write is conditional, so the old token stops working at once.
+func reissueToken[T any](a *API, c *call, tid, id string, load func(context.Context, string, string) (T, *store.Record, error), set func(T, string)) (string, T, error) {
+	var (
+		token string
+		v     T
+	)
+	err := retryConflicts(func() error {
+		if _, _, err := a.organiserEvent(c, tid); err != nil {
+			return err
+		}
+		var (
+			rec  *store.Record
+			err  error
+			hash string
+		)
+		if v, rec, err = load(c.ctx(), tid, id); err != nil {
+			return err
+		}
+		token, hash = newToken(tid, id)
+		set(v, hash)
+		return a.store.Put(c.ctx(), encode(rec, v))
+	})
+	return token, v, err
+}
+
 // POST /tournaments/{tid}/officials/{oid}/token — organiser: a new token
 // for an arbiter or scribe; the old one stops working.
 func (a *API) reissueOfficialToken(c *call) (int, any, error) {
@@ -193,24 +221,7 @@ func (a *API) reissueOfficialToken(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	var (
-		token string
-		o     *tournament.Official
-	)
-	err := retryConflicts(func() error {
-		if _, _, err := a.organiserEvent(c, tid); err != nil {
-			return err
-		}
-		var (
-			rec *store.Record
-			err error
-		)
-		if o, rec, err = a.loadOfficial(c.ctx(), tid, oid); err != nil {
-			return err
-		}
-		token, o.TokenHash = newToken(tid, oid)
-		return a.store.Put(c.ctx(), encode(rec, o))
-	})
+	token, o, err := reissueToken(a, c, tid, oid, a.loadOfficial, func(o *tournament.Official, hash string) { o.TokenHash = hash })
 	if err != nil {
 		return 0, nil, err
 	}
@@ -224,24 +235,7 @@ func (a *API) reissueCaptainToken(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	var (
-		token string
-		tm    *tournament.Team
-	)
-	err := retryConflicts(func() error {
-		if _, _, err := a.organiserEvent(c, tid); err != nil {
-			return err
-		}
-		var (
-			rec *store.Record
-			err error
-		)
-		if tm, rec, err = a.loadTeam(c.ctx(), tid, mid); err != nil {
-			return err
-		}
-		token, tm.CaptainTokenHash = newToken(tid, mid)
-		return a.store.Put(c.ctx(), encode(rec, tm))
-	})
+	token, tm, err := reissueToken(a, c, tid, mid, a.loadTeam, func(tm *tournament.Team, hash string) { tm.CaptainTokenHash = hash })
 	if err != nil {
 		return 0, nil, err
 	}
