@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/xqtour/xqtour/shared/live"
+	"github.com/xqtour/xqtour/shared/live/apigw"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -21,7 +22,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	api, err := live.NewManagementAPI(ctx, os.Getenv("WEBSOCKET_URL"))
+	api, err := apigw.NewManagementAPI(ctx, os.Getenv("WEBSOCKET_URL"))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -2,12 +2,10 @@ package live
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/aws/aws-lambda-go/events"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/xqtour/xqtour/shared/store"
 )
@@ -58,7 +56,7 @@ func header(hs map[string]string, name string) string {
 func (h *Hub) Stream(ctx context.Context, ev events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
 	changes := make([]store.Change, 0, len(ev.Records))
 	for _, r := range ev.Records {
-		c, err := ChangeOf(r)
+		c, err := store.StreamChange(r)
 		if err != nil {
 			h.log.Error("live: stream record", "event", r.EventID, "err", err.Error())
 		}
@@ -71,44 +69,4 @@ func (h *Hub) Stream(ctx context.Context, ev events.DynamoDBEvent) (events.Dynam
 		out.BatchItemFailures = []events.DynamoDBBatchItemFailure{{ItemIdentifier: ev.Records[i].Change.SequenceNumber}}
 	}
 	return out, nil
-}
-
-// ChangeOf turns one stream record into a Change: its keys, and the new image
-// when the stream carries one (NEW_IMAGE or NEW_AND_OLD_IMAGES) and the item
-// was not removed.
-func ChangeOf(r events.DynamoDBEventRecord) (store.Change, error) {
-	keys := attributes(r.Change.Keys)
-	c := store.Change{}
-	if v, ok := keys["PK"].(*types.AttributeValueMemberS); ok {
-		c.Key.PK = v.Value
-	}
-	if v, ok := keys["SK"].(*types.AttributeValueMemberS); ok {
-		c.Key.SK = v.Value
-	}
-	if r.EventName == string(events.DynamoDBOperationTypeRemove) || len(r.Change.NewImage) == 0 {
-		return c, nil
-	}
-	rec, err := store.RecordOf(attributes(r.Change.NewImage))
-	if err != nil {
-		return c, fmt.Errorf("live: image of %s/%s: %w", c.Key.PK, c.Key.SK, err)
-	}
-	c.New = rec
-	return c, nil
-}
-
-// attributes converts a stream image's values (strings, numbers and binaries:
-// all the store writes) into the SDK's.
-func attributes(in map[string]events.DynamoDBAttributeValue) map[string]types.AttributeValue {
-	out := make(map[string]types.AttributeValue, len(in))
-	for name, v := range in {
-		switch v.DataType() {
-		case events.DataTypeString:
-			out[name] = &types.AttributeValueMemberS{Value: v.String()}
-		case events.DataTypeNumber:
-			out[name] = &types.AttributeValueMemberN{Value: v.Number()}
-		case events.DataTypeBinary:
-			out[name] = &types.AttributeValueMemberB{Value: v.Binary()}
-		}
-	}
-	return out
 }

@@ -18,8 +18,8 @@
 // Where each concept lives: protocol.go the messages and the origin policy;
 // sockets.go connections and subscriptions (their keys are shared/store's
 // keys.go); fanout.go which change tells whom, and the posting; lambda.go the
-// Lambda handlers for API Gateway's socket events and the stream;
-// management.go posting through API Gateway's Management API.
+// Lambda handlers for API Gateway's socket events and the stream; posting
+// through API Gateway's Management API is the sub-package apigw.
 package live
 
 import (

@@ -1,4 +1,7 @@
-package live
+// Package apigw posts live messages to WebSocket connections through API
+// Gateway's Management API. It is the live fan-out's one call to AWS, kept
+// apart from package live so that live itself imports no AWS SDK module.
+package apigw
 
 import (
 	"bytes"
@@ -15,6 +18,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/config"
+
+	"github.com/xqtour/xqtour/shared/live"
 )
 
 // ManagementAPI posts to WebSocket connections through API Gateway's
@@ -35,7 +40,7 @@ type ManagementAPI struct {
 func NewManagementAPI(ctx context.Context, websocketURL string) (*ManagementAPI, error) {
 	u, err := url.Parse(websocketURL)
 	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("live: WEBSOCKET_URL %q is not a WebSocket stage URL", websocketURL)
+		return nil, fmt.Errorf("apigw: WEBSOCKET_URL %q is not a WebSocket stage URL", websocketURL)
 	}
 	switch u.Scheme {
 	case "wss":
@@ -43,7 +48,7 @@ func NewManagementAPI(ctx context.Context, websocketURL string) (*ManagementAPI,
 	case "ws":
 		u.Scheme = "http"
 	default:
-		return nil, fmt.Errorf("live: WEBSOCKET_URL %q: want wss://", websocketURL)
+		return nil, fmt.Errorf("apigw: WEBSOCKET_URL %q: want wss://", websocketURL)
 	}
 	cfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
@@ -75,7 +80,7 @@ func (m *ManagementAPI) Post(ctx context.Context, connection string, data []byte
 	msg, _ := io.ReadAll(io.LimitReader(res.Body, 512))
 	switch {
 	case res.StatusCode == http.StatusGone:
-		return ErrGone
+		return live.ErrGone
 	case res.StatusCode/100 != 2:
 		return fmt.Errorf("live: post to %s: %s %s", connection, res.Status, bytes.TrimSpace(msg))
 	}
