@@ -1,11 +1,13 @@
 // Command checkpairings simulates many Swiss events and runs the pairing
 // checker after every round. First -small events of 4…12 players
 // (checker.SmallEvent), each round held to the brute-force optimum over
-// every complete pairing (P-4, P-10, P-8, P-6); then -count larger events
+// every complete pairing (P-4, P-10, then P-6's float limit, then P-8's
+// colour faults); then -count larger events
 // (random results from a seeded PRNG, 7…200 players, 5…11 rounds,
 // withdrawals, pauses, late entries, unfinished games, forbidden pairs and
-// club avoidance), checked for every rule but the optimum. It exits 1 on
-// any violation.
+// club avoidance), checked for every rule but the optimum. For both it
+// prints how often colours gave three in a row or +3 and how often a
+// player floated the same way a third time. It exits 1 on any violation.
 package main
 
 import (
@@ -28,6 +30,7 @@ func main() {
 
 	start := time.Now()
 	var smallRounds, smallViolations int
+	var sc counts
 	for i := 0; i < *small; i++ {
 		s := *seed + uint64(i)
 		ev := checker.SmallEvent(s)
@@ -37,6 +40,7 @@ func main() {
 			os.Exit(1)
 		}
 		smallRounds += rep.RoundsPaired
+		sc.add(rep)
 		for _, v := range rep.Violations {
 			smallViolations++
 			fmt.Printf("small seed %d (%d players, %d rounds): %v\n", s, ev.Players, ev.Rounds, v)
@@ -44,8 +48,10 @@ func main() {
 	}
 	fmt.Printf("%d small events (4…12 players), %d rounds compared with the brute-force optimum, %d off the optimum or breaking a rule (%.1fs)\n",
 		*small, smallRounds, smallViolations, time.Since(start).Seconds())
+	sc.print()
 	start = time.Now()
-	var events, rounds, stopped, violations, three, plus3, over1, float3, alone3 int
+	var events, rounds, stopped, violations int
+	var lc counts
 	for i := 0; i < *count; i++ {
 		s := *seed + uint64(i)
 		ev := checker.Event{
@@ -67,11 +73,7 @@ func main() {
 		}
 		events++
 		rounds += rep.RoundsPaired
-		three += rep.ThreeInRow
-		plus3 += rep.PlusThree
-		over1 += rep.FinalOver1
-		float3 += rep.ThirdFloats
-		alone3 += rep.ThirdFloatsAlone
+		lc.add(rep)
 		if rep.Stopped {
 			stopped++
 		}
@@ -84,10 +86,26 @@ func main() {
 		}
 	}
 	fmt.Printf("%d events, %d rounds paired and checked, %d stopped with no complete pairing (confirmed), %d violations\n", events, rounds, stopped, violations)
-	fmt.Printf("colour: %d pairs gave three in a row, %d gave +3 (unavoidable or last round); %d players ended more than one apart in odd-round events\n", three, plus3, over1)
-	fmt.Printf("floats: %d times a player floated the same way a third time, %d of them alone in the score group (P-6)\n", float3, alone3)
+	lc.print()
 	fmt.Printf("larger events: %.1fs\n", time.Since(start).Seconds())
 	if violations > 0 || smallViolations > 0 {
 		os.Exit(1)
 	}
+}
+
+// counts sums what the simulated events' reports count: the colour and
+// float outcomes the optimum trades against each other (P-6 before P-8).
+type counts struct{ three, plus3, over1, float3, alone3 int }
+
+func (c *counts) add(rep checker.Report) {
+	c.three += rep.ThreeInRow
+	c.plus3 += rep.PlusThree
+	c.over1 += rep.FinalOver1
+	c.float3 += rep.ThirdFloats
+	c.alone3 += rep.ThirdFloatsAlone
+}
+
+func (c counts) print() {
+	fmt.Printf("colour: %d pairs gave three in a row, %d gave +3 (unavoidable or last round); %d players ended more than one apart in odd-round events\n", c.three, c.plus3, c.over1)
+	fmt.Printf("floats: %d times a player floated the same way a third time, %d of them alone in the score group (P-6)\n", c.float3, c.alone3)
 }

@@ -36,6 +36,7 @@ type player struct {
 	last           swiss.Side
 	streak         int
 	downs, ups     int
+	lone           bool // alone in its score group this round (§1.9)
 	hadBye         bool
 	met            map[int]bool
 	placed         int // times seen in the output

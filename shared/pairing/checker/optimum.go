@@ -7,11 +7,13 @@ import (
 	"sort"
 )
 
-// The optimum a round is held to (P-4, P-10 拆对, P-8, P-6), compared in
+// The optimum a round is held to (P-4, P-10 拆对, P-6, P-8), compared in
 // this order: the pairs crossing each score boundary, boundary by boundary
-// from the top; then colour faults (players given +3 of one colour or three
-// in a row, appendix 3 §1.11(3); not counted in the last round, §4(10));
-// then players floating the same way a third time (P-6).
+// from the top; then players floating the same way a third time (P-6,
+// appendix 3 §1.9: a limit, 最多不超过两次, not counting the float of a
+// player alone in its score group, 不含本积分段只有一人必然下调或上调);
+// then colour faults (players given +3 of one colour or three in a row,
+// §1.11(3): a wish, 应尽可能避免; not counted in the last round, §4(10)).
 //
 // The checker finds it by brute force, independently of the engine: a
 // dynamic programme over every subset of the field (each complete pairing
@@ -19,7 +21,7 @@ import (
 // rest), with the measure packed into one integer whose fields never carry.
 
 // field widths of the packed measure: 4 bits each, most significant first:
-// one per boundary, then faults, then third floats.
+// one per boundary, then third floats, then colour faults.
 const fieldBits = 4
 
 // measure packs the objective of one pairing.
@@ -42,7 +44,9 @@ func (s scorer) boundaries() int { return max(len(s.levels)-1, 0) }
 // shift of boundary i's field.
 func (s scorer) shift(i int) uint { return uint(2*fieldBits + fieldBits*(s.boundaries()-1-i)) }
 
-// thirds counts the players of a pair floating the same way a third time.
+// thirds counts the players of a pair floating the same way a third time;
+// a player alone in its score group this round floats by necessity, and
+// §1.9 does not count that float.
 func thirds(a, b *player) int {
 	if a.score == b.score {
 		return 0
@@ -52,10 +56,10 @@ func thirds(a, b *player) int {
 		hi, lo = lo, hi
 	}
 	n := 0
-	if hi.downs >= 2 {
+	if hi.downs >= 2 && !hi.lone {
 		n++
 	}
-	if lo.ups >= 2 {
+	if lo.ups >= 2 && !lo.lone {
 		n++
 	}
 	return n
@@ -71,10 +75,11 @@ func (s scorer) cost(red, black *player) measure {
 	for k := i; k < j; k++ {
 		m += 1 << s.shift(k)
 	}
+	m += measure(thirds(red, black)) << fieldBits
 	if !s.last {
-		m += measure(faultsOf(red, black, false)) << fieldBits
+		m += measure(faultsOf(red, black, false))
 	}
-	return m + measure(thirds(red, black))
+	return m
 }
 
 // best is the cost of a pair with its better colouring.
@@ -92,9 +97,9 @@ func (s scorer) describe(got, want measure) (rule, msg string) {
 		}
 	}
 	if g, w := field(got, fieldBits), field(want, fieldBits); g != w {
-		return "P-8", fmt.Sprintf("%d colour faults (+3 or three in a row), %d possible", g, w)
+		return "P-6", fmt.Sprintf("%d third floats, %d possible", g, w)
 	}
-	return "P-6", fmt.Sprintf("%d third floats, %d possible", field(got, 0), field(want, 0))
+	return "P-8", fmt.Sprintf("%d colour faults (+3 or three in a row), %d possible", field(got, 0), field(want, 0))
 }
 
 // checkOptimum compares the round with the brute-force optimum over every
@@ -111,12 +116,17 @@ func (c *checker) checkOptimum() {
 		}
 	}
 	sc := scorer{last: c.in.Rounds > 0 && c.in.Round >= c.in.Rounds}
-	seen := map[int]bool{}
+	// Every bye candidate has the bye's score, so who is alone in a score
+	// group once the bye is given does not depend on which one takes it.
+	size := map[int]int{}
 	for _, p := range paired {
-		if !seen[p.score] {
-			seen[p.score] = true
+		if size[p.score] == 0 {
 			sc.levels = append(sc.levels, p.score)
 		}
+		size[p.score]++
+	}
+	for _, p := range c.active {
+		p.lone = size[p.score] == 1
 	}
 	sort.Sort(sort.Reverse(sort.IntSlice(sc.levels)))
 	if sc.boundaries()*fieldBits+2*fieldBits > 64 {

@@ -10,7 +10,7 @@ func SetWholeFieldLimit(n int) (restore func()) {
 }
 
 // Measure returns the objective of a paired round (boundary crossings from
-// the top, then colour faults, then third floats) as one list.
+// the top, then third floats, then colour faults) as one list.
 func Measure(in Input, r Round) ([]int, error) {
 	f, err := newField(in)
 	if err != nil {
@@ -24,10 +24,15 @@ func Measure(in Input, r Round) ([]int, error) {
 			sorted = append(sorted, e)
 		}
 	}
+	var bye *entrant
+	if r.Bye != 0 {
+		bye = byNum[r.Bye]
+	}
+	markLone(sorted, bye)
 	var pairs []made
 	for _, b := range r.Boards {
 		pairs = append(pairs, made{red: byNum[b.Red], black: byNum[b.Black]})
 	}
 	o := f.measure(pairs, levelsOf(sorted))
-	return append(o.cross, o.faults, o.thirds), nil
+	return append(o.cross, o.thirds, o.faults), nil
 }

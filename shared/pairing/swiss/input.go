@@ -6,7 +6,8 @@
 // what is achievable, so the hand method never blocks a complete pairing
 // (P-8). Each round is optimal (see optimum.go): score boundaries crossed
 // as few times as possible boundary by boundary from the top (P-4, P-10
-// 拆对), then colour faults (P-8), then third floats (P-6); when the walk
+// 拆对), then third floats (P-6, a limit), then colour faults (P-8, a
+// wish); when the walk
 // misses the lower bound, one weighted matching finds the optimum (fields
 // up to exactLimit players; bigger ones in a window of score levels around
 // the trouble) and the walk is redone around it, so the positional order

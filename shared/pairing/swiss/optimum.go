@@ -7,17 +7,20 @@ import (
 	"github.com/xqtour/xqtour/shared/pairing/matching"
 )
 
-// What a round minimises (P-4, P-10 拆对, P-8, P-6), compared in this order:
+// What a round minimises (P-4, P-10 拆对, P-6, P-8), compared in this order:
 //
 //  1. the pairs crossing each score boundary, boundary by boundary from the
 //     top (a pair of a 5 and a 3 crosses the boundaries 5|4 and 4|3): the
 //     upper groups pair inside first, and the pair above is undone (拆对)
 //     before anyone is sent further down;
-//  2. colour faults — players given +3 of one colour or three in a row
-//     (appendix 3 §1.11(3)); not counted in the last round, where §4(10)
-//     accepts them rather than change partners;
-//  3. third floats — players floating the same way a third time (P-6,
-//     §1.9 最多不超过两次).
+//  2. third floats — players floating the same way a third time (P-6).
+//     Appendix 3 §1.9 makes this a limit (同一运动员下调或上调的次数最多不超过
+//     两次) and leaves out the float of a player alone in its score group
+//     (不含本积分段只有一人必然下调或上调), so such a float is no third float;
+//  3. colour faults — players given +3 of one colour or three in a row;
+//     §1.11(3) only asks to avoid them as far as possible (应尽可能避免), so
+//     they give way to the float limit. Not counted in the last round, where
+//     §4(10) accepts them rather than change partners.
 //
 // Among the pairings that are optimal by this measure, the hand method
 // (同位, 错位, 通行 in P-9 order) decides.
@@ -26,7 +29,7 @@ import (
 // across the boundary below the i-th score level (levels from the top).
 type objective struct {
 	cross          []int
-	faults, thirds int
+	thirds, faults int
 }
 
 // less compares two objectives of the same round lexicographically.
@@ -36,10 +39,10 @@ func (a objective) less(b objective) bool {
 			return a.cross[i] < b.cross[i]
 		}
 	}
-	if a.faults != b.faults {
-		return a.faults < b.faults
+	if a.thirds != b.thirds {
+		return a.thirds < b.thirds
 	}
-	return a.thirds < b.thirds
+	return a.faults < b.faults
 }
 
 // levels are the distinct pairing scores of the players being paired,
@@ -90,7 +93,8 @@ func (f *field) pairFaults(a, b *entrant) int {
 }
 
 // pairThirds counts the players of a pair who would float the same way a
-// third time (P-6).
+// third time (P-6); a player alone in its score group floats by necessity,
+// and §1.9 does not count that float (markLone).
 func pairThirds(a, b *entrant) int {
 	if a.score == b.score {
 		return 0
@@ -100,14 +104,36 @@ func pairThirds(a, b *entrant) int {
 		hi, lo = lo, hi
 	}
 	n := 0
-	if hi.downs >= 2 {
+	if hi.downs >= 2 && !hi.lone {
 		n++
 	}
-	if lo.ups >= 2 {
+	if lo.ups >= 2 && !lo.lone {
 		n++
 	}
 	return n
 }
+
+// markLone marks the players alone in their score group among those paired
+// this round (the bye, if any, left out), whose float §1.9 does not count.
+// Every bye candidate optimum weighs has the bye's score, so who is alone
+// does not depend on which of them takes it: the bye is marked as it would
+// be were another candidate given the bye instead.
+func markLone(paired []*entrant, bye *entrant) {
+	size := map[int]int{}
+	for _, e := range paired {
+		size[e.score]++
+	}
+	for _, e := range paired {
+		e.lone = size[e.score] == 1
+	}
+	if bye != nil {
+		bye.lone = size[bye.score] == 1
+	}
+}
+
+// atDownLimit reports whether floating the player down would be a third
+// down-float (P-6).
+func atDownLimit(e *entrant) bool { return e.downs >= 2 && !e.lone }
 
 // measure computes the objective of a set of pairs over the given levels.
 func (f *field) measure(pairs []made, lv levels) objective {
@@ -197,7 +223,7 @@ func (f *field) optimum(ps []*entrant, byes []*entrant, sinks bool) (map[*entran
 		}
 	}
 	// Digits from the least significant: float balance (P-6, a tie-break),
-	// third floats, colour faults, then the boundaries bottom-up.
+	// colour faults, third floats, then the boundaries bottom-up.
 	tieMax := int64(2 * f.round)
 	radix := make([]int64, nb) // radix[i] = weight of one crossing of boundary i
 	var rThird, rFault, rTie int64
@@ -211,11 +237,11 @@ func (f *field) optimum(ps []*entrant, byes []*entrant, sinks bool) (map[*entran
 				return false
 			}
 		}
-		rThird = unit
+		rFault = unit
 		if unit, ok = radixMul(unit, int64(n+1)); !ok {
 			return false
 		}
-		rFault = unit
+		rThird = unit
 		if unit, ok = radixMul(unit, int64(n+1)); !ok {
 			return false
 		}
@@ -328,7 +354,7 @@ func without(ps []*entrant, x *entrant) []*entrant {
 }
 
 // goodGraph is the compatibility graph of a stage limited to pairs without
-// a colour fault and without a third float where the optimum has none.
+// a third float and without a colour fault where the optimum has none.
 type goodGraph struct {
 	f                 *field
 	ps                []*entrant
@@ -351,7 +377,7 @@ func (g goodGraph) Adjacent(u, v int) bool {
 // method as the tie-break: score group by score group from the top, the
 // players the optimum sends further down float, and the others are paired
 // by the positional walk over the pairs that keep the stage optimal (no
-// colour fault or third float where the optimum needs none). sorted lists
+// third float or colour fault where the optimum needs none). sorted lists
 // the paired players by score, highest first.
 func (f *field) rebuild(sorted []*entrant, mate map[*entrant]*entrant) []made {
 	var pairs []made
@@ -394,7 +420,7 @@ func (f *field) rebuild(sorted []*entrant, mate map[*entrant]*entrant) []made {
 			wf += f.pairFaults(p.red, p.black)
 			wt += pairThirds(p.red, p.black)
 		}
-		if len(left) > 0 || wf > faults || wf == faults && wt > thirds {
+		if len(left) > 0 || wt > thirds || wt == thirds && wf > faults {
 			// The walk could not keep the stage optimal: the optimum's
 			// own pairs stand (拆对).
 			for k := range inside {

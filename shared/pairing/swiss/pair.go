@@ -43,6 +43,7 @@ type entrant struct {
 	streak int // length of the run of `last` at the end of the history
 	downs  int
 	ups    int
+	lone   bool // alone in its score group this round: its float is not counted (markLone)
 	hadBye bool
 	opp    []int
 	prio   int // position in the P-9 order of its stage, set per stage
@@ -413,6 +414,7 @@ func (f *field) laterRound() ([]made, int, string, error) {
 		sorted = append(sorted, e)
 	}
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].score > sorted[j].score })
+	markLone(sorted, bye)
 
 	var pairs []made
 	var carry []*entrant
@@ -547,8 +549,8 @@ func floatOrder(pool []*entrant, groupScore int) []int {
 		if ac != bc {
 			return !ac
 		}
-		if (a.downs >= 2) != (b.downs >= 2) {
-			return a.downs < 2
+		if atDownLimit(a) != atDownLimit(b) {
+			return !atDownLimit(a)
 		}
 		if a.downs != b.downs {
 			return a.downs < b.downs
@@ -616,7 +618,7 @@ func floatCost(fl []*entrant, groupScore int) [2]int {
 		if e.score > groupScore {
 			c[0]++
 		}
-		if e.downs >= 2 {
+		if atDownLimit(e) {
 			c[1]++
 		}
 	}
@@ -670,7 +672,7 @@ func (f *field) splitExact(pool, rest []*entrant, order []int, groupScore int) (
 		if e.score <= groupScore {
 			bonus[v] += n64 * n64
 		}
-		if e.downs < 2 {
+		if !atDownLimit(e) {
 			bonus[v] += n64
 		}
 		bonus[v] += n64 - int64(rank)

@@ -178,17 +178,9 @@ func (f *field) pickReason(pool []*entrant, done []bool, p, groupScore, partner 
 }
 
 // floatViolation reports whether pairing a with b makes someone float the
-// same way a third time (P-6).
-func floatViolation(a, b *entrant) bool {
-	if a.score == b.score {
-		return false
-	}
-	hi, lo := a, b
-	if lo.score > hi.score {
-		hi, lo = lo, hi
-	}
-	return hi.downs >= 2 || lo.ups >= 2
-}
+// same way a third time (P-6; the float of a player alone in its score
+// group is not counted, §1.9).
+func floatViolation(a, b *entrant) bool { return pairThirds(a, b) > 0 }
 
 // threeViolation reports whether red playing red and black playing black
 // gives either +3 of one colour or three in a row (appendix 3 §1.11(3)).

@@ -306,3 +306,75 @@ p 4 score 4 : B13 R14 B15 R16
 		})
 	}
 }
+
+// TestFloatLimitBeforeColour_P6 holds the float limit above the colour
+// wish: appendix 3 §1.9 says no player floats the same way more than twice
+// (最多不超过两次), §1.11(3) only asks that +3 and three in a row be avoided
+// as far as possible (应尽可能避免). The top group 1, 2, 3 (1 and 2 have
+// met) must send one player down. Sending 1 down would be its third
+// down-float and leave 2-3 without a colour fault; keeping 1 pairs 1-3,
+// both with two reds last, so one of them plays red a third time in a row,
+// and 2 floats instead. The float limit wins: 1-3, and 2 down.
+func TestFloatLimitBeforeColour_P6(t *testing.T) {
+	text := `rounds 7
+round 4
+p 1 score 4 : B7d R8d R2
+p 2 score 4 : R14 R15 B1
+p 3 score 4 : B10 R11 R12
+p 4 score 2 : B16 R17 B18
+p 5 score 2 : R19 B20 R21
+p 6 score 2 : B22 R23 B24
+` + fillers(7, 24, 3)
+	out := pairText(t, text)
+	in, err := parseInput(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var oneThree, twoDown bool
+	for _, b := range out.Boards {
+		oneThree = oneThree || b.Red+b.Black == 4 && (b.Red == 1 || b.Red == 3)
+		twoDown = twoDown || b.Red == 2 && b.RedFloat == swiss.Down || b.Black == 2 && b.BlackFloat == swiss.Down
+	}
+	if !oneThree || !twoDown {
+		t.Errorf("got %+v, want 1 v 3 and 2 down to the score-2 group", out.Boards)
+	}
+	m, err := swiss.Measure(in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Crossings, third floats, colour faults.
+	if want := []int{1, 0, 1}; !reflect.DeepEqual(m, want) {
+		t.Errorf("measure %v, want %v", m, want)
+	}
+}
+
+// TestLoneFloatNotCounted_P6 leaves out of the float limit the float of a
+// player alone in its score group (§1.9: 不含本积分段只有一人必然下调或上调):
+// player 1 is alone at score 6 with two down-floats; floating it again is
+// no third float, so the round measures no third float at all.
+func TestLoneFloatNotCounted_P6(t *testing.T) {
+	in, err := parseInput(`rounds 7
+round 4
+p 1 score 6 : R7d B8d R9
+p 2 score 2 : B10 R11 B12
+p 3 score 2 : R13 B14 R15
+p 4 score 2 : B16 R17 B18
+` + fillers(5, 18, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := swiss.Pair(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := swiss.Measure(in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if thirds := m[len(m)-2]; thirds != 0 {
+		t.Errorf("measure %v: %d third floats, want 0 (a lone player's float is not counted)", m, thirds)
+	}
+	for _, v := range checker.Check(in, out) {
+		t.Errorf("checker: %v", v)
+	}
+}
