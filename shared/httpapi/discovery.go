@@ -190,7 +190,7 @@ func (a *API) me(c *call) (int, any, error) {
 		if pl == nil {
 			return 0, nil, errUnknownToken // removed meanwhile
 		}
-		out["name"], out["player"] = pl.Name, playerView(pl)
+		out["name"], out["player"] = pl.Name, playerView(pl, ev.numbers()[pl.ID])
 		out["currentGame"], out["nextGame"] = ev.playerGames(p.ID, c.nowMs())
 	case roleArbiter, roleScribe:
 		o, _, err := a.loadOfficial(c.ctx(), p.Scope, p.ID)
@@ -268,7 +268,7 @@ func (ev *event) scribeGames(o *tournament.Official, now int64) []pairingOut {
 	if r == nil {
 		return out
 	}
-	for _, po := range roundView(r, ev.h, false, now).Pairings {
+	for _, po := range roundView(r, ev.h, ev.numbers(), false, now).Pairings {
 		if o.Covers(po.Table) {
 			out = append(out, po)
 		}

@@ -269,8 +269,13 @@ type playerIn struct {
 }
 
 type playerOut struct {
-	ID             string `json:"id"`
-	Number         int    `json:"number"`
+	ID string `json:"id"`
+	// Number is the player's number as the event shows it (P-3): the one
+	// drawn for round 1 once an individual Swiss has paired it, else the
+	// entry number.
+	Number int `json:"number"`
+	// EntryNumber is the order of registration, kept beside the drawn number.
+	EntryNumber    int    `json:"entryNumber"`
 	Name           string `json:"name"`
 	Rating         int    `json:"rating,omitempty"`
 	Club           string `json:"club,omitempty"`
@@ -280,8 +285,10 @@ type playerOut struct {
 	WithdrawnAfter *int   `json:"withdrawnAfter,omitempty"`
 }
 
-func playerView(p *tournament.Player) playerOut {
-	out := playerOut{ID: p.ID, Number: p.Number, Name: p.Name, Rating: p.Rating, Club: p.Club, Seeded: p.Seeded,
+// playerView is a player as clients see it, number being the player's
+// number as the event shows it (tournament.ShownNumbers).
+func playerView(p *tournament.Player, number int) playerOut {
+	out := playerOut{ID: p.ID, Number: number, EntryNumber: p.Number, Name: p.Name, Rating: p.Rating, Club: p.Club, Seeded: p.Seeded,
 		Status: string(p.Status), JoinedRound: p.JoinedRound}
 	if p.Status == tournament.Withdrawn {
 		out.WithdrawnAfter = &p.WithdrawnAfter

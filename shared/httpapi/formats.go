@@ -144,7 +144,7 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 		if only != 0 && r.Number != only {
 			continue
 		}
-		for _, p := range roundView(r, ev.h, false, c.nowMs()).Pairings {
+		for _, p := range roundView(r, ev.h, ev.numbers(), false, c.nowMs()).Pairings {
 			games = append(games, eventGameOut{Round: r.Number, pairingOut: p})
 		}
 	}

@@ -30,7 +30,9 @@ type gameLink struct {
 	// Reported is set once the result item exists (the tournament link).
 	Reported bool `json:"x,omitempty"`
 	// The players' names and numbers as the game was made (the event's
-	// players are edited only before round 1), for a board's display.
+	// players are edited only before round 1), for a board's display: the
+	// numbers drawn for round 1 in an individual Swiss (P-3); a game made
+	// before they showed keeps the entry numbers.
 	RedName     string `json:"rn,omitempty"`
 	BlackName   string `json:"bn,omitempty"`
 	RedNumber   int    `json:"ri,omitempty"`
@@ -118,8 +120,9 @@ func GameID(tid string, round, table, number int) string {
 // start (C-6): a round with no start time yet waits, clocks still, until the
 // organiser or an arbiter starts it. A game made after its round started (a
 // knockout's next or play-off game, a team board set late) starts when it is
-// made, now: its players could not have played it before.
-func (a *API) eventGame(t *tournament.Tournament, r *tournament.Round, p tournament.Pairing, red, black *tournament.Player, now int64) (*store.Record, error) {
+// made, now: its players could not have played it before. numbers are the
+// players' numbers as the event shows them (P-3), the ones the game keeps.
+func (a *API) eventGame(t *tournament.Tournament, r *tournament.Round, p tournament.Pairing, red, black *tournament.Player, numbers map[string]int, now int64) (*store.Record, error) {
 	start := r.StartsAt
 	if start != 0 && now > start {
 		start = now
@@ -133,7 +136,7 @@ func (a *API) eventGame(t *tournament.Tournament, r *tournament.Round, p tournam
 		return nil, err
 	}
 	link := gameLink{Tournament: t.ID, Round: r.Number, Table: p.Table, Red: red.ID, Black: black.ID, RedHash: red.TokenHash, BlackHash: black.TokenHash,
-		RedName: red.Name, BlackName: black.Name, RedNumber: red.Number, BlackNumber: black.Number}
+		RedName: red.Name, BlackName: black.Name, RedNumber: numbers[red.ID], BlackNumber: numbers[black.ID]}
 	return encodeGame(&store.Record{PK: store.GamePK(p.GameID), SK: store.GameSK, Kind: store.KindGame}, link, g)
 }
 

@@ -46,8 +46,16 @@ func (a *API) changePlayer(c *call, change func(*tournament.Tournament, *tournam
 	if err := a.store.Transact(c.ctx(), []*store.Record{encode(rec, p), encode(meta, t)}); err != nil {
 		return 0, nil, conflictWith(err, func() (any, error) {
 			p, _, err := a.loadPlayer(c.ctx(), tid, pid)
-			return map[string]any{"player": playerView(p)}, err
+			if err != nil {
+				return nil, err
+			}
+			out, err := a.shownPlayer(c.ctx(), t, p)
+			return map[string]any{"player": out}, err
 		})
 	}
-	return http.StatusOK, map[string]any{"player": playerView(p)}, nil
+	out, err := a.shownPlayer(c.ctx(), t, p)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, map[string]any{"player": out}, nil
 }

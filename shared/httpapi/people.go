@@ -51,7 +51,8 @@ func (a *API) editPlayer(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, map[string]any{"player": playerView(p)}, nil
+	// Edits happen before round 1 only: the entry number is the number.
+	return http.StatusOK, map[string]any{"player": playerView(p, p.Number)}, nil
 }
 
 // POST /tournaments/{tid}/players/{pid}/remove — organiser (O-1): take a
@@ -87,7 +88,8 @@ func (a *API) removePlayer(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, map[string]any{"player": playerView(p), "removed": true, "players": t.Entrants()}, nil
+	// Removal happens before round 1 only: the entry number is the number.
+	return http.StatusOK, map[string]any{"player": playerView(p, p.Number), "removed": true, "players": t.Entrants()}, nil
 }
 
 // POST /tournaments/{tid}/players/{pid}/token — organiser: a new token for
@@ -102,8 +104,9 @@ func (a *API) reissuePlayerToken(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	var (
-		token string
-		p     *tournament.Player
+		token  string
+		p      *tournament.Player
+		number int
 	)
 	err := retryConflicts(func() error {
 		ev, err := a.loadEvent(c.ctx(), tid)
@@ -117,6 +120,7 @@ func (a *API) reissuePlayerToken(c *call) (int, any, error) {
 		if p, rec, err = a.loadPlayer(c.ctx(), tid, pid); err != nil {
 			return err
 		}
+		number = ev.numbers()[pid]
 		var hash string
 		token, hash = newToken(tid, pid)
 		p.TokenHash = hash
@@ -137,7 +141,7 @@ func (a *API) reissuePlayerToken(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, map[string]any{"id": pid, "token": token, "player": playerView(p)}, nil
+	return http.StatusOK, map[string]any{"id": pid, "token": token, "player": playerView(p, number)}, nil
 }
 
 // playerGameWrites returns the player's games rewritten with the new token

@@ -2,8 +2,10 @@ package httpapi
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/xqtour/xqtour/shared/rating"
@@ -107,6 +109,8 @@ func (a *API) getRatings(c *call) (int, any, error) {
 			Games: l.Games, Score: float64(l.Halves) / 2, ExpectedScore: l.Expected, K: l.K, Change: l.Change,
 			FirstRating: l.First, OpponentAverage: l.OpponentAverage}
 	}
+	// In number order: the numbers drawn for round 1 in a Swiss (P-3).
+	slices.SortStableFunc(rows, func(x, y ratingRowOut) int { return cmp.Compare(x.Number, y.Number) })
 	if format == "csv" {
 		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: ratingsCSV(rows)}, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
@@ -74,6 +75,22 @@ func (a *API) loadPlayers(ctx context.Context, tid string) ([]*tournament.Player
 		}
 	}
 	return out, recs, nil
+}
+
+// shownPlayer is one player as clients see it. Its number is the drawn one
+// once the event shows drawn numbers (tournament.NumbersDrawn); the lot
+// reads the whole field, so only then are the players loaded, p standing
+// for itself as this request left it.
+func (a *API) shownPlayer(ctx context.Context, t *tournament.Tournament, p *tournament.Player) (playerOut, error) {
+	if !tournament.NumbersDrawn(t) {
+		return playerView(p, p.Number), nil
+	}
+	players, _, err := a.loadPlayers(ctx, t.ID)
+	if err != nil {
+		return playerOut{}, err
+	}
+	players = slices.DeleteFunc(players, func(q *tournament.Player) bool { return q.ID == p.ID })
+	return playerView(p, tournament.ShownNumbers(t, append(players, p))[p.ID]), nil
 }
 
 // retryConflicts reruns fn when it loses a race on an internal counter (not a

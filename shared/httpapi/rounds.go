@@ -28,6 +28,17 @@ type event struct {
 	// other holds the items the cases below skip (teams, lineups,
 	// officials); teams.go reads a team event's from it.
 	other []*store.Record
+	// shown caches numbers().
+	shown map[string]int
+}
+
+// numbers are the players' numbers as the event shows them (P-3: the drawn
+// numbers once an individual Swiss has paired round 1), worked out once.
+func (ev *event) numbers() map[string]int {
+	if ev.shown == nil {
+		ev.shown = tournament.ShownNumbers(ev.t, ev.h.Players)
+	}
+	return ev.shown
 }
 
 func (a *API) loadEvent(ctx context.Context, tid string) (*event, error) {
@@ -244,6 +255,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 			var stored tournament.Round
 			if _, lerr := a.load(c.ctx(), store.TournamentPK(tid), store.RoundSK(n), "round", &stored); lerr == nil {
 				r, status = &stored, http.StatusOK // another request paired it: the same round
+				ev.t, ev.shown = &t, nil           // as that request left the event: round n paired (P-3 numbers)
 				return nil
 			}
 			return err // the event changed for another reason: pair afresh
@@ -252,6 +264,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 			return err
 		}
 		ev.t, status, stored = &t, http.StatusCreated, rec
+		ev.shown = nil // round 1 paired: the drawn numbers now show (P-3)
 		return nil
 	})
 	if re := (*tournament.RuleError)(nil); errors.As(err, &re) && re.Code == tournament.CodeEventComplete {
@@ -472,13 +485,13 @@ func (a *API) changeRound(c *call) (int, any, error) {
 				return nil, err
 			}
 			if r := fresh.round(n); r != nil {
-				return localizeRound(roundView(r, fresh.h, true, c.nowMs()), c.r), nil
+				return localizeRound(roundView(r, fresh.h, fresh.numbers(), true, c.nowMs()), c.r), nil
 			}
 			return nil, notFound("round")
 		})
 	}
 	a.ensureGamesAfterCommit(c, ev.t, &changed, ev.h, nil)
-	return http.StatusOK, localizeRound(roundView(&changed, ev.h, true, c.nowMs()), c.r), nil
+	return http.StatusOK, localizeRound(roundView(&changed, ev.h, ev.numbers(), true, c.nowMs()), c.r), nil
 }
 
 // started reports whether anything has happened in a game since it was created.
@@ -730,6 +743,7 @@ func (a *API) markGamesReady(c *call, tid string, r *tournament.Round, stored *s
 // games whose players changed, unless they have begun.
 func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tournament.History, games map[string]*storedGame, create bool, now int64) ([]*store.Record, error) {
 	var recs []*store.Record
+	var numbers map[string]int // as the event shows them (P-3), worked out for the first game made
 	for _, p := range r.Pairings {
 		sg := games[p.GameID]
 		if sg != nil && sg.Link.Red == p.Red && sg.Link.Black == p.Black {
@@ -758,9 +772,12 @@ func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tourn
 		if red == nil || black == nil {
 			return nil, fmt.Errorf("round %d table %d: unknown player", r.Number, p.Table)
 		}
+		if numbers == nil {
+			numbers = tournament.ShownNumbers(t, h.Players)
+		}
 		tt := *t
 		tt.Settings.TimeControl = tournament.GameControl(t, p) // additional rapid games have their own (S-3)
-		rec, err := a.eventGame(&tt, r, p, red, black, now)
+		rec, err := a.eventGame(&tt, r, p, red, black, numbers, now)
 		if err != nil {
 			return nil, err
 		}
@@ -805,6 +822,8 @@ type pairingOut struct {
 	Black       string          `json:"black"`
 	RedName     string          `json:"redName"`
 	BlackName   string          `json:"blackName"`
+	RedNumber   int             `json:"redNumber,omitempty"`
+	BlackNumber int             `json:"blackNumber,omitempty"`
 	GameID      string          `json:"gameId"`
 	Match       string          `json:"match,omitempty"`
 	Board       int             `json:"board,omitempty"`
@@ -852,7 +871,9 @@ func explanationView(e tournament.Explanation) *explanationOut {
 	return &explanationOut{ScoreGroup: e.ScoreGroup, Opponent: e.Opponent, OpponentReason: e.OpponentReason, ColourReason: e.ColourReason}
 }
 
-func roundView(r *tournament.Round, h *tournament.History, explain bool, now int64) roundOut {
+// roundView is round r as clients see it; numbers are the players' numbers
+// as the event shows them (event.numbers), nil for a team round's teams.
+func roundView(r *tournament.Round, h *tournament.History, numbers map[string]int, explain bool, now int64) roundOut {
 	out := roundOut{Round: r.Number, PairedAt: rfc3339(r.PairedAt), Started: r.Started(now), Pairings: []pairingOut{}, Byes: []string{},
 		UnfinishedAsDraws: []string{}, Audit: []auditOut{}}
 	if r.StartsAt != 0 {
@@ -866,7 +887,8 @@ func roundView(r *tournament.Round, h *tournament.History, explain bool, now int
 		return ""
 	}
 	for i, p := range r.Pairings {
-		po := pairingOut{Table: p.Table, Red: p.Red, Black: p.Black, RedName: name(p.Red), BlackName: name(p.Black), GameID: p.GameID, Match: p.Match, Board: p.Board, Group: p.Group}
+		po := pairingOut{Table: p.Table, Red: p.Red, Black: p.Black, RedName: name(p.Red), BlackName: name(p.Black),
+			RedNumber: numbers[p.Red], BlackNumber: numbers[p.Black], GameID: p.GameID, Match: p.Match, Board: p.Board, Group: p.Group}
 		if res, ok := h.Result(r.Number, p); ok {
 			s := res.Result.String()
 			po.Result, po.Reason = &s, res.Reason

@@ -107,7 +107,7 @@ type matchOut struct {
 // roundView is the round as clients see it; a team round adds its matches
 // with their scores once decided (T-7).
 func (ev *event) roundView(r *tournament.Round, explain bool, now int64) roundOut {
-	out := roundView(r, ev.h, explain, now)
+	out := roundView(r, ev.h, ev.numbers(), explain, now)
 	if !ev.t.Settings.Teams {
 		return out
 	}

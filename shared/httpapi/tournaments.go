@@ -91,9 +91,14 @@ func (a *API) registerPlayer(c *call) (int, any, error) {
 	var (
 		token  string
 		player tournament.Player
+		t      *tournament.Tournament
 	)
 	err := retryConflicts(func() error {
-		t, meta, err := a.loadTournament(c.ctx(), tid)
+		var (
+			meta *store.Record
+			err  error
+		)
+		t, meta, err = a.loadTournament(c.ctx(), tid)
 		if err != nil {
 			return err
 		}
@@ -113,24 +118,36 @@ func (a *API) registerPlayer(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusCreated, map[string]any{"id": player.ID, "token": token, "player": playerView(&player)}, nil
+	// A late entrant of a Swiss takes the next free drawn number (P-3).
+	out, err := a.shownPlayer(c.ctx(), t, &player)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, map[string]any{"id": player.ID, "token": token, "player": out}, nil
 }
 
-// GET /tournaments/{tid}/players — public; in registration-number order.
+// GET /tournaments/{tid}/players — public; in number order: the numbers
+// drawn for round 1 once an individual Swiss has paired it (P-3), else the
+// registration numbers.
 func (a *API) listPlayers(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
-	if _, _, err := a.loadTournament(c.ctx(), tid); err != nil {
+	t, _, err := a.loadTournament(c.ctx(), tid)
+	if err != nil {
 		return 0, nil, err
 	}
 	players, _, err := a.loadPlayers(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
-	// By number; a registration removed before round 1 leaves its number unused.
-	slices.SortFunc(players, func(x, y *tournament.Player) int { return cmp.Compare(x.Number, y.Number) })
+	// By number; a registration removed before round 1 leaves its entry
+	// number unused (the drawn numbers have no gaps).
+	number := tournament.ShownNumbers(t, players)
+	slices.SortFunc(players, func(x, y *tournament.Player) int {
+		return cmp.Or(cmp.Compare(number[x.ID], number[y.ID]), cmp.Compare(x.Number, y.Number))
+	})
 	out := make([]playerOut, len(players))
 	for i, p := range players {
-		out[i] = playerView(p)
+		out[i] = playerView(p, number[p.ID])
 	}
 	return http.StatusOK, map[string]any{"players": out}, nil
 }

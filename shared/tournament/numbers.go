@@ -5,9 +5,37 @@ import (
 	"sort"
 )
 
+// NumbersDrawn reports whether the players are known by the numbers drawn
+// for round 1 rather than by their entry numbers: in an individual Swiss
+// once round 1 is paired. 002 appendix 3 §1.3 (除第一轮需抽签确定每个运动员
+// (队)序号) makes round 1's lot set each player's number (序号), the one
+// every later rule (P-9, P-11) and every view means. A round robin's table
+// numbers (S-1) are its own numbering and change no player's number.
+func NumbersDrawn(t *Tournament) bool { return t.Round > 0 && swissNumbered(t.Settings) }
+
+// ShownNumbers returns each player's number as the event shows it — in its
+// player list, pairings, standings, crosstable, exports and games: the
+// pairing number (PairingNumbers) once NumbersDrawn, else the entry number
+// (Player.Number, the order of registration). players must be the whole
+// field, since the lot reads all of it; the numbers of an individual Swiss
+// are then 1…n, late entrants taking the next free ones as they enter.
+func ShownNumbers(t *Tournament, players []*Player) map[string]int {
+	if NumbersDrawn(t) {
+		return PairingNumbers(t, players)
+	}
+	out := make(map[string]int, len(players))
+	for _, p := range players {
+		out[p.ID] = p.Number
+	}
+	return out
+}
+
 // PairingNumbers gives every player of an individual Swiss its pairing
 // number (P-3, 002 appendix 3 §2.1) as the event's numbering says; late
-// entries follow in registration order in every method.
+// entries follow in registration order in every method. The numbers read
+// only what registration fixes when round 1 is paired (ratings, seeds,
+// entry numbers and the round each player joined), so they never change
+// once drawn.
 //
 //   - NumberingRating (the default): the first round's field is ordered by
 //     rating — seeded players first, then the others, each by rating (an

@@ -12,7 +12,7 @@ func (t *Tournament) Pause(p *Player) error {
 		return err
 	}
 	if p.Status == Paused {
-		return &RuleError{Code: "already_paused", Message: fmt.Sprintf("player %d is already paused", p.Number), Rule: "S-6"}
+		return &RuleError{Code: "already_paused", Message: fmt.Sprintf("%s (entry no. %d) is already paused", p.Name, p.Number), Rule: "S-6"}
 	}
 	p.Status = Paused
 	return nil
@@ -24,7 +24,7 @@ func (t *Tournament) Resume(p *Player) error {
 		return err
 	}
 	if p.Status != Paused {
-		return &RuleError{Code: "not_paused", Message: fmt.Sprintf("player %d is not paused", p.Number), Rule: "S-6"}
+		return &RuleError{Code: "not_paused", Message: fmt.Sprintf("%s (entry no. %d) is not paused", p.Name, p.Number), Rule: "S-6"}
 	}
 	p.Status = Active
 	return nil
@@ -39,7 +39,7 @@ func (t *Tournament) pausable(p *Player) error {
 	case !isSwiss(t.Settings.System):
 		return &RuleError{Code: "pause_unsupported", Message: fmt.Sprintf("a %s pairs from a fixed table; a player who cannot play withdraws instead", t.Settings.System), Rule: "S-6"}
 	case p.Status == Withdrawn:
-		return &RuleError{Code: "already_withdrawn", Message: fmt.Sprintf("player %d has withdrawn", p.Number), Rule: "S-6"}
+		return &RuleError{Code: "already_withdrawn", Message: fmt.Sprintf("%s (entry no. %d) has withdrawn", p.Name, p.Number), Rule: "S-6"}
 	}
 	return nil
 }

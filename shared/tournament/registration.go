@@ -73,7 +73,10 @@ const (
 
 // Player is one registration.
 type Player struct {
-	ID     string
+	ID string
+	// Number is the entry number, the order of registration. It is the
+	// number the event shows until an individual Swiss pairs round 1; from
+	// then on the number drawn for round 1 is (ShownNumbers, P-3).
 	Number int
 	Name   string
 	Rating int
@@ -145,7 +148,7 @@ func (t *Tournament) Register(p Player, now int64) (Player, error) {
 // keep the results depending on how many games were played.
 func (t *Tournament) Withdraw(p *Player) error {
 	if p.Status == Withdrawn {
-		return &RuleError{Code: "already_withdrawn", Message: fmt.Sprintf("player %d has already withdrawn", p.Number), Rule: "S-6"}
+		return &RuleError{Code: "already_withdrawn", Message: fmt.Sprintf("%s (entry no. %d) has already withdrawn", p.Name, p.Number), Rule: "S-6"}
 	}
 	p.Status = Withdrawn
 	p.WithdrawnAfter = t.Round

@@ -18,8 +18,9 @@ func StandingsEvent(t *Tournament, h *History) (standings.Event, error) {
 		return ev, fmt.Errorf("standings: %w", err)
 	}
 	ev.Chain = chain
+	number := ShownNumbers(t, h.Players) // P-3: the drawn numbers once round 1 is paired
 	for _, p := range h.Players {
-		ev.Players = append(ev.Players, standings.Player{ID: p.ID, Name: p.Name, Number: p.Number})
+		ev.Players = append(ev.Players, standings.Player{ID: p.ID, Name: p.Name, Number: number[p.ID]})
 		// S-6 in a groups event counts the opponents due in the player's own
 		// group (GroupStandingsEvent); the whole event's table keeps the
 		// results as played rather than apply it over the whole field.
