@@ -30,6 +30,7 @@ func main() {
 
 	start := time.Now()
 	var smallRounds, smallViolations int
+	off := map[string]int{} // rounds off the optimum, by the part of the measure missed
 	var sc counts
 	for i := 0; i < *small; i++ {
 		s := *seed + uint64(i)
@@ -43,11 +44,16 @@ func main() {
 		sc.add(rep)
 		for _, v := range rep.Violations {
 			smallViolations++
+			if v.Off != "" {
+				off[v.Off]++
+			}
 			fmt.Printf("small seed %d (%d players, %d rounds): %v\n", s, ev.Players, ev.Rounds, v)
 		}
 	}
 	fmt.Printf("%d small events (4…12 players), %d rounds compared with the brute-force optimum, %d off the optimum or breaking a rule (%.1fs)\n",
 		*small, smallRounds, smallViolations, time.Since(start).Seconds())
+	fmt.Printf("rounds where a pairing of the same score profile exists with fewer third floats (P-6): %d; at the same crossings and third floats with fewer colour faults (P-8): %d; with fewer crossings (P-4, P-10): %d\n",
+		off[checker.OffThirdFloats], off[checker.OffColourFaults], off[checker.OffCrossings])
 	sc.print()
 	start = time.Now()
 	var events, rounds, stopped, violations int

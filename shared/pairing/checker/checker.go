@@ -24,7 +24,18 @@ const BruteLimit = 14
 type Violation struct {
 	Rule string // SPEC rule id, e.g. "P-5"
 	Msg  string
+	// Off names the part of the optimum measure a round misses when it is
+	// off the brute-force optimum: OffCrossings, OffThirdFloats or
+	// OffColourFaults; empty for every other violation.
+	Off string
 }
+
+// The parts of the optimum measure, most significant first (Violation.Off).
+const (
+	OffCrossings    = "crossings"
+	OffThirdFloats  = "thirdFloats"
+	OffColourFaults = "colourFaults"
+)
 
 // Error formats the violation.
 func (v Violation) Error() string { return v.Rule + ": " + v.Msg }
@@ -53,7 +64,7 @@ type checker struct {
 }
 
 func (c *checker) fail(rule, format string, args ...any) {
-	c.vs = append(c.vs, Violation{rule, fmt.Sprintf(format, args...)})
+	c.vs = append(c.vs, Violation{Rule: rule, Msg: fmt.Sprintf(format, args...)})
 }
 
 func newChecker(in swiss.Input) *checker {

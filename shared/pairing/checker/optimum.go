@@ -87,19 +87,20 @@ func (s scorer) best(a, b *player) measure {
 	return min(s.cost(a, b), s.cost(b, a))
 }
 
-// describe names the first field where got exceeds want.
-func (s scorer) describe(got, want measure) (rule, msg string) {
+// describe names the first field where got exceeds want: its rule, its
+// part of the measure (Violation.Off) and what it found.
+func (s scorer) describe(got, want measure) (rule, off, msg string) {
 	field := func(m measure, sh uint) int { return int(m>>sh) & (1<<fieldBits - 1) }
 	for i := 0; i < s.boundaries(); i++ {
 		g, w := field(got, s.shift(i)), field(want, s.shift(i))
 		if g != w {
-			return "P-4", fmt.Sprintf("score boundary %d|%d crossed by %d pairs, %d possible (拆对 from the top, P-10)", s.levels[i], s.levels[i+1], g, w)
+			return "P-4", OffCrossings, fmt.Sprintf("score boundary %d|%d crossed by %d pairs, %d possible (拆对 from the top, P-10)", s.levels[i], s.levels[i+1], g, w)
 		}
 	}
 	if g, w := field(got, fieldBits), field(want, fieldBits); g != w {
-		return "P-6", fmt.Sprintf("%d third floats, %d possible", g, w)
+		return "P-6", OffThirdFloats, fmt.Sprintf("%d third floats, %d possible", g, w)
 	}
-	return "P-8", fmt.Sprintf("%d colour faults (+3 or three in a row), %d possible", field(got, 0), field(want, 0))
+	return "P-8", OffColourFaults, fmt.Sprintf("%d colour faults (+3 or three in a row), %d possible", field(got, 0), field(want, 0))
 }
 
 // checkOptimum compares the round with the brute-force optimum over every
@@ -141,8 +142,9 @@ func (c *checker) checkOptimum() {
 	case want == noPairing:
 		c.fail("P-8", "the checker finds no complete pairing, but the round has one")
 	case got > want:
-		rule, msg := sc.describe(got, want)
+		rule, off, msg := sc.describe(got, want)
 		c.fail(rule, "%s", msg)
+		c.vs[len(c.vs)-1].Off = off
 	case got < want:
 		c.fail("P-4", "the round beats the brute-force optimum: the checker is wrong")
 	}
