@@ -43,7 +43,8 @@ const (
 func roundCSV(r roundOut) []byte {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
-	_ = w.Write([]string{"round", "table", "red", "redName", "black", "blackName", "gameId", "result", "reason", "match", "board", "group"})
+	// The numbers come last, so the columns before them keep their places.
+	_ = w.Write([]string{"round", "table", "red", "redName", "black", "blackName", "gameId", "result", "reason", "match", "board", "group", "redNumber", "blackNumber"})
 	round := strconv.Itoa(r.Round)
 	for _, p := range r.Pairings {
 		res := ""
@@ -54,13 +55,22 @@ func roundCSV(r roundOut) []byte {
 		if p.Board > 0 {
 			board = strconv.Itoa(p.Board)
 		}
-		_ = w.Write([]string{round, strconv.Itoa(p.Table), p.Red, csvText(p.RedName), p.Black, csvText(p.BlackName), p.GameID, res, p.Reason, p.Match, board, p.Group})
+		_ = w.Write([]string{round, strconv.Itoa(p.Table), p.Red, csvText(p.RedName), p.Black, csvText(p.BlackName), p.GameID, res, p.Reason, p.Match, board, p.Group,
+			numberText(p.RedNumber), numberText(p.BlackNumber)})
 	}
 	for _, b := range r.Byes {
-		_ = w.Write([]string{round, "bye", b, "", "", "", "", "", "", "", "", ""})
+		_ = w.Write([]string{round, "bye", b, "", "", "", "", "", "", "", "", "", "", ""})
 	}
 	w.Flush()
 	return buf.Bytes()
+}
+
+// numberText is a player's number for a CSV cell, empty when unknown.
+func numberText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
 }
 
 // crosstableCSV writes one row a player: number, id, name, points, then one

@@ -129,6 +129,14 @@ func TestDrawnNumbers_P3_OverHTTP(t *testing.T) {
 	if want := "1-2 4-3 5-6 8-7 9-10"; strings.Join(got, " ") != want {
 		t.Fatalf("round 1 reads %s by the numbers shown, want %s", strings.Join(got, " "), want)
 	}
+	// The round's CSV ends each table with the two numbers.
+	var fromCSV []string
+	for _, row := range readCSV(t, s.Get("/tournaments/"+tid+"/rounds/1?format=csv").Want(t, http.StatusOK))[1:] {
+		fromCSV = append(fromCSV, row[len(row)-2]+"-"+row[len(row)-1])
+	}
+	if want := "1-2 4-3 5-6 8-7 9-10"; strings.Join(fromCSV, " ") != want {
+		t.Errorf("round 1 CSV reads %s, want %s", strings.Join(fromCSV, " "), want)
+	}
 
 	// Results in: the standings and the crosstable show the same numbers.
 	for _, p := range r.Pairings {
