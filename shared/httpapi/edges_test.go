@@ -64,3 +64,36 @@ func TestTwoContentTypeHeadersAreRefused(t *testing.T) {
 	// One header is read as before.
 	s.Post("/tournaments", "", `{"name":"One Type","rounds":3}`).Want(t, http.StatusCreated)
 }
+
+// A record whose tags hold a control character (ESC, CR, DEL, U+0085 NEL,
+// a bidi override) is refused as a name holding one is: that game is not
+// imported, the answer says which tag and character, and the tags never
+// reach a PGN export. A file with CRLF line ends is read as before.
+func TestImportedPGNTagsRefuseControlCharacters(t *testing.T) {
+	s := apitest.New(t)
+	const moves = "1. 炮二平五 马8进7 1-0\n"
+	for _, tc := range []struct{ tag, char string }{
+		{`[Red "Li` + "\x1b[31m" + `"]`, "U+001B"},
+		{`[Event "Open` + "\r" + `[Result \"0-1\"]"]`, "U+000D"},
+		{`[Black "Wang` + "\u0085" + `x"]`, "U+0085"},
+		{`[Site "a` + "\x7f" + `"]`, "U+007F"},
+		{`[Black "` + "\u202e" + `gnaW"]`, "U+202E"},
+	} {
+		out := importPGN(t, s, tc.tag+"\n"+moves, "application/x-chess-pgn", http.StatusUnprocessableEntity)
+		if out.Imported != 0 || len(out.Games) != 1 || out.Games[0].Error == nil || !strings.Contains(out.Games[0].Error.Reason, tc.char) {
+			t.Errorf("%q: %+v; want the game refused naming %s", tc.tag, out, tc.char)
+		}
+	}
+	if n := countItems(t, s, "G#"); n != 0 {
+		t.Fatalf("refused records stored %d games", n)
+	}
+	// Two games, one with a bad tag: the other is imported, and its export is clean.
+	out := importPGN(t, s, "[Red \"A\x1bB\"]\n"+moves+"\r\n[Red \"Li\"]\r\n[Black \"Wang\"]\r\n"+strings.ReplaceAll(moves, "\n", "\r\n"), "application/x-chess-pgn", http.StatusCreated)
+	if out.Imported != 1 || out.Games[0].Error == nil || out.Games[1].ID == "" {
+		t.Fatalf("mixed file: %+v", out)
+	}
+	rec := s.Get("/games/"+out.Games[1].ID+"/record?format=pgn").Want(t, http.StatusOK)
+	if !strings.Contains(string(rec.Body), `[Red "Li"]`) || strings.ContainsAny(string(rec.Body), "\x1b\r") {
+		t.Fatalf("export of the clean game: %q", rec.Body)
+	}
+}
