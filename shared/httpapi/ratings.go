@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"encoding/csv"
 	"net/http"
 	"strconv"
 
@@ -115,12 +114,12 @@ func (a *API) getRatings(c *call) (int, any, error) {
 
 func ratingsCSV(rows []ratingRowOut) []byte {
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+	w := newCSVWriter(&buf)
 	_ = w.Write([]string{"number", "playerId", "name", "oldRating", "games", "score", "expectedScore", "k", "change", "newRating", "firstRating", "opponentAverage"})
 	itoa := strconv.Itoa
 	ftoa := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 	for _, r := range rows {
-		_ = w.Write([]string{itoa(r.Number), r.PlayerID, csvText(r.Name), itoa(r.OldRating), itoa(r.Games), ftoa(r.Score),
+		_ = w.Write([]string{itoa(r.Number), r.PlayerID, r.Name, itoa(r.OldRating), itoa(r.Games), ftoa(r.Score),
 			ftoa(r.ExpectedScore), itoa(r.K), itoa(r.Change), itoa(r.NewRating), strconv.FormatBool(r.FirstRating), itoa(r.OpponentAverage)})
 	}
 	w.Flush()

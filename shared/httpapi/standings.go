@@ -2,12 +2,10 @@ package httpapi
 
 import (
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/tournament"
@@ -214,19 +212,9 @@ func playerTablePage(c *call, out standingsOut, pg page, total int, format strin
 
 // standingsCSV writes the table with a header row; tie-break columns are
 // named after the chain's criteria, as "tiebreak.<criterion>".
-// csvText keeps a name a spreadsheet would run as a formula (=, +, -, @,
-// tab, CR first: CSV injection) as text, with the quote spreadsheets read as
-// "text follows"; the JSON views keep the name as entered.
-func csvText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}
-
 func standingsCSV(t standingsOut) []byte {
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+	w := newCSVWriter(&buf)
 	header := []string{"rank", "number", "playerId", "name", "points"}
 	if len(t.Rows) > 0 {
 		for _, tb := range t.Rows[0].Tiebreaks { // prefixed: wins, fouls … are also plain counts
@@ -237,7 +225,7 @@ func standingsCSV(t standingsOut) []byte {
 	_ = w.Write(header)
 	itoa, btoa := strconv.Itoa, strconv.FormatBool
 	for _, r := range t.Rows {
-		rec := []string{itoa(r.Rank), itoa(r.Number), r.PlayerID, csvText(r.Name), itoa(r.Points)}
+		rec := []string{itoa(r.Rank), itoa(r.Number), r.PlayerID, r.Name, itoa(r.Points)}
 		for _, tb := range r.Tiebreaks {
 			rec = append(rec, strconv.FormatFloat(tb.Value, 'f', -1, 64))
 		}
@@ -379,10 +367,10 @@ func overallPlaces(ev *event, format string) (int, any, error) {
 	}
 	if format == "csv" {
 		var buf bytes.Buffer
-		w := csv.NewWriter(&buf)
+		w := newCSVWriter(&buf)
 		_ = w.Write([]string{"place", "number", "playerId", "name", "from", "groupPlace"})
 		for _, r := range rows {
-			_ = w.Write([]string{strconv.Itoa(r.Place), strconv.Itoa(r.Number), r.PlayerID, csvText(r.Name), r.From, strconv.Itoa(r.GroupPlace)})
+			_ = w.Write([]string{strconv.Itoa(r.Place), strconv.Itoa(r.Number), r.PlayerID, r.Name, r.From, strconv.Itoa(r.GroupPlace)})
 		}
 		w.Flush()
 		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: buf.Bytes()}, nil
