@@ -3,8 +3,10 @@ package httpapi_test
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -221,4 +223,76 @@ func TestEveryCSVCellACallerControlsIsText(t *testing.T) {
 			t.Errorf("%s was never answered as CSV: the walk missed a table", want)
 		}
 	}
+}
+
+// Every GET route of the API refuses a query parameter it does not read
+// with 400 unknown_query naming the ones it takes (an unread ?x=<n> made
+// every public read a fresh cache key), and one given twice; each route's
+// own parameters are read as before, as the routes' own tests show.
+func TestUnknownQueryParametersAreRefused(t *testing.T) {
+	s := apitest.New(t)
+	f := newFixture(t, s)
+	for _, rt := range httpapi.Routes {
+		if rt.Method != "GET" || rt.Function == httpapi.FnWeb {
+			continue
+		}
+		path := f.path(strings.Replace(rt.Path, "{id}", "P-11", 1))
+		r := s.Do(apitest.Req{Method: "GET", Path: path + "?x=1", Token: f.token(rt.Who), Invalid: true})
+		if r.Status != http.StatusBadRequest || r.ErrorCode() != "unknown_query" || !strings.Contains(errorMessage(r), `"x"`) {
+			t.Errorf("GET %s?x=1: %d %s; want 400 unknown_query", rt.Path, r.Status, r.Body)
+			continue
+		}
+		for _, name := range rt.Query() {
+			if !strings.Contains(errorMessage(r), name) {
+				t.Errorf("GET %s?x=1: %s does not name %q", rt.Path, errorMessage(r), name)
+			}
+		}
+		if len(rt.Query()) == 0 && !strings.Contains(errorMessage(r), "no query parameters") {
+			t.Errorf("GET %s?x=1: %s", rt.Path, errorMessage(r))
+		}
+	}
+	// A misspelt parameter is refused, not read as the default; a repeated one too.
+	wantError(t, s.Do(apitest.Req{Method: "GET", Path: "/tournaments/" + f.tid + "/standings?rund=1", Invalid: true}), http.StatusBadRequest, "unknown_query", "")
+	wantError(t, s.Do(apitest.Req{Method: "GET", Path: "/tournaments/" + f.tid + "/standings?round=1&round=2", Invalid: true}), http.StatusBadRequest, "invalid_query", "")
+	// The parameters a route takes, and the web client's, still work.
+	s.Get("/tournaments/" + f.tid + "/standings?round=1&live=false&view=players&format=json&offset=0&limit=10").Want(t, http.StatusOK)
+	s.Get("/tournaments/" + f.tid + "/rounds/1?explain=true&format=json").Want(t, http.StatusOK)
+	s.Get("/games/" + f.gid + "?since=0&notation=chinese&script=traditional").Want(t, http.StatusOK)
+	s.Get("/tournaments/" + f.tid + "/games?round=1&format=pgn&limit=5&offset=0").Want(t, http.StatusOK)
+}
+
+// The OpenAPI document lists exactly the query parameters each GET route
+// takes, so the refusal's list and the document never drift apart.
+func TestOpenAPIQueryParametersAreTheRoutes(t *testing.T) {
+	doc, err := httpapi.OpenAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rt := range httpapi.Routes {
+		if rt.Method != "GET" {
+			continue
+		}
+		item := doc.Paths.Find(strings.Replace(rt.Path, "{name...}", "{name}", 1))
+		if item == nil || item.Get == nil {
+			t.Errorf("GET %s is not in the OpenAPI document", rt.Path)
+			continue
+		}
+		var documented []string
+		for _, p := range append(item.Parameters, item.Get.Parameters...) {
+			if p.Value != nil && p.Value.In == "query" {
+				documented = append(documented, p.Value.Name)
+			}
+		}
+		slices.Sort(documented)
+		if rt.Function != httpapi.FnWeb && !slices.Equal(documented, rt.Query()) {
+			t.Errorf("GET %s: the document lists %v, the route takes %v", rt.Path, documented, rt.Query())
+		}
+	}
+}
+
+// errorMessage is error.message of an error body.
+func errorMessage(r *apitest.Resp) string {
+	var e struct{ Error struct{ Message string } }
+	_ = json.Unmarshal(r.Body, &e)
+	return e.Error.Message
 }

@@ -235,6 +235,9 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	if err := a.guard(r, rt); err != nil {
 		return writeError(w, a.log, err)
 	}
+	if err := checkQuery(r, rt); err != nil {
+		return writeError(w, a.log, err)
+	}
 	limit := bodyLimit(rt)
 	body, err := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
 	if err != nil {
