@@ -255,10 +255,10 @@ func TestUnknownQueryParametersAreRefused(t *testing.T) {
 	wantError(t, s.Do(apitest.Req{Method: "GET", Path: "/tournaments/" + f.tid + "/standings?rund=1", Invalid: true}), http.StatusBadRequest, "unknown_query", "")
 	wantError(t, s.Do(apitest.Req{Method: "GET", Path: "/tournaments/" + f.tid + "/standings?round=1&round=2", Invalid: true}), http.StatusBadRequest, "invalid_query", "")
 	// The parameters a route takes, and the web client's, still work.
-	s.Get("/tournaments/" + f.tid + "/standings?round=1&live=false&view=players&format=json&offset=0&limit=10").Want(t, http.StatusOK)
-	s.Get("/tournaments/" + f.tid + "/rounds/1?explain=true&format=json").Want(t, http.StatusOK)
-	s.Get("/games/" + f.gid + "?since=0&notation=chinese&script=traditional").Want(t, http.StatusOK)
-	s.Get("/tournaments/" + f.tid + "/games?round=1&format=pgn&limit=5&offset=0").Want(t, http.StatusOK)
+	s.Get("/tournaments/"+f.tid+"/standings?round=1&live=false&view=players&format=json&offset=0&limit=10").Want(t, http.StatusOK)
+	s.Get("/tournaments/"+f.tid+"/rounds/1?explain=true&format=json").Want(t, http.StatusOK)
+	s.Get("/games/"+f.gid+"?since=0&notation=chinese&script=traditional").Want(t, http.StatusOK)
+	s.Get("/tournaments/"+f.tid+"/games?round=1&format=pgn&limit=5&offset=0").Want(t, http.StatusOK)
 }
 
 // The OpenAPI document lists exactly the query parameters each GET route
