@@ -206,6 +206,7 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 	total := len(games)
 	games, paging := pageSlice(games, pg), pageInfo(c, pg, total)
 	if format == "json" {
+		c.keepView(ev.nextStart(c.nowMs()))
 		return http.StatusOK, eventGamesOut{TournamentID: ev.t.ID, Games: games, pageOut: paging}, nil
 	}
 	keys := make([]store.Key, len(games))
@@ -217,8 +218,10 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	var out bytes.Buffer
+	finished := true // every game of the page has its result: its record moves only with a write to the event
 	for i, g := range games {
 		rec := recs[keys[i]]
+		finished = finished && rec != nil && g.Result != nil
 		if rec == nil {
 			continue // a game not created yet (an interrupted pairing): nothing to record
 		}
@@ -235,6 +238,9 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 			out.WriteString("\n")
 		}
 		out.WriteString(strings.TrimRight(text, "\n") + "\n")
+	}
+	if finished {
+		c.keepView(ev.nextStart(c.nowMs()))
 	}
 	return http.StatusOK, raw{contentType: pgnType, data: out.Bytes(), next: paging.Next}, nil
 }

@@ -106,6 +106,7 @@ func (a *API) getRatings(c *call) (int, any, error) {
 			Games: l.Games, Score: float64(l.Halves) / 2, ExpectedScore: l.Expected, K: l.K, Change: l.Change,
 			FirstRating: l.First, OpponentAverage: l.OpponentAverage}
 	}
+	c.keepView(ev.nextStart(c.nowMs()))
 	if format == "csv" {
 		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: ratingsCSV(rows)}, nil
 	}

@@ -34,6 +34,10 @@ type call struct {
 	now  time.Time
 	// cache, when set, replaces a public GET's default Cache-Control (etag.go).
 	cache string
+	// keep and until: the answer may be kept as a response view, valid
+	// until that time (ms; 0: no time limit) (responseviews.go).
+	keep  bool
+	until int64
 }
 
 func (c *call) ctx() context.Context { return c.r.Context() }

@@ -159,6 +159,17 @@ func (a *API) getStandings(c *call) (int, any, error) {
 			}
 		}
 	}
+	if vw == nil { // a team event, a team view, a group's table: the response view serves it
+		return a.serveViewed(c, "GET /tournaments/{tid}/standings", func() (int, any, error) { return a.standingsFromEvent(c, nil, view, format, pg) })
+	}
+	return a.standingsFromEvent(c, vw, view, format, pg)
+}
+
+// standingsFromEvent answers GET …/standings from the event, storing the
+// players' table view vw (when given) or marking the answer for its
+// response view.
+func (a *API) standingsFromEvent(c *call, vw *storedView, view, format string, pg page) (int, any, error) {
+	q := c.r.URL.Query()
 	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
 	if err != nil {
 		return 0, nil, err
@@ -166,6 +177,9 @@ func (a *API) getStandings(c *call) (int, any, error) {
 	n, live, err := ev.tableRound(c)
 	if err != nil {
 		return 0, nil, err
+	}
+	if vw == nil {
+		c.keepView(ev.nextStart(c.nowMs()))
 	}
 	if view == "overall" {
 		return overallPlaces(ev, format)
@@ -297,9 +311,21 @@ func (a *API) getCrosstable(c *call) (int, any, error) {
 			}
 		}
 	}
+	if vw == nil { // a team event, a group's table: the response view serves it
+		return a.serveViewed(c, "GET /tournaments/{tid}/crosstable", func() (int, any, error) { return a.crosstableFromEvent(c, nil, format, pg) })
+	}
+	return a.crosstableFromEvent(c, vw, format, pg)
+}
+
+// crosstableFromEvent answers GET …/crosstable from the event, storing the
+// crosstable view vw (when given) or marking the answer for its response view.
+func (a *API) crosstableFromEvent(c *call, vw *storedView, format string, pg page) (int, any, error) {
 	ev, in, n, live, err := a.standingsEvent(c)
 	if err != nil {
 		return 0, nil, err
+	}
+	if vw == nil {
+		c.keepView(ev.nextStart(c.nowMs()))
 	}
 	ct, err := standings.CrossTable(in, n)
 	if err != nil {

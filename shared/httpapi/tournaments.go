@@ -132,6 +132,7 @@ func (a *API) listPlayers(c *call) (int, any, error) {
 	for i, p := range players {
 		out[i] = playerView(p)
 	}
+	c.keepView(0) // the players' items alone: nothing of it moves with the clock
 	return http.StatusOK, map[string]any{"players": out}, nil
 }
 
