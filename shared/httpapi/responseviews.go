@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
 )
 
 // Response views: the public reads that have no table view of their own —
@@ -31,9 +32,14 @@ import (
 // A view is named by the route, the query as the route reads it (numbers
 // written one way, so ?round=01 and ?round=1 share one) and the language a
 // round's explanations are written in; a page other than one a `next` link
-// names (offset a multiple of the default page, no other limit) is not
-// kept, so what a stranger can make the views hold is bounded by the
-// event's own pages.
+// names (offset a multiple of the default page, no other limit, within
+// maxKeptPages) is not kept, nor a table of a group the event does not
+// have, so what a stranger can make the views hold is bounded.
+
+// maxKeptPages bounds the pages of one table kept as views (a page past
+// the table's end answers 200 too): 100,000 rows, more than the 55,000
+// games of an 11-round, 10,000-player event.
+const maxKeptPages = 100
 
 // responseChunkBytes is the largest piece of a gzipped answer in one item
 // (DynamoDB's item limit is 400 KB).
@@ -65,13 +71,20 @@ func (ev *event) nextStart(now int64) int64 {
 	return next
 }
 
+// knownGroup reports whether ?group= is absent or names a group of the
+// event: some views ignore it, and a view kept per made-up name would let a
+// stranger fill the views partition.
+func knownGroup(ev *event, group string) bool {
+	return group == "" || slices.Contains(tournament.GroupNames(ev.t, ev.h), group)
+}
+
 // responseViewName is the view of this request to route kind, or false when
 // the request is not one a view keeps.
 func responseViewName(c *call, kind string, query []string) (string, bool) {
 	q := c.r.URL.Query()
 	if s := q.Get("offset"); s != "" {
 		n, err := strconv.Atoi(s)
-		if err != nil || n%maxPageRows != 0 {
+		if err != nil || n%maxPageRows != 0 || n/maxPageRows >= maxKeptPages {
 			return "", false
 		}
 	}

@@ -239,3 +239,29 @@ func TestResponseViews_TeamAndGroupTables(t *testing.T) {
 		t.Errorf("a board result left the kept team table as it was: %s", after)
 	}
 }
+
+// What a stranger can make the views hold is bounded: a page no `next`
+// link names, a page far past the table's end and a table of a made-up
+// group are answered from the event and not kept.
+func TestResponseViews_OnlyPagesAndGroupsTheEventHasAreKept(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Bounded Open","system":"groups","groups":{"count":2,"finals":"samePlace"}}`, 6)
+	f.finishRound(t, s, f.pair(t, s, map[string]any{"round": 1}, http.StatusCreated), nil)
+	views := func() int { return countItems(t, s, "V#") }
+	base := "/tournaments/" + f.ev.ID
+	s.Get(base + "/games").Want(t, http.StatusOK)
+	s.Get(base + "/standings?group=A&view=players").Want(t, http.StatusOK)
+	before := views()
+	for _, path := range []string{
+		"/games?offset=7", "/games?limit=3", "/games?offset=100000", "/games?offset=200000",
+		"/standings?view=overall&group=Z", "/standings?view=overall&group=nosuch", "/standings?view=boards&group=zz",
+	} {
+		r := s.Do(apitest.Req{Method: "GET", Path: base + path, Invalid: true})
+		if r.Status != http.StatusOK && r.Status != http.StatusUnprocessableEntity && r.Status != http.StatusBadRequest {
+			t.Fatalf("%s: %d %s", path, r.Status, r.Body)
+		}
+	}
+	if after := views(); after != before {
+		t.Fatalf("reads a next link never names stored %d view items", after-before)
+	}
+}

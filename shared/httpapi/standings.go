@@ -178,7 +178,7 @@ func (a *API) standingsFromEvent(c *call, vw *storedView, view, format string, p
 	if err != nil {
 		return 0, nil, err
 	}
-	if vw == nil {
+	if vw == nil && knownGroup(ev, q.Get("group")) {
 		c.keepView(ev.nextStart(c.nowMs()))
 	}
 	if view == "overall" {
@@ -324,7 +324,7 @@ func (a *API) crosstableFromEvent(c *call, vw *storedView, format string, pg pag
 	if err != nil {
 		return 0, nil, err
 	}
-	if vw == nil {
+	if vw == nil && knownGroup(ev, c.r.URL.Query().Get("group")) {
 		c.keepView(ev.nextStart(c.nowMs()))
 	}
 	ct, err := standings.CrossTable(in, n)
