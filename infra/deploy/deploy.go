@@ -1,8 +1,9 @@
 // Package deploy derives the function resources of the SAM template
 // (template.yaml) from the route table httpapi.Routes, so the deployed API
-// serves exactly the routes the code knows. The hand-written rest of the template
-// (globals, HTTP API, table, outputs) is left as it is; only the block between
-// BeginMarker and EndMarker is generated (`make template` rewrites it).
+// serves exactly the routes the code knows, and the CloudFront cache keys on
+// exactly the query strings the routes take. The hand-written rest of the
+// template (globals, HTTP API, table, outputs) is left as it is; only the
+// blocks between the markers are generated (`make template` rewrites them).
 package deploy
 
 import (
@@ -238,7 +239,9 @@ func FunctionsYAML() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Sync returns template with its generated block replaced by FunctionsYAML.
+// Sync returns template with its generated blocks replaced: the functions
+// (FunctionsYAML), the edge cache policies and the distribution's cache
+// behaviours (EdgePoliciesYAML, EdgeBehavioursYAML).
 func Sync(template []byte) ([]byte, error) {
 	begin := bytes.Index(template, []byte(BeginMarker+"\n"))
 	end := bytes.Index(template, []byte(EndMarker+"\n"))
@@ -250,7 +253,18 @@ func Sync(template []byte) ([]byte, error) {
 		return nil, err
 	}
 	out := slices.Concat(template[:begin], block, template[end+len(EndMarker)+1:])
-	return out, nil
+	policies, err := EdgePoliciesYAML()
+	if err != nil {
+		return nil, err
+	}
+	if out, err = replaceBlock(out, EdgePoliciesBegin, EdgePoliciesEnd, policies); err != nil {
+		return nil, err
+	}
+	behaviours, err := EdgeBehavioursYAML()
+	if err != nil {
+		return nil, err
+	}
+	return replaceBlock(out, EdgeBehavioursBegin, EdgeBehavioursEnd, behaviours)
 }
 
 // LocalTable and LocalEndpoint are what `sam local start-api` functions use:

@@ -60,13 +60,15 @@ func TestSync_NeedsMarkers(t *testing.T) {
 	if _, err := deploy.Sync([]byte("Resources:\n  X: {}\n")); err == nil {
 		t.Error("Sync accepted a template without the generated block's markers")
 	}
-	tpl := "Resources:\n" + deploy.BeginMarker + "\n  Stale: {}\n" + deploy.EndMarker + "\nOutputs: {}\n"
+	tpl := "Resources:\n" + deploy.BeginMarker + "\n  Stale: {}\n" + deploy.EndMarker + "\n" +
+		deploy.EdgePoliciesBegin + "\n  StalePolicy: {}\n" + deploy.EdgePoliciesEnd + "\n" +
+		deploy.EdgeBehavioursBegin + "\n        StaleBehaviour: {}\n" + deploy.EdgeBehavioursEnd + "\nOutputs: {}\n"
 	out, err := deploy.Sync([]byte(tpl))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(out)
-	if strings.Contains(s, "Stale") || !strings.HasPrefix(s, "Resources:\n") || !strings.HasSuffix(s, "Outputs: {}\n") {
+	if strings.Contains(s, "Stale") || !strings.Contains(s, "\n  "+deploy.EdgeCachePolicyID+":\n") || !strings.Contains(s, "CacheBehaviors:") || !strings.HasPrefix(s, "Resources:\n") || !strings.HasSuffix(s, "Outputs: {}\n") {
 		t.Errorf("Sync did not replace exactly the block:\n%s", s)
 	}
 	for _, fn := range httpapi.Functions {

@@ -13,7 +13,8 @@
 // LIVE_ORIGINS: browser origins besides its own allowed on the /ws live
 // updates socket, comma-separated host patterns ("*" for any); WEBSOCKET_URL
 // names the live-updates socket the web pages use (default the same origin's
-// /ws). The web client's pages are served at /, /t/{tid} and /g/{gid}.
+// /ws); LIVE_CONNECTIONS_PER_CLIENT how many sockets one client address may
+// hold open (default 20). The web client's pages are served at /, /t/{tid} and /g/{gid}.
 //
 // Live updates are served at ws://ADDR/ws through the same fan-out as the
 // deployed stream function, fed by the embedded DynamoDB's change feed (with
@@ -31,6 +32,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -104,7 +106,15 @@ func run(ctx context.Context, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	ws := localws.New(st, localws.WithLogger(log), localws.WithOrigins(live.Origins(os.Getenv("LIVE_ORIGINS"))))
+	var limits live.Limits // zero fields keep live.DefaultLimits
+	if v := os.Getenv("LIVE_CONNECTIONS_PER_CLIENT"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return fmt.Errorf("LIVE_CONNECTIONS_PER_CLIENT=%q: want a count ≥ 1", v)
+		}
+		limits.ConnectionsPerClient = n
+	}
+	ws := localws.New(st, localws.WithLogger(log), localws.WithOrigins(live.Origins(os.Getenv("LIVE_ORIGINS"))), localws.WithLimits(limits))
 	defer ws.Close()
 	if db != nil {
 		ws.Follow(db, cfg.Table)

@@ -38,11 +38,61 @@ const (
 	pgnType = "application/x-chess-pgn; charset=utf-8"
 )
 
+// csvWriter is the one way the API writes CSV: every cell goes through
+// csvText, so no cell a caller controls (names, clubs as a clubs table's
+// team ids, groups, reasons…) can reach a spreadsheet as a formula, in
+// tables written today or added later.
+type csvWriter struct{ w *csv.Writer }
+
+func newCSVWriter(buf *bytes.Buffer) *csvWriter { return &csvWriter{csv.NewWriter(buf)} }
+
+// Write writes one row, each cell kept as text when a spreadsheet would
+// read it as a formula.
+func (w *csvWriter) Write(row []string) error {
+	safe := make([]string, len(row))
+	for i, cell := range row {
+		safe[i] = csvText(cell)
+	}
+	return w.w.Write(safe)
+}
+
+// Flush writes what is buffered.
+func (w *csvWriter) Flush() { w.w.Flush() }
+
+// csvText keeps a cell a spreadsheet would run as a formula (one starting
+// with =, +, -, @, tab or CR: CSV injection, as OWASP describes it) as text,
+// with the quote spreadsheets read as "text follows"; the JSON views keep
+// the text as entered. A plain number (a rating change of -12, a score of
+// +1.5) is a number, not a formula, and stays one.
+func csvText(s string) string {
+	if s == "" || !strings.ContainsRune("=+-@\t\r", rune(s[0])) || plainNumber(s) {
+		return s
+	}
+	return "'" + s
+}
+
+// plainNumber reports whether s is a signed decimal: digits with at most one point.
+func plainNumber(s string) bool {
+	digits, point := 0, false
+	for i, r := range s {
+		switch {
+		case i == 0 && (r == '-' || r == '+'):
+		case r >= '0' && r <= '9':
+			digits++
+		case r == '.' && !point:
+			point = true
+		default:
+			return false
+		}
+	}
+	return digits > 0
+}
+
 // roundCSV writes a round's pairings, one row a table, then one row a bye
-// (table "bye", the player in red). Names go through csvText.
+// (table "bye", the player in red).
 func roundCSV(r roundOut) []byte {
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+	w := newCSVWriter(&buf)
 	// The numbers come last, so the columns before them keep their places.
 	_ = w.Write([]string{"round", "table", "red", "redName", "black", "blackName", "gameId", "result", "reason", "match", "board", "group", "redNumber", "blackNumber"})
 	round := strconv.Itoa(r.Round)
@@ -55,7 +105,7 @@ func roundCSV(r roundOut) []byte {
 		if p.Board > 0 {
 			board = strconv.Itoa(p.Board)
 		}
-		_ = w.Write([]string{round, strconv.Itoa(p.Table), p.Red, csvText(p.RedName), p.Black, csvText(p.BlackName), p.GameID, res, p.Reason, p.Match, board, p.Group,
+		_ = w.Write([]string{round, strconv.Itoa(p.Table), p.Red, p.RedName, p.Black, p.BlackName, p.GameID, res, p.Reason, p.Match, board, p.Group,
 			numberText(p.RedNumber), numberText(p.BlackNumber)})
 	}
 	for _, b := range r.Byes {
@@ -80,7 +130,7 @@ func numberText(n int) string {
 // annulled, playing).
 func crosstableCSV(rows []crossRowOut) []byte {
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+	w := newCSVWriter(&buf)
 	header := []string{"number", "playerId", "name", "points"}
 	rounds := 0
 	for _, r := range rows {
@@ -93,7 +143,7 @@ func crosstableCSV(rows []crossRowOut) []byte {
 	}
 	_ = w.Write(header)
 	for _, r := range rows {
-		rec := []string{strconv.Itoa(r.Number), r.PlayerID, csvText(r.Name), strconv.Itoa(r.Points)}
+		rec := []string{strconv.Itoa(r.Number), r.PlayerID, r.Name, strconv.Itoa(r.Points)}
 		cells := make([]string, rounds)
 		for _, cell := range r.Cells {
 			if cell.Round < 1 || cell.Round > rounds {
@@ -166,6 +216,7 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 	total := len(games)
 	games, paging := pageSlice(games, pg), pageInfo(c, pg, total)
 	if format == "json" {
+		c.keepView(ev.nextStart(c.nowMs()))
 		return http.StatusOK, eventGamesOut{TournamentID: ev.t.ID, Games: games, pageOut: paging}, nil
 	}
 	keys := make([]store.Key, len(games))
@@ -177,8 +228,10 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	var out bytes.Buffer
+	finished := true // every game of the page has its result: its record moves only with a write to the event
 	for i, g := range games {
 		rec := recs[keys[i]]
+		finished = finished && rec != nil && g.Result != nil
 		if rec == nil {
 			continue // a game not created yet (an interrupted pairing): nothing to record
 		}
@@ -195,6 +248,9 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 			out.WriteString("\n")
 		}
 		out.WriteString(strings.TrimRight(text, "\n") + "\n")
+	}
+	if finished {
+		c.keepView(ev.nextStart(c.nowMs()))
 	}
 	return http.StatusOK, raw{contentType: pgnType, data: out.Bytes(), next: paging.Next}, nil
 }

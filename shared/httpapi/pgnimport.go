@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
@@ -189,6 +190,21 @@ func recordInfoOf(g notation.PGNGame) *recordInfoJSON {
 	return info
 }
 
+// checkTags refuses a record whose tags hold a control or format character
+// (C0 such as ESC and CR, DEL, C1 such as U+0085, a bidi override), as
+// names are refused them: the tags are kept and written back into PGN
+// exports, where a CR starts a line of its own and ESC drives a terminal.
+func checkTags(g notation.PGNGame) error {
+	for _, t := range g.Tags {
+		for _, r := range t.Name + t.Value {
+			if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+				return fmt.Errorf("tag %s must not contain the control or format character %U", quote(t.Name), r)
+			}
+		}
+	}
+	return nil
+}
+
 // maxTagBytes bounds each kept tag, so an item stays small whatever a file
 // holds.
 const maxTagBytes = 200
@@ -235,6 +251,11 @@ func (a *API) importGames(c *call) (int, any, error) {
 		row := &out[i]
 		row.Index, row.Line = i+1, pg.Line
 		row.Event, row.Red, row.Black = clip(pg.Tag("Event"), maxTagBytes), clip(pg.Tag("Red"), maxTagBytes), clip(pg.Tag("Black"), maxTagBytes)
+		if err := checkTags(pg); err != nil {
+			row.Event, row.Red, row.Black = escapeControls(row.Event), escapeControls(row.Red), escapeControls(row.Black)
+			row.Error = &importErrorJSON{Line: pg.Line, Reason: err.Error()}
+			continue
+		}
 		rep, rerr := pg.Replay()
 		if rerr != nil {
 			row.Error = replayErrorJSON(rerr)
@@ -304,6 +325,9 @@ func (a *API) loadRecord(c *call) (int, any, error) {
 		games := notation.ReadPGN(text)
 		if len(games) != 1 {
 			return badRequest("invalid_record", fmt.Sprintf("send exactly one game; the body holds %d", len(games)))
+		}
+		if err := checkTags(games[0]); err != nil {
+			return badRequest("invalid_record", err.Error())
 		}
 		rep, rerr := games[0].Replay()
 		if rerr != nil {

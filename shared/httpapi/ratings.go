@@ -3,7 +3,6 @@ package httpapi
 import (
 	"bytes"
 	"cmp"
-	"encoding/csv"
 	"net/http"
 	"slices"
 	"strconv"
@@ -111,6 +110,7 @@ func (a *API) getRatings(c *call) (int, any, error) {
 	}
 	// In number order: the numbers drawn for round 1 in a Swiss (P-3).
 	slices.SortStableFunc(rows, func(x, y ratingRowOut) int { return cmp.Compare(x.Number, y.Number) })
+	c.keepView(ev.nextStart(c.nowMs()))
 	if format == "csv" {
 		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: ratingsCSV(rows)}, nil
 	}
@@ -119,12 +119,12 @@ func (a *API) getRatings(c *call) (int, any, error) {
 
 func ratingsCSV(rows []ratingRowOut) []byte {
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+	w := newCSVWriter(&buf)
 	_ = w.Write([]string{"number", "playerId", "name", "oldRating", "games", "score", "expectedScore", "k", "change", "newRating", "firstRating", "opponentAverage"})
 	itoa := strconv.Itoa
 	ftoa := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 	for _, r := range rows {
-		_ = w.Write([]string{itoa(r.Number), r.PlayerID, csvText(r.Name), itoa(r.OldRating), itoa(r.Games), ftoa(r.Score),
+		_ = w.Write([]string{itoa(r.Number), r.PlayerID, r.Name, itoa(r.OldRating), itoa(r.Games), ftoa(r.Score),
 			ftoa(r.ExpectedScore), itoa(r.K), itoa(r.Change), itoa(r.NewRating), strconv.FormatBool(r.FirstRating), itoa(r.OpponentAverage)})
 	}
 	w.Flush()

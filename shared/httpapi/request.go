@@ -16,6 +16,7 @@ import (
 	"mime"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,6 +34,10 @@ type call struct {
 	now  time.Time
 	// cache, when set, replaces a public GET's default Cache-Control (etag.go).
 	cache string
+	// keep and until: the answer may be kept as a response view, valid
+	// until that time (ms; 0: no time limit) (responseviews.go).
+	keep  bool
+	until int64
 }
 
 func (c *call) ctx() context.Context { return c.r.Context() }
@@ -90,6 +95,12 @@ var otherBodyTypes = map[string][]string{"POST /tournaments/import": {"applicati
 // it; a body with any other media type is refused.
 func checkContentType(r *http.Request, rt Route, body []byte) error {
 	route := rt.Method + " " + rt.Path
+	// Two Content-Type headers (or one a proxy folded from two, with a
+	// comma) say two things about one body: this edge would read the first,
+	// a proxy or a log the other.
+	if cts := r.Header.Values("Content-Type"); len(cts) > 1 || len(cts) == 1 && strings.Contains(cts[0], ",") {
+		return badRequest("duplicate_header", "send one Content-Type header, not "+strconv.Itoa(max(len(cts), 2)))
+	}
 	ct := r.Header.Get("Content-Type")
 	if r.Method != http.MethodPost || ct == "" || len(bytes.TrimSpace(body)) == 0 || recordBodyRoutes[route] {
 		return nil
@@ -127,6 +138,9 @@ func isUUID(s string) bool {
 // duplicateKeys refuses an object that names a key twice, at any depth.
 // encoding/json keeps the last value silently; a proxy, a log reader or a
 // client library may keep the first, so one request would mean two things.
+// Keys are compared as encoding/json matches them to fields, without regard
+// to case: {"name":"a","NAME":"b"} fills one field twice, and a check that
+// saw two keys there would let a reader of the first see another request.
 func duplicateKeys(body []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
@@ -138,17 +152,21 @@ func duplicateKeys(body []byte) error {
 		}
 		switch tok {
 		case json.Delim('{'):
-			seen := map[string]bool{}
+			seen := map[string]string{}
 			for dec.More() {
 				k, err := dec.Token()
 				if err != nil {
 					return err
 				}
 				key, _ := k.(string)
-				if seen[key] {
-					return badRequest("duplicate_field", "the field "+quote(key)+" appears twice in one object")
+				folded := foldKey(key)
+				if first, ok := seen[folded]; ok {
+					if first == key {
+						return badRequest("duplicate_field", "the field "+quote(key)+" appears twice in one object")
+					}
+					return badRequest("duplicate_field", "the fields "+quote(first)+" and "+quote(key)+" name one field (field names match without regard to case)")
 				}
-				seen[key] = true
+				seen[folded] = key
 				if err := walk(); err != nil {
 					return err
 				}
@@ -172,6 +190,10 @@ func duplicateKeys(body []byte) error {
 	}
 	return nil // a syntax error is reported by the decoder, with its offset
 }
+
+// foldKey is a key as encoding/json compares it with a field's name: case
+// folded the Unicode way, so the Kelvin sign matches k and ſ matches s.
+func foldKey(key string) string { return strings.ToLower(strings.ToUpper(key)) }
 
 // raw is a non-JSON response body (CSV, PGN, plain records).
 type raw struct {
@@ -215,6 +237,9 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	// The deployment's protections first: a caller without the creation key
 	// or the CloudFront secret, or with a malformed id, costs no body read.
 	if err := a.guard(r, rt); err != nil {
+		return writeError(w, a.log, err)
+	}
+	if err := checkQuery(r, rt); err != nil {
 		return writeError(w, a.log, err)
 	}
 	limit := bodyLimit(rt)

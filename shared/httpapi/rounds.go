@@ -313,6 +313,15 @@ func (a *API) getRound(c *call) (int, any, error) {
 	if err != nil || out != nil {
 		return roundResponse(c, out, format, err)
 	}
+	if vw == nil { // explanations, or a team event: no round view; the response view serves it
+		return a.serveViewed(c, "GET /tournaments/{tid}/rounds/{n}", func() (int, any, error) { return a.readRound(c, nil, tid, n, explain, format) })
+	}
+	return a.readRound(c, vw, tid, n, explain, format)
+}
+
+// readRound answers GET …/rounds/{n} from the event, storing the round view
+// vw (when given) or marking the answer for its response view.
+func (a *API) readRound(c *call, vw *storedView, tid string, n int, explain bool, format string) (int, any, error) {
 	ev, err := a.loadEvent(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
@@ -341,6 +350,7 @@ func (a *API) getRound(c *call) (int, any, error) {
 		}
 	} else if len(drawn) == 0 {
 		a.saveRound(vw, ev, r) // its games exist: the view serves the next reads
+		c.keepView(ev.nextStart(c.nowMs()))
 	}
 	if format == "csv" {
 		return roundResponse(c, ptr(ev.roundView(r, false, c.nowMs())), format, nil)

@@ -2,12 +2,10 @@ package httpapi
 
 import (
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/tournament"
@@ -161,6 +159,17 @@ func (a *API) getStandings(c *call) (int, any, error) {
 			}
 		}
 	}
+	if vw == nil { // a team event, a team view, a group's table: the response view serves it
+		return a.serveViewed(c, "GET /tournaments/{tid}/standings", func() (int, any, error) { return a.standingsFromEvent(c, nil, view, format, pg) })
+	}
+	return a.standingsFromEvent(c, vw, view, format, pg)
+}
+
+// standingsFromEvent answers GET …/standings from the event, storing the
+// players' table view vw (when given) or marking the answer for its
+// response view.
+func (a *API) standingsFromEvent(c *call, vw *storedView, view, format string, pg page) (int, any, error) {
+	q := c.r.URL.Query()
 	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
 	if err != nil {
 		return 0, nil, err
@@ -168,6 +177,9 @@ func (a *API) getStandings(c *call) (int, any, error) {
 	n, live, err := ev.tableRound(c)
 	if err != nil {
 		return 0, nil, err
+	}
+	if vw == nil && knownGroup(ev, q.Get("group")) {
+		c.keepView(ev.nextStart(c.nowMs()))
 	}
 	if view == "overall" {
 		return overallPlaces(ev, format)
@@ -214,19 +226,9 @@ func playerTablePage(c *call, out standingsOut, pg page, total int, format strin
 
 // standingsCSV writes the table with a header row; tie-break columns are
 // named after the chain's criteria, as "tiebreak.<criterion>".
-// csvText keeps a name a spreadsheet would run as a formula (=, +, -, @,
-// tab, CR first: CSV injection) as text, with the quote spreadsheets read as
-// "text follows"; the JSON views keep the name as entered.
-func csvText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}
-
 func standingsCSV(t standingsOut) []byte {
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+	w := newCSVWriter(&buf)
 	header := []string{"rank", "number", "playerId", "name", "points"}
 	if len(t.Rows) > 0 {
 		for _, tb := range t.Rows[0].Tiebreaks { // prefixed: wins, fouls … are also plain counts
@@ -237,7 +239,7 @@ func standingsCSV(t standingsOut) []byte {
 	_ = w.Write(header)
 	itoa, btoa := strconv.Itoa, strconv.FormatBool
 	for _, r := range t.Rows {
-		rec := []string{itoa(r.Rank), itoa(r.Number), r.PlayerID, csvText(r.Name), itoa(r.Points)}
+		rec := []string{itoa(r.Rank), itoa(r.Number), r.PlayerID, r.Name, itoa(r.Points)}
 		for _, tb := range r.Tiebreaks {
 			rec = append(rec, strconv.FormatFloat(tb.Value, 'f', -1, 64))
 		}
@@ -309,9 +311,21 @@ func (a *API) getCrosstable(c *call) (int, any, error) {
 			}
 		}
 	}
+	if vw == nil { // a team event, a group's table: the response view serves it
+		return a.serveViewed(c, "GET /tournaments/{tid}/crosstable", func() (int, any, error) { return a.crosstableFromEvent(c, nil, format, pg) })
+	}
+	return a.crosstableFromEvent(c, vw, format, pg)
+}
+
+// crosstableFromEvent answers GET …/crosstable from the event, storing the
+// crosstable view vw (when given) or marking the answer for its response view.
+func (a *API) crosstableFromEvent(c *call, vw *storedView, format string, pg page) (int, any, error) {
 	ev, in, n, live, err := a.standingsEvent(c)
 	if err != nil {
 		return 0, nil, err
+	}
+	if vw == nil && knownGroup(ev, c.r.URL.Query().Get("group")) {
+		c.keepView(ev.nextStart(c.nowMs()))
 	}
 	ct, err := standings.CrossTable(in, n)
 	if err != nil {
@@ -379,10 +393,10 @@ func overallPlaces(ev *event, format string) (int, any, error) {
 	}
 	if format == "csv" {
 		var buf bytes.Buffer
-		w := csv.NewWriter(&buf)
+		w := newCSVWriter(&buf)
 		_ = w.Write([]string{"place", "number", "playerId", "name", "from", "groupPlace"})
 		for _, r := range rows {
-			_ = w.Write([]string{strconv.Itoa(r.Place), strconv.Itoa(r.Number), r.PlayerID, csvText(r.Name), r.From, strconv.Itoa(r.GroupPlace)})
+			_ = w.Write([]string{strconv.Itoa(r.Place), strconv.Itoa(r.Number), r.PlayerID, r.Name, r.From, strconv.Itoa(r.GroupPlace)})
 		}
 		w.Flush()
 		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: buf.Bytes()}, nil

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"net/http"
 	"slices"
@@ -119,10 +118,10 @@ func knockoutPlaces(ev *event, format string) (int, any, error) {
 	}
 	if format == "csv" {
 		var buf bytes.Buffer
-		w := csv.NewWriter(&buf)
+		w := newCSVWriter(&buf)
 		_ = w.Write([]string{"place", "number", "id", "name", "from"})
 		for _, r := range rows {
-			_ = w.Write([]string{strconv.Itoa(r.Place), strconv.Itoa(r.Number), r.PlayerID + r.TeamID, csvText(r.Name), r.From})
+			_ = w.Write([]string{strconv.Itoa(r.Place), strconv.Itoa(r.Number), r.PlayerID + r.TeamID, r.Name, r.From})
 		}
 		w.Flush()
 		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: buf.Bytes()}, nil

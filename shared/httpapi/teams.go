@@ -277,6 +277,7 @@ func (a *API) listTeams(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	out := []teamOut{}
+	c.keepView(0) // the teams' and players' items alone
 	if !t.Settings.Teams {
 		return http.StatusOK, map[string]any{"teams": out}, nil
 	}

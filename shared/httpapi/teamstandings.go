@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"encoding/csv"
 	"net/http"
 	"slices"
 	"strconv"
@@ -203,7 +202,7 @@ func playerTableView(table standings.Table, n int, live bool) standingsOut {
 // Every column name is unique.
 func teamStandingsCSV(t teamStandingsOut) []byte {
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+	w := newCSVWriter(&buf)
 	itoa, btoa := strconv.Itoa, strconv.FormatBool
 	type column struct {
 		name  string
@@ -242,7 +241,7 @@ func teamStandingsCSV(t teamStandingsOut) []byte {
 	}
 	_ = w.Write(header)
 	for _, r := range t.Rows {
-		rec := []string{itoa(r.Rank), itoa(r.Number), r.TeamID, csvText(r.Name)}
+		rec := []string{itoa(r.Rank), itoa(r.Number), r.TeamID, r.Name}
 		tbs := r.Tiebreaks
 		if len(t.Chain) == len(tbs)+1 { // the leading match points is no tie-break
 			rec = append(rec, itoa(r.MatchPoints))

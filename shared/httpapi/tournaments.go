@@ -149,6 +149,7 @@ func (a *API) listPlayers(c *call) (int, any, error) {
 	for i, p := range players {
 		out[i] = playerView(p, number[p.ID])
 	}
+	c.keepView(0) // the players' items alone: nothing of it moves with the clock
 	return http.StatusOK, map[string]any{"players": out}, nil
 }
 

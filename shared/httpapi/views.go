@@ -133,6 +133,13 @@ type storedView struct {
 // the head of view name. It returns nil (no view: the caller reads the
 // event) for an unknown event and a team event.
 func (a *API) openView(c *call, tid, name string) (*storedView, error) {
+	return a.openViewOf(c, tid, name, false)
+}
+
+// openViewOf is openView, also for a team event when teams is set (a
+// response view depends on every write and on the clock until the next
+// round's start, which is when lineups are drawn on read).
+func (a *API) openViewOf(c *call, tid, name string, teams bool) (*storedView, error) {
 	metaKey, headKey := store.Key{PK: store.TournamentPK(tid), SK: store.MetaSK}, store.Key{PK: store.ViewPK(tid), SK: store.ViewSK(name)}
 	recs, st, err := a.store.GetWithStamp(c.ctx(), store.ViewPK(tid), metaKey, headKey)
 	if err != nil {
@@ -146,8 +153,8 @@ func (a *API) openView(c *call, tid, name string) (*storedView, error) {
 	if err := json.Unmarshal(meta.Doc, &t); err != nil {
 		return nil, fmt.Errorf("decode tournament %s: %w", tid, err)
 	}
-	if t.Settings.Teams {
-		return nil, nil // lineups are drawn on read (T-3): a team event is read whole
+	if t.Settings.Teams && !teams {
+		return nil, nil // lineups are drawn on read (T-3): a team event's tables are read whole
 	}
 	if st.Epoch == "" { // no reader has made the event's stamp yet: make it before the event is read
 		if st, err = a.store.CreateStamp(c.ctx(), store.ViewPK(tid)); err != nil {

@@ -23,6 +23,7 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -52,6 +53,45 @@ const ConnectionTTL = 3 * time.Hour
 // grow an item or a fan-out without limit.
 const MaxSubscriptions = 100
 
+// Limits bound what one client may make the hub hold or do. The hub
+// applies the per-connection ones on both stacks (their state lives in the
+// connection's item, so every Lambda instance sees the same count); the
+// local server (localws) applies the per-client and idle ones, which API
+// Gateway applies deployed (its 10-minute idle timeout, its 2-hour
+// connection lifetime). Every refusal is an "error" reply naming its code.
+type Limits struct {
+	// Subscriptions is how many games and events one connection follows at most.
+	Subscriptions int
+	// Changes is how many subscribes and unsubscribes one connection may
+	// make in each Window: each writes the store (the connection's item and
+	// a subscription item), so a flood past it is refused without a write.
+	Changes int
+	Window  time.Duration
+	// MessageBytes is the largest client message the hub reads.
+	MessageBytes int
+	// ConnectionsPerClient is how many sockets one client address holds open
+	// at once (local server).
+	ConnectionsPerClient int
+	// Idle closes a socket the client sent nothing on for that long, as API
+	// Gateway does (local server).
+	Idle time.Duration
+	// Lifetime closes any socket after that long, as API Gateway does (local server).
+	Lifetime time.Duration
+}
+
+// DefaultLimits are the limits of both stacks: a page follows its event and
+// the boards on screen (a wall of 100 boards subscribes in one minute), and
+// API Gateway's own timeouts.
+var DefaultLimits = Limits{
+	Subscriptions:        MaxSubscriptions,
+	Changes:              120,
+	Window:               time.Minute,
+	MessageBytes:         4096,
+	ConnectionsPerClient: 20,
+	Idle:                 10 * time.Minute,
+	Lifetime:             2 * time.Hour,
+}
+
 // Hub holds what subscriptions and fan-out need. It is safe for concurrent use.
 type Hub struct {
 	store   *store.Store
@@ -59,6 +99,7 @@ type Hub struct {
 	now     func() time.Time
 	log     *slog.Logger
 	origins []string
+	limits  Limits
 }
 
 // Option configures a Hub.
@@ -70,6 +111,26 @@ func WithClock(now func() time.Time) Option { return func(h *Hub) { h.now = now 
 // WithLogger sets the hub's logger (JSON lines on stderr by default).
 func WithLogger(l *slog.Logger) Option { return func(h *Hub) { h.log = l } }
 
+// WithLimits replaces DefaultLimits (tests use small ones); a zero field
+// keeps its default.
+func WithLimits(l Limits) Option {
+	return func(h *Hub) {
+		d := DefaultLimits
+		h.limits = Limits{
+			Subscriptions:        cmp.Or(l.Subscriptions, d.Subscriptions),
+			Changes:              cmp.Or(l.Changes, d.Changes),
+			Window:               cmp.Or(l.Window, d.Window),
+			MessageBytes:         cmp.Or(l.MessageBytes, d.MessageBytes),
+			ConnectionsPerClient: cmp.Or(l.ConnectionsPerClient, d.ConnectionsPerClient),
+			Idle:                 cmp.Or(l.Idle, d.Idle),
+			Lifetime:             cmp.Or(l.Lifetime, d.Lifetime),
+		}
+	}
+}
+
+// Limits are the hub's limits.
+func (h *Hub) Limits() Limits { return h.limits }
+
 // WithOrigins sets the browser origins allowed to connect besides the
 // socket's own (see OriginAllowed).
 func WithOrigins(patterns []string) Option { return func(h *Hub) { h.origins = patterns } }
@@ -77,7 +138,7 @@ func WithOrigins(patterns []string) Option { return func(h *Hub) { h.origins = p
 // New builds a hub over st that posts through p (nil when it only answers
 // clients, as the WebSocket route handler does).
 func New(st *store.Store, p Poster, opts ...Option) *Hub {
-	h := &Hub{store: st, post: p, now: time.Now, log: slog.New(slog.NewJSONHandler(os.Stderr, nil))}
+	h := &Hub{store: st, post: p, now: time.Now, log: slog.New(slog.NewJSONHandler(os.Stderr, nil)), limits: DefaultLimits}
 	for _, o := range opts {
 		o(h)
 	}

@@ -372,3 +372,50 @@ func TestCost_OneQueryPerPushedChange(t *testing.T) {
 		}
 	}
 }
+
+// The deployed handler keeps each connection id to the limits: its
+// subscribes and unsubscribes per window (counted in its connection item,
+// so every Lambda instance sees the same count; a refusal writes nothing),
+// its subscriptions, and the size of a message; refusals are error replies
+// on the socket naming the limit.
+func TestSocket_LimitsPerConnectionID(t *testing.T) {
+	f := newFixture(t, live.WithLimits(live.Limits{Changes: 3, Window: time.Minute, Subscriptions: 2, MessageBytes: 200}))
+	ctx := context.Background()
+	games := []string{f.game(t), f.game(t), f.game(t)}
+	send := func(conn, body string) string {
+		t.Helper()
+		res, err := f.hub.Socket(ctx, wsEvent("MESSAGE", "$default", conn, body, nil))
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %v", body, res.StatusCode, err)
+		}
+		return res.Body
+	}
+	sub := func(gid string) string { return `{"action":"subscribe","game":"` + gid + `"}` }
+	for _, conn := range []string{"a1=", "b1="} {
+		if res, err := f.hub.Socket(ctx, wsEvent("CONNECT", "$connect", conn, "", nil)); err != nil || res.StatusCode != 200 {
+			t.Fatalf("connect %s: %d %v", conn, res.StatusCode, err)
+		}
+	}
+	send("a1=", sub(games[0]))
+	send("a1=", `{"action":"unsubscribe","game":"`+games[0]+`"}`)
+	send("a1=", sub(games[0]))
+	m := &store.Meter{}
+	res, err := f.hub.Socket(store.WithMeter(ctx, m), wsEvent("MESSAGE", "$default", "a1=", sub(games[1]), nil))
+	if err != nil || !strings.Contains(res.Body, `"too_many_requests"`) {
+		t.Fatalf("a fourth change in the window: %s %v", res.Body, err)
+	}
+	if m.WriteUnits() != 0 || m.Requests() != 1 {
+		t.Errorf("a refused subscribe cost %d requests and %.0f write units; want the connection's read alone", m.Requests(), m.WriteUnits())
+	}
+	if got := send("b1=", sub(games[1])); got != `{"type":"subscribed","game":"`+games[1]+`"}` {
+		t.Fatalf("another connection id has its own count: %s", got)
+	}
+	f.now = f.now.Add(time.Minute)
+	send("a1=", sub(games[1]))
+	if got := send("a1=", sub(games[2])); !strings.Contains(got, `"too_many_subscriptions"`) {
+		t.Fatalf("a third subscription: %s", got)
+	}
+	if got := send("a1=", `{"action":"ping","game":"`+strings.Repeat("g", 300)+`"}`); !strings.Contains(got, `"message_too_large"`) {
+		t.Fatalf("a 330-byte message: %s", got)
+	}
+}

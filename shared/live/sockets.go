@@ -16,9 +16,29 @@ func Ephemeral(r *store.Record) bool {
 	return r.Kind == store.KindConnection || r.Kind == store.KindSubscription
 }
 
-// connection is a connection item's document: the topics it follows.
+// connection is a connection item's document: the topics it follows, and
+// its subscribes and unsubscribes in the current rate window.
 type connection struct {
 	Topics []string `json:"topics"`
+	// Window is when the current rate window began (ms); Changes counts the
+	// subscribes and unsubscribes written in it.
+	Window  int64 `json:"window,omitempty"`
+	Changes int   `json:"changes,omitempty"`
+}
+
+// spend counts one subscribe or unsubscribe against the connection's rate,
+// or refuses it (too_many_requests) when the window's are spent.
+func (h *Hub) spend(c *connection) error {
+	now, window := h.now().UnixMilli(), h.limits.Window.Milliseconds()
+	if now-c.Window >= window || now < c.Window {
+		c.Window, c.Changes = now, 0
+	}
+	if c.Changes >= h.limits.Changes {
+		wait := (c.Window + window - now + 999) / 1000
+		return &ReplyError{"too_many_requests", fmt.Sprintf("a connection subscribes or unsubscribes at most %d times in %s; try again in %d s", h.limits.Changes, h.limits.Window, wait)}
+	}
+	c.Changes++
+	return nil
 }
 
 // Connect records a new connection, to expire after ConnectionTTL.
@@ -36,6 +56,9 @@ func (h *Hub) Connect(ctx context.Context, id string) error {
 // connection and returns the reply to send back (an "error" reply for a
 // message it cannot act on). An error return is the store's failure.
 func (h *Hub) Handle(ctx context.Context, id string, body []byte) ([]byte, error) {
+	if len(body) > h.limits.MessageBytes {
+		return reply(Reply{Type: "error", Error: &ReplyError{"message_too_large", fmt.Sprintf("a message is at most %d bytes, this one %d", h.limits.MessageBytes, len(body))}})
+	}
 	var m ClientMessage
 	if err := json.Unmarshal(body, &m); err != nil {
 		return reply(Reply{Type: "error", Error: &ReplyError{"invalid_json", "the message is not a JSON object: " + err.Error()}})
@@ -125,16 +148,26 @@ func (h *Hub) exists(ctx context.Context, topic string) error {
 	return err
 }
 
+// subscribe adds topic to the connection: its rate and its subscription
+// count are checked on the connection's item first, so a refused message
+// costs that one read and writes nothing.
 func (h *Hub) subscribe(ctx context.Context, id, topic string) error {
-	if err := h.exists(ctx, topic); err != nil {
-		return err
-	}
+	checked := false
 	return h.updateTopics(ctx, id, func(rec *store.Record, c *connection) (bool, error) {
 		if slices.Contains(c.Topics, topic) {
 			return false, nil
 		}
-		if len(c.Topics) >= MaxSubscriptions {
-			return false, &ReplyError{"too_many_subscriptions", fmt.Sprintf("a connection follows at most %d games and events", MaxSubscriptions)}
+		if len(c.Topics) >= h.limits.Subscriptions {
+			return false, &ReplyError{"too_many_subscriptions", fmt.Sprintf("a connection follows at most %d games and events", h.limits.Subscriptions)}
+		}
+		if err := h.spend(c); err != nil {
+			return false, err
+		}
+		if !checked { // once: a retry after a lost race need not read it again
+			if err := h.exists(ctx, topic); err != nil {
+				return false, err
+			}
+			checked = true
 		}
 		// The subscription first: a connection item never names one that
 		// does not exist, so a disconnect deletes everything it wrote.
@@ -147,16 +180,24 @@ func (h *Hub) subscribe(ctx context.Context, id, topic string) error {
 	})
 }
 
+// unsubscribe removes topic from the connection; one it does not follow
+// costs the connection's read and writes nothing.
 func (h *Hub) unsubscribe(ctx context.Context, id, topic string) error {
+	removed := false
 	err := h.updateTopics(ctx, id, func(_ *store.Record, c *connection) (bool, error) {
+		removed = false
 		i := slices.Index(c.Topics, topic)
 		if i < 0 {
 			return false, nil
 		}
+		if err := h.spend(c); err != nil {
+			return false, err
+		}
 		c.Topics = slices.Delete(c.Topics, i, i+1)
+		removed = true
 		return true, nil
 	})
-	if err != nil {
+	if err != nil || !removed {
 		return err
 	}
 	return h.store.Delete(ctx, store.SubscriptionPK(topic), store.SubscriptionSK(id))

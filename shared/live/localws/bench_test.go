@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/xqtour/xqtour/shared/live"
 )
 
 // Live-update speed on the local stack (`make livebench`): benchGames games
@@ -37,7 +39,7 @@ func (s *stack) liveGame(b *testing.B) *liveGame {
 }
 
 func BenchmarkLive_MoveToSubscribers(b *testing.B) {
-	s := newStack(b)
+	s := newStackWith(b, live.Limits{ConnectionsPerClient: 2 * benchGames}, nil) // every subscriber dials from loopback
 	games := make([]*liveGame, benchGames)
 	for i := range games {
 		games[i] = s.liveGame(b)

@@ -16,6 +16,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/live"
 	"github.com/xqtour/xqtour/shared/live/localws"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/storetest"
@@ -34,9 +35,16 @@ type stack struct {
 // write deadline.
 func newStack(t testing.TB, deadline ...time.Duration) *stack {
 	t.Helper()
+	return newStackWith(t, live.Limits{}, nil, deadline...)
+}
+
+// newStackWith starts the stack with the socket limits lim (zero fields:
+// the defaults) and the server options opts.
+func newStackWith(t testing.TB, lim live.Limits, opts []localws.Option, deadline ...time.Duration) *stack {
+	t.Helper()
 	st, cfg, db := storetest.Start(t)
 	quiet := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	ws := localws.New(st, localws.WithLogger(quiet))
+	ws := localws.New(st, append([]localws.Option{localws.WithLogger(quiet), localws.WithLimits(lim)}, opts...)...)
 	ws.Follow(db, cfg.Table)
 	mux := http.NewServeMux()
 	mux.Handle("/ws", ws)

@@ -10,8 +10,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"hash/fnv"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"sync"
@@ -32,7 +35,8 @@ type Server struct {
 
 	mu      sync.Mutex
 	conns   map[string]*websocket.Conn
-	closing bool // set under mu by Close: no socket registers after it
+	clients map[string]int // open sockets by client address
+	closing bool           // set under mu by Close: no socket registers after it
 
 	queues   []chan store.Change
 	done     chan struct{}
@@ -54,6 +58,12 @@ func WithLogger(l *slog.Logger) Option {
 	return func(s *Server, o *[]live.Option) { s.log = l; *o = append(*o, live.WithLogger(l)) }
 }
 
+// WithLimits replaces live.DefaultLimits (tests use small ones); a zero
+// field keeps its default.
+func WithLimits(l live.Limits) Option {
+	return func(_ *Server, o *[]live.Option) { *o = append(*o, live.WithLimits(l)) }
+}
+
 // WithClock makes the hub read time from now (tests).
 func WithClock(now func() time.Time) Option {
 	return func(_ *Server, o *[]live.Option) { *o = append(*o, live.WithClock(now)) }
@@ -67,7 +77,7 @@ const shards = 16
 
 // New builds the server over st; Follow connects it to a change feed.
 func New(st *store.Store, opts ...Option) *Server {
-	s := &Server{log: slog.New(slog.NewJSONHandler(os.Stderr, nil)), conns: map[string]*websocket.Conn{}, done: make(chan struct{})}
+	s := &Server{log: slog.New(slog.NewJSONHandler(os.Stderr, nil)), conns: map[string]*websocket.Conn{}, clients: map[string]int{}, done: make(chan struct{})}
 	var hubOpts []live.Option
 	for _, o := range opts {
 		o(s, &hubOpts)
@@ -184,16 +194,35 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
+	lim := s.hub.Limits()
+	client := clientAddr(r)
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
 		_ = c.Close(websocket.StatusGoingAway, "server stopping")
 		return
 	}
+	if s.clients[client] >= lim.ConnectionsPerClient {
+		s.mu.Unlock()
+		refuse(c, websocket.StatusPolicyViolation, "too_many_connections",
+			fmt.Sprintf("one client address holds at most %d live connections at once; close one first", lim.ConnectionsPerClient))
+		return
+	}
+	s.clients[client]++
 	s.handlers.Add(1)
 	s.mu.Unlock()
-	defer s.handlers.Done()
-	c.SetReadLimit(4096)
+	defer func() {
+		s.mu.Lock()
+		if s.clients[client]--; s.clients[client] <= 0 {
+			delete(s.clients, client)
+		}
+		s.mu.Unlock()
+		s.handlers.Done()
+	}()
+	// A frame past the limit closes the socket (1009, message too big):
+	// with no compression and writes made one at a time, a socket holds a
+	// few fixed buffers whatever its client sends.
+	c.SetReadLimit(int64(lim.MessageBytes))
 	id := newID()
 	ctx := context.WithoutCancel(r.Context())
 	if err := s.hub.Connect(ctx, id); err != nil {
@@ -216,11 +245,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		_ = c.CloseNow()
 	}()
+	// API Gateway's timeouts, kept locally so a client behaves the same on
+	// both stacks: closed after Idle without a message from the client,
+	// and after Lifetime whatever it does.
+	idle := time.AfterFunc(lim.Idle, func() {
+		refuse(c, websocket.StatusGoingAway, "idle_timeout",
+			fmt.Sprintf("nothing received for %s: closed (send {\"action\":\"ping\"} to keep a connection open)", lim.Idle))
+	})
+	defer idle.Stop()
+	lifetime := time.AfterFunc(lim.Lifetime, func() {
+		refuse(c, websocket.StatusGoingAway, "connection_expired", fmt.Sprintf("a connection lasts at most %s: connect again", lim.Lifetime))
+	})
+	defer lifetime.Stop()
 	for {
 		_, msg, err := c.Read(r.Context())
 		if err != nil {
 			return
 		}
+		idle.Reset(lim.Idle)
 		reply, err := s.hub.Handle(ctx, id, msg)
 		if err != nil {
 			s.log.Error("live message", "connection", id, "err", err.Error())
@@ -233,6 +275,26 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// refuse tells the client why its socket closes — an "error" message with
+// the code, then the close frame with the code as its reason — and closes it.
+func refuse(c *websocket.Conn, status websocket.StatusCode, code, message string) {
+	body, _ := json.Marshal(live.Reply{Type: "error", Error: &live.ReplyError{Code: code, Message: message}})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	_ = c.Write(ctx, websocket.MessageText, body)
+	cancel()
+	_ = c.Close(status, code)
+}
+
+// clientAddr is the client's address without its port: the sockets of one
+// machine count together.
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // newID is a connection id like API Gateway's: random, URL-safe.
