@@ -104,6 +104,9 @@ func run(ctx context.Context, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	if !pages.HasEngine() {
+		log.Warn("the browser's rules engine is not built, so /assets/engine.js cannot load it: make run builds it (or go generate ./web before go run ./infra/local)")
+	}
 	ws := localws.New(st, localws.WithLogger(log), localws.WithOrigins(live.Origins(os.Getenv("LIVE_ORIGINS"))))
 	defer ws.Close()
 	if db != nil {
