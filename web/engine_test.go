@@ -240,6 +240,7 @@ func TestEngine_AgreesWithTheServersRules(t *testing.T) {
 		{FEN: startFEN, Move: str("a0a1x")},                    // no notation reads it
 		{FEN: "4k4/9/9/9/9/9/9/9/9/4K4 w"},                     // the generals face (B-10)
 		{FEN: "not a fen"},                                     // syntax
+		{FEN: startFEN, Move: str("炮二\"平\\五\x07")},             // quotes, backslash, a control character: the JSON must carry them
 		{FEN: "3k5/9/9/9/9/9/9/9/9/3RK4 b", Move: str("d9e9")}, // into check
 	}
 	in, err := json.Marshal(cases)

@@ -63,7 +63,7 @@ async function start() {
 
 async function call(name, ...args) {
   const api = await load();
-  const out = api[name](...args);
+  const out = JSON.parse(api[name](...args)); // the engine answers JSON text (see web/wasm)
   if (out.error !== undefined) throw new EngineError(out.error, out.rule);
   return out;
 }

@@ -18,9 +18,11 @@ await import(pathToFileURL(join(dir, 'wasm_exec.js')).href);
 const go = new globalThis.Go();
 const { instance } = await WebAssembly.instantiate(readFileSync(join(dir, 'xiangqi.wasm')), go.importObject);
 go.run(instance);
-const api = globalThis.xqtourEngine;
+const raw = globalThis.xqtourEngine;
+if (!raw) throw new Error('the engine did not set globalThis.xqtourEngine');
+// Each function answers a JSON text, as engine.js reads it.
+const api = Object.fromEntries(Object.entries(raw).map(([k, f]) => [k, (...args) => JSON.parse(f(...args))]));
 const loadMs = performance.now() - t0;
-if (!api) throw new Error('the engine did not set globalThis.xqtourEngine');
 
 const cases = JSON.parse(readFileSync(casesPath, 'utf8'));
 
