@@ -2,8 +2,13 @@ package web_test
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -20,11 +25,66 @@ import (
 	"github.com/xqtour/xqtour/web"
 )
 
-// standInEngine has the engine's two file names with placeholder bodies: the
+// standInEngine has the engine's file names with placeholder bodies: the
 // serving tests need files, not a working engine (a clean clone has none).
 var standInEngine = fstest.MapFS{
-	"xiangqi.wasm": {Data: []byte("\x00asm\x01\x00\x00\x00")},
-	"wasm_exec.js": {Data: []byte("// stand-in for Go's wasm_exec.js\n")},
+	"xiangqi.wasm":    {Data: standInWasm},
+	"xiangqi.wasm.gz": {Data: gzipOf(standInWasm, standInWasm)},
+	"wasm_exec.js":    {Data: []byte("// stand-in for Go's wasm_exec.js\n")},
+}
+
+var standInWasm = []byte("\x00asm\x01\x00\x00\x00")
+
+// gzipOf gzips body as web/wasm/build does, naming the SHA-256 of of in the header.
+func gzipOf(body, of []byte) []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	sum := sha256.Sum256(of)
+	zw.Name = hex.EncodeToString(sum[:])
+	_, _ = zw.Write(body)
+	_ = zw.Close()
+	return buf.Bytes()
+}
+
+// The .wasm goes gzipped (from the build's .gz) to a client that accepts
+// gzip, as itself to any other, with Vary and an entity tag per encoding.
+func TestEngine_GzipWhenAccepted(t *testing.T) {
+	h := newHandler(t, web.Options{Engine: standInEngine})
+	u := h.AssetURL("xiangqi.wasm")
+	for _, c := range []struct {
+		accept string
+		gzip   bool
+	}{{"gzip, deflate, br", true}, {"br;q=1.0, GZIP;q=0.5", true}, {"*", true}, {"", false}, {"br", false}, {"gzip;q=0", false}, {"gzip; q=0.000", false}} {
+		res, body := get(t, h, u, "Accept-Encoding", c.accept)
+		if res.StatusCode != http.StatusOK || res.Header.Get("Vary") != "Accept-Encoding" || res.Header.Get("Content-Type") != "application/wasm" {
+			t.Fatalf("Accept-Encoding %q: %d %v", c.accept, res.StatusCode, res.Header)
+		}
+		if !c.gzip {
+			if res.Header.Get("Content-Encoding") != "" || body != string(standInWasm) {
+				t.Errorf("Accept-Encoding %q: encoded %q", c.accept, res.Header.Get("Content-Encoding"))
+			}
+			continue
+		}
+		if res.Header.Get("Content-Encoding") != "gzip" || !strings.HasSuffix(res.Header.Get("ETag"), `-gzip"`) {
+			t.Fatalf("Accept-Encoding %q: %v", c.accept, res.Header)
+		}
+		zr, err := gzip.NewReader(strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plain, err := io.ReadAll(zr); err != nil || !bytes.Equal(plain, standInWasm) {
+			t.Errorf("Accept-Encoding %q: the gzipped body is not the .wasm: %v", c.accept, err)
+		}
+		if res2, _ := get(t, h, u, "Accept-Encoding", c.accept, "If-None-Match", res.Header.Get("ETag")); res2.StatusCode != http.StatusNotModified {
+			t.Errorf("revalidating the gzipped .wasm: %d", res2.StatusCode)
+		}
+	}
+	// A .gz from another build is refused, never served for this .wasm.
+	stale := fstest.MapFS{"xiangqi.wasm": standInEngine["xiangqi.wasm"], "wasm_exec.js": standInEngine["wasm_exec.js"],
+		"xiangqi.wasm.gz": {Data: gzipOf([]byte("older"), []byte("older"))}}
+	if _, err := web.New(web.Options{Engine: stale}); err == nil || !strings.Contains(err.Error(), "not from the same build") {
+		t.Errorf("a stale .gz: %v", err)
+	}
 }
 
 // The engine is served as fingerprinted assets — application/wasm, the
@@ -45,7 +105,7 @@ func TestEngine_ServedFingerprinted(t *testing.T) {
 		if !strings.Contains(imap, `"/assets/`+name+`":"`+u+`"`) {
 			t.Errorf("the import map lacks %s → %s: %s", name, u, imap)
 		}
-		res, body := get(t, h, u)
+		res, body := get(t, h, u) // no Accept-Encoding: as it is
 		if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != ct ||
 			res.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" || body != string(standInEngine[name].Data) {
 			t.Errorf("%s: %d %v", u, res.StatusCode, res.Header)
@@ -196,8 +256,9 @@ func TestEngine_AgreesWithTheServersRules(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go run ./wasm/build: %v\n%s", err, out)
 	}
-	if h := newHandler(t, web.Options{Engine: os.DirFS(dir)}); !h.HasEngine() {
-		t.Fatal("the built engine is not served")
+	h := newHandler(t, web.Options{Engine: os.DirFS(dir)})
+	if res, _ := get(t, h, h.AssetURL("xiangqi.wasm"), "Accept-Encoding", "gzip"); !h.HasEngine() || res.Header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("the built engine is not served gzipped: %v", res.Header)
 	}
 
 	rows := perftRows(t)

@@ -51,6 +51,7 @@ type asset struct {
 	body        []byte
 	contentType string
 	hashed      string // the fingerprinted name, e.g. app.1a2b3c4d5e.js
+	gzip        []byte // body gzipped at build time (the engine's .wasm), or nil
 }
 
 // Handler serves the web client.
@@ -246,7 +247,7 @@ func (h *Handler) serveAsset(w http.ResponseWriter, r *http.Request) {
 	}
 	// ServeContent answers If-None-Match against this ETag with a 304.
 	hd.Set("ETag", `"`+strings.TrimPrefix(path.Ext(strings.TrimSuffix(a.hashed, path.Ext(a.hashed))), ".")+`"`)
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.body))
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.encoded(w, r)))
 }
 
 // contentType is the media type of an asset by its extension (UTF-8 for text).

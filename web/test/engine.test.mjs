@@ -88,6 +88,7 @@ test('engine.js loads the .wasm lazily under the real CSP and answers the start 
     assert.equal(wasm.length, 1, 'the engine was fetched once');
     assert.match(new URL(wasm[0].url()).pathname, /^\/assets\/xiangqi\.[0-9a-f]{10}\.wasm$/);
     assert.equal(wasm[0].headers()['content-type'], 'application/wasm');
+    assert.equal(wasm[0].headers()['content-encoding'], 'gzip', 'the build gzipped the .wasm once; the server sends that');
     assert.match(wasm[0].headers()['cache-control'], /immutable/);
     assertNoErrors(page, 'engine');
     loads.push(got.loadMs);

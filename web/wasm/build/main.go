@@ -1,5 +1,6 @@
 // Command build compiles the browser's rules engine (../, package main for
-// GOOS=js GOARCH=wasm) to <dir>/xiangqi.wasm and copies the Go toolchain's
+// GOOS=js GOARCH=wasm) to <dir>/xiangqi.wasm, gzips it to xiangqi.wasm.gz
+// (once here, so no request compresses it), and copies the Go toolchain's
 // own wasm_exec.js, the JavaScript half of that port, beside it. Package web
 // embeds the two from web/engine; `go generate ./web` (and so `make run`,
 // `make build`, the Web function's `sam build`) runs it with -o engine.
@@ -11,6 +12,9 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"os"
@@ -62,8 +66,28 @@ func build(dir string) error {
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("GOOS=js GOARCH=wasm go build ./web/wasm: %v\n%s", err, msg)
 	}
+	body, err := os.ReadFile(wasm + ".tmp")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(wasm+".gz", gzipped(body), 0o644); err != nil {
+		return err
+	}
 	if err := os.Rename(wasm+".tmp", wasm); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "wasm_exec.js"), glue, 0o644)
+}
+
+// gzipped compresses body at the best level; the gzip header's name field
+// carries body's SHA-256, which package web checks so it never serves a .gz
+// from another build than the .wasm beside it.
+func gzipped(body []byte) []byte {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression) // a valid level: no error
+	sum := sha256.Sum256(body)
+	zw.Name = hex.EncodeToString(sum[:])
+	_, _ = zw.Write(body) // a bytes.Buffer does not fail
+	_ = zw.Close()
+	return buf.Bytes()
 }
