@@ -13,7 +13,8 @@ all: test
 
 ## engine: the browser's rules engine: web/wasm (shared/xiangqi, shared/notation) built with
 ## GOOS=js GOARCH=wasm, and the toolchain's wasm_exec.js, into web/engine/ (git-ignored), which
-## package web embeds; so every target that compiles the Web function or the local stack runs it first
+## package web embeds; so every target that compiles the Web function or the local stack runs it
+## first (the smoke runs go generate ./web itself)
 engine:
 	$(GO) generate ./web
 
@@ -55,7 +56,7 @@ lint-openapi:
 		--config infra/openapi-lint/redocly.yaml shared/httpapi/openapi.yaml
 
 ## smoke: every function's bootstrap, built for the host's architecture (not arm64), under the AWS Lambda Runtime Interface Emulator, over an embedded DynamoDB
-smoke: engine
+smoke:
 	$(GO) run ./infra/smoke
 
 ## template: regenerate template.yaml's functions and HttpApi events from httpapi.Routes
