@@ -17,6 +17,8 @@ let browser;
 
 before(async () => {
   server = await startServer();
+  const res = await fetch(`${server.base}/assets/xiangqi.wasm`, { method: 'HEAD' });
+  if (!res.ok) throw new Error('the local stack serves no engine: make webtest builds it first (make engine, go generate ./web)');
   browser = await launchBrowser();
 });
 
