@@ -182,11 +182,15 @@ type perftRow struct {
 	nodes int
 }
 
-// perftRows reads the perft table the rules engine's own tests use, the
-// rows of depth 1 and 2 (the ones the engine's answers count directly).
+// perftRows reads the perft table the rules engine's own tests use
+// (shared/xiangqi/testdata, from the module's root).
 func perftRows(t *testing.T) []perftRow {
 	t.Helper()
-	f, err := os.Open("../shared/xiangqi/testdata/perft.tsv")
+	mod, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		t.Fatalf("go env GOMOD: %v", err)
+	}
+	f, err := os.Open(filepath.Join(filepath.Dir(strings.TrimSpace(string(mod))), "shared", "xiangqi", "testdata", "perft.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,8 +316,8 @@ func TestEngine_AgreesWithTheServersRules(t *testing.T) {
 	if err := os.WriteFile(casesPath, in, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command(node, "testdata/engine-agree.mjs", dir, casesPath, answersPath).CombinedOutput(); err != nil {
-		t.Fatalf("node testdata/engine-agree.mjs: %v\n%s", err, out)
+	if out, err := exec.Command(node, "test/engine-agree.mjs", dir, casesPath, answersPath).CombinedOutput(); err != nil {
+		t.Fatalf("node test/engine-agree.mjs: %v\n%s", err, out)
 	}
 	raw, err := os.ReadFile(answersPath)
 	if err != nil {

@@ -5,7 +5,9 @@
 // /assets/<name>.<sha256 prefix>.<ext> is served with a year-long immutable
 // cache, while the shell (no-cache) names those fingerprinted URLs, and an
 // import map in the shell sends every module import (./api.js) to its
-// fingerprinted URL, so a deploy never mixes old and new modules.
+// fingerprinted URL, so a deploy never mixes old and new modules. The one
+// file that is built is the browser's rules engine (engine.go): Go code
+// compiled to WebAssembly by go generate, embedded from engine/.
 package web
 
 import (

@@ -1,9 +1,10 @@
 //go:build js && wasm
 
 // Command wasm is the rules engine of shared/xiangqi and shared/notation
-// compiled to WebAssembly (GOOS=js GOARCH=wasm), so the web client's pads
-// find legal moves, check, mate, stalemate and move notation with the
-// server's own code and no second implementation in JavaScript.
+// compiled to WebAssembly (GOOS=js GOARCH=wasm), so the web client's pages
+// can find legal moves, check, mate, stalemate and move notation with no
+// network, with the server's own code and no second implementation in
+// JavaScript.
 //
 // It lives under web/ rather than shared/ because it is an edge: syscall/js
 // talks to the browser, and shared/'s core packages stay standard library

@@ -2,7 +2,7 @@
 // wasm_exec.js) in Node and answers the cases engine_test.go sends, so the
 // Go test can hold every answer equal to the server's own packages.
 //
-//   node engine-agree.mjs <engine dir> <cases.json> <answers.json>
+//   node test/engine-agree.mjs <engine dir> <cases.json> <answers.json>
 //
 // cases: {perft: [fen], games: [{start, moves}], notations: [name], refusals: [{fen, move}]}
 // answers: {loadMs, perft: [{pos, children}], games: [{steps, texts}], refusals: [..], timing}
