@@ -7,12 +7,19 @@ GO        ?= go
 FUNCTIONS := $(notdir $(wildcard functions/*))
 LAMBDA    := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags=-s
 
-.PHONY: all build run test vet lint lint-openapi smoke template bench livebench perft checkpairings eventcost bigevent fmt clean webtest
+.PHONY: all build run test vet lint lint-openapi smoke template bench livebench perft checkpairings eventcost bigevent fmt clean webtest engine
 
 all: test
 
+## engine: the browser's rules engine: web/wasm (shared/xiangqi, shared/notation) built with
+## GOOS=js GOARCH=wasm, and the toolchain's wasm_exec.js, into web/engine/ (git-ignored), which
+## package web embeds; so every target that compiles the Web function or the local stack runs it
+## first (the smoke runs go generate ./web itself)
+engine:
+	$(GO) generate ./web
+
 ## build: every function's bootstrap for Lambda (linux/arm64) under build/<function>/
-build:
+build: engine
 	@for f in $(FUNCTIONS); do \
 		echo "build/$$f/bootstrap"; \
 		$(LAMBDA) -o build/$$f/bootstrap ./functions/$$f || exit 1; \
@@ -24,8 +31,11 @@ build-%:
 	$(if $(ARTIFACTS_DIR),,$(error build-$*: ARTIFACTS_DIR is not set (sam build sets it)))
 	$(LAMBDA) -o $(ARTIFACTS_DIR)/bootstrap ./functions/$(shell echo '$*' | tr '[:upper:]' '[:lower:]')
 
+# The Web function embeds the browser's engine: build it first (the recipe is build-%'s).
+build-Web: engine
+
 ## run: every route on $$ADDR (127.0.0.1:3000) over an embedded DynamoDB; data under $$DATA_DIR (./data)
-run:
+run: engine
 	$(GO) run ./infra/local
 
 ## test: vet, staticcheck and the race-enabled test suite (offline, embedded DynamoDB)
@@ -87,8 +97,9 @@ bigevent:
 ## /usr/bin/chromium) with playwright-core and axe-core from web/package-lock.json;
 ## each test file starts the local stack itself on a free port with a temporary DATA_DIR.
 ## Needs Node.js 20+ and npm (.ci/run installs Chromium when missing). The client
-## itself has no build step: its ES modules are embedded by Go as they are.
-webtest:
+## itself has no build step: its ES modules are embedded by Go as they are (the rules
+## engine's .wasm is a Go build, make engine).
+webtest: engine
 	cd web && npm ci --no-audit --no-fund --loglevel=error
 	cd web && node --test --test-concurrency=1 test/*.test.mjs
 

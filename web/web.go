@@ -5,7 +5,9 @@
 // /assets/<name>.<sha256 prefix>.<ext> is served with a year-long immutable
 // cache, while the shell (no-cache) names those fingerprinted URLs, and an
 // import map in the shell sends every module import (./api.js) to its
-// fingerprinted URL, so a deploy never mixes old and new modules.
+// fingerprinted URL, so a deploy never mixes old and new modules. The one
+// file that is built is the browser's rules engine (engine.go): Go code
+// compiled to WebAssembly by go generate, embedded from engine/.
 package web
 
 import (
@@ -40,12 +42,18 @@ type Options struct {
 	// WebSocketURL is the live-updates socket the pages connect to
 	// (wss://…); empty means the same origin's /ws, as `make run` serves it.
 	WebSocketURL string
+	// Engine holds the browser's rules engine, xiangqi.wasm and
+	// wasm_exec.js; nil means the files web/engine held when the package
+	// was compiled (go generate ./web writes them). Without them the
+	// engine is not served.
+	Engine fs.FS
 }
 
 type asset struct {
 	body        []byte
 	contentType string
 	hashed      string // the fingerprinted name, e.g. app.1a2b3c4d5e.js
+	gzip        []byte // body gzipped at build time (the engine's .wasm), or nil
 }
 
 // Handler serves the web client.
@@ -88,11 +96,10 @@ func New(opts Options) (*Handler, error) {
 		if err != nil {
 			return nil, err
 		}
-		sum := sha256.Sum256(body)
-		ext := path.Ext(name)
-		a := &asset{body: body, contentType: contentType(name), hashed: strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:])[:hashLen] + ext}
-		h.assets[name] = a
-		h.assets[a.hashed] = a
+		h.addAsset(name, body)
+	}
+	if err := h.addEngine(opts.Engine); err != nil {
+		return nil, err
 	}
 	page, err := fs.ReadFile(sub, "index.html")
 	if err != nil {
@@ -119,6 +126,16 @@ var (
 	wsMeta    = regexp.MustCompile(`<meta name="xqtour-ws" content="[^"]*">`)
 )
 
+// addAsset serves body as the asset name, under its plain and its
+// fingerprinted name.
+func (h *Handler) addAsset(name string, body []byte) {
+	sum := sha256.Sum256(body)
+	ext := path.Ext(name)
+	a := &asset{body: body, contentType: contentType(name), hashed: strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:])[:hashLen] + ext}
+	h.assets[name] = a
+	h.assets[a.hashed] = a
+}
+
 // rewrite replaces, in every match of re, the asset name its first group
 // captures by the fingerprinted /assets/ URL; unknown names stay as they are.
 func (h *Handler) rewrite(body []byte, re *regexp.Regexp) []byte {
@@ -139,7 +156,9 @@ func (h *Handler) renderShell(page []byte, opts Options) error {
 	page = h.rewrite(page, shellURL)
 	imports := map[string]string{}
 	for name, a := range h.assets {
-		if name == a.hashed || path.Ext(name) != ".js" {
+		// The engine's .wasm is mapped too: engine.js finds its fingerprinted
+		// URL with import.meta.resolve, which follows the import map.
+		if name == a.hashed || (path.Ext(name) != ".js" && path.Ext(name) != ".wasm") {
 			continue
 		}
 		imports["/assets/"+name] = "/assets/" + a.hashed
@@ -169,7 +188,9 @@ func (h *Handler) renderShell(page []byte, opts Options) error {
 	sum := sha256.Sum256(js)
 	h.csp = strings.Join([]string{
 		"default-src 'none'",
-		"script-src 'self' 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'",
+		// 'wasm-unsafe-eval' lets engine.js compile the rules engine
+		// (WebAssembly.instantiate); it allows no JavaScript eval.
+		"script-src 'self' 'wasm-unsafe-eval' 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'",
 		"style-src 'self'",
 		"img-src 'self' data:",
 		"font-src 'self'",
@@ -228,7 +249,7 @@ func (h *Handler) serveAsset(w http.ResponseWriter, r *http.Request) {
 	}
 	// ServeContent answers If-None-Match against this ETag with a 304.
 	hd.Set("ETag", `"`+strings.TrimPrefix(path.Ext(strings.TrimSuffix(a.hashed, path.Ext(a.hashed))), ".")+`"`)
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.body))
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.encoded(w, r)))
 }
 
 // contentType is the media type of an asset by its extension (UTF-8 for text).
@@ -244,6 +265,8 @@ func contentType(name string) string {
 		return "application/json"
 	case ".webmanifest":
 		return "application/manifest+json"
+	case ".wasm":
+		return "application/wasm" // what WebAssembly.instantiateStreaming insists on
 	case ".woff2":
 		return "font/woff2"
 	case ".txt":

@@ -106,6 +106,9 @@ func run(ctx context.Context, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	if !pages.HasEngine() {
+		log.Warn("the browser's rules engine is not built, so /assets/engine.js cannot load it: make run builds it (or go generate ./web before go run ./infra/local)")
+	}
 	var limits live.Limits // zero fields keep live.DefaultLimits
 	if v := os.Getenv("LIVE_CONNECTIONS_PER_CLIENT"); v != "" {
 		n, err := strconv.Atoi(v)

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -190,6 +192,7 @@ func (s *smoke) checks(ctx context.Context) {
 			s.pass(what, "unrouted → 404 "+fmt.Sprint(dig(res.json(), "error", "code")))
 		}
 	}
+	s.engineCheck(ctx)
 	s.liveChecks(ctx, ids["gid"])
 	for _, fn := range deploy.AllFunctions() {
 		if e := s.emulators[fn]; e != nil && e.invokes > 0 {
@@ -223,4 +226,44 @@ func fill(path string, ids map[string]string) string {
 		}
 	}
 	return strings.Join(segs, "/")
+}
+
+// lambdaResponseLimit is Lambda's limit on a synchronous invocation's answer.
+const lambdaResponseLimit = 6 << 20
+
+// engineCheck fetches the browser's rules engine from the Web function as a
+// browser does (Accept-Encoding: gzip): it must come back as application/wasm,
+// gzipped, base64 in the proxy answer, decoding to a WebAssembly module, and
+// the whole answer within Lambda's response limit.
+func (s *smoke) engineCheck(ctx context.Context) {
+	tg, res, err := s.invoke(ctx, "", request{Method: "GET", Path: "/assets/xiangqi.wasm", Header: map[string]string{"accept-encoding": "gzip, deflate, br"}})
+	var wasm []byte
+	if err == nil {
+		err = func() error {
+			if res.Status != 200 || res.Header["content-type"] != "application/wasm" || res.Header["content-encoding"] != "gzip" {
+				return fmt.Errorf("%d %v: want 200, application/wasm, gzip (is web/engine built? go generate ./web)", res.Status, res.Header)
+			}
+			zr, err := gzip.NewReader(bytes.NewReader(res.Body))
+			if err != nil {
+				return err
+			}
+			if wasm, err = io.ReadAll(zr); err != nil {
+				return err
+			}
+			if !bytes.HasPrefix(wasm, []byte("\x00asm")) {
+				return fmt.Errorf("the body is not a WebAssembly module")
+			}
+			if res.Payload > lambdaResponseLimit {
+				return fmt.Errorf("the answer is %d bytes, over Lambda's %d", res.Payload, lambdaResponseLimit)
+			}
+			return nil
+		}()
+	}
+	if err != nil {
+		s.fail(tg.String(), "engine: "+err.Error())
+		s.failedFns[tg.fn] = true
+		return
+	}
+	s.pass(tg.String(), fmt.Sprintf("engine → 200 application/wasm, %d KB gzipped (%d KB raw), %d KB as Lambda answers it (limit %d KB)",
+		len(res.Body)>>10, len(wasm)>>10, res.Payload>>10, lambdaResponseLimit>>10))
 }

@@ -20,6 +20,13 @@ import (
 // buildBootstraps builds every function for the host in one go build (it links
 // the mains in parallel) and moves each to <tmp>/<dir>/bootstrap, as Lambda runs it.
 func (s *smoke) buildBootstraps(ctx context.Context) error {
+	// The Web function embeds the browser's rules engine (web/engine), which
+	// go generate builds, as make does before every build of the function.
+	gen := exec.CommandContext(ctx, "go", "generate", "./web")
+	gen.Dir = s.root
+	if out, err := gen.CombinedOutput(); err != nil {
+		return fmt.Errorf("go generate ./web: %v\n%s", err, out)
+	}
 	bin := filepath.Join(s.tmp, "bin")
 	// Default flags otherwise, so the packages compiled for `go run ./infra/smoke`
 	// itself (store, httpapi, the AWS SDK) are reused from the build cache.

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"regexp"
 	"strings"
@@ -26,7 +28,10 @@ func (t target) String() string { return fmt.Sprintf("%-11s %s", t.fn, t.route) 
 type response struct {
 	Status int
 	Header map[string]string
-	Body   []byte
+	Body   []byte // base64-decoded when the function encoded it
+	// Payload is the size of the function's whole answer, the JSON that
+	// Lambda's 6 MB response limit applies to.
+	Payload int
 }
 
 func (r response) json() map[string]any {
@@ -40,6 +45,7 @@ type request struct {
 	Method, Path, Query string
 	Token, IdemKey      string
 	Body                string
+	Header              map[string]string // more request headers (lower case)
 }
 
 // invoke routes req to the function whose route matches it (or to fn when
@@ -74,6 +80,7 @@ func (s *smoke) invoke(ctx context.Context, fn string, req request) (target, res
 	if req.IdemKey != "" {
 		headers["idempotency-key"] = req.IdemKey
 	}
+	maps.Copy(headers, req.Header)
 	now := time.Now().UTC()
 	ev := events.APIGatewayV2HTTPRequest{
 		Version:        "2.0",
@@ -126,7 +133,12 @@ func (s *smoke) invoke(ctx context.Context, fn string, req request) (target, res
 	}
 	e.invokes++
 	body := []byte(pr.Body)
-	if pr.IsBase64Encoded {
+	switch {
+	case pr.IsBase64Encoded && strings.HasPrefix(req.Path, "/assets/"): // binary assets: the .wasm, gzipped ones
+		if body, err = base64.StdEncoding.DecodeString(pr.Body); err != nil {
+			return tg, response{}, fmt.Errorf("%s %s: bad base64 body: %v", req.Method, req.Path, err)
+		}
+	case pr.IsBase64Encoded:
 		return tg, response{}, fmt.Errorf("unexpected base64 body for %s %s", req.Method, req.Path)
 	}
 	h := map[string]string{}
@@ -136,7 +148,7 @@ func (s *smoke) invoke(ctx context.Context, fn string, req request) (target, res
 	for k, v := range pr.MultiValueHeaders {
 		h[strings.ToLower(k)] = strings.Join(v, ",")
 	}
-	return tg, response{Status: pr.StatusCode, Header: h, Body: body}, nil
+	return tg, response{Status: pr.StatusCode, Header: h, Body: body, Payload: len(out)}, nil
 }
 
 func trim(b []byte) string {
