@@ -249,8 +249,8 @@ func TestResponseViews_OnlyPagesAndGroupsTheEventHasAreKept(t *testing.T) {
 	f.finishRound(t, s, f.pair(t, s, map[string]any{"round": 1}, http.StatusCreated), nil)
 	views := func() int { return countItems(t, s, "V#") }
 	base := "/tournaments/" + f.ev.ID
-	s.Get(base + "/games").Want(t, http.StatusOK)
-	s.Get(base + "/standings?group=A&view=players").Want(t, http.StatusOK)
+	s.Get(base+"/games").Want(t, http.StatusOK)
+	s.Get(base+"/standings?group=A&view=players").Want(t, http.StatusOK)
 	before := views()
 	for _, path := range []string{
 		"/games?offset=7", "/games?limit=3", "/games?offset=100000", "/games?offset=200000",
