@@ -1,13 +1,11 @@
 package httpapi
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/store"
@@ -104,13 +102,6 @@ func (a *API) loadGame(c *call, gid string) (*storedGame, error) {
 		noteEvent(c.ctx(), sg.Link.Tournament, gid)
 	}
 	return sg, err
-}
-
-// GameID is the deterministic id of a pairing's game, so that a retried
-// pairing recreates nothing: "g" and 16 base32 characters of a hash.
-func GameID(tid string, round, table, number int) string {
-	sum := sha256.Sum256([]byte(tid + "/" + strconv.Itoa(round) + "/" + strconv.Itoa(table) + "/" + strconv.Itoa(number)))
-	return "g" + idEncoding.EncodeToString(sum[:10])
 }
 
 // eventGame builds the record of a pairing's game (Version 0: to be created),

@@ -403,7 +403,6 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 		written []tournament.Lineup
 		due     []tournament.Lineup // drawn by the server at the deadline (T-3)
 	)
-	gameID := func(round, table, g int) string { return GameID(tid, round, table, g) }
 	t, _, err := a.loadTournament(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
@@ -461,7 +460,7 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 			}
 			lineups = []tournament.Lineup{l}
 		}
-		k, err := a.writeLineups(c, ev, te, n, lineups, gameID)
+		k, err := a.writeLineups(c, ev, te, n, lineups, eventGameID(ev.t))
 		written = append(written, lineups[:k]...) // kept across retries: those chunks are stored
 		r = stored
 		return err
