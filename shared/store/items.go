@@ -10,6 +10,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -266,4 +267,75 @@ func (s *Store) ItemCount(ctx context.Context) (int64, error) {
 		return 0, wrap("describe table", err)
 	}
 	return aws.ToInt64(out.Table.ItemCount), nil
+}
+
+// itemAttributes are the attributes the table's items have (store.go's
+// itemWith): an imported item with any other is refused, so an import can
+// add nothing that no code reads, an index key least of all.
+var itemAttributes = map[string]string{"PK": "S", "SK": "S", "kind": "S", "ver": "N", "doc": "B", "parts": "N", "ttl": "N"}
+
+// Documents joins imported items (in any order) into the records they store,
+// each split document's continuation parts appended to its head, in key
+// order, for the importer to decode and check before anything is written.
+// An item with an attribute the table does not use (or of another type), a
+// number that is not an integer, a head without all its parts or a part
+// without its head is an error naming the item.
+func Documents(items []*Item) ([]*Record, error) {
+	recs := make([]*Record, 0, len(items))
+	for _, it := range items {
+		for name, v := range it.attrs {
+			want, ok := itemAttributes[name]
+			if !ok {
+				return nil, fmt.Errorf("%s/%s: attribute %q is not one of the table's", it.PK, it.SK, name)
+			}
+			var got string
+			switch v.(type) {
+			case *types.AttributeValueMemberS:
+				got = "S"
+			case *types.AttributeValueMemberN:
+				got = "N"
+			case *types.AttributeValueMemberB:
+				got = "B"
+			}
+			if got != want {
+				return nil, fmt.Errorf("%s/%s: attribute %q must be of type %s", it.PK, it.SK, name, want)
+			}
+		}
+		r, err := fromItem(it.attrs)
+		if err != nil {
+			return nil, fmt.Errorf("%s/%s: %v", it.PK, it.SK, err)
+		}
+		if r.Version < 0 || r.Parts < 0 || r.Expires < 0 {
+			return nil, fmt.Errorf("%s/%s: a negative ver, parts or ttl", it.PK, it.SK)
+		}
+		recs = append(recs, r)
+	}
+	slices.SortFunc(recs, func(a, b *Record) int {
+		if c := strings.Compare(a.PK, b.PK); c != 0 {
+			return c
+		}
+		return strings.Compare(a.SK, b.SK)
+	})
+	out := recs[:0]
+	for i := 0; i < len(recs); {
+		head := recs[i]
+		if head.Kind == KindPart {
+			return nil, fmt.Errorf("%s/%s: a part without its head", head.PK, head.SK)
+		}
+		j := i + 1
+		for j < len(recs) && recs[j].PK == head.PK && recs[j].Kind == KindPart && IsPartOf(recs[j].SK, head.SK) {
+			j++
+		}
+		parts := recs[i+1 : j]
+		if err := checkParts(head, parts); err != nil {
+			return nil, fmt.Errorf("%s/%s: its parts are not all there, or not of its version", head.PK, head.SK)
+		}
+		joined := *head
+		for _, p := range parts {
+			joined.Doc = append(slices.Clip(joined.Doc), p.Doc...)
+		}
+		out = append(out, &joined)
+		i = j
+	}
+	return out, nil
 }
