@@ -260,7 +260,9 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	a.ensureGamesAfterCommit(c, ev.t, r, ev.h, stored)
+	if err := a.ensureGamesAfterCommit(c, ev.t, r, ev.h, stored); err != nil {
+		return 0, nil, err
+	}
 	return status, ev.roundView(r, false, c.nowMs()), nil
 }
 
@@ -477,7 +479,9 @@ func (a *API) changeRound(c *call) (int, any, error) {
 			return nil, notFound("round")
 		})
 	}
-	a.ensureGamesAfterCommit(c, ev.t, &changed, ev.h, nil)
+	if err := a.ensureGamesAfterCommit(c, ev.t, &changed, ev.h, nil); err != nil {
+		return 0, nil, err
+	}
 	return http.StatusOK, localizeRound(roundView(&changed, ev.h, true, c.nowMs()), c.r), nil
 }
 
@@ -790,10 +794,13 @@ func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tourn
 // Every read of the round creates what is still missing. stored, when not
 // nil, is the round's record as this request has just created it: its games
 // cannot exist yet (but for a concurrent read of the round making them,
-// which the conditional creates allow for), so none is read first.
-func (a *API) ensureGamesAfterCommit(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History, stored *store.Record) {
+// which the conditional creates allow for), so none is read first. The one
+// failure returned is a game id held by an item that is not the pairing's
+// (409 game_id_taken): the pairing fails loudly, and so does every read of
+// the round until the operator removes the item.
+func (a *API) ensureGamesAfterCommit(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History, stored *store.Record) error {
 	if r.GamesReady {
-		return // a retry of a pairing, or a change that read every game
+		return nil // a retry of a pairing, or a change that read every game
 	}
 	// Nor does a client that hangs up stop it halfway.
 	detached := *c
@@ -804,9 +811,14 @@ func (a *API) ensureGamesAfterCommit(c *call, t *tournament.Tournament, r *tourn
 	} else {
 		err = a.ensureGames(&detached, t, r, h)
 	}
+	var e *Error
+	if errors.As(err, &e) && e.Code == "game_id_taken" {
+		return err
+	}
 	if err != nil {
 		a.log.Warn("round stored, its games left to the next read", "tournament", t.ID, "round", r.Number, "err", err.Error())
 	}
+	return nil
 }
 
 // Round views.

@@ -468,7 +468,9 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	a.ensureGamesAfterCommit(c, te.t, r, te.h, nil)
+	if err := a.ensureGamesAfterCommit(c, te.t, r, te.h, nil); err != nil {
+		return 0, nil, err
+	}
 	out := []lineupOut{}
 	for _, l := range append(due, written...) {
 		out = append(out, lineupView(l))
