@@ -354,13 +354,13 @@ func TestImportAttack_UncheckedContents(t *testing.T) {
 		items [][]byte
 		want  string
 	}{
-		"garbage game":     {replace(gameLine, withDoc(gameLine, []byte("\x05garbage, not a game"))), "G#" + f.gid + "/GAME: a corrupt game"},
-		"truncated game":   {replace(gameLine, withDoc(gameLine, gameDoc[:len(gameDoc)-3])), "G#" + f.gid + "/GAME: a corrupt game"},
-		"no game at all":   {replace(gameLine, withDoc(gameLine, nil)), "G#" + f.gid + "/GAME: a corrupt game"},
-		"another event":    {replace(items[0], withDoc(items[0], bytes.ReplaceAll(metaDoc, []byte(f.tid), []byte(other)))), "its body names tournament"},
-		"unknown sort key": {append(items[:len(items):len(items)], unknown("Z#1")), "T#" + f.tid + "/Z#1: not a sort key an event has"},
-		"a body of another key":   {append(items[:len(items):len(items)], unknown("P#"+randomID('p'))), "its body is of"},
-		"an attribute":     {replace(items[1], lineOf(extraAttr)), `GSI1PK\" is not one of the table's`},
+		"garbage game":          {replace(gameLine, withDoc(gameLine, []byte("\x05garbage, not a game"))), "G#" + f.gid + "/GAME: a corrupt game"},
+		"truncated game":        {replace(gameLine, withDoc(gameLine, gameDoc[:len(gameDoc)-3])), "G#" + f.gid + "/GAME: a corrupt game"},
+		"no game at all":        {replace(gameLine, withDoc(gameLine, nil)), "G#" + f.gid + "/GAME: a corrupt game"},
+		"another event":         {replace(items[0], withDoc(items[0], bytes.ReplaceAll(metaDoc, []byte(f.tid), []byte(other)))), "its body names tournament"},
+		"unknown sort key":      {append(items[:len(items):len(items)], unknown("Z#1")), "T#" + f.tid + "/Z#1: not a sort key an event has"},
+		"a body of another key": {append(items[:len(items):len(items)], unknown("P#"+randomID('p'))), "its body is of"},
+		"an attribute":          {replace(items[1], lineOf(extraAttr)), `GSI1PK\" is not one of the table's`},
 	} {
 		s := apitest.New(t)
 		r := s.Do(apitest.Req{Method: "POST", Path: "/tournaments/import", Body: joinExport(head, c.items), Header: ndjson, Invalid: true})
