@@ -82,7 +82,7 @@ func (a *API) checkImport(c *call, tid string, items []*store.Item) (*importedEv
 			return nil, refuseItem(rec.PK, rec.SK, "not an item of tournament "+tid)
 		}
 		prefix := store.SKPrefix(rec.SK)
-		var id, want string // the id the sort key names, and the sort key the body names
+		var want string // the sort key the body names
 		switch {
 		case rec.SK == store.MetaSK:
 			t := new(tournament.Tournament)
@@ -96,14 +96,14 @@ func (a *API) checkImport(c *call, tid string, items []*store.Item) (*importedEv
 			continue
 		case prefix == store.PlayerPrefix:
 			p := new(tournament.Player)
-			err, id, want = decodeItem(rec, store.KindPlayer, p), "p", store.PlayerSK(p.ID)
+			err, want = decodeItem(rec, store.KindPlayer, p), store.PlayerSK(p.ID)
 			players = append(players, p)
 		case prefix == store.OfficialPrefix:
 			o := new(tournament.Official)
-			err, id, want = decodeItem(rec, store.KindOfficial, o), "o", store.OfficialSK(o.ID)
+			err, want = decodeItem(rec, store.KindOfficial, o), store.OfficialSK(o.ID)
 		case prefix == store.TeamPrefix:
 			m := new(tournament.Team)
-			err, id, want = decodeItem(rec, store.KindTeam, m), "m", store.TeamSK(m.ID)
+			err, want = decodeItem(rec, store.KindTeam, m), store.TeamSK(m.ID)
 		case prefix == store.RoundPrefix:
 			r := new(tournament.Round)
 			err, want = decodeItem(rec, store.KindRound, r), store.RoundSK(r.Number)
@@ -122,9 +122,6 @@ func (a *API) checkImport(c *call, tid string, items []*store.Item) (*importedEv
 		}
 		if rec.SK != want {
 			return nil, refuseItem(rec.PK, rec.SK, "its body is of "+quote(clip(want, 60)))
-		}
-		if id != "" && !validID(id[0], rec.SK[len(prefix):]) {
-			return nil, refuseItem(rec.PK, rec.SK, "not "+idKindNames[id[0]]+" id")
 		}
 		out.counts[prefix]++
 	}
