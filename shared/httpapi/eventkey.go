@@ -5,8 +5,10 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"strconv"
 
+	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -69,4 +71,45 @@ func GameID(key, tid string, round, table, number int) string {
 func eventGameID(t *tournament.Tournament) tournament.GameIDFunc {
 	key, tid := gameKey(t), t.ID
 	return func(round, table, g int) string { return GameID(key, tid, round, table, g) }
+}
+
+// keyedGames bounds the game numbers pairingsGame tries at one table: a
+// knockout match's regular and additional games stay well below it, and a
+// game beyond it is still found through its round.
+const keyedGames = 64
+
+// pairingsGame reports whether sg is the game its link's pairing made,
+// before its end writes that table's result. A keyed id proves it at the
+// cost of the event item (one small read): only the event's key makes it.
+// An id made otherwise (before ids were keyed, or keyed with an organiser
+// token hash since reissued) is looked up in its round, once, at its end.
+func (a *API) pairingsGame(c *call, sg *storedGame) (bool, error) {
+	l := sg.Link
+	t, _, err := a.loadTournament(c.ctx(), l.Tournament)
+	var e *Error
+	if errors.As(err, &e) && e.Status == 404 {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if key := gameKey(t); key != "" {
+		for n := 1; n <= keyedGames; n++ {
+			if GameID(key, t.ID, l.Round, l.Table, n) == sg.ID {
+				return true, nil
+			}
+		}
+	}
+	var r tournament.Round
+	if _, err := a.load(c.ctx(), store.TournamentPK(t.ID), store.RoundSK(l.Round), "round", &r); errors.As(err, &e) && e.Status == 404 {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	for _, p := range r.Pairings {
+		if p.GameID == sg.ID && p.Table == l.Table {
+			return true, nil
+		}
+	}
+	return false, nil
 }

@@ -188,6 +188,20 @@ func (a *API) saveGame(c *call, sg *storedGame, corrected bool) error {
 	}
 	report := sg.Link.Tournament != "" && !sg.Link.Reported && sg.Game.Status() == game.Over
 	if report {
+		// Only the pairing's own game writes the table's result: an item
+		// that merely names the table (planted before imports were
+		// checked) ends, but reports nothing.
+		own, err := a.pairingsGame(c, sg)
+		if err != nil {
+			return err
+		}
+		if !own {
+			a.log.Error("a game that is not its pairing's ended: its result is not written", "game", sg.ID,
+				"tournament", sg.Link.Tournament, "round", sg.Link.Round, "table", sg.Link.Table)
+		}
+		report = own
+	}
+	if report {
 		sg.Link.Reported = true
 	}
 	rec, err := encodeGame(sg.rec, sg.Link, sg.Game)

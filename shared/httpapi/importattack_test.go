@@ -432,3 +432,50 @@ func TestPairing_GameIDsUnpredictableAndNeverAdopted(t *testing.T) {
 	}
 	wantGame(t, s, next, r1.Pairings[0].Red, r1.Pairings[0].Black)
 }
+
+// plantGame stores, straight into the table, a copy of game from under id
+// gid with its link changed by edit: an item planted before imports were
+// checked, which no route can write any more.
+func plantGame(t *testing.T, s *apitest.Server, from, gid string, edit func(link map[string]any)) {
+	t.Helper()
+	rec, err := s.Store.Get(t.Context(), store.GamePK(from), store.GameSK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, k := binary.Uvarint(rec.Doc)
+	var link map[string]any
+	if err := json.Unmarshal(rec.Doc[k:k+int(n)], &link); err != nil {
+		t.Fatal(err)
+	}
+	edit(link)
+	lj, _ := json.Marshal(link)
+	doc := binary.AppendUvarint(nil, uint64(len(lj)))
+	doc = append(append(doc, lj...), rec.Doc[k+int(n):]...)
+	if err := s.Store.Put(t.Context(), &store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame, Doc: doc}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A game's end writes only the result of the pairing that made it: an item
+// that names the victim's round 1, table 1 but is not its pairing's game
+// (planted before imports were checked) ends when its player resigns, but
+// writes no result, and the real game still ends and is counted.
+func TestGameEnd_NoResultSquatting(t *testing.T) {
+	s := apitest.New(t)
+	victim := newField(t, s, `{"name":"Victim Open","rounds":3}`, 2)
+	p := victim.pair(t, s, `{}`, http.StatusCreated).Pairings[0]
+	s.Post("/tournaments/"+victim.ev.ID+"/rounds/1/start", victim.ev.Token, nil).Want(t, http.StatusOK)
+	squat := randomID('g')
+	tok, hash := mintToken(victim.ev.ID, p.Red)
+	plantGame(t, s, p.GameID, squat, func(l map[string]any) { l["rh"] = hash })
+	s.Post("/games/"+squat+"/resign", tok, `{}`).Want(t, http.StatusOK)
+	if n := countItems(t, s, "X#"); n != 0 {
+		t.Fatalf("the squatting game's end wrote %d result items", n)
+	}
+	s.Post("/games/"+p.GameID+"/resign", victim.byID[p.Black].Token, `{}`).Want(t, http.StatusOK)
+	var r1 roundJSON
+	s.Get("/tournaments/"+victim.ev.ID+"/rounds/1").Want(t, http.StatusOK).Decode(t, &r1)
+	if r1.Pairings[0].Result == nil || *r1.Pairings[0].Result != "1-0" {
+		t.Fatalf("round 1 table 1 after the real game ended: %+v", r1.Pairings[0])
+	}
+}
