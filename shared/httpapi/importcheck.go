@@ -82,7 +82,7 @@ func (a *API) checkImport(c *call, tid string, items []*store.Item) (*importedEv
 			return nil, refuseItem(rec.PK, rec.SK, "not an item of tournament "+tid)
 		}
 		prefix := store.SKPrefix(rec.SK)
-		var want string // the sort key the body names
+		var want string // the sort key the body names (when it decoded)
 		switch {
 		case rec.SK == store.MetaSK:
 			t := new(tournament.Tournament)
@@ -96,24 +96,30 @@ func (a *API) checkImport(c *call, tid string, items []*store.Item) (*importedEv
 			continue
 		case prefix == store.PlayerPrefix:
 			p := new(tournament.Player)
-			err, want = decodeItem(rec, store.KindPlayer, p), store.PlayerSK(p.ID)
+			err = decodeItem(rec, store.KindPlayer, p)
+			want = store.PlayerSK(p.ID)
 			players = append(players, p)
 		case prefix == store.OfficialPrefix:
 			o := new(tournament.Official)
-			err, want = decodeItem(rec, store.KindOfficial, o), store.OfficialSK(o.ID)
+			err = decodeItem(rec, store.KindOfficial, o)
+			want = store.OfficialSK(o.ID)
 		case prefix == store.TeamPrefix:
 			m := new(tournament.Team)
-			err, want = decodeItem(rec, store.KindTeam, m), store.TeamSK(m.ID)
+			err = decodeItem(rec, store.KindTeam, m)
+			want = store.TeamSK(m.ID)
 		case prefix == store.RoundPrefix:
 			r := new(tournament.Round)
-			err, want = decodeItem(rec, store.KindRound, r), store.RoundSK(r.Number)
+			err = decodeItem(rec, store.KindRound, r)
+			want = store.RoundSK(r.Number)
 			rounds = append(rounds, r)
 		case prefix == store.ResultPrefix:
 			var x tournament.Result
-			err, want = decodeItem(rec, store.KindResult, &x), store.ResultSK(x.Round, x.Table)
+			err = decodeItem(rec, store.KindResult, &x)
+			want = store.ResultSK(x.Round, x.Table)
 		case prefix == store.LineupPrefix:
 			var l tournament.Lineup
-			err, want = decodeItem(rec, store.KindLineup, &l), store.LineupSK(l.Round, l.Team)
+			err = decodeItem(rec, store.KindLineup, &l)
+			want = store.LineupSK(l.Round, l.Team)
 		default:
 			return nil, refuseItem(rec.PK, rec.SK, "not a sort key an event has (META, P#, O#, M#, R#, X#, L#)")
 		}
