@@ -23,7 +23,7 @@ import (
 //     key is refused;
 //   - every game item (G#<gid>/GAME) decodes, and its link names this event
 //     and a pairing of its rounds that has this game id, at its table, with
-//     its players and their token hashes; a pairing's game id without its
+//     its players and (unless it is over) their token hashes; a pairing's game id without its
 //     item in the export must be free on this stack;
 //   - no item of any other partition (another event's, an idempotency
 //     record, a connection), no attribute the table does not use.
@@ -182,7 +182,12 @@ func (a *API) checkImport(c *call, tid string, items []*store.Item) (*importedEv
 			return nil, refuseItem(gpk, store.GameSK, "its players are not the pairing's")
 		}
 		red, black := h.Player(l.Red), h.Player(l.Black)
-		if red == nil || black == nil || red.TokenHash != l.RedHash || black.TokenHash != l.BlackHash {
+		if red == nil || black == nil {
+			return nil, refuseItem(gpk, store.GameSK, "its players are not the event's")
+		}
+		// The hashes let their holders play: an open game's must be the
+		// players' own (a finished game may keep one a reissue replaced last).
+		if sg.Game.Status() != game.Over && (red.TokenHash != l.RedHash || black.TokenHash != l.BlackHash) {
 			return nil, refuseItem(gpk, store.GameSK, "its players' token hashes are not those of the event's players")
 		}
 		have[sg.ID] = true

@@ -743,7 +743,7 @@ func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tourn
 	for _, p := range r.Pairings {
 		sg := games[p.GameID]
 		if sg != nil {
-			if err := a.ownGame(t, r, p, h, sg.ID, sg.Link); err != nil {
+			if err := a.ownGame(t, r, p, h, sg); err != nil {
 				return nil, err
 			}
 		}
@@ -922,15 +922,18 @@ func roundView(r *tournament.Round, h *tournament.History, explain bool, now int
 
 // ownGame checks that the game item found at pairing p's game id is this
 // pairing's: made for event t's round r at p's table, and — while it still
-// has p's players — with their current token hashes. Pairing never adopts
+// has p's players and is not over — with their current token hashes (a
+// reissue rewrites a finished game's hash after the open ones, so a
+// finished game may keep an old one harmlessly). Pairing never adopts
 // an item it did not write (one planted under a predicted id, or imported
 // with another event's link): such an item fails the pairing loudly, 409
 // game_id_taken, and is logged as an error, never made the table's game.
 // A game with other players of this table is this pairing's before an
 // organiser's change, rewritten by the caller while it has not begun.
-func (a *API) ownGame(t *tournament.Tournament, r *tournament.Round, p tournament.Pairing, h *tournament.History, gid string, link gameLink) error {
+func (a *API) ownGame(t *tournament.Tournament, r *tournament.Round, p tournament.Pairing, h *tournament.History, sg *storedGame) error {
+	gid, link := sg.ID, sg.Link
 	ok := link.Tournament == t.ID && link.Round == r.Number && link.Table == p.Table
-	if ok && link.Red == p.Red && link.Black == p.Black {
+	if ok && link.Red == p.Red && link.Black == p.Black && sg.Game.Status() != game.Over {
 		red, black := h.Player(p.Red), h.Player(p.Black)
 		ok = red != nil && black != nil && link.RedHash == red.TokenHash && link.BlackHash == black.TokenHash
 	}
@@ -954,7 +957,7 @@ func (a *API) madeByPairing(c *call, t *tournament.Tournament, r *tournament.Rou
 	}
 	for _, p := range r.Pairings {
 		if p.GameID == gid {
-			return a.ownGame(t, r, p, h, gid, sg.Link)
+			return a.ownGame(t, r, p, h, sg)
 		}
 	}
 	return nil
