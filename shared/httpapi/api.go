@@ -18,7 +18,8 @@
 //
 //	routes.go         the route table (Routes), its functions and Roles (who may call)
 //	api.go            API, its options, the mux and the Lambda entry points
-//	request.go        one request: decoding, Content-Type, Idempotency-Key replay
+//	request.go        one request: decoding, Content-Type, Idempotency-Key replay;
+//	                  idemscope.go whose replay an anonymous key's is (the caller's address)
 //	observe.go        request logs and metrics; usage.go each event's usage counters
 //	auth.go           tokens, principals and their roles; requireRole
 //	security.go       path ids, the creation key, the origin secret, cache headers, TTLs
@@ -29,6 +30,8 @@
 //	records.go        reading and encoding event items (load, encode, loadPlayers);
 //	                  their keys are shared/store's keys.go
 //	gamestore.go      the game item: its codec (link + game), loads, saves, results
+//	eventkey.go       an event's secret key: its id derived from it, keyed game ids,
+//	                  whether a game is its pairing's
 //	tournaments.go    creating events, registering players and officials, withdrawals
 //	people.go         organiser edits of players, officials' and captains' tokens
 //	pause.go          pause and resume
@@ -47,7 +50,8 @@
 //	                  draws lineups due at a round's start (T-3); teamknockout.go
 //	                  a team knockout's additional rapid matches (S-3)
 //	challenge.go      the challenge ring; ratings.go the rating report
-//	transfer.go       export and import of a whole event
+//	transfer.go       export and import of a whole event, paged imports staged;
+//	                  importcheck.go what an import may write, checked item by item
 //	rules.go          the rule book; openapi.go the OpenAPI and AsyncAPI documents
 //	live.go           the game's JSON for live updates (shared/live)
 package httpapi

@@ -53,7 +53,7 @@ func TestGameItemCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	link := eventLink()
-	gid := GameID(link.Tournament, 7, 112, 1)
+	gid := GameID(hashToken("key"), link.Tournament, 7, 112, 1)
 	var total, wru, largest int
 	playQuiet(t, g, 150, func(int, int64) {
 		rec, err := encodeGame(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame, Version: 149}, link, g)

@@ -1,13 +1,11 @@
 package httpapi
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/store"
@@ -108,13 +106,6 @@ func (a *API) loadGame(c *call, gid string) (*storedGame, error) {
 	return sg, err
 }
 
-// GameID is the deterministic id of a pairing's game, so that a retried
-// pairing recreates nothing: "g" and 16 base32 characters of a hash.
-func GameID(tid string, round, table, number int) string {
-	sum := sha256.Sum256([]byte(tid + "/" + strconv.Itoa(round) + "/" + strconv.Itoa(table) + "/" + strconv.Itoa(number)))
-	return "g" + idEncoding.EncodeToString(sum[:10])
-}
-
 // eventGame builds the record of a pairing's game (Version 0: to be created),
 // with the event's time control and rules; its clocks start at the round's
 // start (C-6): a round with no start time yet waits, clocks still, until the
@@ -199,6 +190,20 @@ func (a *API) saveGame(c *call, sg *storedGame, corrected bool) error {
 		return a.correctResult(c, sg)
 	}
 	report := sg.Link.Tournament != "" && !sg.Link.Reported && sg.Game.Status() == game.Over
+	if report {
+		// Only the pairing's own game writes the table's result: an item
+		// that merely names the table (planted before imports were
+		// checked) ends, but reports nothing.
+		own, err := a.pairingsGame(c, sg)
+		if err != nil {
+			return err
+		}
+		if !own {
+			a.log.Error("a game that is not its pairing's ended: its result is not written", "game", sg.ID,
+				"tournament", sg.Link.Tournament, "round", sg.Link.Round, "table", sg.Link.Table)
+		}
+		report = own
+	}
 	if report {
 		sg.Link.Reported = true
 	}

@@ -173,6 +173,9 @@ func (a *API) playerGameWrites(c *call, ev *event, pid, hash string) ([]*store.R
 		if err != nil {
 			return nil, err
 		}
+		if sg.Link.Tournament != ev.t.ID {
+			continue // not this event's game: a new hash never goes into another event's item
+		}
 		if sg.Link.Red == pid {
 			sg.Link.RedHash = hash
 		}

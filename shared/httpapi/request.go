@@ -280,6 +280,9 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	if token, _, _, err := bearer(r); err == nil {
 		auth = "Bearer " + token // one caller however it spells the scheme
 	}
+	if auth == "" {
+		auth = a.anonymousCaller(r) // a stranger holding the same key is not this caller
+	}
 	scope := digest("scope\n" + auth + "\n" + key)
 	reqHash := digest(r.Method + " " + r.URL.RequestURI() + "\n" + string(body))
 	prev, err := a.store.Reserve(c.ctx(), scope, reqHash, c.now)

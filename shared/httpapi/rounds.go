@@ -234,7 +234,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 			}
 		}
 		opts := tournament.PairOptions{UnfinishedAsDraws: in.UnfinishedAsDraws, Forbidden: in.ForbiddenPairs, Now: c.nowMs()}
-		if r, err = ev.pairNext(opts, func(round, table, g int) string { return GameID(tid, round, table, g) }); err != nil {
+		if r, err = ev.pairNext(opts, eventGameID(ev.t)); err != nil {
 			return err
 		}
 		if in.StartsAt != nil {
@@ -273,7 +273,9 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	a.ensureGamesAfterCommit(c, ev.t, r, ev.h, stored)
+	if err := a.ensureGamesAfterCommit(c, ev.t, r, ev.h, stored); err != nil {
+		return 0, nil, err
+	}
 	return status, ev.roundView(r, false, c.nowMs()), nil
 }
 
@@ -367,7 +369,7 @@ func (a *API) extendRound(c *call, ev *event) error {
 	if ev.t.Settings.Teams {
 		return a.extendTeamRound(c, ev)
 	}
-	add, ex, err := tournament.NextGames(ev.t, ev.h, func(round, table, g int) string { return GameID(ev.t.ID, round, table, g) })
+	add, ex, err := tournament.NextGames(ev.t, ev.h, eventGameID(ev.t))
 	var re *tournament.RuleError
 	if errors.As(err, &re) {
 		return nil // an earlier round is undecided: the pairing reports it
@@ -500,7 +502,9 @@ func (a *API) changeRound(c *call) (int, any, error) {
 			return nil, notFound("round")
 		})
 	}
-	a.ensureGamesAfterCommit(c, ev.t, &changed, ev.h, nil)
+	if err := a.ensureGamesAfterCommit(c, ev.t, &changed, ev.h, nil); err != nil {
+		return 0, nil, err
+	}
 	return http.StatusOK, localizeRound(roundView(&changed, ev.h, ev.numbers(), true, c.nowMs()), c.r), nil
 }
 
@@ -695,8 +699,14 @@ func (a *API) makeGames(c *call, t *tournament.Tournament, r *tournament.Round, 
 			rewrite := rec.Version != 0
 			err := a.store.Put(c.ctx(), rec)
 			switch {
+			case errors.Is(err, store.ErrConflict) && !rewrite:
+				// Another request made this game meanwhile — or an item
+				// that is not this pairing's holds its id: never adopted.
+				if err := a.madeByPairing(c, t, r, h, rec); err != nil {
+					return err
+				}
 			case errors.Is(err, store.ErrConflict):
-				lost[i] = lost[i] || rewrite
+				lost[i] = true
 			case err != nil:
 				return err
 			}
@@ -756,6 +766,11 @@ func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tourn
 	var numbers map[string]int // as the event shows them (P-3), worked out for the first game made
 	for _, p := range r.Pairings {
 		sg := games[p.GameID]
+		if sg != nil {
+			if err := a.ownGame(t, r, p, h, sg); err != nil {
+				return nil, err
+			}
+		}
 		if sg != nil && sg.Link.Red == p.Red && sg.Link.Black == p.Black {
 			if needsStart(sg, r, now) {
 				// The round started after the game was made: its clocks run
@@ -806,10 +821,13 @@ func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tourn
 // Every read of the round creates what is still missing. stored, when not
 // nil, is the round's record as this request has just created it: its games
 // cannot exist yet (but for a concurrent read of the round making them,
-// which the conditional creates allow for), so none is read first.
-func (a *API) ensureGamesAfterCommit(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History, stored *store.Record) {
+// which the conditional creates allow for), so none is read first. The one
+// failure returned is a game id held by an item that is not the pairing's
+// (409 game_id_taken): the pairing fails loudly, and so does every read of
+// the round until the operator removes the item.
+func (a *API) ensureGamesAfterCommit(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History, stored *store.Record) error {
 	if r.GamesReady {
-		return // a retry of a pairing, or a change that read every game
+		return nil // a retry of a pairing, or a change that read every game
 	}
 	// Nor does a client that hangs up stop it halfway.
 	detached := *c
@@ -820,9 +838,14 @@ func (a *API) ensureGamesAfterCommit(c *call, t *tournament.Tournament, r *tourn
 	} else {
 		err = a.ensureGames(&detached, t, r, h)
 	}
+	var e *Error
+	if errors.As(err, &e) && e.Code == "game_id_taken" {
+		return err
+	}
 	if err != nil {
 		a.log.Warn("round stored, its games left to the next read", "tournament", t.ID, "round", r.Number, "err", err.Error())
 	}
+	return nil
 }
 
 // Round views.
@@ -927,4 +950,47 @@ func roundView(r *tournament.Round, h *tournament.History, numbers map[string]in
 		out.Audit = append(out.Audit, auditOut{At: rfc3339(e.At), By: e.By, Action: e.Action, Detail: e.Detail})
 	}
 	return out
+}
+
+// ownGame checks that the game item found at pairing p's game id is this
+// pairing's: made for event t's round r at p's table, and — while it still
+// has p's players and is not over — with their current token hashes (a
+// reissue rewrites a finished game's hash after the open ones, so a
+// finished game may keep an old one harmlessly). Pairing never adopts
+// an item it did not write (one planted under a predicted id, or imported
+// with another event's link): such an item fails the pairing loudly, 409
+// game_id_taken, and is logged as an error, never made the table's game.
+// A game with other players of this table is this pairing's before an
+// organiser's change, rewritten by the caller while it has not begun.
+func (a *API) ownGame(t *tournament.Tournament, r *tournament.Round, p tournament.Pairing, h *tournament.History, sg *storedGame) error {
+	gid, link := sg.ID, sg.Link
+	ok := link.Tournament == t.ID && link.Round == r.Number && link.Table == p.Table
+	if ok && link.Red == p.Red && link.Black == p.Black && sg.Game.Status() != game.Over {
+		red, black := h.Player(p.Red), h.Player(p.Black)
+		ok = red != nil && black != nil && link.RedHash == red.TokenHash && link.BlackHash == black.TokenHash
+	}
+	if ok {
+		return nil
+	}
+	a.log.Error("a game item at a pairing's id is not the pairing's", "game", gid, "tournament", t.ID, "round", r.Number, "table", p.Table,
+		"linkTournament", link.Tournament, "linkRound", link.Round, "linkTable", link.Table)
+	return &Error{Status: http.StatusConflict, Code: "game_id_taken",
+		Message: fmt.Sprintf("game %s of round %d, table %d exists but is not this pairing's (it names event %s, round %d, table %d, %s–%s): the table's game was not made; tell the operator",
+			gid, r.Number, p.Table, quote(clip(link.Tournament, 40)), link.Round, link.Table, quote(clip(link.Red, 40)), quote(clip(link.Black, 40)))}
+}
+
+// madeByPairing checks, after a create of one of the round's games lost to
+// an item already there, that the item is this pairing's game (ownGame).
+func (a *API) madeByPairing(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History, rec *store.Record) error {
+	gid, _ := store.GameOf(rec.PK)
+	sg, err := a.loadGame(c, gid)
+	if err != nil {
+		return err
+	}
+	for _, p := range r.Pairings {
+		if p.GameID == gid {
+			return a.ownGame(t, r, p, h, sg)
+		}
+	}
+	return nil
 }

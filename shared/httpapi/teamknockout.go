@@ -29,7 +29,7 @@ func (a *API) extendTeamRound(c *call, ev *event) error {
 	changed := *r
 	changed.Matches = slices.Clone(r.Matches)
 	changed.Pairings = slices.Clone(r.Pairings)
-	grew, err := te.th.ExtendTeamKnockout(ev.t, &changed, func(round, table, g int) string { return GameID(ev.t.ID, round, table, g) })
+	grew, err := te.th.ExtendTeamKnockout(ev.t, &changed, eventGameID(ev.t))
 	if err != nil || !grew {
 		return err
 	}

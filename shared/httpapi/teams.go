@@ -404,7 +404,6 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 		written []tournament.Lineup
 		due     []tournament.Lineup // drawn by the server at the deadline (T-3)
 	)
-	gameID := func(round, table, g int) string { return GameID(tid, round, table, g) }
 	t, _, err := a.loadTournament(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
@@ -462,7 +461,7 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 			}
 			lineups = []tournament.Lineup{l}
 		}
-		k, err := a.writeLineups(c, ev, te, n, lineups, gameID)
+		k, err := a.writeLineups(c, ev, te, n, lineups, eventGameID(ev.t))
 		written = append(written, lineups[:k]...) // kept across retries: those chunks are stored
 		r = stored
 		return err
@@ -470,7 +469,9 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	a.ensureGamesAfterCommit(c, te.t, r, te.h, nil)
+	if err := a.ensureGamesAfterCommit(c, te.t, r, te.h, nil); err != nil {
+		return 0, nil, err
+	}
 	out := []lineupOut{}
 	for _, l := range append(due, written...) {
 		out = append(out, lineupView(l))

@@ -84,7 +84,7 @@ func (a *API) drawDueLineups(c *call, ev *event, rounds []int) ([]tournament.Lin
 		return nil, nil
 	}
 	tid := ev.t.ID
-	gameID := func(round, table, g int) string { return GameID(tid, round, table, g) }
+	gameID := eventGameID(ev.t)
 	var (
 		written []tournament.Lineup
 		touched []int

@@ -55,12 +55,13 @@ func (a *API) createTournament(c *call) (int, any, error) {
 		s.StartsAt = in.StartsAt.UnixMilli()
 	}
 	in.combinedSettings(&s)
-	tid := newID('t')
+	key, tid := newEventKey()
 	token, hash := newToken(tid, tid)
 	t, err := tournament.New(tid, s, hash, c.nowMs())
 	if err != nil {
 		return 0, nil, err
 	}
+	t.Key = key
 	t.ExpiresAt = a.eventExpiry(t) // kept for ever once a round is paired
 	if err := a.store.Put(c.ctx(), encode(&store.Record{PK: store.TournamentPK(tid), SK: store.MetaSK, Kind: store.KindTournament, Expires: eventTTL(t)}, t)); err != nil {
 		return 0, nil, err

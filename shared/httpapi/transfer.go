@@ -180,7 +180,8 @@ func (a *API) exportEvent(c *call) (int, any, error) {
 }
 
 // eventLines is every item of event tid in DynamoDB JSON, one per line, in
-// the export's order: the tournament's partition as the table holds it, then
+// the export's order: the event item, the rest of the tournament's partition
+// as the table holds it, then
 // the items of every game its rounds paired, by game id.
 func (a *API) eventLines(c *call, tid string) ([][]byte, error) {
 	ev, err := a.loadEvent(c.ctx(), tid)
@@ -190,6 +191,13 @@ func (a *API) eventLines(c *call, tid string) ([][]byte, error) {
 	items, err := a.store.Items(c.ctx(), store.TournamentPK(tid))
 	if err != nil {
 		return nil, err
+	}
+	// The event item first: the first page of a paged export must prove, by
+	// the event's key, that it is of this event before anything is staged.
+	if i := slices.IndexFunc(items, func(it *store.Item) bool { return it.SK == store.MetaSK }); i > 0 {
+		meta := items[i]
+		copy(items[1:i+1], items[:i])
+		items[0] = meta
 	}
 	var gids []string
 	for _, rec := range ev.rounds {
@@ -358,13 +366,17 @@ func decodeHeader(c *call, line []byte, v any) error {
 }
 
 // POST /tournaments/import — anyone, as creating an event is: the body is an
-// export, or the first page of a paged export. The event's items are
-// created, never overwritten: an event that exists here already is 409, and
-// the META item is written last, so the event is found only once everything
-// else is in place; a failed import removes what it wrote, and sending the
-// same export again completes it. The first page of a paged export begins a
-// multi-part import (202 with the import's token); its other pages follow,
-// in order, to the same route with that token (importEventPart).
+// export, or the first page of a paged export. The import creates its own
+// event, whole, and nothing else: every item is decoded and checked first
+// (checkImport), the event item must prove it is of its event (its key
+// derives the id), and an event that exists here already, or whose import
+// is staged, is 409. The items are created, never overwritten, the META
+// item last, so the event is found only once everything else is in place;
+// a failed import removes what it wrote, and sending the same export again
+// completes it. The first page of a paged export begins a multi-part import
+// (202 with the import's token); its other pages follow, in order, to the
+// same route with that token (importEventPart), staged apart from the
+// event's keys until the last is in.
 func (a *API) importEvent(c *call) (int, any, error) {
 	if err := checkExportType(c.r); err != nil {
 		return 0, nil, err
@@ -410,18 +422,44 @@ func (a *API) importEvent(c *call) (int, any, error) {
 	if err := checkCaps(batch.counts); err != nil {
 		return 0, nil, err
 	}
-	if _, err := a.store.Get(c.ctx(), store.TournamentPK(tid), store.MetaSK); err == nil {
-		return 0, nil, &Error{Status: http.StatusConflict, Code: "already_exists", Message: "tournament " + tid + " exists here already: it was imported or created before"}
-	} else if !errors.Is(err, store.ErrNotFound) {
+	if err := a.refuseExisting(c, tid); err != nil {
 		return 0, nil, err
 	}
 	if paged {
 		return a.beginImport(c, head, lines, batch)
 	}
-	if err := a.store.CreateItems(c.ctx(), append(batch.items, batch.meta)); err != nil {
+	ev, err := a.checkImport(c, tid, append(batch.items, batch.meta))
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := a.store.CreateItems(c.ctx(), append(ev.items, ev.meta)); err != nil {
 		return 0, nil, importConflict(err)
 	}
-	return http.StatusCreated, importOut{TournamentID: tid, Items: len(batch.items) + 1, Games: batch.games}, nil
+	return http.StatusCreated, importOut{TournamentID: tid, Items: len(ev.items) + 1, Games: ev.games}, nil
+}
+
+// refuseExisting is 409 when event tid exists here already, or an import of
+// it is staged: a second import is refused, never merged into the first.
+func (a *API) refuseExisting(c *call, tid string) error {
+	got, err := a.store.GetMany(c.ctx(), store.Key{PK: store.TournamentPK(tid), SK: store.MetaSK}, store.Key{PK: store.ImportPK(tid), SK: store.ImportSK})
+	if err != nil {
+		return err
+	}
+	if got[store.Key{PK: store.TournamentPK(tid), SK: store.MetaSK}] != nil {
+		return &Error{Status: http.StatusConflict, Code: "already_exists", Message: "tournament " + tid + " exists here already: it was imported or created before"}
+	}
+	if st := got[store.Key{PK: store.ImportPK(tid), SK: store.ImportSK}]; st != nil && st.Expires > c.nowMs()/1000 {
+		var state importState
+		if json.Unmarshal(st.Doc, &state) == nil && !state.Complete {
+			return importInProgress(tid)
+		}
+	}
+	return nil
+}
+
+func importInProgress(tid string) error {
+	return &Error{Status: http.StatusConflict, Code: "import_in_progress",
+		Message: "an import of tournament " + tid + " is under way: send its other parts with its token, or begin again after it expires (24 hours)"}
 }
 
 func importConflict(err error) error {
@@ -434,7 +472,7 @@ func importConflict(err error) error {
 // importState is a multi-part import between its parts (J#<tid>/IMPORT):
 // who may continue it, which export it is, how many of its items are in,
 // the running digest of those items (checked against the snapshot when the
-// last is in), and the tournament item, held back until then.
+// last is in), and where its parts are staged.
 type importState struct {
 	TokenHash string         `json:"tokenHash"`
 	Snapshot  string         `json:"snapshot"`
@@ -443,15 +481,47 @@ type importState struct {
 	Games     int            `json:"games"`
 	Counts    map[string]int `json:"counts"`
 	Digest    []byte         `json:"digest"`
-	Meta      []byte         `json:"meta,omitempty"`
-	Complete  bool           `json:"complete,omitempty"`
+	// Pages are the parts staged, in order: the item each starts at and
+	// how many chunks (J#<tid>/Q#<offset>#<nnn>) hold its lines.
+	Pages    []stagedPage `json:"pages"`
+	Complete bool         `json:"complete,omitempty"`
 }
 
-// beginImport starts a multi-part import with an export's first page: it
-// claims the import (409 while another is under way), writes the page's
-// items but the tournament item, and answers the token the parts need.
+// stagedPage is one part of a multi-part import as staged.
+type stagedPage struct {
+	Offset int `json:"offset"`
+	Chunks int `json:"chunks"`
+}
+
+// stagedChunk is the most of a part's lines one staged item holds: within
+// an item's 400 KB with room for its keys, and within MaxPart so that a
+// chunk is never split itself.
+const stagedChunk = 300_000
+
+// beginImport starts a multi-part import with an export's first page: the
+// page must hold the event item (exports put it first), which must prove it
+// is of its event before anything is stored; then the import is claimed
+// (409 while another is under way), the page staged apart from the event's
+// keys, and the token the parts need answered.
 func (a *API) beginImport(c *call, head exportHeader, lines [][]byte, batch importBatch) (int, any, error) {
 	tid := head.TournamentID
+	if batch.meta == nil {
+		return 0, nil, badRequest("invalid_export", "the first page of a paged export must hold the tournament item ("+store.TournamentPK(tid)+"/"+store.MetaSK+"): export the event again")
+	}
+	recs, err := store.Documents([]*store.Item{batch.meta})
+	if err != nil {
+		return 0, nil, badRequest("invalid_export", err.Error())
+	}
+	var t tournament.Tournament
+	if err := decodeItem(recs[0], store.KindTournament, &t); err != nil {
+		return 0, nil, err
+	}
+	if t.ID != tid {
+		return 0, nil, refuseItem(recs[0].PK, recs[0].SK, "its body names tournament "+quote(clip(t.ID, 40)))
+	}
+	if err := a.checkProvenance(&t); err != nil {
+		return 0, nil, err
+	}
 	rec, err := a.store.Get(c.ctx(), store.ImportPK(tid), store.ImportSK)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -459,8 +529,7 @@ func (a *API) beginImport(c *call, head exportHeader, lines [][]byte, batch impo
 	case err != nil:
 		return 0, nil, err
 	case rec.Expires > c.nowMs()/1000: // an abandoned import (TTL passed, not yet deleted) may be begun again
-		return 0, nil, &Error{Status: http.StatusConflict, Code: "import_in_progress",
-			Message: "an import of tournament " + tid + " is under way: send its other parts with its token, or begin again after it expires (24 hours)"}
+		return 0, nil, importInProgress(tid)
 	}
 	token := "import." + tid + "." + newID('k')[1:]
 	digest := sha256.New()
@@ -470,35 +539,107 @@ func (a *API) beginImport(c *call, head exportHeader, lines [][]byte, batch impo
 	}
 	st := importState{TokenHash: hashToken(token), Snapshot: head.Snapshot, Total: head.Items, Received: len(lines),
 		Games: batch.games, Counts: batch.counts}
-	if batch.meta != nil {
-		st.Meta, _ = batch.meta.MarshalJSON()
-	}
 	if st.Digest, err = digest.(encoding.BinaryMarshaler).MarshalBinary(); err != nil {
 		return 0, nil, err
 	}
+	expires := (c.nowMs() + importTTL.Milliseconds()) / 1000
+	// The claim first, then the page: a concurrent first page loses the
+	// claim and stages nothing.
 	rec.Doc, _ = json.Marshal(st)
-	rec.Expires = (c.nowMs() + importTTL.Milliseconds()) / 1000
+	rec.Expires = expires
 	if err := a.store.Put(c.ctx(), rec); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return 0, nil, &Error{Status: http.StatusConflict, Code: "import_in_progress", Message: "another import of tournament " + tid + " began at the same moment"}
 		}
 		return 0, nil, err
 	}
-	if err := a.store.CreateItems(c.ctx(), batch.items); err != nil {
+	n, err := a.stage(c, tid, 0, lines, expires)
+	if err == nil {
+		st.Pages = []stagedPage{{Offset: 0, Chunks: n}}
+		rec.Doc, _ = json.Marshal(st)
+		err = a.store.Put(c.ctx(), rec)
+	}
+	if err != nil {
 		_ = a.store.Delete(context.WithoutCancel(c.ctx()), rec.PK, rec.SK) // a retry begins afresh
-		return 0, nil, importConflict(err)
+		return 0, nil, err
 	}
 	return http.StatusAccepted, importOut{TournamentID: tid, Items: st.Received, Games: st.Games, Total: st.Total,
 		Next: "/tournaments/import", ImportToken: token}, nil
 }
 
+// stage writes one part's lines into its import's staging partition, in
+// chunks of at most stagedChunk bytes; a chunk left by a failed attempt at
+// the same part is overwritten. It returns how many chunks it wrote.
+func (a *API) stage(c *call, tid string, offset int, lines [][]byte, expires int64) (int, error) {
+	var buf []byte
+	for _, l := range lines {
+		buf = append(buf, l...)
+		buf = append(buf, '\n')
+	}
+	n := 0
+	for off := 0; off < len(buf); off += stagedChunk {
+		n++
+		rec := &store.Record{PK: store.ImportPK(tid), SK: store.StagedSK(offset, n), Kind: store.KindStaged, Doc: buf[off:min(off+stagedChunk, len(buf))], Expires: expires}
+		err := a.store.Put(c.ctx(), rec)
+		if errors.Is(err, store.ErrConflict) {
+			old, gerr := a.store.Get(c.ctx(), rec.PK, rec.SK)
+			if gerr != nil {
+				return 0, gerr
+			}
+			rec.Version = old.Version
+			err = a.store.Put(c.ctx(), rec)
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+// staged reads back every part of an import as staged, as item lines in
+// export order.
+func (a *API) staged(c *call, tid string, pages []stagedPage) ([][]byte, error) {
+	recs, err := a.store.Query(c.ctx(), store.ImportPK(tid), store.StagedPrefix, 0)
+	if err != nil {
+		return nil, err
+	}
+	docs := make(map[string][]byte, len(recs))
+	for _, r := range recs {
+		docs[r.SK] = r.Doc
+	}
+	var buf []byte
+	for _, p := range pages {
+		for i := 1; i <= p.Chunks; i++ {
+			d, ok := docs[store.StagedSK(p.Offset, i)]
+			if !ok {
+				return nil, fmt.Errorf("import of %s: staged chunk %s is missing", tid, store.StagedSK(p.Offset, i))
+			}
+			buf = append(buf, d...)
+		}
+	}
+	return bytes.Split(bytes.TrimSuffix(buf, []byte{'\n'}), []byte{'\n'}), nil
+}
+
+// unstage deletes an import's staged chunks (best effort: they expire with
+// the import anyway).
+func (a *API) unstage(c *call, tid string, pages []stagedPage) {
+	ctx := context.WithoutCancel(c.ctx())
+	for _, p := range pages {
+		for i := 1; i <= p.Chunks; i++ {
+			_ = a.store.Delete(ctx, store.ImportPK(tid), store.StagedSK(p.Offset, i))
+		}
+	}
+}
+
 // importEventPart continues a multi-part import with a later page of a
 // paged export (POST /tournaments/import, with the import's token): the
-// pages go in order. A part already received is acknowledged and changes
-// nothing (200); a part out of order is 409 out_of_order, one of another
-// export 409 foreign_part. When the last part is in, the digest of all the
-// parts must be the export's snapshot, and only then is the tournament item
-// written: the event appears whole (201).
+// pages go in order, each staged apart from the event's keys. A part
+// already received is acknowledged and changes nothing (200); a part out of
+// order is 409 out_of_order, one of another export 409 foreign_part. When
+// the last part is in, the digest of all the parts must be the export's
+// snapshot; then the whole export is read back, checked as an unpaged one
+// is (checkImport), and created, the tournament item last: the event
+// appears whole (201). An export refused then ends the import.
 func (a *API) importEventPart(c *call, first []byte, lines [][]byte) (int, any, error) {
 	var head partHeader
 	if err := decodeHeader(c, first, &head); err != nil {
@@ -554,7 +695,7 @@ func (a *API) importEventPart(c *call, first []byte, lines [][]byte) (int, any, 
 		if err != nil {
 			return 0, nil, err
 		}
-		if batch.meta != nil && st.Meta != nil {
+		if batch.meta != nil {
 			return 0, nil, badRequest("invalid_export", fmt.Sprintf("line %d: a second tournament item", batch.metaAt))
 		}
 		counts := maps.Clone(st.Counts)
@@ -575,32 +716,31 @@ func (a *API) importEventPart(c *call, first []byte, lines [][]byte) (int, any, 
 			digest.Write(l)
 			digest.Write([]byte{'\n'})
 		}
-		meta := st.Meta
-		if batch.meta != nil {
-			meta, _ = batch.meta.MarshalJSON()
-		}
 		last := st.Received+head.Items == st.Total
 		if last && hex.EncodeToString(digest.Sum(nil)) != st.Snapshot {
-			return 0, nil, badRequest("invalid_export", "the parts do not make up the export their snapshot names: an item was changed, or a part left out")
+			a.abandonImport(c, rec, st.Pages)
+			return 0, nil, badRequest("invalid_export", "the parts do not make up the export their snapshot names: an item was changed, or a part left out; the import is ended, begin it again")
 		}
-		if last && meta == nil {
-			return 0, nil, badRequest("invalid_export", "the export has no tournament item ("+store.TournamentPK(tid)+"/"+store.MetaSK+")")
+		n, err := a.stage(c, tid, head.Offset, lines, rec.Expires)
+		if err != nil {
+			return 0, nil, err
 		}
-		if err := a.store.CreateItems(c.ctx(), batch.items); err != nil {
-			return 0, nil, importConflict(err)
-		}
-		if last { // every other item is in: now the event may be found
-			item, err := store.ParseItem(meta)
+		pages := append(slices.Clone(st.Pages), stagedPage{Offset: head.Offset, Chunks: n})
+		if last { // every part is in: check the whole export, then make the event
+			ev, err := a.finishImport(c, tid, pages)
 			if err != nil {
-				return 0, nil, fmt.Errorf("import state tournament item: %w", err)
+				var e *Error
+				if errors.As(err, &e) && e.Status < 500 {
+					a.abandonImport(c, rec, pages)
+				}
+				return 0, nil, err
 			}
-			if err := a.store.CreateItems(c.ctx(), []*store.Item{item}); err != nil {
-				return 0, nil, importConflict(err)
-			}
+			st.Games = ev.games
+		} else {
+			st.Games += batch.games
 		}
 		st.Received += head.Items
-		st.Games += batch.games
-		st.Counts, st.Meta, st.Complete = counts, meta, last
+		st.Counts, st.Pages, st.Complete = counts, pages, last
 		if st.Digest, err = digest.(encoding.BinaryMarshaler).MarshalBinary(); err != nil {
 			return 0, nil, err
 		}
@@ -611,12 +751,44 @@ func (a *API) importEventPart(c *call, first []byte, lines [][]byte) (int, any, 
 			return 0, nil, err
 		}
 		if last {
+			a.unstage(c, tid, pages)
 			return http.StatusCreated, importOut{TournamentID: tid, Items: st.Total, Games: st.Games}, nil
 		}
 		progress.Items, progress.Games = st.Received, st.Games
 		return http.StatusAccepted, progress, nil
 	}
 	return 0, nil, &Error{Status: http.StatusConflict, Code: "conflict", Message: "other parts of this import were being written at the same time: send this part again"}
+}
+
+// finishImport reads a multi-part import's staged parts back, checks the
+// whole export and creates the event, the tournament item last.
+func (a *API) finishImport(c *call, tid string, pages []stagedPage) (*importedEvent, error) {
+	lines, err := a.staged(c, tid, pages)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]*store.Item, len(lines))
+	for i, l := range lines {
+		if items[i], err = store.ParseItem(l); err != nil {
+			return nil, badRequest("invalid_export", fmt.Sprintf("item %d: %v", i+1, err))
+		}
+	}
+	ev, err := a.checkImport(c, tid, items)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.store.CreateItems(c.ctx(), append(ev.items, ev.meta)); err != nil {
+		return nil, importConflict(err)
+	}
+	return ev, nil
+}
+
+// abandonImport ends a multi-part import whose export was refused: its
+// state and staged parts are deleted, so it may be begun again.
+func (a *API) abandonImport(c *call, rec *store.Record, pages []stagedPage) {
+	tid := strings.TrimPrefix(rec.PK, store.ImportPrefix)
+	a.unstage(c, tid, pages)
+	_ = a.store.Delete(context.WithoutCancel(c.ctx()), rec.PK, rec.SK)
 }
 
 // checkExportType refuses an import body that is not an export: JSON lines

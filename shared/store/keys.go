@@ -24,6 +24,9 @@
 //	C#<cid>       CONN        live WebSocket connection: the topics it follows; expires through "ttl"
 //	S#G#<gid>     C#<cid>     connection cid follows game gid; expires with its connection
 //	S#T#<tid>     C#<cid>     connection cid follows event tid (rounds, results, standings, players)
+//	J#<tid>       IMPORT      a multi-part import of event tid under way: its token hash, snapshot, progress
+//	J#<tid>       Q#<offset>#<nnn>  a staged chunk of the import's part starting at item offset: the
+//	                          part's lines, kept apart from the event's keys until the last part is in
 //	V#<tid>       STAMP       counters advanced after every write to T#<tid> (stamp.go): g for the
 //	                          event item, players, officials, teams and lineups; p<nnnn> for round n's
 //	                          item, x<nnnn> for its results created, c<nnnn> for results rewritten
@@ -121,6 +124,9 @@ const (
 	UsagePrefix = "U#"
 	// ImportPrefix starts a multi-part event import's partition: J#<tid>.
 	ImportPrefix = "J#"
+	// StagedPrefix starts the sort key of a staged chunk of a multi-part
+	// import under J#<tid>: Q#<offset>#<nnn>.
+	StagedPrefix = "Q#"
 )
 
 // Fixed sort keys of the items alone in their kind under a partition.
@@ -161,6 +167,7 @@ const (
 	KindViewChunk    = "viewpart"     // V#<tid>/D#<view>#<build>#<nnn>
 	KindUsage        = "usage"        // U#<tid>/USAGE
 	KindImport       = "import"       // J#<tid>/IMPORT
+	KindStaged       = "staged"       // J#<tid>/Q#<offset>#<nnn>
 )
 
 // TournamentPK is the partition of event tid: its event item, players,
@@ -172,6 +179,11 @@ func UsagePK(tid string) string { return UsagePrefix + tid }
 
 // ImportPK is the partition of a multi-part import of event tid.
 func ImportPK(tid string) string { return ImportPrefix + tid }
+
+// StagedSK is the sort key of chunk i of the part of a multi-part import
+// that starts at item offset: the import's parts, staged apart from the
+// event's keys until the last is in.
+func StagedSK(offset, i int) string { return fmt.Sprintf("%s%08d#%03d", StagedPrefix, offset, i) }
 
 // GamePK is the partition of game gid.
 func GamePK(gid string) string { return GamePrefix + gid }

@@ -30,6 +30,12 @@ type Tournament struct {
 	CreatedAt int64
 	// OrganiserTokenHash is the SHA-256 of the organiser's token; the token itself is never kept.
 	OrganiserTokenHash string
+	// Key is the event's secret, made when it is created and never shown:
+	// the event's id is derived from it (so an import can prove it carries
+	// this event, not a stranger's forgery under its public id) and its
+	// games' ids are keyed with it (so nobody can predict them). Events
+	// made before it existed have none.
+	Key string `json:",omitempty"`
 	// Players counts registrations; it numbers the next player.
 	Players int
 	// Removed counts registrations taken back before round 1; their numbers
