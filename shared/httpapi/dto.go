@@ -65,15 +65,18 @@ func timeControlOut(c clock.Control) timeControlJSON {
 }
 
 type rulesJSON struct {
-	Repetition        string `json:"repetition,omitempty"`
-	IllegalMoves      string `json:"illegalMoves,omitempty"`
-	NoCaptureMoves    int    `json:"noCaptureMoves,omitempty"`
-	DrawOfferLimit    int    `json:"drawOfferLimit,omitempty"`
-	DeadPositionDraw  bool   `json:"deadPositionDraw"`
-	LateForfeitMs     int64  `json:"lateForfeitMs,omitempty"`
-	RecordArrivals    bool   `json:"recordArrivals"`
-	OfferLoses        bool   `json:"offerLoses"`
-	DroppedPieceLoses bool   `json:"droppedPieceLoses"`
+	Repetition       string `json:"repetition,omitempty"`
+	IllegalMoves     string `json:"illegalMoves,omitempty"`
+	NoCaptureMoves   int    `json:"noCaptureMoves,omitempty"`
+	DrawOfferLimit   int    `json:"drawOfferLimit,omitempty"`
+	DeadPositionDraw bool   `json:"deadPositionDraw"`
+	LateForfeitMs    int64  `json:"lateForfeitMs,omitempty"`
+	RecordArrivals   bool   `json:"recordArrivals"`
+	OfferLoses       bool   `json:"offerLoses"`
+	// DroppedPieceLoses is a pointer so that an absent field takes the
+	// rule book's default, on (000 ch.7 §2 第4条 如出现两次运动员立刻认负);
+	// an event's stored settings keep what they hold.
+	DroppedPieceLoses *bool `json:"droppedPieceLoses"`
 }
 
 // rules reads the rule options into the typed rules, refusing an unknown
@@ -82,8 +85,9 @@ type rulesJSON struct {
 // (tournament.Settings.Normalize).
 func (r *rulesJSON) rules() (tournament.Rules, error) {
 	if r == nil {
-		return tournament.Rules{}, nil
+		r = &rulesJSON{}
 	}
+	dropped := r.DroppedPieceLoses == nil || *r.DroppedPieceLoses
 	rep, ok := game.ParseRepetitionRule(r.Repetition)
 	if !ok && r.Repetition != "" {
 		return tournament.Rules{}, &tournament.FieldError{Field: "rules.repetition", Message: fmt.Sprintf("unknown rule set %q (want ruling, threefoldDraw or perpetualCheckLoses)", r.Repetition), Rule: "G-6"}
@@ -94,13 +98,13 @@ func (r *rulesJSON) rules() (tournament.Rules, error) {
 	}
 	return tournament.Rules{Rules: game.Rules{Repetition: rep, IllegalMoves: ill, NoCaptureMoves: r.NoCaptureMoves,
 		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw,
-		OfferLoses: r.OfferLoses, DroppedPieceLoses: r.DroppedPieceLoses}, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals}, nil
+		OfferLoses: r.OfferLoses, DroppedPieceLoses: dropped}, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals}, nil
 }
 
 func rulesOut(r tournament.Rules) rulesJSON {
 	return rulesJSON{Repetition: r.Repetition.String(), IllegalMoves: r.IllegalMoves.String(), NoCaptureMoves: r.NoCaptureMoves,
 		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals,
-		OfferLoses: r.OfferLoses, DroppedPieceLoses: r.DroppedPieceLoses}
+		OfferLoses: r.OfferLoses, DroppedPieceLoses: &r.DroppedPieceLoses}
 }
 
 // tournamentIn is POST /tournaments.

@@ -37,3 +37,27 @@ func TestDroppedPiece_O2_ScribeRecords(t *testing.T) {
 		t.Errorf("after the second drop: status %v result %v reason %v", second["status"], second["result"], second["reason"])
 	}
 }
+
+// TestDroppedPiece_O2_LosesByDefault over HTTP: 000 ch.7 §2 第4条 "每局同一运动员
+// 不可有两次，如出现两次运动员立刻认负" is the rule book's, so an event that says
+// nothing about rules.droppedPieceLoses has it on (the view says true) and a
+// side's second dropped piece loses; an event that turns it off only logs
+// drops.
+func TestDroppedPiece_O2_LosesByDefault(t *testing.T) {
+	s := apitest.New(t)
+	on := pairTwo(t, s, `{"name":"Default","system":"swiss","rounds":3}`)
+	if r := s.Get("/tournaments/"+on.ev.ID).Want(t, http.StatusOK).JSON()["rules"].(map[string]any); r["droppedPieceLoses"] != true {
+		t.Fatalf("an event created without rules shows droppedPieceLoses %v, want true", r["droppedPieceLoses"])
+	}
+	s.Post("/games/"+on.gid+"/rulings", on.arb, `{"kind":"droppedPiece","side":"black"}`).Want(t, http.StatusOK)
+	st := s.Post("/games/"+on.gid+"/rulings", on.arb, `{"kind":"droppedPiece","side":"black"}`).Want(t, http.StatusOK).JSON()
+	wantOver(t, st, "1-0", "droppedPiece")
+
+	off := pairTwo(t, s, `{"name":"Lenient","system":"swiss","rounds":3,"rules":{"droppedPieceLoses":false}}`)
+	for range 2 {
+		st := s.Post("/games/"+off.gid+"/rulings", off.arb, `{"kind":"droppedPiece","side":"red"}`).Want(t, http.StatusOK).JSON()
+		if st["status"] == "over" {
+			t.Fatalf("with droppedPieceLoses false a dropped piece ended the game: %v", st)
+		}
+	}
+}
