@@ -132,7 +132,7 @@ func (g *Game) foul(now int64, by Actor, side xiangqi.Color, note string) {
 // "arbiter". A game that has a result is refused (game_over): its result is
 // changed only by CorrectResult.
 func (g *Game) RecordResult(now int64, by Actor, r result.Result, why Reason) error {
-	if by.Role != Arbiter && by.Role != Scribe && by.Role != Organiser {
+	if !by.Role.records() {
 		return refuse(CodeForbidden, "O-1", "only an arbiter, the scribe or the organiser records a result")
 	}
 	if err := g.checkOpen(now, true); err != nil {
@@ -149,7 +149,11 @@ func (g *Game) RecordResult(now int64, by Actor, r result.Result, why Reason) er
 	return nil
 }
 
-// Rule applies an arbiter's ruling and logs it with who and when (O-2).
+// Rule applies an official's ruling and logs it with who and when (O-2).
+// Who may give which (O-1, 000 ch.3): the board's scribe records fouls,
+// warnings and dropped pieces; an arbiter those and every other ruling but
+// the two heavier penalties; loss of the game (取消当场比赛资格) and expulsion
+// (除名) are the chief arbiter's, or the organiser's acting as one.
 //   - repetition (G-6): only while the game is pending a ruling; the side two
 //     or three arbiters hold mainly responsible loses.
 //   - foul (G-2): the third foul of a side loses.
@@ -163,8 +167,8 @@ func (g *Game) RecordResult(now int64, by Actor, r result.Result, why Reason) er
 //     Side dropped a piece (a reminder, not a move); with
 //     Rules.DroppedPieceLoses the side's second in the game loses.
 func (g *Game) Rule(now int64, by Actor, r Ruling) error {
-	if by.Role != Arbiter && !(by.Role == Scribe && r.Kind == RulingDroppedPiece) {
-		return refuse(CodeForbidden, "O-1", "only an arbiter rules; %s may not", by.Role.withArticle())
+	if err := mayRule(by.Role, r); err != nil {
+		return err
 	}
 	if len(r.Note) > MaxNoteBytes {
 		return refuse(CodeInvalidArgument, "", "the note is longer than %d bytes", MaxNoteBytes)
@@ -222,6 +226,24 @@ func (g *Game) Rule(now int64, by Actor, r Ruling) error {
 	return nil
 }
 
+// mayRule refuses a ruling role may not give (O-1).
+func mayRule(role Role, r Ruling) *RuleError {
+	switch {
+	case r.Kind == RulingPenalty && r.Penalty != Warning:
+		if !role.chief() {
+			return refuse(CodeForbidden, "O-2", "only the chief arbiter (or the organiser acting as one) disqualifies a player from the game or expels one "+
+				"(000 ch.3 裁判长 7); %s may give a warning", role.withArticle())
+		}
+	case r.Kind == RulingFoul || r.Kind == RulingPenalty || r.Kind == RulingDroppedPiece:
+		if !role.records() {
+			return refuse(CodeForbidden, "O-1", "only an official records a foul, a warning or a dropped piece; %s may not", role.withArticle())
+		}
+	case !role.rules():
+		return refuse(CodeForbidden, "O-1", "only an arbiter rules; %s may record a foul, a warning or a dropped piece", role.withArticle())
+	}
+	return nil
+}
+
 // drops counts the dropped pieces recorded against side in this game.
 func (g *Game) drops(side xiangqi.Color) int {
 	n := 0
@@ -261,7 +283,7 @@ func (g *Game) ruleRepetition(now int64, by Actor, r Ruling) error {
 // before and after. A game still being played is refused (it has no result
 // to correct: record one), as is a correction to the result it already has.
 func (g *Game) CorrectResult(now int64, by Actor, r result.Result, why Reason, note string) error {
-	if by.Role != Arbiter && by.Role != Organiser {
+	if !by.Role.rules() {
 		return refuse(CodeForbidden, "O-1", "only an arbiter or the organiser corrects a result; %s may not", by.Role.withArticle())
 	}
 	if len(note) > MaxNoteBytes {

@@ -11,7 +11,7 @@ import (
 // … 每局同一运动员不可有两次，如出现两次运动员立刻认负). In an event with
 // rules.droppedPieceLoses the board's scribe records red's dropped pieces
 // with a droppedPiece ruling; the second ends the game 0-1 (droppedPiece).
-// The scribe may record nothing else there (a foul is an arbiter's).
+// A clock correction is not the scribe's to make.
 func TestDroppedPiece_O2_ScribeRecords(t *testing.T) {
 	s := apitest.New(t)
 	ev := newEvent(t, s, `{"name":"Strict","system":"swiss","rounds":7,"rules":{"droppedPieceLoses":true}}`)
@@ -26,7 +26,7 @@ func TestDroppedPiece_O2_ScribeRecords(t *testing.T) {
 	}
 	s.Post("/tournaments/"+ev.ID+"/rounds", ev.Token, `{}`).Want(t, http.StatusCreated).Decode(t, &round)
 	gid := round.Pairings[0].GameID
-	s.Post("/games/"+gid+"/rulings", scribe, `{"kind":"foul","side":"red"}`).Want(t, http.StatusForbidden)
+	s.Post("/games/"+gid+"/rulings", scribe, `{"kind":"clock","side":"red","remainingMs":1000,"note":"x"}`).Want(t, http.StatusForbidden)
 	s.Post("/games/"+gid+"/rulings", scribe, `{"kind":"droppedPiece"}`).Want(t, http.StatusBadRequest)
 	first := s.Post("/games/"+gid+"/rulings", scribe, `{"kind":"droppedPiece","side":"red"}`).Want(t, http.StatusOK).JSON()
 	if first["status"] == "over" {
