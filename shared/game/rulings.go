@@ -157,8 +157,10 @@ func (g *Game) RecordResult(now int64, by Actor, r result.Result, why Reason) er
 //   - repetition (G-6): only while the game is pending a ruling; the side two
 //     or three arbiters hold mainly responsible loses.
 //   - foul (G-2): the third foul of a side loses.
-//   - penalty (O-2): a warning is only logged; loss of the game and expulsion
-//     lose the game (expulsion from the event is the tournament's to apply).
+//   - penalty (O-2): a warning is only logged; loss of the game loses it.
+//     Expulsion by the chief arbiter is a proposal (裁判长具文报请…获得批准方可
+//     执行): logged, nothing executed; by the organiser it is decided at once
+//     and loses the game. Leaving the event is the tournament's to apply.
 //   - clock (C-5): sets Side's remaining time; Note is required.
 //   - result: corrects the result, even of a finished game; Note is required.
 //   - lateForfeit (C-6): the late sides forfeit before making a move; both
@@ -197,7 +199,7 @@ func (g *Game) Rule(now int64, by Actor, r Ruling) error {
 			return refuse(CodeInvalidArgument, "O-2", "unknown penalty %d", r.Penalty)
 		}
 		g.logRuling(now, by, r)
-		if r.Penalty != Warning {
+		if r.Penalty == LossOfGame || r.Penalty == Expulsion && by.Role == Organiser {
 			g.end(now, winFor(r.Side.Opponent()), Penalty)
 		}
 	case RulingClock:

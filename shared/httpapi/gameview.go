@@ -41,7 +41,9 @@ type gameOut struct {
 	// Corrections are the result corrections, oldest first: who, when,
 	// the result before and after, and why (O-1).
 	Corrections []correctionOut `json:"corrections"`
-	Version     uint64          `json:"version"`
+	// Discipline is every foul, penalty and dropped piece with who, when and why (O-2).
+	Discipline []disciplineOut `json:"discipline"`
+	Version    uint64          `json:"version"`
 }
 
 type colourInts struct {
@@ -208,6 +210,7 @@ func gameView(sg *storedGame, now int64, since int) gameOut {
 		out.EndedAt = strp(rfc3339(v.EndedAt))
 	}
 	out.Corrections = correctionsView(sg.Game.Log())
+	out.Discipline = disciplineView(sg.Game.Log())
 	if sg.Link.Tournament != "" {
 		l := sg.Link
 		out.Tournament = &linkOut{ID: l.Tournament, Round: l.Round, Table: l.Table, Red: l.Red, Black: l.Black,

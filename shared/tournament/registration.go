@@ -86,6 +86,8 @@ type Player struct {
 	WithdrawnAfter int
 	TokenHash      string
 	RegisteredAt   int64
+	// Expulsion is the player's expulsion (除名), proposed or decided; nil when none (O-2).
+	Expulsion *Expulsion `json:",omitempty"`
 }
 
 // Sentinel errors of the life cycle; each is wrapped with context.
