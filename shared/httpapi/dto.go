@@ -124,17 +124,19 @@ type tournamentIn struct {
 	FirstRound    string           `json:"firstRound"`
 	AvoidSameClub bool             `json:"avoidSameClub"`
 	GamesPerMatch int              `json:"gamesPerMatch"`
-	Playoff       bool             `json:"playoff"`
-	ShareTitle    bool             `json:"shareTitle"`
-	PlacesCounted int              `json:"placesCounted"`
-	StartsAt      *time.Time       `json:"startsAt"`
-	Elimination   *eliminationJSON `json:"elimination"`
-	Groups        *groupsJSON      `json:"groups"`
-	Numbering     string           `json:"numbering"`
-	Knockout      *knockoutJSON    `json:"knockout"`
-	LateEntries   *lateEntriesJSON `json:"lateEntries"`
-	Rating        *ratingJSON      `json:"rating"`
-	ChallengeDraw string           `json:"challengeDraw"`
+	// RankByGamePoints is 000 ch.7 §2 第5条's 局分累计 for a multi-game round robin (R-3).
+	RankByGamePoints bool             `json:"rankByGamePoints"`
+	Playoff          bool             `json:"playoff"`
+	ShareTitle       bool             `json:"shareTitle"`
+	PlacesCounted    int              `json:"placesCounted"`
+	StartsAt         *time.Time       `json:"startsAt"`
+	Elimination      *eliminationJSON `json:"elimination"`
+	Groups           *groupsJSON      `json:"groups"`
+	Numbering        string           `json:"numbering"`
+	Knockout         *knockoutJSON    `json:"knockout"`
+	LateEntries      *lateEntriesJSON `json:"lateEntries"`
+	Rating           *ratingJSON      `json:"rating"`
+	ChallengeDraw    string           `json:"challengeDraw"`
 }
 
 // lateEntriesJSON is a Swiss event's late-entry rules (S-2).
@@ -202,37 +204,38 @@ func (in *tournamentIn) combinedSettings(s *tournament.Settings) {
 }
 
 type tournamentOut struct {
-	ID            string           `json:"id"`
-	Name          string           `json:"name"`
-	System        string           `json:"system"`
-	Rounds        int              `json:"rounds"`
-	Teams         bool             `json:"teams"`
-	Boards        int              `json:"boards,omitempty"`
-	Substitutes   int              `json:"substitutes,omitempty"`
-	TeamFormat    string           `json:"teamFormat,omitempty"`
-	KeepEntry     bool             `json:"keepEntryOrder,omitempty"`
-	Scoring       string           `json:"scoring"`
-	Tiebreaks     []string         `json:"tiebreaks"`
-	TimeControl   timeControlJSON  `json:"timeControl"`
-	Rules         rulesJSON        `json:"rules"`
-	FirstRound    string           `json:"firstRound"`
-	AvoidSameClub bool             `json:"avoidSameClub"`
-	GamesPerMatch int              `json:"gamesPerMatch"`
-	Playoff       bool             `json:"playoff"`
-	ShareTitle    bool             `json:"shareTitle"`
-	PlacesCounted int              `json:"placesCounted,omitempty"`
-	StartsAt      *string          `json:"startsAt,omitempty"`
-	Status        string           `json:"status"`
-	CreatedAt     string           `json:"createdAt"`
-	Players       int              `json:"players"`
-	Round         int              `json:"round"`
-	Elimination   *eliminationJSON `json:"elimination,omitempty"`
-	Groups        *groupsJSON      `json:"groups,omitempty"`
-	Numbering     string           `json:"numbering,omitempty"`
-	Knockout      *knockoutJSON    `json:"knockout,omitempty"`
-	LateEntries   *lateEntriesJSON `json:"lateEntries,omitempty"`
-	Rating        *ratingJSON      `json:"rating"`
-	ChallengeDraw string           `json:"challengeDraw,omitempty"`
+	ID               string           `json:"id"`
+	Name             string           `json:"name"`
+	System           string           `json:"system"`
+	Rounds           int              `json:"rounds"`
+	Teams            bool             `json:"teams"`
+	Boards           int              `json:"boards,omitempty"`
+	Substitutes      int              `json:"substitutes,omitempty"`
+	TeamFormat       string           `json:"teamFormat,omitempty"`
+	KeepEntry        bool             `json:"keepEntryOrder,omitempty"`
+	Scoring          string           `json:"scoring"`
+	Tiebreaks        []string         `json:"tiebreaks"`
+	TimeControl      timeControlJSON  `json:"timeControl"`
+	Rules            rulesJSON        `json:"rules"`
+	FirstRound       string           `json:"firstRound"`
+	AvoidSameClub    bool             `json:"avoidSameClub"`
+	GamesPerMatch    int              `json:"gamesPerMatch"`
+	RankByGamePoints bool             `json:"rankByGamePoints,omitempty"`
+	Playoff          bool             `json:"playoff"`
+	ShareTitle       bool             `json:"shareTitle"`
+	PlacesCounted    int              `json:"placesCounted,omitempty"`
+	StartsAt         *string          `json:"startsAt,omitempty"`
+	Status           string           `json:"status"`
+	CreatedAt        string           `json:"createdAt"`
+	Players          int              `json:"players"`
+	Round            int              `json:"round"`
+	Elimination      *eliminationJSON `json:"elimination,omitempty"`
+	Groups           *groupsJSON      `json:"groups,omitempty"`
+	Numbering        string           `json:"numbering,omitempty"`
+	Knockout         *knockoutJSON    `json:"knockout,omitempty"`
+	LateEntries      *lateEntriesJSON `json:"lateEntries,omitempty"`
+	Rating           *ratingJSON      `json:"rating"`
+	ChallengeDraw    string           `json:"challengeDraw,omitempty"`
 }
 
 func rfc3339(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
@@ -242,7 +245,7 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 	out := tournamentOut{
 		ID: t.ID, Name: s.Name, System: s.System, Rounds: s.Rounds, Teams: s.Teams, Boards: s.Boards,
 		Substitutes: s.Substitutes, TeamFormat: s.TeamFormat, KeepEntry: s.KeepEntryOrder, Scoring: s.Scoring.Name, Tiebreaks: s.Tiebreaks, TimeControl: timeControlOut(s.TimeControl),
-		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch,
+		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch, RankByGamePoints: s.RankByGamePoints,
 		Playoff: s.PlayoffPlaces() == 0, ShareTitle: s.ShareTitle, PlacesCounted: s.PlacesCounted, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Entrants(), Round: t.Round,
 		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s), Rating: ratingOut(s.Rating), ChallengeDraw: s.ChallengeDraw,
 	}

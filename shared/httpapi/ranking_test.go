@@ -1,0 +1,93 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/xqtour/xqtour/shared/httpapi/apitest"
+)
+
+// playTwoGameRoundRobin plays a four-player round robin of two-game matches
+// over HTTP: outcomes[{i, j}] are player i's results against player j, one
+// per game, "W", "D" or "L". It returns the final standings.
+func playTwoGameRoundRobin(t *testing.T, s *apitest.Server, settings string, outcomes map[[2]int][]string) (field, standingsJSON) {
+	t.Helper()
+	f := newField(t, s, settings, 4)
+	idx := map[string]int{}
+	for i, p := range f.players {
+		idx[p.ID] = i
+	}
+	left := map[[2]int][]string{}
+	for k, v := range outcomes {
+		left[k] = append([]string(nil), v...)
+	}
+	for range 3 {
+		r := f.pair(t, s, nil, http.StatusCreated)
+		for _, p := range r.Pairings {
+			red, black := idx[p.Red], idx[p.Black]
+			key, flip := [2]int{red, black}, false
+			if _, ok := left[key]; !ok {
+				key, flip = [2]int{black, red}, true
+			}
+			out := left[key][0]
+			left[key] = left[key][1:]
+			if flip { // the outcome is black's
+				out = map[string]string{"W": "L", "L": "W", "D": "D"}[out]
+			}
+			res := map[string]string{"W": "1-0", "D": "1/2-1/2", "L": "0-1"}[out]
+			s.Post("/games/"+p.GameID+"/result", f.ev.Token, map[string]string{"result": res}).Want(t, http.StatusOK)
+		}
+	}
+	var st standingsJSON
+	s.Get("/tournaments/"+f.ev.ID+"/standings").Want(t, http.StatusOK).Decode(t, &st)
+	return f, st
+}
+
+// TestStandings_R3_TwoGameRoundRobinRanksByMatchPoints over HTTP, 001 §14.2:
+// "在两局或多局循环制个人比赛中，根据个人场分排列名次，场分多者列前。如场分相等，按以下
+// 顺序区分:局分总和、胜局、直胜、犯规、后走胜局". A plays 7 game points but takes
+// 3 match points; B plays 6 and takes 4: B is first. The event option
+// rankByGamePoints (000 ch.7 §2 第5条 "均采用局分累计计算成绩和排列名次") ranks
+// by the game points added up instead: A is first.
+func TestStandings_R3_TwoGameRoundRobinRanksByMatchPoints(t *testing.T) {
+	const A, B, C, D = 0, 1, 2, 3
+	outcomes := map[[2]int][]string{
+		{A, B}: {"W", "W"}, // A 4, B 0: A's match
+		{A, C}: {"D", "D"}, // 2 each: a drawn match
+		{A, D}: {"D", "L"}, // A 1, D 3: D's match
+		{B, C}: {"W", "D"}, // B 3, C 1
+		{B, D}: {"W", "D"}, // B 3, D 1
+		{C, D}: {"D", "D"},
+	}
+	s := apitest.New(t)
+	f, st := playTwoGameRoundRobin(t, s, `{"name":"Two-game RR","system":"roundRobin","gamesPerMatch":2}`, outcomes)
+	if len(st.Chain) == 0 || st.Chain[0] != "matchPoints" || st.Chain[1] != "gamePoints" {
+		t.Fatalf("chain %v, want R-3's matchPoints, gamePoints, …", st.Chain)
+	}
+	want := []int{B, A, D, C}
+	for i, w := range want {
+		if st.Rows[i].PlayerID != f.players[w].ID {
+			t.Fatalf("by 场分 row %d is %s, want player %d (rows %+v)", i+1, st.Rows[i].PlayerID, w+1, st.Rows)
+		}
+	}
+
+	f, st = playTwoGameRoundRobin(t, s, `{"name":"Two-game RR, 局分累计","system":"roundRobin","gamesPerMatch":2,"rankByGamePoints":true}`, outcomes)
+	if st.Chain[0] != "points" {
+		t.Fatalf("with rankByGamePoints the chain is %v, want points first", st.Chain)
+	}
+	if st.Rows[0].PlayerID != f.players[A].ID || st.Rows[3].PlayerID != f.players[C].ID {
+		t.Errorf("by 局分累计 the order is %+v, want A first and C last", st.Rows)
+	}
+
+	// The option is refused where it means nothing.
+	for _, body := range []string{
+		`{"name":"x","system":"roundRobin","rankByGamePoints":true}`,
+		`{"name":"x","system":"swiss","gamesPerMatch":2,"rankByGamePoints":true}`,
+		`{"name":"x","system":"roundRobin","gamesPerMatch":2,"rankByGamePoints":true,"tiebreaks":["points","wins"]}`,
+	} {
+		r := s.Post("/tournaments", "", body)
+		if r.Status != http.StatusBadRequest || r.ErrorCode() != "invalid_field" {
+			t.Errorf("%s: %d %s, want 400 invalid_field", body, r.Status, r.Body)
+		}
+	}
+}
