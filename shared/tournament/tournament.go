@@ -107,6 +107,12 @@ type Settings struct {
 	// (T-1…T-4); default fixedBoards, or boardsWithSubstitutes when the
 	// event allows substitutes.
 	TeamFormat string
+	// AllPlayAllSittings plays each round (轮次) of a T-4 meeting as a round
+	// of the event (002 团体循环对抗赛秩序表（8-8）: 第一轮 … 第八轮 one after
+	// the other): a meeting of teams of n members takes n event rounds.
+	// Normalize sets it for every allPlayAll event created; events stored
+	// before it played a meeting's n×n games in one round and keep that.
+	AllPlayAllSittings bool
 	// KeepEntryOrder keeps each team's own board order instead of sorting
 	// its roster by rating (T-1 demands rating order of national events only).
 	KeepEntryOrder bool
