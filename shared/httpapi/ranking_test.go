@@ -91,3 +91,40 @@ func TestStandings_R3_TwoGameRoundRobinRanksByMatchPoints(t *testing.T) {
 		}
 	}
 }
+
+// TestScoring_K1_AnyPoints over HTTP, 001 §13.3: "可根据比赛需要调整双方胜、负、和
+// 的记分标准。如胜方计3分、负方计0分、和棋各计1分或胜方计3分、负方计0分、先手方和棋
+// 计1分、后手方和棋计2分等" — the 等 admits other points: "4-2-0" scores a draw
+// 2 each, and "5-1/3-0" a draw 1 to red and 3 to black; points that make a
+// draw worth more than a win, or a loss as much as a win, are refused.
+func TestScoring_K1_AnyPoints(t *testing.T) {
+	s := apitest.New(t)
+	for _, tc := range []struct {
+		scoring   string
+		red, blk  int
+		resultStr string
+	}{
+		{"4-2-0", 2, 2, "1/2-1/2"},
+		{"5-1/3-0", 1, 3, "1/2-1/2"},
+		{"4-2-0", 4, 0, "1-0"},
+	} {
+		pg := pairTwo(t, s, `{"name":"Points","system":"swiss","rounds":1,"scoring":"`+tc.scoring+`"}`)
+		if got := s.Get("/tournaments/"+pg.ev.ID).Want(t, http.StatusOK).JSON()["scoring"]; got != tc.scoring {
+			t.Errorf("the event shows scoring %v, want %s", got, tc.scoring)
+		}
+		s.Post("/games/"+pg.gid+"/result", pg.arb, map[string]string{"result": tc.resultStr}).Want(t, http.StatusOK)
+		var st standingsJSON
+		s.Get("/tournaments/"+pg.ev.ID+"/standings").Want(t, http.StatusOK).Decode(t, &st)
+		points := map[string]int{}
+		for _, r := range st.Rows {
+			points[r.PlayerID] = r.Points
+		}
+		if points[pg.red.ID] != tc.red || points[pg.black.ID] != tc.blk {
+			t.Errorf("%s, %s: red %d black %d, want %d and %d", tc.scoring, tc.resultStr, points[pg.red.ID], points[pg.black.ID], tc.red, tc.blk)
+		}
+	}
+	for _, bad := range []string{"1-2-0", "2-1-2", "x-1-0", "3-1/2", "101-0-0"} {
+		r := s.Do(apitest.Req{Method: "POST", Path: "/tournaments", Body: `{"name":"x","scoring":"` + bad + `"}`, Invalid: true})
+		wantError(t, r, http.StatusBadRequest, "invalid_field", "K-1")
+	}
+}

@@ -265,8 +265,10 @@ func (s *Settings) Normalize() error {
 	if s.Scoring.Name == "" {
 		s.Scoring = standings.DefaultScoring
 	}
-	if sc, err := standings.ParseScoring(s.Scoring.Name); err != nil || sc != s.Scoring {
-		return &FieldError{Field: "scoring", Message: fmt.Sprintf("unknown scoring %+v (want %s, %s or %s)", s.Scoring, standings.Scoring210, standings.Scoring310, standings.Scoring30RedBlack), Rule: "K-1"}
+	if sc, err := standings.ParseScoring(s.Scoring.Name); err != nil {
+		return &FieldError{Field: "scoring", Message: err.Error(), Rule: "K-1"}
+	} else if sc != s.Scoring {
+		return &FieldError{Field: "scoring", Message: fmt.Sprintf("scoring %+v does not match its name %q", s.Scoring, s.Scoring.Name), Rule: "K-1"}
 	}
 	if err := s.checkRankByGamePoints(); err != nil {
 		return err
