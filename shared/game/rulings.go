@@ -24,9 +24,11 @@ const (
 	RulingLoad                             // a scoresheet's moves loaded in place of those entered
 	RulingDroppedPiece                     // O-2: a piece dropped on the board (000 ch.7 §2 第4条)
 	RulingForbiddenOffer                   // O-2: a draw offer 000 ch.4 makes a loss (logged by the game, not posted)
+	RulingAdjourn                          // C-7: the game adjourned with a sealed move (logged by Adjourn, not posted)
+	RulingResume                           // C-7: the adjourned game resumed (logged by Resume, not posted)
 )
 
-var rulingNames = [...]string{"repetition", "foul", "penalty", "clock", "result", "lateForfeit", "record", "load", "droppedPiece", "forbiddenOffer"}
+var rulingNames = [...]string{"repetition", "foul", "penalty", "clock", "result", "lateForfeit", "record", "load", "droppedPiece", "forbiddenOffer", "adjourn", "resume"}
 
 // String returns the API name, such as "lateForfeit".
 func (k RulingKind) String() string {
@@ -40,7 +42,7 @@ func (k RulingKind) String() string {
 // POST /result).
 func ParseRulingKind(s string) (RulingKind, bool) {
 	for i, n := range rulingNames {
-		if k := RulingKind(i); n == s && k != RulingRecord && k != RulingLoad && k != RulingForbiddenOffer {
+		if k := RulingKind(i); n == s && k != RulingRecord && k != RulingLoad && k != RulingForbiddenOffer && k != RulingAdjourn && k != RulingResume {
 			return RulingKind(i), true
 		}
 	}

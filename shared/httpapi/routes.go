@@ -114,6 +114,8 @@ var Routes = []Route{
 	{"POST", "/games/{gid}/moves", FnSubmitMove, Roles{RolePlayerToMove, RoleScribe}, (*API).submitMove},
 	{"POST", "/games/{gid}/clock", FnPressClock, Roles{RolePlayerToMove, RoleScribe}, (*API).pressClock},
 	{"POST", "/games/{gid}/arrive", FnPressClock, Roles{RolePlayer, RoleScribe, RoleArbiter, RoleChiefArbiter}, (*API).arrive},
+	{"POST", "/games/{gid}/adjourn", FnRulings, Roles{RolePlayerToMove, RoleScribe, RoleArbiter, RoleChiefArbiter, RoleOrganiser}, (*API).adjourn},
+	{"POST", "/games/{gid}/resume", FnRulings, Roles{RoleScribe, RoleArbiter, RoleChiefArbiter, RoleOrganiser}, (*API).resume},
 	{"POST", "/games/{gid}/draw", FnDraw, Roles{RolePlayer, RoleScribe}, (*API).draw},
 	{"POST", "/games/{gid}/resign", FnDraw, Roles{RolePlayer}, (*API).resign},
 	{"POST", "/games/{gid}/claims", FnDraw, Roles{RolePlayer, RoleScribe}, (*API).claim},

@@ -91,6 +91,9 @@ var rules = []Rule{
 	{"C-6", "Late arrival",
 		"An absent player's clock starts at the round's start. A player later than the event's limit forfeits the game; when both are, both forfeit (双方弃权).",
 		"RB, competition rules ch. 2 §3 (迟到规定)"},
+	{"C-7", "Adjournment and the sealed move (封棋、续赛)",
+		"A game may be adjourned: the player to move chooses the next move and seals it, the clocks stop with that player's time charged up to the sealing, and nobody sees the move. When the game resumes the sealed move is played and the opponent's clock runs; each side has the time it had at the adjournment. Meanwhile the game takes no move, press, offer or claim, though a player may still resign. The scribe's duties name the sealing and the resumption (负责资料整理、封棋、续赛任务); the book says no more, so the rest follows the practice it names.",
+		"RB, competition rules ch. 3 (书记员 3)"},
 
 	// N — notation.
 	{"N-1", "一字三数 (one character, three digits)",
