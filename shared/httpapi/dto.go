@@ -137,6 +137,7 @@ type tournamentIn struct {
 	LateEntries      *lateEntriesJSON `json:"lateEntries"`
 	Rating           *ratingJSON      `json:"rating"`
 	ChallengeDraw    string           `json:"challengeDraw"`
+	ChallengeTeam    int              `json:"challengeTeam"`
 }
 
 // lateEntriesJSON is a Swiss event's late-entry rules (S-2).
@@ -201,6 +202,7 @@ func (in *tournamentIn) combinedSettings(s *tournament.Settings) {
 	}
 	s.Rating = in.Rating.params()
 	s.ChallengeDraw = in.ChallengeDraw
+	s.ChallengeTeam = in.ChallengeTeam
 }
 
 type tournamentOut struct {
@@ -236,6 +238,7 @@ type tournamentOut struct {
 	LateEntries      *lateEntriesJSON `json:"lateEntries,omitempty"`
 	Rating           *ratingJSON      `json:"rating"`
 	ChallengeDraw    string           `json:"challengeDraw,omitempty"`
+	ChallengeTeam    int              `json:"challengeTeam,omitempty"`
 }
 
 func rfc3339(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
@@ -247,7 +250,7 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 		Substitutes: s.Substitutes, TeamFormat: s.TeamFormat, KeepEntry: s.KeepEntryOrder, Scoring: s.Scoring.Name, Tiebreaks: s.Tiebreaks, TimeControl: timeControlOut(s.TimeControl),
 		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch, RankByGamePoints: s.RankByGamePoints,
 		Playoff: s.PlayoffPlaces() == 0, ShareTitle: s.ShareTitle, PlacesCounted: s.PlacesCounted, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Entrants(), Round: t.Round,
-		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s), Rating: ratingOut(s.Rating), ChallengeDraw: s.ChallengeDraw,
+		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s), Rating: ratingOut(s.Rating), ChallengeDraw: s.ChallengeDraw, ChallengeTeam: s.ChallengeTeam,
 	}
 	if s.StartsAt != 0 {
 		v := rfc3339(s.StartsAt)

@@ -168,6 +168,11 @@ type Settings struct {
 	// ChallengeDraw says who holds the ring after a drawn challenge (S-8):
 	// ChallengeDrawHolder (default) or ChallengeDrawChallenger.
 	ChallengeDraw string
+	// ChallengeTeam, when 2 or more, makes the first that many players
+	// registered the defending team (S-8, 000 ch.5 item 7 守擂方可是个人，也可是
+	// 团体): they defend in registration order, each until beaten; 0 is an
+	// individual defender.
+	ChallengeTeam int
 }
 
 // LateEntries are a Swiss event's late-entry rules.
