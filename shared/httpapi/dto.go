@@ -163,11 +163,13 @@ type groupsJSON struct {
 // knockoutJSON is the knockout matches' options (S-3, S-4); fields a system
 // does not use are left out of the event's view.
 type knockoutJSON struct {
-	ThirdPlace *bool  `json:"thirdPlace,omitempty"`
-	Reset      *bool  `json:"reset,omitempty"`
-	Finalists  int    `json:"finalists,omitempty"`
-	TieBreak   string `json:"tieBreak,omitempty"`
-	Colours    string `json:"colours,omitempty"`
+	ThirdPlace *bool `json:"thirdPlace,omitempty"`
+	// Placings is the lowest place a placing match decides (附加赛, S-3).
+	Placings  int    `json:"placings,omitempty"`
+	Reset     *bool  `json:"reset,omitempty"`
+	Finalists int    `json:"finalists,omitempty"`
+	TieBreak  string `json:"tieBreak,omitempty"`
+	Colours   string `json:"colours,omitempty"`
 	// TeamTieBreak decides a level match of a team knockout (S-3).
 	TeamTieBreak string `json:"teamTieBreak,omitempty"`
 }
@@ -177,7 +179,7 @@ func knockoutOut(s tournament.Settings) *knockoutJSON {
 	if k == (tournament.KnockoutOptions{}) {
 		return nil
 	}
-	out := &knockoutJSON{Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak, Colours: k.Colours, TeamTieBreak: k.TeamTieBreak}
+	out := &knockoutJSON{Placings: k.Placings, Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak, Colours: k.Colours, TeamTieBreak: k.TeamTieBreak}
 	if s.System == tournament.Knockout {
 		out.ThirdPlace = &k.ThirdPlace
 	}
@@ -189,7 +191,7 @@ func knockoutOut(s tournament.Settings) *knockoutJSON {
 func (in *tournamentIn) combinedSettings(s *tournament.Settings) {
 	s.Numbering = in.Numbering
 	if k := in.Knockout; k != nil {
-		s.Knockout = tournament.KnockoutOptions{ThirdPlace: k.ThirdPlace != nil && *k.ThirdPlace, Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak, Colours: k.Colours, TeamTieBreak: k.TeamTieBreak}
+		s.Knockout = tournament.KnockoutOptions{ThirdPlace: k.ThirdPlace != nil && *k.ThirdPlace, Placings: k.Placings, Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak, Colours: k.Colours, TeamTieBreak: k.TeamTieBreak}
 	}
 	if e := in.Elimination; e != nil {
 		s.Elimination = tournament.Elimination{FromRound: e.FromRound, PerRound: e.PerRound, Keep: e.Keep}

@@ -1,7 +1,9 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
@@ -126,5 +128,61 @@ func TestScoring_K1_AnyPoints(t *testing.T) {
 	for _, bad := range []string{"1-2-0", "2-1-2", "x-1-0", "3-1/2", "101-0-0"} {
 		r := s.Do(apitest.Req{Method: "POST", Path: "/tournaments", Body: `{"name":"x","scoring":"` + bad + `"}`, Invalid: true})
 		wantError(t, r, http.StatusBadRequest, "invalid_field", "K-1")
+	}
+}
+
+// TestKnockout_S3_PlacingMatches over HTTP, 001 §10.3: "可酌情采用单淘汰制 …
+// 并适当安排预选赛、附加赛". An 8-player knockout with "placings": 8 plays the
+// quarter-final losers' bracket for 5–8 alongside the semi-finals, then the
+// final, the third-place match, 5–6 and 7–8 together: each of the eight has
+// a place of its own. Without it the quarter-final losers share 5th.
+func TestKnockout_S3_PlacingMatches(t *testing.T) {
+	s := apitest.New(t)
+	play := func(settings string, rounds int) (field, []int) {
+		f := newField(t, s, settings, 8)
+		for n := 1; n <= rounds; n++ {
+			r := f.pair(t, s, nil, http.StatusCreated)
+			if len(r.Pairings) != 4 && (n == 1 || strings.Contains(settings, "placings")) {
+				t.Fatalf("round %d has %d games, want 4", n, len(r.Pairings))
+			}
+			for _, p := range r.Pairings { // the better seed (lower number) wins
+				res := "1-0"
+				if indexOf(f.players, p.Black) < indexOf(f.players, p.Red) {
+					res = "0-1"
+				}
+				s.Post("/games/"+p.GameID+"/result", f.ev.Token, map[string]string{"result": res}).Want(t, http.StatusOK)
+			}
+		}
+		f.pair(t, s, nil, http.StatusUnprocessableEntity)
+		var out struct {
+			Rows []struct {
+				Place    int
+				PlayerID string `json:"playerId"`
+			}
+		}
+		s.Get("/tournaments/"+f.ev.ID+"/standings?view=overall").Want(t, http.StatusOK).Decode(t, &out)
+		places := make([]int, 8)
+		for _, r := range out.Rows {
+			places[indexOf(f.players, r.PlayerID)] = r.Place
+		}
+		return f, places
+	}
+	f, places := play(`{"name":"Cup with placings","system":"knockout","knockout":{"placings":8}}`, 3)
+	if got := fmt.Sprint(places); got != "[1 2 3 4 5 6 7 8]" {
+		t.Errorf("places with placings to 8: %s, want every player its own", got)
+	}
+	if k := s.Get("/tournaments/"+f.ev.ID).Want(t, http.StatusOK).JSON()["knockout"].(map[string]any); k["placings"] != float64(8) || k["thirdPlace"] != true {
+		t.Errorf("knockout options %v", k)
+	}
+	_, places = play(`{"name":"Cup","system":"knockout","knockout":{"thirdPlace":true}}`, 3)
+	if got := fmt.Sprint(places); got != "[1 2 3 4 5 5 5 5]" {
+		t.Errorf("places with the third-place match only: %s", got)
+	}
+	for _, bad := range []string{
+		`{"name":"x","system":"knockout","knockout":{"placings":4}}`,
+		`{"name":"x","system":"doubleElimination","knockout":{"placings":8}}`,
+	} {
+		r := s.Do(apitest.Req{Method: "POST", Path: "/tournaments", Body: bad, Invalid: true})
+		wantError(t, r, http.StatusBadRequest, "invalid_field", "S-3")
 	}
 }
