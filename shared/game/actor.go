@@ -9,17 +9,20 @@ import (
 // Role is who acts on a game (O-1).
 type Role int8
 
-// The roles. The public only reads, so it has no role here.
+// The roles. The public only reads, so it has no role here. ChiefArbiter
+// (裁判长) comes last so that the roles stored in game logs keep their values.
 const (
 	Player Role = iota
 	Scribe
 	Arbiter
 	Organiser
+	ChiefArbiter
 )
 
-var roleNames = [...]string{"player", "scribe", "arbiter", "organiser"}
+var roleNames = [...]string{"player", "scribe", "arbiter", "organiser", "chiefArbiter"}
 
-// String returns the API name: "player", "scribe", "arbiter" or "organiser".
+// String returns the API name: "player", "scribe", "arbiter", "organiser"
+// or "chiefArbiter".
 func (r Role) String() string {
 	if r < 0 || int(r) >= len(roleNames) {
 		return ""
@@ -45,6 +48,20 @@ func ParseRole(s string) (Role, bool) {
 	}
 	return Player, false
 }
+
+// rules reports whether r rules on games: an arbiter (巡回裁判员), the chief
+// arbiter, or the organiser, who may act as chief arbiter in a small event.
+func (r Role) rules() bool { return r == Arbiter || r == ChiefArbiter || r == Organiser }
+
+// chief reports whether r has the chief arbiter's powers (000 ch.3 裁判长 7:
+// 裁判长有权作出"取消当场比赛资格"的处分决定, and 除名 is the chief arbiter's
+// to propose): the chief arbiter, or the organiser acting as one.
+func (r Role) chief() bool { return r == ChiefArbiter || r == Organiser }
+
+// records reports whether r may record a foul, a warning or a dropped piece:
+// whoever rules, and the board's scribe (000 ch.3 书记员 4 提醒并记录运动员的
+// 违规行为; ch.4 凡判处"犯规",书记员应当当场明确宣布并及时记录).
+func (r Role) records() bool { return r.rules() || r == Scribe }
 
 // Actor is who asks for an operation. Side is the player's colour; a scribe
 // acting for a player (draw offers, claims) names that player's side too. The

@@ -41,9 +41,9 @@ func TestCorrectResult_O1_AuditedCorrection(t *testing.T) {
 	roundTrip(t, g, t0+3*mn)
 }
 
-// A version-1 item (before the log kept who and what a correction replaced)
-// and a version-2 item (before the O-2 penalty options) still decode, the
-// options off.
+// A version-1 item (before the log kept who and what a correction replaced),
+// a version-2 item (before the O-2 penalty options) and a version-3 item
+// (before adjournment) still decode, the options off.
 func TestDecode_FormatVersion1(t *testing.T) {
 	g := newGame(t, game.Setup{Control: preset(t, "rapid-5/30")})
 	b, err := g.MarshalBinary()
@@ -61,7 +61,13 @@ func TestDecode_FormatVersion1(t *testing.T) {
 	for at < len(b) && b[at] == hb[at] {
 		at++
 	}
-	old := append(append([]byte(nil), b[:at]...), b[at+1:]...)
+	// Versions 1 to 3 end with the log: no sealed-move flag (C-7) after it.
+	v3 := append([]byte(nil), b[:len(b)-1]...)
+	v3[0] = 3
+	if _, err := game.Decode(v3); err != nil {
+		t.Fatalf("version 3: %v", err)
+	}
+	old := append(append([]byte(nil), b[:at]...), b[at+1:len(b)-1]...)
 	for _, v := range []byte{1, 2} {
 		old[0] = v // no log entries: the forms differ only in the version byte
 		back, err := game.Decode(old)

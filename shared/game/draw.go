@@ -36,6 +36,9 @@ func (g *Game) OfferDraw(now int64, by Actor) error {
 	if err := g.checkPlay(now, true); err != nil {
 		return err
 	}
+	if err := g.checkNotAdjourned(); err != nil {
+		return err
+	}
 	side, err := playerSide(by, "offer a draw")
 	if err != nil {
 		return err
@@ -88,6 +91,9 @@ func (g *Game) checkOffer(side xiangqi.Color) *RuleError {
 // answer checks that by may answer a pending offer of the opponent (D-3).
 func (g *Game) answer(now int64, by Actor, what string) *RuleError {
 	if err := g.checkPlay(now, true); err != nil {
+		return err
+	}
+	if err := g.checkNotAdjourned(); err != nil {
 		return err
 	}
 	side, err := playerSide(by, what)
@@ -177,6 +183,9 @@ func (g *Game) Claim(now int64, by Actor, kind ClaimKind) error {
 		return refuse(CodeClaimRefused, "C-3", "%s's time has not run out", by.Side.Opponent())
 	}
 	if err := g.checkOpen(now, kind == ClaimRuling); err != nil {
+		return err
+	}
+	if err := g.checkNotAdjourned(); err != nil {
 		return err
 	}
 	switch kind {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/result"
@@ -15,8 +16,9 @@ import (
 // not stored; decoding replays the moves.
 // Version 2 adds to each log entry who acted (Actor.ID) and what a result
 // correction replaced; version 3 adds the O-2 penalty options after the
-// rules (read as off before). Versions 1 and 2 still decode.
-const formatVersion = 3
+// rules (read as off before); version 4 adds an adjourned game's sealed
+// move after the log (C-7). Versions 1 to 3 still decode.
+const formatVersion = 4
 
 // ErrCorrupt is wrapped by every UnmarshalBinary error.
 var ErrCorrupt = errors.New("game: corrupt encoding")
@@ -106,6 +108,12 @@ func (g *Game) AppendBinary(b []byte) ([]byte, error) {
 		w.byte(byte(r.Before))
 		w.byte(byte(r.BeforeReason))
 		w.string(e.By.ID)
+	}
+	w.bool(g.seal.on)
+	if g.seal.on {
+		w.b = binary.LittleEndian.AppendUint16(w.b, uint16(g.seal.move))
+		w.byte(byte(g.seal.by))
+		w.varint(g.seal.at - g.startMs)
 	}
 	return w.b, nil
 }
@@ -247,6 +255,9 @@ func decode(data []byte) (*Game, error) {
 		}
 		g.log = append(g.log, e)
 	}
+	if version >= 4 && r.bool() {
+		g.seal = sealed{on: true, move: xiangqi.Move(r.uint16()), by: r.color(), at: r.varint() + g.startMs}
+	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("trailing bytes")
 	}
@@ -255,6 +266,9 @@ func decode(data []byte) (*Game, error) {
 	}
 	if err := g.replay(); err != nil {
 		return nil, err
+	}
+	if g.seal.on && (g.seal.by != g.pos.SideToMove() || !slices.Contains(g.pos.LegalMoves(), g.seal.move)) {
+		return nil, errors.New("the sealed move is not a legal move of the side to move")
 	}
 	return g, nil
 }

@@ -22,6 +22,7 @@ var (
 	black  = game.PlayerOf(xiangqi.Black)
 	scribe = game.Actor{Role: game.Scribe}
 	arb    = game.Actor{Role: game.Arbiter}
+	chief  = game.Actor{Role: game.ChiefArbiter}
 )
 
 func preset(t testing.TB, name string) clock.Control {

@@ -62,6 +62,7 @@ type Game struct {
 
 	log     []LogEntry
 	version uint64
+	seal    sealed // an adjourned game's sealed move (C-7)
 
 	// Derived by replaying the moves; never stored.
 	pos    *xiangqi.Position
@@ -387,6 +388,7 @@ func (g *Game) end(now int64, r result.Result, why Reason) {
 	g.result, g.reason, g.endedAt = r, why, now
 	g.offer.pending = false
 	g.awaitingPress = false
+	g.seal = sealed{} // a game decided while adjourned has no move to resume
 	g.version++
 }
 
@@ -419,6 +421,9 @@ func (g *Game) checkOpen(now int64, allowPending bool) *RuleError {
 // recorded, the third loses) or as losses (code illegal_move_loss) (G-2).
 func (g *Game) Move(now int64, by Actor, text string, ply int, press bool) error {
 	if err := g.checkPlay(now, false); err != nil {
+		return err
+	}
+	if err := g.checkNotAdjourned(); err != nil {
 		return err
 	}
 	mover := g.pos.SideToMove()
@@ -689,6 +694,9 @@ func (g *Game) positionAt(k int) (*xiangqi.Position, error) {
 // loses on time instead (C-3), which Settle has already decided.
 func (g *Game) Press(now int64, by Actor) error {
 	if err := g.checkPlay(now, false); err != nil {
+		return err
+	}
+	if err := g.checkNotAdjourned(); err != nil {
 		return err
 	}
 	if !g.awaitingPress {

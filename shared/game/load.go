@@ -40,11 +40,11 @@ func FromRecord(s Setup, moves []xiangqi.Move, res result.Result, why Reason, no
 // to each side and run for the side to move unless the record ends the game;
 // a finished game's record may be loaded only by an arbiter (a correction).
 func (g *Game) LoadRecord(now int64, by Actor, moves []xiangqi.Move, res result.Result, why Reason) error {
-	if by.Role != Arbiter && by.Role != Scribe {
+	if by.Role != Arbiter && by.Role != ChiefArbiter && by.Role != Scribe {
 		return refuse(CodeForbidden, "O-1", "only an arbiter or the table's scribe loads a record")
 	}
 	g.Settle(now)
-	if g.status == Over && by.Role != Arbiter {
+	if g.status == Over && by.Role != Arbiter && by.Role != ChiefArbiter {
 		return refuse(CodeGameOver, "O-1", "the game is over (%v by %v): only an arbiter may replace its record", g.result, g.reason)
 	}
 	before := fmt.Sprintf("%d moves", len(g.moves))

@@ -148,7 +148,10 @@ type Rules struct {
 	// DroppedPieceLoses makes a side's second dropped piece in a game a
 	// loss (O-2, 000 ch.7 §2 第4条: 每局同一运动员不可有两次，如出现两次运动员
 	// 立刻认负). Dropped pieces are recorded by a scribe or an arbiter
-	// (RulingDroppedPiece); off, they are only logged. Off by default.
+	// (RulingDroppedPiece); off, they are only logged. The zero value is
+	// off so that stored games and events keep what they held; an event or
+	// game created through the API has it on unless it says otherwise (the
+	// rule book's reading, O-2).
 	DroppedPieceLoses bool
 }
 

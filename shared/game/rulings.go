@@ -24,9 +24,11 @@ const (
 	RulingLoad                             // a scoresheet's moves loaded in place of those entered
 	RulingDroppedPiece                     // O-2: a piece dropped on the board (000 ch.7 §2 第4条)
 	RulingForbiddenOffer                   // O-2: a draw offer 000 ch.4 makes a loss (logged by the game, not posted)
+	RulingAdjourn                          // C-7: the game adjourned with a sealed move (logged by Adjourn, not posted)
+	RulingResume                           // C-7: the adjourned game resumed (logged by Resume, not posted)
 )
 
-var rulingNames = [...]string{"repetition", "foul", "penalty", "clock", "result", "lateForfeit", "record", "load", "droppedPiece", "forbiddenOffer"}
+var rulingNames = [...]string{"repetition", "foul", "penalty", "clock", "result", "lateForfeit", "record", "load", "droppedPiece", "forbiddenOffer", "adjourn", "resume"}
 
 // String returns the API name, such as "lateForfeit".
 func (k RulingKind) String() string {
@@ -40,7 +42,7 @@ func (k RulingKind) String() string {
 // POST /result).
 func ParseRulingKind(s string) (RulingKind, bool) {
 	for i, n := range rulingNames {
-		if k := RulingKind(i); n == s && k != RulingRecord && k != RulingLoad && k != RulingForbiddenOffer {
+		if k := RulingKind(i); n == s && k != RulingRecord && k != RulingLoad && k != RulingForbiddenOffer && k != RulingAdjourn && k != RulingResume {
 			return RulingKind(i), true
 		}
 	}
@@ -132,7 +134,7 @@ func (g *Game) foul(now int64, by Actor, side xiangqi.Color, note string) {
 // "arbiter". A game that has a result is refused (game_over): its result is
 // changed only by CorrectResult.
 func (g *Game) RecordResult(now int64, by Actor, r result.Result, why Reason) error {
-	if by.Role != Arbiter && by.Role != Scribe && by.Role != Organiser {
+	if !by.Role.records() {
 		return refuse(CodeForbidden, "O-1", "only an arbiter, the scribe or the organiser records a result")
 	}
 	if err := g.checkOpen(now, true); err != nil {
@@ -149,12 +151,18 @@ func (g *Game) RecordResult(now int64, by Actor, r result.Result, why Reason) er
 	return nil
 }
 
-// Rule applies an arbiter's ruling and logs it with who and when (O-2).
+// Rule applies an official's ruling and logs it with who and when (O-2).
+// Who may give which (O-1, 000 ch.3): the board's scribe records fouls,
+// warnings and dropped pieces; an arbiter those and every other ruling but
+// the two heavier penalties; loss of the game (取消当场比赛资格) and expulsion
+// (除名) are the chief arbiter's, or the organiser's acting as one.
 //   - repetition (G-6): only while the game is pending a ruling; the side two
 //     or three arbiters hold mainly responsible loses.
 //   - foul (G-2): the third foul of a side loses.
-//   - penalty (O-2): a warning is only logged; loss of the game and expulsion
-//     lose the game (expulsion from the event is the tournament's to apply).
+//   - penalty (O-2): a warning is only logged; loss of the game loses it.
+//     Expulsion by the chief arbiter is a proposal (裁判长具文报请…获得批准方可
+//     执行): logged, nothing executed; by the organiser it is decided at once
+//     and loses the game. Leaving the event is the tournament's to apply.
 //   - clock (C-5): sets Side's remaining time; Note is required.
 //   - result: corrects the result, even of a finished game; Note is required.
 //   - lateForfeit (C-6): the late sides forfeit before making a move; both
@@ -163,8 +171,8 @@ func (g *Game) RecordResult(now int64, by Actor, r result.Result, why Reason) er
 //     Side dropped a piece (a reminder, not a move); with
 //     Rules.DroppedPieceLoses the side's second in the game loses.
 func (g *Game) Rule(now int64, by Actor, r Ruling) error {
-	if by.Role != Arbiter && !(by.Role == Scribe && r.Kind == RulingDroppedPiece) {
-		return refuse(CodeForbidden, "O-1", "only an arbiter rules; %s may not", by.Role.withArticle())
+	if err := mayRule(by.Role, r); err != nil {
+		return err
 	}
 	if len(r.Note) > MaxNoteBytes {
 		return refuse(CodeInvalidArgument, "", "the note is longer than %d bytes", MaxNoteBytes)
@@ -193,7 +201,7 @@ func (g *Game) Rule(now int64, by Actor, r Ruling) error {
 			return refuse(CodeInvalidArgument, "O-2", "unknown penalty %d", r.Penalty)
 		}
 		g.logRuling(now, by, r)
-		if r.Penalty != Warning {
+		if r.Penalty == LossOfGame || r.Penalty == Expulsion && by.Role == Organiser {
 			g.end(now, winFor(r.Side.Opponent()), Penalty)
 		}
 	case RulingClock:
@@ -218,6 +226,24 @@ func (g *Game) Rule(now int64, by Actor, r Ruling) error {
 		}
 	default:
 		return refuse(CodeInvalidArgument, "", "unknown ruling kind %d", r.Kind)
+	}
+	return nil
+}
+
+// mayRule refuses a ruling role may not give (O-1).
+func mayRule(role Role, r Ruling) *RuleError {
+	switch {
+	case r.Kind == RulingPenalty && r.Penalty != Warning:
+		if !role.chief() {
+			return refuse(CodeForbidden, "O-2", "only the chief arbiter (or the organiser acting as one) disqualifies a player from the game or expels one "+
+				"(000 ch.3 裁判长 7); %s may give a warning", role.withArticle())
+		}
+	case r.Kind == RulingFoul || r.Kind == RulingPenalty || r.Kind == RulingDroppedPiece:
+		if !role.records() {
+			return refuse(CodeForbidden, "O-1", "only an official records a foul, a warning or a dropped piece; %s may not", role.withArticle())
+		}
+	case !role.rules():
+		return refuse(CodeForbidden, "O-1", "only an arbiter rules; %s may record a foul, a warning or a dropped piece", role.withArticle())
 	}
 	return nil
 }
@@ -261,7 +287,7 @@ func (g *Game) ruleRepetition(now int64, by Actor, r Ruling) error {
 // before and after. A game still being played is refused (it has no result
 // to correct: record one), as is a correction to the result it already has.
 func (g *Game) CorrectResult(now int64, by Actor, r result.Result, why Reason, note string) error {
-	if by.Role != Arbiter && by.Role != Organiser {
+	if !by.Role.rules() {
 		return refuse(CodeForbidden, "O-1", "only an arbiter or the organiser corrects a result; %s may not", by.Role.withArticle())
 	}
 	if len(note) > MaxNoteBytes {

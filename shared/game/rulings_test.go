@@ -31,8 +31,10 @@ func TestRule_O2_OfficialsAndLog(t *testing.T) {
 			rulings: []ruling{
 				{at: 1, by: arb, r: game.Ruling{Kind: game.RulingFoul, Side: xiangqi.Black, Note: "touched a piece out of turn"}},
 				{at: 2, by: arb, r: game.Ruling{Kind: game.RulingFoul, Side: xiangqi.Black}},
-				{at: 3, by: scribe, r: game.Ruling{Kind: game.RulingFoul, Side: xiangqi.Black}, code: game.CodeForbidden},
-				{at: 4, by: arb, r: game.Ruling{Kind: game.RulingFoul, Side: xiangqi.Black}},
+				{at: 3, by: red, r: game.Ruling{Kind: game.RulingFoul, Side: xiangqi.Black}, code: game.CodeForbidden},
+				// 000 ch.4: 凡判处"犯规",书记员应当当场明确宣布并及时记录.
+				{at: 4, by: scribe, r: game.Ruling{Kind: game.RulingFoul, Side: xiangqi.Black}},
+				{at: 5, by: arb, r: game.Ruling{Kind: game.RulingFoul, Side: xiangqi.Black}, code: game.CodeGameOver},
 			},
 			want: result.RedWins, why: game.Fouls, logged: 3,
 		},
@@ -40,9 +42,11 @@ func TestRule_O2_OfficialsAndLog(t *testing.T) {
 			name: "O2_WarningThenLoss",
 			rulings: []ruling{
 				{at: 1, by: arb, r: game.Ruling{Kind: game.RulingPenalty, Side: xiangqi.Red, Penalty: game.Warning, Note: "phone"}},
-				{at: 2, by: arb, r: game.Ruling{Kind: game.RulingPenalty, Side: xiangqi.Red, Penalty: game.LossOfGame, Note: "phone again"}},
-				{at: 3, by: arb, r: game.Ruling{Kind: game.RulingPenalty, Side: xiangqi.Red, Penalty: game.Expulsion, Note: "refused to sign"}},
-				{at: 4, by: arb, r: game.Ruling{Kind: game.RulingPenalty, Side: xiangqi.Black, Penalty: game.LossOfGame}, code: game.CodeGameOver},
+				// 000 ch.3 裁判长 7: disqualification from the game is the chief arbiter's.
+				{at: 2, by: arb, r: game.Ruling{Kind: game.RulingPenalty, Side: xiangqi.Red, Penalty: game.LossOfGame, Note: "phone again"}, code: game.CodeForbidden, rule: "O-2"},
+				{at: 2, by: chief, r: game.Ruling{Kind: game.RulingPenalty, Side: xiangqi.Red, Penalty: game.LossOfGame, Note: "phone again"}},
+				{at: 3, by: chief, r: game.Ruling{Kind: game.RulingPenalty, Side: xiangqi.Red, Penalty: game.Expulsion, Note: "refused to sign"}},
+				{at: 4, by: chief, r: game.Ruling{Kind: game.RulingPenalty, Side: xiangqi.Black, Penalty: game.LossOfGame}, code: game.CodeGameOver},
 			},
 			want: result.BlackWins, why: game.Penalty, logged: 3,
 		},
@@ -89,7 +93,7 @@ func TestRule_O2_OfficialsAndLog(t *testing.T) {
 		{
 			name: "ResultCorrection",
 			rulings: []ruling{
-				{at: 1, by: arb, r: game.Ruling{Kind: game.RulingPenalty, Side: xiangqi.Red, Penalty: game.LossOfGame}},
+				{at: 1, by: chief, r: game.Ruling{Kind: game.RulingPenalty, Side: xiangqi.Red, Penalty: game.LossOfGame}},
 				{at: 2, by: arb, r: game.Ruling{Kind: game.RulingResult, Result: result.Draw}, code: game.CodeInvalidRuling},
 				{at: 3, by: arb, r: game.Ruling{Kind: game.RulingResult, Result: result.Draw, Note: "appeal upheld"}},
 			},
@@ -117,7 +121,7 @@ func TestRule_O2_OfficialsAndLog(t *testing.T) {
 				t.Fatalf("log = %+v, want %d entries", log, tt.logged)
 			}
 			for _, e := range log {
-				if e.By.Role != game.Arbiter || e.At < t0 {
+				if (e.By.Role != game.Arbiter && e.By.Role != game.ChiefArbiter && e.By.Role != game.Scribe) || e.At < t0 {
 					t.Errorf("log entry %+v lacks who or when", e)
 				}
 			}

@@ -37,6 +37,12 @@ type View struct {
 	// ArrivedAt is when each side's arrival was recorded (C-6), 0 when not.
 	ArrivedAt [2]int64
 
+	// Adjourned says the game is adjourned (C-7) since AdjournedAt, with
+	// AdjournedBy's sealed move, which the view never shows.
+	Adjourned   bool
+	AdjournedAt int64
+	AdjournedBy xiangqi.Color
+
 	Status  Status
 	Result  result.Result
 	Reason  Reason
@@ -118,7 +124,8 @@ func (g *Game) View(now int64) View {
 	for i, m := range s.moves {
 		v.Moves[i] = m.String()
 	}
-	if s.status == Playing && v.Started { // before the round starts no move is legal yet (C-1)
+	v.AdjournedAt, v.AdjournedBy, v.Adjourned = s.Adjourned()
+	if s.status == Playing && v.Started && !v.Adjourned { // before the round starts no move is legal yet (C-1); none while adjourned (C-7)
 		legal := s.pos.LegalMoves()
 		v.LegalMoves = make([]string, len(legal))
 		for i, m := range legal {

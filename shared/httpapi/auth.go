@@ -18,6 +18,7 @@ import (
 const (
 	roleOrganiser = "organiser"
 	roleArbiter   = "arbiter"
+	roleChief     = "chiefArbiter" // 裁判长 (000 ch.3)
 	roleScribe    = "scribe"
 	rolePlayer    = "player"
 	roleCaptain   = "captain"

@@ -61,5 +61,12 @@ func (a *API) getRing(c *call) (int, any, error) {
 		waiting = append(waiting, person(id))
 	}
 	out["challenges"], out["waiting"] = challenges, waiting
+	if ring.DefendingTeam != nil {
+		team := []*ringPlayerOut{}
+		for _, id := range ring.DefendingTeam {
+			team = append(team, person(id))
+		}
+		out["defendingTeam"] = team
+	}
 	return http.StatusOK, out, nil
 }

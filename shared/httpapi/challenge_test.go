@@ -134,3 +134,61 @@ func TestChallenge_S8_SixChallengerRing(t *testing.T) {
 	s.Post("/tournaments", "", `{"name":"x","system":"challenge","teams":true}`).Want(t, http.StatusBadRequest)
 	s.Post("/tournaments", "", `{"name":"x","rounds":5,"challengeDraw":"holder"}`).Want(t, http.StatusBadRequest)
 }
+
+// TestChallenge_S8_TeamDefender over HTTP, 000 ch.5 item 7: "擂台对抗赛 守擂方
+// 可是个人，也可是团体。攻擂方以个人形式出现。人数不限". A team of three (the
+// first three registered) defends the ring against individual challengers,
+// its members in registration order: T1 beats C1; C2 beats T1, so T2
+// defends next; T2 and C3 draw (the holder keeps it); C4 beats T2 and C5
+// beats T3, the last member, so C5 holds the ring.
+func TestChallenge_S8_TeamDefender(t *testing.T) {
+	s := apitest.New(t)
+	ev := newEvent(t, s, `{"name":"Club v all comers","system":"challenge","challengeTeam":3}`)
+	id, name := map[string]string{}, map[string]string{}
+	for _, n := range []string{"T1", "T2", "T3", "C1", "C2", "C3", "C4", "C5"} {
+		var p created
+		s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": n}).Want(t, http.StatusCreated).Decode(t, &p)
+		id[n], name[p.ID] = p.ID, n
+	}
+	arb := s.Post("/tournaments/"+ev.ID+"/officials", ev.Token, `{"role":"arbiter","name":"Arb"}`).Want(t, http.StatusCreated).JSON()["token"].(string)
+	plan := []struct{ holder, challenger, winner, holderAfter string }{
+		{"T1", "C1", "T1", "T1"},
+		{"T1", "C2", "C2", "T2"},
+		{"T2", "C3", "", "T2"},
+		{"T2", "C4", "C4", "T3"},
+		{"T3", "C5", "C5", "C5"},
+	}
+	for i, step := range plan {
+		var r roundJSON
+		s.Post("/tournaments/"+ev.ID+"/rounds", ev.Token, `{}`).Want(t, http.StatusCreated).Decode(t, &r)
+		p := r.Pairings[0]
+		if got := []string{name[p.Red], name[p.Black]}; !(got[0] == step.holder && got[1] == step.challenger) && !(got[1] == step.holder && got[0] == step.challenger) {
+			t.Fatalf("challenge %d seats %v, want %s against %s", i+1, got, step.holder, step.challenger)
+		}
+		res := "1/2-1/2"
+		switch {
+		case step.winner == name[p.Red]:
+			res = "1-0"
+		case step.winner == name[p.Black]:
+			res = "0-1"
+		}
+		s.Post("/games/"+p.GameID+"/result", arb, map[string]string{"result": res}).Want(t, http.StatusOK)
+		var ring struct {
+			ringJSON
+			DefendingTeam []struct{ ID, Name string } `json:"defendingTeam"`
+		}
+		s.Get("/tournaments/"+ev.ID+"/ring").Want(t, http.StatusOK).Decode(t, &ring)
+		if ring.Holder == nil || ring.Holder.Name != step.holderAfter {
+			t.Fatalf("after challenge %d the ring is held by %+v, want %s", i+1, ring.Holder, step.holderAfter)
+		}
+		if len(ring.DefendingTeam) != 3 || ring.DefendingTeam[0].Name != "T1" || ring.Defender.Name != "T1" {
+			t.Errorf("defending team %+v", ring.DefendingTeam)
+		}
+	}
+	for _, bad := range []string{`{"name":"x","system":"challenge","challengeTeam":1}`, `{"name":"x","system":"swiss","challengeTeam":3}`} {
+		r := s.Post("/tournaments", "", bad)
+		if r.Status != http.StatusBadRequest || r.ErrorCode() != "invalid_field" {
+			t.Errorf("%s: %d %s", bad, r.Status, r.Body)
+		}
+	}
+}

@@ -192,7 +192,7 @@ func (a *API) me(c *call) (int, any, error) {
 		}
 		out["name"], out["player"] = pl.Name, playerView(pl, ev.numbers()[pl.ID])
 		out["currentGame"], out["nextGame"] = ev.playerGames(p.ID, c.nowMs())
-	case roleArbiter, roleScribe:
+	case roleArbiter, roleChief, roleScribe:
 		o, _, err := a.loadOfficial(c.ctx(), p.Scope, p.ID)
 		if err != nil {
 			return 0, nil, err

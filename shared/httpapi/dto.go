@@ -65,15 +65,18 @@ func timeControlOut(c clock.Control) timeControlJSON {
 }
 
 type rulesJSON struct {
-	Repetition        string `json:"repetition,omitempty"`
-	IllegalMoves      string `json:"illegalMoves,omitempty"`
-	NoCaptureMoves    int    `json:"noCaptureMoves,omitempty"`
-	DrawOfferLimit    int    `json:"drawOfferLimit,omitempty"`
-	DeadPositionDraw  bool   `json:"deadPositionDraw"`
-	LateForfeitMs     int64  `json:"lateForfeitMs,omitempty"`
-	RecordArrivals    bool   `json:"recordArrivals"`
-	OfferLoses        bool   `json:"offerLoses"`
-	DroppedPieceLoses bool   `json:"droppedPieceLoses"`
+	Repetition       string `json:"repetition,omitempty"`
+	IllegalMoves     string `json:"illegalMoves,omitempty"`
+	NoCaptureMoves   int    `json:"noCaptureMoves,omitempty"`
+	DrawOfferLimit   int    `json:"drawOfferLimit,omitempty"`
+	DeadPositionDraw bool   `json:"deadPositionDraw"`
+	LateForfeitMs    int64  `json:"lateForfeitMs,omitempty"`
+	RecordArrivals   bool   `json:"recordArrivals"`
+	OfferLoses       bool   `json:"offerLoses"`
+	// DroppedPieceLoses is a pointer so that an absent field takes the
+	// rule book's default, on (000 ch.7 §2 第4条 如出现两次运动员立刻认负);
+	// an event's stored settings keep what they hold.
+	DroppedPieceLoses *bool `json:"droppedPieceLoses"`
 }
 
 // rules reads the rule options into the typed rules, refusing an unknown
@@ -82,8 +85,9 @@ type rulesJSON struct {
 // (tournament.Settings.Normalize).
 func (r *rulesJSON) rules() (tournament.Rules, error) {
 	if r == nil {
-		return tournament.Rules{}, nil
+		r = &rulesJSON{}
 	}
+	dropped := r.DroppedPieceLoses == nil || *r.DroppedPieceLoses
 	rep, ok := game.ParseRepetitionRule(r.Repetition)
 	if !ok && r.Repetition != "" {
 		return tournament.Rules{}, &tournament.FieldError{Field: "rules.repetition", Message: fmt.Sprintf("unknown rule set %q (want ruling, threefoldDraw or perpetualCheckLoses)", r.Repetition), Rule: "G-6"}
@@ -94,13 +98,13 @@ func (r *rulesJSON) rules() (tournament.Rules, error) {
 	}
 	return tournament.Rules{Rules: game.Rules{Repetition: rep, IllegalMoves: ill, NoCaptureMoves: r.NoCaptureMoves,
 		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw,
-		OfferLoses: r.OfferLoses, DroppedPieceLoses: r.DroppedPieceLoses}, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals}, nil
+		OfferLoses: r.OfferLoses, DroppedPieceLoses: dropped}, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals}, nil
 }
 
 func rulesOut(r tournament.Rules) rulesJSON {
 	return rulesJSON{Repetition: r.Repetition.String(), IllegalMoves: r.IllegalMoves.String(), NoCaptureMoves: r.NoCaptureMoves,
 		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals,
-		OfferLoses: r.OfferLoses, DroppedPieceLoses: r.DroppedPieceLoses}
+		OfferLoses: r.OfferLoses, DroppedPieceLoses: &r.DroppedPieceLoses}
 }
 
 // tournamentIn is POST /tournaments.
@@ -120,17 +124,20 @@ type tournamentIn struct {
 	FirstRound    string           `json:"firstRound"`
 	AvoidSameClub bool             `json:"avoidSameClub"`
 	GamesPerMatch int              `json:"gamesPerMatch"`
-	Playoff       bool             `json:"playoff"`
-	ShareTitle    bool             `json:"shareTitle"`
-	PlacesCounted int              `json:"placesCounted"`
-	StartsAt      *time.Time       `json:"startsAt"`
-	Elimination   *eliminationJSON `json:"elimination"`
-	Groups        *groupsJSON      `json:"groups"`
-	Numbering     string           `json:"numbering"`
-	Knockout      *knockoutJSON    `json:"knockout"`
-	LateEntries   *lateEntriesJSON `json:"lateEntries"`
-	Rating        *ratingJSON      `json:"rating"`
-	ChallengeDraw string           `json:"challengeDraw"`
+	// RankByGamePoints is 000 ch.7 §2 第5条's 局分累计 for a multi-game round robin (R-3).
+	RankByGamePoints bool             `json:"rankByGamePoints"`
+	Playoff          bool             `json:"playoff"`
+	ShareTitle       bool             `json:"shareTitle"`
+	PlacesCounted    int              `json:"placesCounted"`
+	StartsAt         *time.Time       `json:"startsAt"`
+	Elimination      *eliminationJSON `json:"elimination"`
+	Groups           *groupsJSON      `json:"groups"`
+	Numbering        string           `json:"numbering"`
+	Knockout         *knockoutJSON    `json:"knockout"`
+	LateEntries      *lateEntriesJSON `json:"lateEntries"`
+	Rating           *ratingJSON      `json:"rating"`
+	ChallengeDraw    string           `json:"challengeDraw"`
+	ChallengeTeam    int              `json:"challengeTeam"`
 }
 
 // lateEntriesJSON is a Swiss event's late-entry rules (S-2).
@@ -156,11 +163,13 @@ type groupsJSON struct {
 // knockoutJSON is the knockout matches' options (S-3, S-4); fields a system
 // does not use are left out of the event's view.
 type knockoutJSON struct {
-	ThirdPlace *bool  `json:"thirdPlace,omitempty"`
-	Reset      *bool  `json:"reset,omitempty"`
-	Finalists  int    `json:"finalists,omitempty"`
-	TieBreak   string `json:"tieBreak,omitempty"`
-	Colours    string `json:"colours,omitempty"`
+	ThirdPlace *bool `json:"thirdPlace,omitempty"`
+	// Placings is the lowest place a placing match decides (附加赛, S-3).
+	Placings  int    `json:"placings,omitempty"`
+	Reset     *bool  `json:"reset,omitempty"`
+	Finalists int    `json:"finalists,omitempty"`
+	TieBreak  string `json:"tieBreak,omitempty"`
+	Colours   string `json:"colours,omitempty"`
 	// TeamTieBreak decides a level match of a team knockout (S-3).
 	TeamTieBreak string `json:"teamTieBreak,omitempty"`
 }
@@ -170,7 +179,7 @@ func knockoutOut(s tournament.Settings) *knockoutJSON {
 	if k == (tournament.KnockoutOptions{}) {
 		return nil
 	}
-	out := &knockoutJSON{Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak, Colours: k.Colours, TeamTieBreak: k.TeamTieBreak}
+	out := &knockoutJSON{Placings: k.Placings, Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak, Colours: k.Colours, TeamTieBreak: k.TeamTieBreak}
 	if s.System == tournament.Knockout {
 		out.ThirdPlace = &k.ThirdPlace
 	}
@@ -182,7 +191,7 @@ func knockoutOut(s tournament.Settings) *knockoutJSON {
 func (in *tournamentIn) combinedSettings(s *tournament.Settings) {
 	s.Numbering = in.Numbering
 	if k := in.Knockout; k != nil {
-		s.Knockout = tournament.KnockoutOptions{ThirdPlace: k.ThirdPlace != nil && *k.ThirdPlace, Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak, Colours: k.Colours, TeamTieBreak: k.TeamTieBreak}
+		s.Knockout = tournament.KnockoutOptions{ThirdPlace: k.ThirdPlace != nil && *k.ThirdPlace, Placings: k.Placings, Reset: k.Reset, Finalists: k.Finalists, TieBreak: k.TieBreak, Colours: k.Colours, TeamTieBreak: k.TeamTieBreak}
 	}
 	if e := in.Elimination; e != nil {
 		s.Elimination = tournament.Elimination{FromRound: e.FromRound, PerRound: e.PerRound, Keep: e.Keep}
@@ -195,40 +204,43 @@ func (in *tournamentIn) combinedSettings(s *tournament.Settings) {
 	}
 	s.Rating = in.Rating.params()
 	s.ChallengeDraw = in.ChallengeDraw
+	s.ChallengeTeam = in.ChallengeTeam
 }
 
 type tournamentOut struct {
-	ID            string           `json:"id"`
-	Name          string           `json:"name"`
-	System        string           `json:"system"`
-	Rounds        int              `json:"rounds"`
-	Teams         bool             `json:"teams"`
-	Boards        int              `json:"boards,omitempty"`
-	Substitutes   int              `json:"substitutes,omitempty"`
-	TeamFormat    string           `json:"teamFormat,omitempty"`
-	KeepEntry     bool             `json:"keepEntryOrder,omitempty"`
-	Scoring       string           `json:"scoring"`
-	Tiebreaks     []string         `json:"tiebreaks"`
-	TimeControl   timeControlJSON  `json:"timeControl"`
-	Rules         rulesJSON        `json:"rules"`
-	FirstRound    string           `json:"firstRound"`
-	AvoidSameClub bool             `json:"avoidSameClub"`
-	GamesPerMatch int              `json:"gamesPerMatch"`
-	Playoff       bool             `json:"playoff"`
-	ShareTitle    bool             `json:"shareTitle"`
-	PlacesCounted int              `json:"placesCounted,omitempty"`
-	StartsAt      *string          `json:"startsAt,omitempty"`
-	Status        string           `json:"status"`
-	CreatedAt     string           `json:"createdAt"`
-	Players       int              `json:"players"`
-	Round         int              `json:"round"`
-	Elimination   *eliminationJSON `json:"elimination,omitempty"`
-	Groups        *groupsJSON      `json:"groups,omitempty"`
-	Numbering     string           `json:"numbering,omitempty"`
-	Knockout      *knockoutJSON    `json:"knockout,omitempty"`
-	LateEntries   *lateEntriesJSON `json:"lateEntries,omitempty"`
-	Rating        *ratingJSON      `json:"rating"`
-	ChallengeDraw string           `json:"challengeDraw,omitempty"`
+	ID               string           `json:"id"`
+	Name             string           `json:"name"`
+	System           string           `json:"system"`
+	Rounds           int              `json:"rounds"`
+	Teams            bool             `json:"teams"`
+	Boards           int              `json:"boards,omitempty"`
+	Substitutes      int              `json:"substitutes,omitempty"`
+	TeamFormat       string           `json:"teamFormat,omitempty"`
+	KeepEntry        bool             `json:"keepEntryOrder,omitempty"`
+	Scoring          string           `json:"scoring"`
+	Tiebreaks        []string         `json:"tiebreaks"`
+	TimeControl      timeControlJSON  `json:"timeControl"`
+	Rules            rulesJSON        `json:"rules"`
+	FirstRound       string           `json:"firstRound"`
+	AvoidSameClub    bool             `json:"avoidSameClub"`
+	GamesPerMatch    int              `json:"gamesPerMatch"`
+	RankByGamePoints bool             `json:"rankByGamePoints,omitempty"`
+	Playoff          bool             `json:"playoff"`
+	ShareTitle       bool             `json:"shareTitle"`
+	PlacesCounted    int              `json:"placesCounted,omitempty"`
+	StartsAt         *string          `json:"startsAt,omitempty"`
+	Status           string           `json:"status"`
+	CreatedAt        string           `json:"createdAt"`
+	Players          int              `json:"players"`
+	Round            int              `json:"round"`
+	Elimination      *eliminationJSON `json:"elimination,omitempty"`
+	Groups           *groupsJSON      `json:"groups,omitempty"`
+	Numbering        string           `json:"numbering,omitempty"`
+	Knockout         *knockoutJSON    `json:"knockout,omitempty"`
+	LateEntries      *lateEntriesJSON `json:"lateEntries,omitempty"`
+	Rating           *ratingJSON      `json:"rating"`
+	ChallengeDraw    string           `json:"challengeDraw,omitempty"`
+	ChallengeTeam    int              `json:"challengeTeam,omitempty"`
 }
 
 func rfc3339(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
@@ -238,9 +250,9 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 	out := tournamentOut{
 		ID: t.ID, Name: s.Name, System: s.System, Rounds: s.Rounds, Teams: s.Teams, Boards: s.Boards,
 		Substitutes: s.Substitutes, TeamFormat: s.TeamFormat, KeepEntry: s.KeepEntryOrder, Scoring: s.Scoring.Name, Tiebreaks: s.Tiebreaks, TimeControl: timeControlOut(s.TimeControl),
-		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch,
+		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch, RankByGamePoints: s.RankByGamePoints,
 		Playoff: s.PlayoffPlaces() == 0, ShareTitle: s.ShareTitle, PlacesCounted: s.PlacesCounted, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Entrants(), Round: t.Round,
-		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s), Rating: ratingOut(s.Rating), ChallengeDraw: s.ChallengeDraw,
+		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s), Rating: ratingOut(s.Rating), ChallengeDraw: s.ChallengeDraw, ChallengeTeam: s.ChallengeTeam,
 	}
 	if s.StartsAt != 0 {
 		v := rfc3339(s.StartsAt)

@@ -57,6 +57,8 @@ func (a *API) gameActor(c *call, sg *storedGame) (game.Actor, Principal, error) 
 		return game.Actor{Role: game.Scribe}, p, nil
 	case p.Role == roleArbiter:
 		return game.Actor{Role: game.Arbiter}, p, nil
+	case p.Role == roleChief:
+		return game.Actor{Role: game.ChiefArbiter}, p, nil
 	case p.Role == roleOrganiser:
 		return game.Actor{Role: game.Organiser}, p, nil
 	}
@@ -279,7 +281,7 @@ func (a *API) arrive(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
-		if by.Role == game.Arbiter {
+		if by.Role == game.Arbiter || by.Role == game.ChiefArbiter {
 			side, err := parseColor("side", in.Side)
 			if err != nil {
 				return err
@@ -497,17 +499,16 @@ func (in rulingIn) ruling() (game.Ruling, error) {
 	return r, nil
 }
 
-// POST /games/{gid}/rulings — an arbiter's ruling, kept in the game's log.
+// POST /games/{gid}/rulings — an official's ruling, kept in the game's log;
+// the game says which official may give which (O-1, O-2).
 func (a *API) rule(c *call) (int, any, error) {
 	var in rulingIn
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
 	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
-		// O-2: the board's scribe may record a dropped piece; every other
-		// ruling is an arbiter's.
-		if by.Role != game.Arbiter && by.Role != game.Scribe {
-			return forbidden("only an arbiter rules (O-1)")
+		if by.Role == game.Player {
+			return forbidden("only an official rules (O-1)")
 		}
 		if len(sg.Game.Log()) >= limitOf(capGameLog).Max {
 			return overLimit(capGameLog)
@@ -516,8 +517,12 @@ func (a *API) rule(c *call) (int, any, error) {
 		if err != nil {
 			return err
 		}
-		if by.Role == game.Scribe && r.Kind != game.RulingDroppedPiece {
-			return forbidden("only an arbiter rules (O-1); a scribe may record a dropped piece")
+		if r.Kind == game.RulingPenalty && r.Penalty == game.Expulsion && sg.Link.Tournament != "" &&
+			(by.Role == game.ChiefArbiter || by.Role == game.Organiser) {
+			// Checked before the game changes: a refused expulsion logs nothing.
+			if sg.also, err = a.expulsionRecords(c, sg, by, r); err != nil {
+				return err
+			}
 		}
 		return sg.Game.Rule(c.nowMs(), by, r)
 	})

@@ -56,6 +56,9 @@ type storedGame struct {
 	Link gameLink
 	Game *game.Game
 	rec  *store.Record
+	// also are event items an operation changed with the game (an
+	// expulsion's player and event, O-2), written in the game's transaction.
+	also []*store.Record
 }
 
 // encodeGame packs the item's document: uvarint length, the link as JSON, then
@@ -212,15 +215,18 @@ func (a *API) saveGame(c *call, sg *storedGame, corrected bool) error {
 		return err
 	}
 	rec.Expires = a.gameTTL(sg, c.nowMs()) // a finished standalone game expires after the retention
-	if !report {
+	if !report && len(sg.also) == 0 {
 		return a.store.Put(c.ctx(), rec)
+	}
+	if !report {
+		return a.store.Transact(c.ctx(), append([]*store.Record{rec}, sg.also...))
 	}
 	res, why := sg.Game.Result()
 	v := sg.Game.View(c.nowMs())
 	item := tournament.Result{Round: sg.Link.Round, Table: sg.Link.Table, GameID: sg.ID, Red: sg.Link.Red, Black: sg.Link.Black,
 		Result: res, Reason: why.String(), RedFouls: v.Fouls[xiangqi.Red], BlackFouls: v.Fouls[xiangqi.Black], EndedAt: v.EndedAt}
 	x := encode(&store.Record{PK: store.TournamentPK(sg.Link.Tournament), SK: store.ResultSK(sg.Link.Round, sg.Link.Table), Kind: store.KindResult}, item)
-	return a.store.Transact(c.ctx(), []*store.Record{rec, x})
+	return a.store.Transact(c.ctx(), append([]*store.Record{rec, x}, sg.also...))
 }
 
 // correctResult rewrites the result item of an event game whose result an

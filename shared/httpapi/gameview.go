@@ -41,7 +41,11 @@ type gameOut struct {
 	// Corrections are the result corrections, oldest first: who, when,
 	// the result before and after, and why (O-1).
 	Corrections []correctionOut `json:"corrections"`
-	Version     uint64          `json:"version"`
+	// Discipline is every foul, penalty and dropped piece with who, when and why (O-2).
+	Discipline []disciplineOut `json:"discipline"`
+	// Adjourned is the adjournment (C-7), null while the game is not adjourned.
+	Adjourned *adjournedOut `json:"adjourned"`
+	Version   uint64        `json:"version"`
 }
 
 type colourInts struct {
@@ -110,6 +114,13 @@ type linkOut struct {
 	BlackName   string `json:"blackName"`
 	RedNumber   int    `json:"redNumber"`
 	BlackNumber int    `json:"blackNumber"`
+}
+
+// adjournedOut is an adjourned game's state (C-7): since when and whose
+// move is sealed; the move itself is shown only when the game resumes.
+type adjournedOut struct {
+	At       string `json:"at"`
+	SealedBy string `json:"sealedBy"`
 }
 
 // correctionOut is one result correction in the game's log.
@@ -208,6 +219,10 @@ func gameView(sg *storedGame, now int64, since int) gameOut {
 		out.EndedAt = strp(rfc3339(v.EndedAt))
 	}
 	out.Corrections = correctionsView(sg.Game.Log())
+	out.Discipline = disciplineView(sg.Game.Log())
+	if v.Adjourned {
+		out.Adjourned = &adjournedOut{At: rfc3339(v.AdjournedAt), SealedBy: v.AdjournedBy.String()}
+	}
 	if sg.Link.Tournament != "" {
 		l := sg.Link
 		out.Tournament = &linkOut{ID: l.Tournament, Round: l.Round, Table: l.Table, Red: l.Red, Black: l.Black,

@@ -124,7 +124,7 @@ func TestCap_LogEntriesPerGame(t *testing.T) {
 	max := capOf(t, "logEntriesPerGame")
 	path := "/games/" + f.gid + "/rulings"
 	warning := map[string]any{"kind": "penalty", "penalty": "warning", "side": "red", "note": "talking"}
-	s.Post(path, f.arb, map[string]any{"kind": "penalty", "penalty": "loss", "side": "red", "note": "phone"}).Want(t, http.StatusOK)
+	s.Post(path, f.org, map[string]any{"kind": "penalty", "penalty": "loss", "side": "red", "note": "phone"}).Want(t, http.StatusOK)
 	for range max - 1 {
 		s.Post(path, f.arb, warning).Want(t, http.StatusOK)
 	}

@@ -540,7 +540,7 @@ func (a *API) startRound(c *call) (int, any, error) {
 		if ev, err = a.loadEvent(c.ctx(), tid); err != nil {
 			return err
 		}
-		if _, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser, roleArbiter); err != nil {
+		if _, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser, roleArbiter, roleChief); err != nil {
 			return err
 		}
 		if err := ev.t.CheckPaired(n); err != nil {

@@ -33,6 +33,9 @@ const (
 	RoleOrganiser Role = roleOrganiser
 	// RoleArbiter: an arbiter's token.
 	RoleArbiter Role = roleArbiter
+	// RoleChiefArbiter: the chief arbiter's token (裁判长): an arbiter's
+	// powers and the two heavier penalties (O-2).
+	RoleChiefArbiter Role = roleChief
 	// RoleScribe: a scribe's token, for the tables it keeps.
 	RoleScribe Role = roleScribe
 	// RolePlayer: a player's token (a standalone game's seat), for their own games.
@@ -95,6 +98,7 @@ var Routes = []Route{
 	{"POST", "/tournaments/{tid}/players/{pid}/remove", FnTournaments, Roles{RoleOrganiser}, (*API).removePlayer},
 	{"POST", "/tournaments/{tid}/players/{pid}/token", FnTournaments, Roles{RoleOrganiser}, (*API).reissuePlayerToken},
 	{"POST", "/tournaments/{tid}/players/{pid}/withdraw", FnTournaments, Roles{RoleOrganiser}, (*API).withdrawPlayer},
+	{"POST", "/tournaments/{tid}/players/{pid}/expulsion", FnTournaments, Roles{RoleOrganiser}, (*API).decideExpulsion},
 	{"POST", "/tournaments/{tid}/players/{pid}/pause", FnTournaments, Roles{RoleOrganiser}, (*API).pausePlayer},
 	{"POST", "/tournaments/{tid}/players/{pid}/resume", FnTournaments, Roles{RoleOrganiser}, (*API).resumePlayer},
 	{"POST", "/tournaments/{tid}/officials", FnTournaments, Roles{RoleOrganiser}, (*API).addOfficial},
@@ -106,25 +110,28 @@ var Routes = []Route{
 	{"GET", "/games/{gid}", FnGames, Roles{RolePublic}, (*API).getGame},
 	{"GET", "/games/{gid}/record", FnGames, Roles{RolePublic}, (*API).gameRecord},
 	{"POST", "/games/import", FnGames, Roles{RoleAnyone}, (*API).importGames},
-	{"POST", "/games/{gid}/record", FnRulings, Roles{RoleArbiter, RoleScribe}, (*API).loadRecord},
+	{"POST", "/games/{gid}/record", FnRulings, Roles{RoleArbiter, RoleChiefArbiter, RoleScribe}, (*API).loadRecord},
 	{"POST", "/games/{gid}/moves", FnSubmitMove, Roles{RolePlayerToMove, RoleScribe}, (*API).submitMove},
 	{"POST", "/games/{gid}/clock", FnPressClock, Roles{RolePlayerToMove, RoleScribe}, (*API).pressClock},
-	{"POST", "/games/{gid}/arrive", FnPressClock, Roles{RolePlayer, RoleScribe, RoleArbiter}, (*API).arrive},
+	{"POST", "/games/{gid}/arrive", FnPressClock, Roles{RolePlayer, RoleScribe, RoleArbiter, RoleChiefArbiter}, (*API).arrive},
+	{"POST", "/games/{gid}/adjourn", FnRulings, Roles{RolePlayerToMove, RoleScribe, RoleArbiter, RoleChiefArbiter, RoleOrganiser}, (*API).adjourn},
+	{"POST", "/games/{gid}/resume", FnRulings, Roles{RoleScribe, RoleArbiter, RoleChiefArbiter, RoleOrganiser}, (*API).resume},
 	{"POST", "/games/{gid}/draw", FnDraw, Roles{RolePlayer, RoleScribe}, (*API).draw},
 	{"POST", "/games/{gid}/resign", FnDraw, Roles{RolePlayer}, (*API).resign},
 	{"POST", "/games/{gid}/claims", FnDraw, Roles{RolePlayer, RoleScribe}, (*API).claim},
-	{"POST", "/games/{gid}/result", FnRulings, Roles{RoleArbiter, RoleScribe, RoleOrganiser}, (*API).recordResult},
-	{"POST", "/games/{gid}/rulings", FnRulings, Roles{RoleArbiter}, (*API).rule},
+	{"POST", "/games/{gid}/result", FnRulings, Roles{RoleArbiter, RoleChiefArbiter, RoleScribe, RoleOrganiser}, (*API).recordResult},
+	{"POST", "/games/{gid}/rulings", FnRulings, Roles{RoleArbiter, RoleChiefArbiter, RoleScribe, RoleOrganiser}, (*API).rule},
 	{"POST", "/tournaments/{tid}/rounds", FnPairRound, Roles{RoleOrganiser}, (*API).pairRound},
 	{"GET", "/tournaments/{tid}/rounds", FnPairRound, Roles{RolePublic}, (*API).listRounds},
 	{"GET", "/tournaments/{tid}/rounds/{n}", FnPairRound, Roles{RolePublic}, (*API).getRound},
 	{"POST", "/tournaments/{tid}/rounds/{n}/changes", FnPairRound, Roles{RoleOrganiser}, (*API).changeRound},
-	{"POST", "/tournaments/{tid}/rounds/{n}/start", FnPairRound, Roles{RoleOrganiser, RoleArbiter}, (*API).startRound},
+	{"POST", "/tournaments/{tid}/rounds/{n}/start", FnPairRound, Roles{RoleOrganiser, RoleArbiter, RoleChiefArbiter}, (*API).startRound},
 	{"GET", "/tournaments/{tid}/standings", FnStandings, Roles{RolePublic}, (*API).getStandings},
 	{"GET", "/tournaments/{tid}/crosstable", FnStandings, Roles{RolePublic}, (*API).getCrosstable},
 	{"GET", "/tournaments/{tid}/games", FnStandings, Roles{RolePublic}, viewed("GET /tournaments/{tid}/games", (*API).listEventGames)},
 	{"GET", "/tournaments/{tid}/ratings", FnStandings, Roles{RolePublic}, viewed("GET /tournaments/{tid}/ratings", (*API).getRatings)},
 	{"GET", "/tournaments/{tid}/ring", FnStandings, Roles{RolePublic}, (*API).getRing},
+	{"GET", "/tournaments/{tid}/discipline", FnStandings, Roles{RolePublic}, (*API).getDiscipline},
 	{"POST", "/tournaments/{tid}/teams", FnTournaments, Roles{RoleOrganiser}, (*API).registerTeam},
 	{"GET", "/tournaments/{tid}/teams", FnTournaments, Roles{RolePublic}, viewed("GET /tournaments/{tid}/teams", (*API).listTeams)},
 	{"POST", "/tournaments/{tid}/rounds/{n}/lineups", FnPairRound, Roles{RoleCaptain, RoleOrganiser}, (*API).submitLineup},

@@ -115,7 +115,7 @@ func TestThrottledStoreIs429(t *testing.T) {
 // anyone and any token alone, token roles in any combination, none twice.
 func TestRouteRoles(t *testing.T) {
 	known := []httpapi.Role{httpapi.RolePublic, httpapi.RoleAnyone, httpapi.RoleAnyToken, httpapi.RoleOrganiser,
-		httpapi.RoleArbiter, httpapi.RoleScribe, httpapi.RolePlayer, httpapi.RolePlayerToMove, httpapi.RoleCaptain}
+		httpapi.RoleArbiter, httpapi.RoleChiefArbiter, httpapi.RoleScribe, httpapi.RolePlayer, httpapi.RolePlayerToMove, httpapi.RoleCaptain}
 	for _, rt := range httpapi.Routes {
 		if len(rt.Who) == 0 {
 			t.Errorf("%s %s names no caller", rt.Method, rt.Path)

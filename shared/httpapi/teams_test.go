@@ -414,7 +414,8 @@ func TestTeamSwissBye_S7(t *testing.T) {
 // T-4: an all-play-all match lays out every member against every member as
 // in seed 002's table — in the match's round r, A_i meets B_j with
 // j = (i + r - 2) mod n + 1, the home team red on every board of odd rounds
-// and black in even ones — one game per pair, n×n games on n×n tables.
+// and black in even ones — one game per pair, n games in each of n event
+// rounds, and the match is scored over all n×n games.
 func TestTeamAllPlayAll_T4(t *testing.T) {
 	s := apitest.New(t)
 	te := newTeamEvent(t, s, `{"name":"Friendly","system":"roundRobin","teams":true,"boards":3,"teamFormat":"allPlayAll"}`, 2, 3, 0)
@@ -426,30 +427,33 @@ func TestTeamAllPlayAll_T4(t *testing.T) {
 	te.lineup(s, 1, home.Token, map[string]any{"lineup": hl}).Want(t, http.StatusOK)
 	var resp struct{ Round teamRoundJSON }
 	te.lineup(s, 1, away.Token, map[string]any{"lineup": al}).Want(t, http.StatusOK).Decode(t, &resp)
-	ps := resp.Round.Pairings
-	if len(ps) != 9 {
-		t.Fatalf("a 3×3 all-play-all has 9 games, got %d", len(ps))
-	}
 	const n = 3
-	for k, p := range ps {
-		r, i := k/n+1, k%n+1 // match round r, A_i
-		j := (i+r-2)%n + 1
-		red, black := hl[i-1], al[j-1]
-		if r%2 == 0 {
-			red, black = black, red
+	ps := resp.Round.Pairings
+	for r := 1; r <= n; r++ {
+		if r > 1 {
+			ps = te.pair(t, s, nil, http.StatusCreated).Pairings
 		}
-		if p.Table != k+1 || p.Board != k+1 || p.Red != red || p.Black != black {
-			t.Errorf("game %d (round %d, A%d v B%d): %+v, want %s-%s", k+1, r, i, j, p, red, black)
+		if len(ps) != n {
+			t.Fatalf("round %d of a 3×3 all-play-all has 3 games, got %d", r, len(ps))
 		}
-	}
-	// Home wins every game of rounds 1 and 2 and loses round 3's: 12 board
-	// points to 6, a match win (T-7).
-	for k, p := range ps {
-		res := "1-0"
-		if (p.Red == hl[0] || p.Red == hl[1] || p.Red == hl[2]) == (k >= 2*n) {
-			res = "0-1"
+		for k, p := range ps {
+			i := k + 1 // A_i
+			j := (i+r-2)%n + 1
+			red, black := hl[i-1], al[j-1]
+			if r%2 == 0 {
+				red, black = black, red
+			}
+			if p.Table != i || p.Board != (r-1)*n+i || p.Red != red || p.Black != black {
+				t.Errorf("round %d, A%d v B%d: %+v, want %s-%s", r, i, j, p, red, black)
+			}
+			// Home wins every game of rounds 1 and 2 and loses round 3's:
+			// 12 board points to 6, a match win (T-7).
+			res := "1-0"
+			if (p.Red == hl[0] || p.Red == hl[1] || p.Red == hl[2]) == (r == n) {
+				res = "0-1"
+			}
+			te.result(t, s, p.GameID, res)
 		}
-		te.result(t, s, p.GameID, res)
 	}
 	var st teamStandingsJSON
 	s.Get("/tournaments/"+te.ev.ID+"/standings").Want(t, http.StatusOK).Decode(t, &st)
@@ -462,6 +466,11 @@ func TestTeamAllPlayAll_T4(t *testing.T) {
 	s.Get("/tournaments/"+te.ev.ID+"/crosstable").Want(t, http.StatusOK).Decode(t, &ct)
 	if len(ct.Rows) != 6 {
 		t.Fatalf("crosstable over the board games: %+v", ct)
+	}
+	// allPlayAll is a round robin's table (团体循环对抗赛秩序表).
+	r := s.Post("/tournaments", "", `{"name":"x","system":"swiss","teams":true,"boards":3,"teamFormat":"allPlayAll"}`)
+	if r.Status != http.StatusBadRequest || r.ErrorCode() != "invalid_field" {
+		t.Errorf("a Swiss allPlayAll: %d %s", r.Status, r.Body)
 	}
 }
 

@@ -49,7 +49,7 @@ func (a *API) createTournament(c *call) (int, any, error) {
 		Name: in.Name, System: in.System, Rounds: in.Rounds, Teams: in.Teams, Boards: in.Boards, Substitutes: in.Substitutes,
 		TeamFormat: in.TeamFormat, KeepEntryOrder: in.KeepEntry,
 		Scoring: sc, Tiebreaks: in.Tiebreaks, TimeControl: tc, Rules: rules, FirstRound: in.FirstRound,
-		AvoidSameClub: in.AvoidSameClub, GamesPerMatch: in.GamesPerMatch, Playoff: in.Playoff, ShareTitle: in.ShareTitle, PlacesCounted: in.PlacesCounted,
+		AvoidSameClub: in.AvoidSameClub, GamesPerMatch: in.GamesPerMatch, RankByGamePoints: in.RankByGamePoints, Playoff: in.Playoff, ShareTitle: in.ShareTitle, PlacesCounted: in.PlacesCounted,
 	}
 	if in.StartsAt != nil {
 		s.StartsAt = in.StartsAt.UnixMilli()

@@ -66,7 +66,7 @@ func TestCreateTournamentRejectsBadSettings(t *testing.T) {
 		{"no name", `{"system":"swiss","rounds":7}`, "name", ""},
 		{"unknown system", `{"name":"x","system":"ladder","rounds":7}`, "system", "S-1"},
 		{"swiss without rounds", `{"name":"x","system":"swiss"}`, "rounds", "P-2"},
-		{"unknown scoring", `{"name":"x","rounds":7,"scoring":"1-0-0"}`, "scoring", "K-1"},
+		{"scoring with a draw above a win", `{"name":"x","rounds":7,"scoring":"1-2-0"}`, "scoring", "K-1"},
 		{"unknown tiebreak", `{"name":"x","rounds":7,"tiebreaks":["points","luck"]}`, "tiebreaks", "R-11"},
 		{"unknown preset", `{"name":"x","rounds":7,"timeControl":"bullet"}`, "timeControl", "C-2"},
 		{"empty period", `{"name":"x","rounds":7,"timeControl":{"periods":[{"moves":40,"ms":0}]}}`, "timeControl", "C-2"},

@@ -91,13 +91,16 @@ var rules = []Rule{
 	{"C-6", "Late arrival",
 		"An absent player's clock starts at the round's start. A player later than the event's limit forfeits the game; when both are, both forfeit (双方弃权).",
 		"RB, competition rules ch. 2 §3 (迟到规定)"},
+	{"C-7", "Adjournment and the sealed move (封棋、续赛)",
+		"A game may be adjourned: the player to move chooses the next move and seals it, the clocks stop with that player's time charged up to the sealing, and nobody sees the move. When the game resumes the sealed move is played and the opponent's clock runs; each side has the time it had at the adjournment. Meanwhile the game takes no move, press, offer or claim, though a player may still resign. The scribe's duties name the sealing and the resumption (负责资料整理、封棋、续赛任务); the book says no more, so the rest follows the practice it names.",
+		"RB, competition rules ch. 3 (书记员 3)"},
 
 	// N — notation.
 	{"N-1", "一字三数 (one character, three digits)",
 		"A move is the piece, the file it leaves, the file it reaches and the rank it reaches, each in the mover's own coordinates: 炮253 is 炮二平五, 马873 is black's 马8进7; rank 10 is written 0, as in 车220.",
 		"RB, ch. 6 (recording moves)"},
 	{"N-2", "Telling pieces apart in 一字三数",
-		"If two like pieces stand on the same file and either could make the move, the file digit gives way to 进 (the front one) or 退 (the rear one). Soldiers are told apart by where they go: with red soldiers on 54, 56 and 59, 兵550 is the front one, 兵555 the rear one, 兵557 the middle one and 兵549 the front one stepping sideways.",
+		"If two like pieces stand on the same file and either could make the move, the file digit gives way to 进 or 退, the direction the moving piece goes: 进 when it advances, 退 when it retreats (of two such pieces reaching one point one advances and the other retreats, so the word tells them apart). This reading follows the book's words, 用进、退区分 and 车炮的进、退无需数格了写横标码就是了, which name a move's direction, and its saying that the notation does away with front and rear (减去了原棋谱中的前、中、后、平). Soldiers are told apart by where they go: with red soldiers on 54, 56 and 59, 兵550 is the front one, 兵555 the rear one, 兵557 the middle one and 兵549 the front one stepping sideways.",
 		"RB, ch. 6"},
 	{"N-3", "一字四数 (one character, four digits)",
 		"A move is the piece, the point it leaves and the point it reaches, optionally with - for a move or x for a capture between them (马33-25). Red's moves use red's characters and coordinates, black's black's.",
@@ -114,7 +117,7 @@ var rules = []Rule{
 		"The Swiss system (积分编排制) pairs players on equal or near scores each round by the positional method (定位编排法, the P rules). A Swiss may take late entries, who join from the next round.",
 		"GR §10.2; A3"},
 	{"S-3", "Knockout",
-		"Single, double and cross elimination, with matches of one or more games. When a match ends level, extra rapid games (附加快棋) decide it. The first game's colours are drawn, after which they alternate. In a team knockout the lot picks the team listed first, which has red on the odd boards as in a team round robin; the rule books do not say how a team match level on board points is decided, so here the event chooses: by default the team that did better on board 1, else board 2 and so on, and when every board is level an extra rapid team match with the colours swapped; or the extra rapid match at once. Cross elimination after groups crosses the groups in the bracket: with two groups of two, A1–B2 and B1–A2 (first against fourth, second against third).",
+		"Single, double and cross elimination, with matches of one or more games. When a match ends level, extra rapid games (附加快棋) decide it. The first game's colours are drawn, after which they alternate. In a team knockout the lot picks the team listed first, which has red on the odd boards as in a team round robin; the rule books do not say how a team match level on board points is decided, so here the event chooses: by default the team that did better on board 1, else board 2 and so on, and when every board is level an extra rapid team match with the colours swapped; or the extra rapid match at once. Cross elimination after groups crosses the groups in the bracket: with two groups of two, A1–B2 and B1–A2 (first against fourth, second against third). A single elimination may add placing matches (附加赛, GR §10.3 适当安排预选赛、附加赛) down to the place the event says: the semi-final losers play for third, and the losers of each earlier round play a bracket of their own for the places their round leaves (the quarter-final losers for fifth to eighth), split again the same way; the placing brackets follow the main bracket's pattern.",
 		"GR §10.3, §10.4.1.2, §12.4; RB, competition rules ch. 2 §4 art. 6, ch. 7 §2 art. 1 and 5"},
 	{"S-4", "Combined systems",
 		"Swiss then knockout: the top two play the final and third and fourth play for bronze, or the top four play 1–4 and 2–3, then the final and third place. Swiss with last-place elimination: from past halfway the lowest few leave after each round. N+1: after N Swiss rounds the top two play a final whether they have met or not, colours balancing their earlier games (else the higher-placed chooses), while the others play round N+1; the finalists take first and second by the final, the rest are ranked from third by the table after round N+1, and the finalists' opponents count their N+1-round score.",
@@ -129,7 +132,7 @@ var rules = []Rule{
 		"In a round robin a bye is a rest: no points, no game, no colour. In a Swiss the player who sits out comes from the bottom score group and is credited with a win (a team, with a match win), though the bye is neither a game nor a colour. When opponents' scores (对手分) are added up, the bye stands for an opponent holding the smallest score above zero in the field — halved in events of under 7 rounds or under 16 entrants.",
 		"GR §14.1, §14.4; A3 part 一 item 5"},
 	{"S-8", "Challenge (擂台赛)",
-		"A defender meets challengers one at a time; whoever wins holds the ring. Here the first player registered defends, challengers come in registration order and may join at any time, colours come from a reproducible lot, a forfeit counts as a win, and a drawn challenge goes as the event says (by default the holder keeps the ring). The world time control is the default.",
+		"A defender meets challengers one at a time; whoever wins holds the ring. Here the first player registered defends, challengers come in registration order and may join at any time, colours come from a reproducible lot, a forfeit counts as a win, and a drawn challenge goes as the event says (by default the holder keeps the ring). The world time control is the default. The defender may be a team (守擂方可是个人，也可是团体; the challengers are individuals, 攻擂方以个人形式出现): the first players registered, as many as the event says, defend in registration order, since the book names no other order; a member who loses the ring is out and the next takes it, and the ring passes to a challenger only when the last member has lost it.",
 		"RB, competition rules ch. 5 item 7"},
 	{"S-9", "Not a game: solving contests",
 		"The opening-position contest with written answers (开场赛) is not played on a board and is out of scope.",
@@ -146,7 +149,7 @@ var rules = []Rule{
 		"Each team sets its board order before each match, or has it drawn.",
 		"GR §11.3"},
 	{"T-4", "All-play-all between teams (全队轮赛)",
-		"Every member of one team meets every member of the other, laid out as the 8×8 table with colours alternating from round to round.",
+		"Every member of one team meets every member of the other, laid out as the 8×8 table with colours alternating from round to round. The table's rounds (第一轮 … 第八轮) are played one after the other, so each is a round of the event and a meeting of two teams of n members takes n rounds; the meeting stays one match, scored over all its games, with the lineups set once at its start (A1 … A8 name the same players in every round of the table). The table is headed 团体循环对抗赛秩序表, a round robin's, so the format goes with round robins only.",
 		"GR §11.4; A3 (the team all-play-all table)"},
 	{"T-5", "Team from individual places (队员总分制)",
 		"Teams are ranked by adding up the places their members reach in the individual competition; the lower total ranks higher.",
@@ -160,7 +163,7 @@ var rules = []Rule{
 
 	// K — scoring.
 	{"K-1", "Points for a game",
-		"Unless the event chooses otherwise a game gives 2 points for a win, 1 for a draw and none for a loss. The alternatives are 3/1/0, and 3/0 in which a drawn game earns red 1 point and black 2.",
+		"Unless the event chooses otherwise a game gives 2 points for a win, 1 for a draw and none for a loss. The alternatives are 3/1/0, and 3/0 in which a drawn game earns red 1 point and black 2. These two are examples: the list ends with 等 (\"and so on\") after 可根据比赛需要调整双方胜、负、和的记分标准, so an event may give any whole points to a win, a draw and a loss, a draw's points possibly different for red and black, checked only for sense: a win worth more than a loss, a draw between the two.",
 		"GR §13.1, §13.3"},
 
 	// R — ranking.
@@ -171,8 +174,8 @@ var rules = []Rule{
 		"Rank by points, then 小分 over both cycles, wins, the games between the tied players, fouls and wins with black; then the first cycle alone: points, 小分, wins, the games between them, fouls, games with black, black in their own game and wins with black.",
 		"GR §14.2"},
 	{"R-3", "Round robin of multi-game matches",
-		"Rank by match points, then game points, wins, the games between the tied players, fouls and wins with black.",
-		"GR §14.2"},
+		"Rank by match points, then game points, wins, the games between the tied players, fouls and wins with black. This is the default of every individual round robin, single or double, whose pairings play two or more games, since GR §14.2 names exactly those events (在两局或多局循环制个人比赛中，根据个人场分排列名次); in a double round robin each cycle's games with an opponent are one match. The rule book's 局分累计 (使用循环制的情况下，均采用局分累计计算成绩和排列名次) reads the other way; it is an event option that ranks such an event by its game points with the round robin's own chain, GR being the more specific text for multi-game matches.",
+		"GR §14.2; RB ch. 7 §2 art. 5"},
 	{"R-4", "Swiss, players",
 		"The event picks one of two chains: (a) opponents' scores (对手分, byes as in S-7), wins, fouls, games with black, wins with black, then the table as it stood one round earlier, then two rounds earlier, and so on; or (b) the running total (累进分, the score after each round added up), wins, fouls, games with black, wins with black, then the running total without round 1, without rounds 1 and 2, and so on.",
 		"GR §14.3 (14.3.1, 14.3.2)"},
@@ -238,10 +241,10 @@ var rules = []Rule{
 
 	// O — officials.
 	{"O-1", "Roles",
-		"The organiser sets the event up (and before round 1 may still correct or take back registrations); the chief arbiter rules, penalises and corrects; arbiters vote on repetitions and fouls; a scribe records the moves and presses for a board; players play; the public reads.",
-		"RB, competition rules ch. 3 (duties)"},
+		"The organiser sets the event up (and before round 1 may still correct or take back registrations); the chief arbiter rules, penalises and corrects; arbiters vote on repetitions and fouls; a scribe records the moves and presses for a board; players play; the public reads. A scribe records fouls, warnings and dropped pieces at its own tables (书记员 4: 提醒并记录运动员的违规行为; ch. 4: 凡判处\"犯规\",书记员应当当场明确宣布并及时记录; 书记员 8 lets it give or propose a penalty, read here as the lightest, the warning). An arbiter does that and every other ruling but the two heavier penalties (巡回裁判员 2 gives it the warning). The chief arbiter also disqualifies from the game (裁判长有权作出\"取消当场比赛资格\"的处分决定) and proposes expulsion. The organiser may act as chief arbiter: ch. 1 lets the organising body appoint one or several officials, and a small event may have none besides itself.",
+		"RB, competition rules ch. 1 (organisation), ch. 3 (duties), ch. 4 (discipline)"},
 	{"O-2", "Penalties",
-		"Penalties are a warning, the loss of the game, or expulsion from the event, and every foul and penalty is logged with the official who gave it and the time. Events that adopt the book's harsher lines also end a game at once (立即认负) for proposing a draw while unable to mate or proposing again after being refused, and for dropping a piece a second time in the same game.",
+		"Penalties are a warning, the loss of the game, or expulsion from the event, and every foul and penalty is logged with the official who gave it and the time. Events that adopt the book's harsher lines also end a game at once (立即认负) for proposing a draw while unable to mate or proposing again after being refused, since ch. 4 (15) leaves their adoption to the event. Dropping a piece a second time in the same game loses unless the event turns it off (ch. 7 §2 art. 4 says so without leaving it to the event: 每局同一运动员不可有两次，如出现两次运动员立刻认负); events stored before that default keep their setting. Expulsion is proposed in writing by the chief arbiter and approved or rejected by the organiser, standing for the organising body; only an approved expulsion is executed (裁判长 7: 由裁判长具文报请竞赛组织机构进行审核。获得批准方可执行). Executed, the player leaves the event from the next round exactly as a withdrawal does (S-6), the book giving no other treatment of a player who leaves mid-event; the proposal alone changes neither the game nor the player's place. The organiser acting as chief arbiter proposes and approves in one ruling, and the game is then lost too, the heavier penalty containing the lighter. The game view and the event's discipline report list every foul, warning and penalty with who, when and why (无论给予哪种纪律处分，都应及时向竞赛组织机构提交详细的书面报告).",
 		"RB, competition rules ch. 4 (notes 9 and 13; discipline); ch. 7 §2 art. 4"},
 
 	// L — later.

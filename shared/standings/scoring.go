@@ -3,6 +3,8 @@ package standings
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/xqtour/xqtour/shared/result"
 )
@@ -63,8 +65,16 @@ func (s *Scoring) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// MaxScoringPoints bounds the points of one game in any scoring.
+const MaxScoringPoints = 100
+
 // ParseScoring returns the scoring with the given name; "" is the default
-// 2-1-0 (API.md: settings not given take the rule book's defaults).
+// 2-1-0 (API.md: settings not given take the rule book's defaults). Besides
+// the named presets, 001 §13.3 (可根据比赛需要调整双方胜、负、和的记分标准 …
+// 等) allows any points: "W-D-L" (such as "4-2-0") gives a win W, a draw D
+// and a loss L; "W-R/B-L" (such as "3-1/2-0") gives a draw R to red and B
+// to black. Each is 0…MaxScoringPoints, a loss less than a win and a draw
+// neither more than a win nor less than a loss.
 func ParseScoring(name string) (Scoring, error) {
 	switch name {
 	case "", Scoring210:
@@ -74,7 +84,43 @@ func ParseScoring(name string) (Scoring, error) {
 	case Scoring30RedBlack:
 		return Scoring{Name: Scoring30RedBlack, Win: 3, Loss: 0, DrawRed: 1, DrawBlack: 2}, nil
 	}
-	return Scoring{}, fmt.Errorf("%w: %q (want %s, %s or %s)", ErrUnknownScoring, name, Scoring210, Scoring310, Scoring30RedBlack)
+	return parsePoints(name)
+}
+
+// parsePoints reads "W-D-L" or "W-R/B-L" (K-1, 001 §13.3).
+func parsePoints(name string) (Scoring, error) {
+	bad := func(why string) (Scoring, error) {
+		return Scoring{}, fmt.Errorf("%w: %q: %s (want %s, %s, %s, or any \"win-draw-loss\" points such as \"4-2-0\", or \"win-red/black-loss\" such as \"3-1/2-0\")",
+			ErrUnknownScoring, name, why, Scoring210, Scoring310, Scoring30RedBlack)
+	}
+	parts := strings.Split(name, "-")
+	if len(parts) != 3 {
+		return bad("three parts separated by -")
+	}
+	num := func(s string) (int, bool) {
+		n, err := strconv.Atoi(s)
+		return n, err == nil && n >= 0 && n <= MaxScoringPoints && strconv.Itoa(n) == s
+	}
+	var sc Scoring
+	var ok1, ok2, ok3, ok4 bool
+	sc.Win, ok1 = num(parts[0])
+	sc.Loss, ok2 = num(parts[2])
+	red, black, colour := strings.Cut(parts[1], "/")
+	sc.DrawRed, ok3 = num(red)
+	sc.DrawBlack, ok4 = sc.DrawRed, ok3
+	if colour {
+		sc.DrawBlack, ok4 = num(black)
+	}
+	switch {
+	case !ok1 || !ok2 || !ok3 || !ok4:
+		return bad(fmt.Sprintf("points are whole numbers from 0 to %d", MaxScoringPoints))
+	case sc.Loss >= sc.Win:
+		return bad("a win must be worth more than a loss")
+	case min(sc.DrawRed, sc.DrawBlack) < sc.Loss || max(sc.DrawRed, sc.DrawBlack) > sc.Win:
+		return bad("a draw is worth no more than a win and no less than a loss")
+	}
+	sc.Name = name
+	return sc, nil
 }
 
 // outcome is a result seen from red's side.

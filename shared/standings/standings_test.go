@@ -19,6 +19,10 @@ func TestParseScoring_K1(t *testing.T) {
 		{"2-1-0", 2, 0, 1, 1}, // K-1 default by name
 		{"3-1-0", 3, 0, 1, 1}, // seed 001 §13.3 胜3 负0 和1
 		{"3-0-redblack", 3, 0, 1, 2},
+		{"4-2-0", 4, 0, 2, 2},   // 001 §13.3 "…等": any points
+		{"3-1/2-0", 3, 0, 1, 2}, // the colour variant by points
+		{"1-0-0", 1, 0, 0, 0},   // a draw worth nothing
+		{"5-2/3-1", 5, 1, 2, 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -31,8 +35,10 @@ func TestParseScoring_K1(t *testing.T) {
 			}
 		})
 	}
-	if _, err := standings.ParseScoring("1-0-0"); !errors.Is(err, standings.ErrUnknownScoring) || !strings.Contains(err.Error(), "1-0-0") {
-		t.Errorf("got %v, want ErrUnknownScoring naming 1-0-0", err)
+	for _, bad := range []string{"1-2-0", "0-0-0", "2-1-3", "2-0-1", "a-b-c", "3-1", "3-1/2", "101-1-0", "3-01-0", "-1-0-0", "3-1/-0", "3-1/2/2-0", " 2-1-0"} {
+		if _, err := standings.ParseScoring(bad); !errors.Is(err, standings.ErrUnknownScoring) || !strings.Contains(err.Error(), bad) {
+			t.Errorf("%q: got %v, want ErrUnknownScoring naming it", bad, err)
+		}
 	}
 }
 

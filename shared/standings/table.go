@@ -435,22 +435,26 @@ func (t *tableCalc) blackInMutualGame(cyc int, group, out []int) {
 	}
 }
 
-// matchPoints scores each opponent's games as one match: more game
-// points 2, equal 1, fewer 0.
+// matchPoints scores each opponent's games of a cycle as one match:
+// more game points 2, equal 1, fewer 0. A double round robin of multi-game
+// matches meets each opponent in one match a cycle, so each cycle's games
+// are a match of their own.
 func (t *tableCalc) matchPoints() []int {
 	out := make([]int, len(t.p.entries))
 	type tally struct{ mine, theirs int }
+	type match struct{ opp, cycle int }
 	for i, es := range t.p.entries {
-		m := map[int]*tally{}
+		m := map[match]*tally{}
 		for k := range es {
 			e := &es[k]
 			if !e.isGame() {
 				continue
 			}
-			tl := m[e.opp]
+			key := match{e.opp, t.p.cycleOf(e.round)}
+			tl := m[key]
 			if tl == nil {
 				tl = &tally{}
-				m[e.opp] = tl
+				m[key] = tl
 			}
 			tl.mine += e.pts
 			tl.theirs += e.oppPts

@@ -29,6 +29,10 @@ type BoardResult struct {
 	// BoardGames reads them.
 	FirstPlayer  string
 	SecondPlayer string
+	// Round is the round the board game was played in when it is not the
+	// match's (a T-4 meeting played over several rounds); 0: the match's.
+	// Only BoardGames reads it.
+	Round int
 }
 
 // Match is a team match: one game per board.
@@ -274,7 +278,7 @@ func BoardGames(ev TeamEvent) []Game {
 			if bd.FirstPlayer == "" || bd.SecondPlayer == "" {
 				continue
 			}
-			g := Game{Round: m.Round, Red: bd.FirstPlayer, Black: bd.SecondPlayer, Result: bd.Result,
+			g := Game{Round: cmp.Or(bd.Round, m.Round), Red: bd.FirstPlayer, Black: bd.SecondPlayer, Result: bd.Result,
 				RedFouls: bd.FirstFouls, BlackFouls: bd.SecondFouls}
 			if m.firstColor(b) == xiangqi.Black {
 				g.Red, g.Black, g.RedFouls, g.BlackFouls = g.Black, g.Red, g.BlackFouls, g.RedFouls

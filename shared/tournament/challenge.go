@@ -38,12 +38,18 @@ type Challenge struct {
 
 // Ring is a challenge event's state: the first defender, the holder now,
 // every challenge in order and the challengers still waiting, in order.
+// DefendingTeam is the defending team's members in their order of defence
+// when a team holds the ring (Settings.ChallengeTeam), else nil.
 type Ring struct {
-	Defender   string
-	Holder     string
-	Challenges []Challenge
-	Waiting    []string
+	Defender      string
+	Holder        string
+	Challenges    []Challenge
+	Waiting       []string
+	DefendingTeam []string
 }
+
+// MaxChallengeTeam bounds a defending team's members (S-8).
+const MaxChallengeTeam = 50
 
 // challengeOrder is the registration order of the players: the first is the
 // defender (守擂方), the others challenge one at a time in that order (攻擂方,
@@ -67,6 +73,17 @@ func RingOf(t *Tournament, h *History) (Ring, error) {
 	}
 	ring.Defender, ring.Holder = order[0].ID, order[0].ID
 	challenged := map[string]bool{order[0].ID: true}
+	// 000 ch.5 item 7 守擂方可是个人，也可是团体: a defending team's members
+	// defend in registration order; one who loses the ring is out and the
+	// next takes it, until the last has lost it.
+	team := map[string]int{} // member → order of defence
+	if k := min(t.Settings.ChallengeTeam, len(order)); k > 1 {
+		for i, p := range order[:k] {
+			ring.DefendingTeam = append(ring.DefendingTeam, p.ID)
+			team[p.ID] = i
+			challenged[p.ID] = true
+		}
+	}
 	for i, r := range h.Rounds {
 		if len(r.Pairings) != 1 {
 			return Ring{}, fmt.Errorf("challenge round %d has %d games", r.Number, len(r.Pairings))
@@ -83,6 +100,9 @@ func RingOf(t *Tournament, h *History) (Ring, error) {
 		if res, ok := h.Result(r.Number, p); ok {
 			c.Result = res.Result
 			c.HolderAfter = ringHolderAfter(t, c)
+			if at, member := team[c.HolderBefore]; member && c.HolderAfter == c.Challenger {
+				c.HolderAfter = nextDefender(h, ring.DefendingTeam, at, c.Challenger)
+			}
 		} else if i != len(h.Rounds)-1 {
 			return Ring{}, fmt.Errorf("challenge round %d is undecided, yet round %d was paired", r.Number, r.Number+1)
 		}
@@ -95,6 +115,18 @@ func RingOf(t *Tournament, h *History) (Ring, error) {
 		}
 	}
 	return ring, nil
+}
+
+// nextDefender is who holds the ring after the defending team's member at
+// position at lost it: the next member still in the event, or, when none is
+// left, the challenger who beat the last.
+func nextDefender(h *History, team []string, at int, challenger string) string {
+	for _, id := range team[at+1:] {
+		if p := h.Player(id); p != nil && p.Status == Active {
+			return id
+		}
+	}
+	return challenger
 }
 
 // ringHolderAfter applies a challenge's result: the winner holds the ring;
@@ -160,18 +192,24 @@ func challengeLot(tid string, n int) bool {
 	return binary.BigEndian.Uint16(sum[:2])&1 == 1
 }
 
-// normalizeChallenge checks the ring's settings (S-8): individual only (a
-// team defender is not built: 000 ch.5 item 7 allows one, but its members'
-// order of defence is unsaid), and the drawn-challenge rule.
+// normalizeChallenge checks the ring's settings (S-8): the defender an
+// individual or a team of the first ChallengeTeam players (000 ch.5 item 7:
+// 守擂方可是个人，也可是团体。攻擂方以个人形式出现), and the drawn-challenge rule.
 func (s *Settings) normalizeChallenge() error {
 	if s.System != ChallengeSystem {
 		if s.ChallengeDraw != "" {
 			return &FieldError{Field: "challengeDraw", Message: "only a challenge event has a ring", Rule: "S-8"}
 		}
+		if s.ChallengeTeam != 0 {
+			return &FieldError{Field: "challengeTeam", Message: "only a challenge event has a defending team", Rule: "S-8"}
+		}
 		return nil
 	}
 	if s.Teams {
-		return &FieldError{Field: "teams", Message: "a challenge event's defender and challengers are individuals", Rule: "S-8"}
+		return &FieldError{Field: "teams", Message: "a challenge event's challengers are individuals (攻擂方以个人形式出现); a defending team is the first challengeTeam players registered", Rule: "S-8"}
+	}
+	if s.ChallengeTeam < 0 || s.ChallengeTeam == 1 || s.ChallengeTeam > MaxChallengeTeam {
+		return &FieldError{Field: "challengeTeam", Message: fmt.Sprintf("a defending team has 2 to %d members (0: an individual defends)", MaxChallengeTeam), Rule: "S-8"}
 	}
 	switch s.ChallengeDraw {
 	case "":

@@ -85,6 +85,8 @@ func bracket(t *Tournament, h *History, upto int) (*knockout.Bracket, []knockout
 		return nil, nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d entrant(s); a knockout needs at least 2", len(knockoutEntrants(h))), Rule: "S-3"}
 	case t.Settings.System == DoubleElimination:
 		b, err = knockout.NewDouble(knockoutEntrants(h), gfReset(t))
+	case t.Settings.Knockout.Placings > 0:
+		b, err = knockout.NewSingleWithPlacings(knockoutEntrants(h), t.Settings.Knockout.Placings)
 	default:
 		b, err = knockout.NewSingle(knockoutEntrants(h), t.Settings.Knockout.ThirdPlace)
 	}

@@ -37,6 +37,11 @@ type KnockoutOptions struct {
 	// ThirdPlace adds a match between the semi-final losers to a single
 	// elimination (knockout only; S-3).
 	ThirdPlace bool
+	// Placings, from 5, has matches decide every place down to it
+	// (附加赛, 001 §10.3; knockout only, S-3): the third-place match, and
+	// the losers of each earlier round playing for their places (the
+	// quarter-final losers for 5–8, …). 0: none beyond ThirdPlace.
+	Placings int
 	// Reset plays a second grand final in a double elimination when the
 	// losers' champion wins the first (doubleElimination only; nil means true).
 	Reset *bool
@@ -116,6 +121,13 @@ func (s *Settings) normalizeOptions() error {
 			return &FieldError{Field: "knockout", Message: "only knockout, doubleElimination, swissKnockout and groups with cross finals play knockout matches", Rule: "S-3"}
 		}
 		return nil
+	}
+	if k.Placings != 0 && (s.System != Knockout || s.Teams || k.Placings < 5 || k.Placings > MaxPlayers) {
+		return &FieldError{Field: "knockout.placings", Rule: "S-3",
+			Message: fmt.Sprintf("the lowest place decided by a placing match (附加赛): 5 to %d, in an individual single elimination (knockout) only; places 3–4 are thirdPlace", MaxPlayers)}
+	}
+	if k.Placings != 0 {
+		k.ThirdPlace = true // the placings begin with the semi-final losers
 	}
 	if k.ThirdPlace && s.System != Knockout {
 		return &FieldError{Field: "knockout.thirdPlace", Message: "only a single elimination (knockout) adds a third-place match; a double elimination's losers' bracket decides third place, and swissKnockout and cross finals always play it", Rule: "S-3"}

@@ -95,6 +95,8 @@ type Player struct {
 	WithdrawnAfter int
 	TokenHash      string
 	RegisteredAt   int64
+	// Expulsion is the player's expulsion (除名), proposed or decided; nil when none (O-2).
+	Expulsion *Expulsion `json:",omitempty"`
 }
 
 // Sentinel errors of the life cycle; each is wrapped with context.
@@ -164,13 +166,16 @@ func (t *Tournament) Withdraw(p *Player) error {
 	return nil
 }
 
-// Roles of officials (O-1).
+// Roles of officials (O-1). The chief arbiter (裁判长) has the arbiters'
+// powers and, besides, disqualifies from the game and proposes expulsion
+// (000 ch.3 裁判长 7); the organiser may act as one.
 const (
-	RoleArbiter = "arbiter"
-	RoleScribe  = "scribe"
+	RoleArbiter      = "arbiter"
+	RoleScribe       = "scribe"
+	RoleChiefArbiter = "chiefArbiter"
 )
 
-// Official is an arbiter or a scribe.
+// Official is an arbiter, a chief arbiter or a scribe.
 type Official struct {
 	ID   string
 	Role string
@@ -180,10 +185,10 @@ type Official struct {
 	TokenHash string
 }
 
-// NewOfficial validates an arbiter or scribe (O-1).
+// NewOfficial validates an arbiter, chief arbiter or scribe (O-1).
 func NewOfficial(id, role, name string, tables []int, tokenHash string) (Official, error) {
-	if role != RoleArbiter && role != RoleScribe {
-		return Official{}, &FieldError{Field: "role", Message: fmt.Sprintf("unknown role %q (want arbiter or scribe)", role), Rule: "O-1"}
+	if role != RoleArbiter && role != RoleScribe && role != RoleChiefArbiter {
+		return Official{}, &FieldError{Field: "role", Message: fmt.Sprintf("unknown role %q (want arbiter, chiefArbiter or scribe)", role), Rule: "O-1"}
 	}
 	name, err := cleanName("name", name, 120)
 	if err != nil {
@@ -210,7 +215,7 @@ func NewOfficial(id, role, name string, tables []int, tokenHash string) (Officia
 
 // Covers reports whether the official may act on the given table.
 func (o Official) Covers(table int) bool {
-	return o.Role == RoleArbiter || len(o.Tables) == 0 || slices.Contains(o.Tables, table)
+	return o.Role != RoleScribe || len(o.Tables) == 0 || slices.Contains(o.Tables, table)
 }
 
 // Team is a team entry of a team event (T-*): its roster and captain.

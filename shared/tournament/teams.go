@@ -47,6 +47,15 @@ func (s *Settings) normalizeTeams() error {
 		re := err.(*team.RuleError)
 		return &FieldError{Field: "teamFormat", Message: re.Message, Rule: re.Rule}
 	}
+	if f == team.AllPlayAll {
+		// 002's table is a round robin's (团体循环对抗赛): its rounds are the
+		// event's, which a knockout's or a Swiss's own rounds cannot be.
+		if s.System != RoundRobin && s.System != DoubleRoundRobin {
+			return &FieldError{Field: "teamFormat", Rule: "T-4",
+				Message: fmt.Sprintf("allPlayAll plays each round of 002's table (团体循环对抗赛秩序表) as an event round: it goes with roundRobin or doubleRoundRobin, not %s", s.System)}
+		}
+		s.AllPlayAllSittings = true
+	}
 	return nil
 }
 
@@ -259,7 +268,8 @@ func (th *TeamHistory) knownLineup(t *Tournament, round int, tm *Team) (team.Lin
 	if s.Format == team.FixedBoards || s.Format == team.BoardsWithSubstitutes && len(tm.Substitutes) == 0 {
 		return tm.TeamRoster(s).Members(), true
 	}
-	if l, ok := th.Lineup(round, tm.ID); ok {
+	// T-4 sittings: the lineups set for the meeting's first round hold for all of it.
+	if l, ok := th.Lineup(t.Settings.firstSitting(round), tm.ID); ok {
 		return l.Players, true
 	}
 	return nil, false
@@ -291,25 +301,33 @@ func boardsPerMatch(s Settings) int {
 
 // matchBoards lays out the match's board games from the two lineups: T-6
 // colours (home red on odd boards), or under T-4 the all-play-all table of
-// seed 002 (colours alternating by round). Tables run match by match.
+// seed 002 (colours alternating by round): with sittings as rounds only the
+// table's 轮次 of this event round, its boards numbered as the table's rows.
+// Tables run match by match.
 func matchBoards(t *Tournament, round int, m TeamMatch, home, away team.Lineup, gameID GameIDFunc) ([]Pairing, error) {
 	var games []team.BoardGame
+	first := 0 // the board number before the first game laid out
 	if t.Settings.TeamFormat == team.AllPlayAll.String() {
 		rounds, err := team.AllPlayAllRounds(home, away)
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range rounds {
-			games = append(games, r...)
+		if t.Settings.sittings() > 1 {
+			_, k := t.Settings.meetingOf(round)
+			games, first = rounds[k-1], (k-1)*len(home)
+		} else {
+			for _, r := range rounds {
+				games = append(games, r...)
+			}
 		}
 	} else {
 		games = team.Boards(home, away)
 	}
-	per := boardsPerMatch(t.Settings)
+	per := tablesPerMatch(t.Settings)
 	var ps []Pairing
 	for i, g := range games {
 		table := (m.Number-1)*per + i + 1
-		ps = append(ps, Pairing{Table: table, Red: g.Red, Black: g.Black, GameID: gameID(round, table, 1), Match: m.ID, Board: i + 1})
+		ps = append(ps, Pairing{Table: table, Red: g.Red, Black: g.Black, GameID: gameID(round, table, 1), Match: m.ID, Board: first + i + 1})
 	}
 	return ps, nil
 }
@@ -432,9 +450,21 @@ func (th *TeamHistory) DueLineups(t *Tournament, r *Round, now int64) []Lineup {
 
 // MatchScore scores a set match whose every board has a result (T-7): the
 // board points and match points of home and away. ok is false while the
-// match is not set or a board is still being played.
+// match is not set or a board is still being played. A T-4 meeting played
+// in sittings is one match over all its rounds: ok once every sitting is
+// paired and finished.
 func (th *TeamHistory) MatchScore(t *Tournament, r *Round, m TeamMatch) (team.MatchScore, bool) {
-	ps := matchPairings(r, m)
+	var ps []Pairing
+	var rounds []int // each pairing's round
+	sittings := th.meetingRounds(t, r)
+	if len(sittings) != t.Settings.sittings() {
+		return team.MatchScore{}, false
+	}
+	for _, x := range sittings {
+		for _, p := range matchPairings(x, m) {
+			ps, rounds = append(ps, p), append(rounds, x.Number)
+		}
+	}
 	home := th.Team(m.Home)
 	if len(ps) == 0 || home == nil {
 		return team.MatchScore{}, false
@@ -443,7 +473,7 @@ func (th *TeamHistory) MatchScore(t *Tournament, r *Round, m TeamMatch) (team.Ma
 	games := make([]team.BoardGame, len(ps))
 	results := make([]result.Result, len(ps))
 	for i, p := range ps {
-		res, ok := th.Result(r.Number, p)
+		res, ok := th.Result(rounds[i], p)
 		if !ok {
 			return team.MatchScore{}, false
 		}
@@ -485,9 +515,15 @@ func teamPairingHistory(t *Tournament, th *TeamHistory) (*Tournament, *History) 
 			rounds, results = append(rounds, tr), append(results, res...)
 			continue
 		}
-		tr := &Round{Number: r.Number, PairedAt: r.PairedAt, Byes: r.Byes, UnfinishedAsDraws: r.UnfinishedAsDraws, Stage: r.Stage}
+		// T-4 sittings: the teams met once per meeting; its first round
+		// stands for it, numbered as the meeting.
+		meeting, sitting := t.Settings.meetingOf(r.Number)
+		if sitting > 1 {
+			continue
+		}
+		tr := &Round{Number: meeting, PairedAt: r.PairedAt, Byes: r.Byes, UnfinishedAsDraws: r.UnfinishedAsDraws, Stage: r.Stage}
 		for _, m := range r.Matches {
-			ref := MatchRef(r.Number, m.ID)
+			ref := MatchRef(meeting, m.ID)
 			tr.Pairings = append(tr.Pairings, Pairing{Table: m.Number, Red: m.Home, Black: m.Away, GameID: ref, Group: m.Group})
 			ms, ok := th.MatchScore(t, r, m)
 			if !ok {
@@ -500,7 +536,7 @@ func teamPairingHistory(t *Tournament, th *TeamHistory) (*Tournament, *History) 
 			case ms.Home.MatchPoints < ms.Away.MatchPoints:
 				res = result.BlackWins
 			}
-			results = append(results, Result{Round: r.Number, Table: m.Number, GameID: ref, Red: m.Home, Black: m.Away, Result: res})
+			results = append(results, Result{Round: meeting, Table: m.Number, GameID: ref, Red: m.Home, Black: m.Away, Result: res})
 		}
 		rounds = append(rounds, tr)
 	}
@@ -508,6 +544,9 @@ func teamPairingHistory(t *Tournament, th *TeamHistory) (*Tournament, *History) 
 	tt.Settings.Scoring = standings.DefaultScoring // T-7: match points 2/1/0
 	tt.Settings.GamesPerMatch = 1
 	tt.Players = len(players)
+	if t.Settings.sittings() > 1 {
+		tt.Round = len(rounds) // the meetings, each of several rounds (T-4)
+	}
 	h := NewHistory(players, rounds, results)
 	switch t.Settings.System {
 	case Groups:
@@ -531,12 +570,16 @@ func PairNextTeams(t *Tournament, th *TeamHistory, o PairOptions, gameID GameIDF
 	default:
 		return nil, &RuleError{Code: CodeSystemNotSupported, Message: fmt.Sprintf("team rounds of a %s event are not paired by this service; team events are swiss, roundRobin, doubleRoundRobin, knockout, groups or swissKnockout", t.Settings.System), Rule: "S-4"}
 	}
+	n := t.Round + 1
+	if _, sitting := t.Settings.meetingOf(n); sitting > 1 && len(th.Rounds) == t.Round {
+		return nextSitting(t, th, n, o, gameID) // T-4: the meeting's next 轮次
+	}
 	tt, h := teamPairingHistory(t, th)
 	tr, err := PairNext(tt, h, o, func(round, table, _ int) string { return MatchRef(round, fmt.Sprintf("M%d", table)) })
 	if err != nil {
 		return nil, err
 	}
-	r := &Round{Number: tr.Number, PairedAt: tr.PairedAt, StartsAt: tr.StartsAt, Byes: tr.Byes, UnfinishedAsDraws: tr.UnfinishedAsDraws, Stage: tr.Stage}
+	r := &Round{Number: n, PairedAt: tr.PairedAt, StartsAt: tr.StartsAt, Byes: tr.Byes, UnfinishedAsDraws: tr.UnfinishedAsDraws, Stage: tr.Stage}
 	for i, p := range tr.Pairings {
 		m := TeamMatch{ID: fmt.Sprintf("M%d", p.Table), Number: p.Table, Home: p.Red, Away: p.Black, Tie: p.Match, Group: p.Group}
 		if i < len(tr.Explanations) {
@@ -568,19 +611,28 @@ func TeamStandingsEvent(t *Tournament, th *TeamHistory) (standings.TeamEvent, er
 		ev.Teams = append(ev.Teams, standings.Team{ID: tm.ID, Name: tm.Name, Number: tm.Number})
 	}
 	for _, r := range th.Rounds {
+		if _, sitting := t.Settings.meetingOf(r.Number); sitting > 1 {
+			continue // a T-4 meeting's later rounds are counted with its first
+		}
 		for _, m := range r.Matches {
-			ps := matchPairings(r, m)
+			var ps []Pairing
+			var rounds []int
+			for _, x := range th.meetingRounds(t, r) {
+				for _, p := range matchPairings(x, m) {
+					ps, rounds = append(ps, p), append(rounds, x.Number)
+				}
+			}
 			if len(ps) == 0 || m.Rapid {
 				continue // lineups pending: nothing to count yet; a tie-break match is not counted (000 ch.7 §2 第5条)
 			}
 			home := th.Team(m.Home)
 			sm := standings.Match{Round: r.Number, First: m.Home, Second: m.Away, ExplicitColours: true}
-			for _, p := range ps {
-				b := standings.BoardResult{FirstColor: xiangqi.Red, FirstPlayer: p.Red, SecondPlayer: p.Black}
+			for i, p := range ps {
+				b := standings.BoardResult{FirstColor: xiangqi.Red, FirstPlayer: p.Red, SecondPlayer: p.Black, Round: rounds[i]}
 				if home == nil || !slices.Contains(home.Roster, p.Red) {
 					b.FirstColor, b.FirstPlayer, b.SecondPlayer = xiangqi.Black, p.Black, p.Red
 				}
-				if res, ok := th.Result(r.Number, p); ok {
+				if res, ok := th.Result(rounds[i], p); ok {
 					b.Result = res.Result
 					b.FirstFouls, b.SecondFouls = res.RedFouls, res.BlackFouls
 					if b.FirstColor == xiangqi.Black {

@@ -107,6 +107,12 @@ type Settings struct {
 	// (T-1…T-4); default fixedBoards, or boardsWithSubstitutes when the
 	// event allows substitutes.
 	TeamFormat string
+	// AllPlayAllSittings plays each round (轮次) of a T-4 meeting as a round
+	// of the event (002 团体循环对抗赛秩序表（8-8）: 第一轮 … 第八轮 one after
+	// the other): a meeting of teams of n members takes n event rounds.
+	// Normalize sets it for every allPlayAll event created; events stored
+	// before it played a meeting's n×n games in one round and keep that.
+	AllPlayAllSittings bool
 	// KeepEntryOrder keeps each team's own board order instead of sorting
 	// its roster by rating (T-1 demands rating order of national events only).
 	KeepEntryOrder bool
@@ -123,7 +129,13 @@ type Settings struct {
 	// AvoidSameClub keeps club mates apart where possible (P-5).
 	AvoidSameClub bool
 	// GamesPerMatch is the games per pairing in round robins and knockouts (S-1, S-3); default 1.
+	// An individual round robin of two or more games a match ranks by R-3
+	// (场分 first, 001 §14.2) unless RankByGamePoints.
 	GamesPerMatch int
+	// RankByGamePoints ranks a multi-game individual round robin by the
+	// game points added up (局分累计, 000 ch.7 §2 第5条) with the round
+	// robin's chain instead of R-3's 场分 first.
+	RankByGamePoints bool
 	// Playoff asks for a play-off for the title; it is the default
 	// now and the flag is kept for events and clients that send it.
 	Playoff bool
@@ -156,6 +168,11 @@ type Settings struct {
 	// ChallengeDraw says who holds the ring after a drawn challenge (S-8):
 	// ChallengeDrawHolder (default) or ChallengeDrawChallenger.
 	ChallengeDraw string
+	// ChallengeTeam, when 2 or more, makes the first that many players
+	// registered the defending team (S-8, 000 ch.5 item 7 守擂方可是个人，也可是
+	// 团体): they defend in registration order, each until beaten; 0 is an
+	// individual defender.
+	ChallengeTeam int
 }
 
 // LateEntries are a Swiss event's late-entry rules.
@@ -168,6 +185,38 @@ type LateEntries struct {
 	// (default), MissedDraw or MissedWin. A paused player's missed rounds
 	// always score zero (S-6).
 	MissedRounds standings.Missed
+}
+
+// multiGameRoundRobin reports whether the event is an individual round
+// robin of two or more games a match.
+func (s *Settings) multiGameRoundRobin() bool {
+	return !s.Teams && s.GamesPerMatch > 1 && (s.System == RoundRobin || s.System == DoubleRoundRobin)
+}
+
+// rankingSystem is the standings' system whose chain ranks the event by
+// default: R-3's matchRoundRobin for a multi-game individual round robin
+// (001 §14.2 在两局或多局循环制个人比赛中，根据个人场分排列名次), unless the
+// event adds up game points instead (000 ch.7 §2 第5条 局分累计).
+func (s *Settings) rankingSystem() string {
+	if s.multiGameRoundRobin() && !s.RankByGamePoints {
+		return standings.SystemMatchRoundRobin
+	}
+	return s.System
+}
+
+// checkRankByGamePoints refuses the 局分累计 option where it means nothing.
+func (s *Settings) checkRankByGamePoints() error {
+	switch {
+	case !s.RankByGamePoints:
+		return nil
+	case !s.multiGameRoundRobin():
+		return &FieldError{Field: "rankByGamePoints", Rule: "R-3",
+			Message: "goes with an individual roundRobin or doubleRoundRobin of gamesPerMatch 2 or more (000 ch.7 §2 第5条 局分累计; 001 §14.2 ranks those by 场分)"}
+	case len(s.Tiebreaks) > 0:
+		return &FieldError{Field: "rankByGamePoints", Rule: "R-11",
+			Message: "chooses the default chain; with tiebreaks given, lead them with points instead"}
+	}
+	return nil
 }
 
 // FieldError says which setting is wrong, why, and which rule decided it.
@@ -221,15 +270,20 @@ func (s *Settings) Normalize() error {
 	if s.Scoring.Name == "" {
 		s.Scoring = standings.DefaultScoring
 	}
-	if sc, err := standings.ParseScoring(s.Scoring.Name); err != nil || sc != s.Scoring {
-		return &FieldError{Field: "scoring", Message: fmt.Sprintf("unknown scoring %+v (want %s, %s or %s)", s.Scoring, standings.Scoring210, standings.Scoring310, standings.Scoring30RedBlack), Rule: "K-1"}
+	if sc, err := standings.ParseScoring(s.Scoring.Name); err != nil {
+		return &FieldError{Field: "scoring", Message: err.Error(), Rule: "K-1"}
+	} else if sc != s.Scoring {
+		return &FieldError{Field: "scoring", Message: fmt.Sprintf("scoring %+v does not match its name %q", s.Scoring, s.Scoring.Name), Rule: "K-1"}
+	}
+	if err := s.checkRankByGamePoints(); err != nil {
+		return err
 	}
 	if len(s.Tiebreaks) == 0 {
 		var chain standings.Chain
 		if s.Teams {
 			chain, err = standings.DefaultTeamChain(s.System, false)
 		} else {
-			chain, err = standings.DefaultChain(s.System)
+			chain, err = standings.DefaultChain(s.rankingSystem())
 		}
 		if err != nil {
 			return &FieldError{Field: "system", Message: err.Error(), Rule: "R-1"}

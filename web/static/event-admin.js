@@ -51,7 +51,7 @@ addStrings({
     'adm.links': '棋手链接（发给各位棋手，打开即可下棋）',
     'adm.linksNone': '本机还没有棋手链接（只在报名时显示一次）。',
     'adm.officials': '裁判与记录员',
-    'adm.role': '角色', 'adm.role.arbiter': '裁判', 'adm.role.scribe': '记录员',
+    'adm.role': '角色', 'adm.role.arbiter': '裁判', 'adm.role.chiefArbiter': '裁判长', 'adm.role.scribe': '记录员',
     'adm.tables': '负责台次（逗号分隔，留空 = 全部）',
     'adm.appoint': '任命',
     'adm.appointed': '{name} 的链接（只显示这一次，请转交本人）：',
@@ -112,7 +112,7 @@ addStrings({
     'adm.links': 'Player links (send each player theirs: it opens their games)',
     'adm.linksNone': 'This browser has no player links (they are shown once, at registration).',
     'adm.officials': 'Arbiters and scribes',
-    'adm.role': 'Role', 'adm.role.arbiter': 'Arbiter', 'adm.role.scribe': 'Scribe',
+    'adm.role': 'Role', 'adm.role.arbiter': 'Arbiter', 'adm.role.chiefArbiter': 'Chief arbiter', 'adm.role.scribe': 'Scribe',
     'adm.tables': 'Tables (comma-separated; empty: all)',
     'adm.appoint': 'Appoint',
     'adm.appointed': 'Link for {name} (shown only once: hand it over):',
@@ -531,7 +531,7 @@ export function createAdmin(page) {
 
   function officialsForm() {
     const status = h('div', { class: 'status', 'aria-live': 'polite' });
-    const role = select([['arbiter', t('adm.role.arbiter')], ['scribe', t('adm.role.scribe')]], { name: 'role' });
+    const role = select([['arbiter', t('adm.role.arbiter')], ['chiefArbiter', t('adm.role.chiefArbiter')], ['scribe', t('adm.role.scribe')]], { name: 'role' });
     const name = h('input', { type: 'text', name: 'officialName', required: true, maxlength: 120, autocomplete: 'off' });
     const tables = h('input', { type: 'text', name: 'tables', inputmode: 'numeric', autocomplete: 'off', placeholder: '1, 2' });
     const out = h('div', {});

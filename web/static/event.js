@@ -341,7 +341,7 @@ class EventPage {
         parts.push(h('p', {}, h('a', { href: `/g/${enc(g.gameId)}` }, t('me.next', { round: g.round, table: g.table, name: g.opponentName, colour: colour(g.colour) }))));
       }
       parts.push(h('p', { class: 'muted' }, t('me.player', { name: me.name || '' })));
-    } else if (me.role === 'arbiter' || me.role === 'scribe') {
+    } else if (me.role === 'arbiter' || me.role === 'chiefArbiter' || me.role === 'scribe') {
       parts.push(h('p', { class: 'muted' }, t('me.official', { name: me.name || '' })));
     }
     const forget = h('button', { type: 'button', class: 'link small' }, t('me.forget'));

@@ -30,7 +30,7 @@ addStrings({
     'off.kind.result': '判定结果',
     'off.kind.lateForfeit': '迟到判负',
     'off.vote': '第 {n} 票',
-    'off.penalty': '处罚', 'off.penalty.warning': '警告', 'off.penalty.loss': '判负', 'off.penalty.expulsion': '取消资格',
+    'off.penalty': '处罚', 'off.penalty.warning': '警告', 'off.penalty.loss': '判负', 'off.penalty.expulsion': '除名',
     'off.remaining': '剩余时间（分:秒）',
     'off.late': '迟到方',
     'off.note': '备注',

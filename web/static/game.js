@@ -657,8 +657,8 @@ export function mount(root, { gid, token: given = '' }) {
       // (records moves and presses) or an arbiter (rules): show only their tools.
       if (role === 'official') {
         api('GET', '/me', { token }).then((me) => {
-          if (!alive || !me || (me.role !== 'scribe' && me.role !== 'arbiter')) return;
-          officialKind = me.role;
+          if (!alive || !me || (me.role !== 'scribe' && me.role !== 'arbiter' && me.role !== 'chiefArbiter')) return;
+          officialKind = me.role === 'chiefArbiter' ? 'arbiter' : me.role; // the chief arbiter's pad is an arbiter's
           official.only(officialKind);
           render();
         }).catch(() => { /* no /me: every tool stays, the API refuses what is not theirs */ });

@@ -149,7 +149,30 @@ func seeded(entrants []string) []string {
 // losers meet for places 3 and 4 (S-4 top four: 1v4, 2v3, final and third
 // place).
 func NewSingle(entrants []string, thirdPlace bool) (*Bracket, error) {
-	return newSingle(seeded(entrants), entrants, thirdPlace)
+	return newSingle(seeded(entrants), entrants, lowestPlace(thirdPlace))
+}
+
+// NewSingleWithPlacings builds a single elimination whose matches decide
+// every place down to lowest (附加赛, 001 §10.3: 适当安排预选赛、附加赛): the
+// semi-final losers meet for 3–4, and the losers of each earlier round m
+// play a bracket of their own for places m+1 … 2m (the quarter-final losers
+// for 5–8: two matches, then 5–6 and 7–8), each of those brackets split
+// again the same way, as far as its first place is no lower than lowest.
+// The losers of a round whose places lie below lowest share them, as in
+// NewSingle. Placing matches are played alongside the main rounds; their ids
+// read "P5-8:1" (a first match of the bracket for 5–8) and "P5-6" (the match
+// for 5th and 6th). lowest below 5 is NewSingle with the third-place match.
+func NewSingleWithPlacings(entrants []string, lowest int) (*Bracket, error) {
+	return newSingle(seeded(entrants), entrants, max(lowest, 4))
+}
+
+// lowestPlace is the lowest place a plain single elimination's matches
+// decide: 4 with the third-place match, else 2.
+func lowestPlace(thirdPlace bool) int {
+	if thirdPlace {
+		return 4
+	}
+	return 2
 }
 
 // NewSingleFromSlots builds a single-elimination bracket whose first round
@@ -158,10 +181,12 @@ func NewSingle(entrants []string, thirdPlace bool) (*Bracket, error) {
 // B1-A2) use it.
 // Ties in Places are listed in slot order.
 func NewSingleFromSlots(slots []string, thirdPlace bool) (*Bracket, error) {
-	return newSingle(slots, slots, thirdPlace)
+	return newSingle(slots, slots, lowestPlace(thirdPlace))
 }
 
-func newSingle(slots, seeds []string, thirdPlace bool) (*Bracket, error) {
+// newSingle builds the single elimination of slots whose matches decide the
+// places down to lowest (2: the final only; 4: and the third-place match).
+func newSingle(slots, seeds []string, lowest int) (*Bracket, error) {
 	if len(slots) < 2 || BracketSize(len(slots)) != len(slots) {
 		return nil, fmt.Errorf("%d slots is not a power of two ≥ 2: %w", len(slots), ErrEntrants)
 	}
@@ -179,6 +204,7 @@ func newSingle(slots, seeds []string, thirdPlace bool) (*Bracket, error) {
 		prev = append(prev, b.add(node{id: id, round: 1, in: [2]source{{entrant: slots[i]}, {entrant: slots[i+1]}}}))
 	}
 	var semis []int
+	byRound := [][]int{nil, prev} // the main bracket's matches, by round
 	for r := 2; r <= rounds; r++ {
 		if r == rounds {
 			semis = prev
@@ -189,17 +215,54 @@ func newSingle(slots, seeds []string, thirdPlace bool) (*Bracket, error) {
 			next = append(next, b.add(node{id: id, round: r, in: [2]source{{kind: fromWinner, node: prev[i]}, {kind: fromWinner, node: prev[i+1]}}}))
 		}
 		prev = next
+		byRound = append(byRound, next)
 	}
 	if rounds == 1 {
 		semis = nil
 	}
 	final := &b.nodes[prev[0]]
 	final.id, final.winPlace, final.losePlace = "F", 1, 2
-	if thirdPlace && len(semis) == 2 {
+	if lowest >= 4 && len(semis) == 2 {
 		b.add(node{id: "3P", round: rounds, winPlace: 3, losePlace: 4,
 			in: [2]source{{kind: fromLoser, node: semis[0]}, {kind: fromLoser, node: semis[1]}}})
 	}
+	// 附加赛: the losers of main round r (m of them) play for places m+1 … 2m
+	// from round r+1, when those places reach up to lowest.
+	for r := 1; r < rounds-1; r++ {
+		m := len(byRound[r])
+		if m+1 > lowest {
+			continue
+		}
+		losers := make([]source, m)
+		for i, n := range byRound[r] {
+			losers[i] = source{kind: fromLoser, node: n}
+		}
+		b.placings(losers, m+1, r+1, lowest)
+	}
 	return b, nil
+}
+
+// placings adds the bracket in which the players of in (a power of two of
+// them) play for places first … first+len(in)-1 from round on: winners go on
+// for the upper half of the places, losers for the lower half while its
+// first place is no lower than lowest.
+func (b *Bracket) placings(in []source, first, round, lowest int) {
+	m := len(in)
+	if m == 2 {
+		b.add(node{id: "P" + strconv.Itoa(first) + "-" + strconv.Itoa(first+1), round: round, winPlace: first, losePlace: first + 1,
+			in: [2]source{in[0], in[1]}})
+		return
+	}
+	win, lose := make([]source, 0, m/2), make([]source, 0, m/2)
+	for i := 0; i < m; i += 2 {
+		id := "P" + strconv.Itoa(first) + "-" + strconv.Itoa(first+m-1) + ":" + strconv.Itoa(i/2+1)
+		n := b.add(node{id: id, round: round, in: [2]source{in[i], in[i+1]}})
+		win, lose = append(win, source{kind: fromWinner, node: n}), append(lose, source{kind: fromLoser, node: n})
+	}
+	b.placings(win, first, round+1, lowest)
+	if first+m/2 <= lowest {
+		b.placings(lose, first+m/2, round+1, lowest)
+	}
 }
 
 // DropOrder returns, for the d-th drop-in round of a losers' bracket (d = 1

@@ -356,3 +356,44 @@ func TestPlacings_S4_FinalAndBronze(t *testing.T) {
 		t.Errorf("empty side: got %v", err)
 	}
 }
+
+// 附加赛 (001 §10.3): with placings down to 8 every one of 8 or 16 entrants
+// down to 8th has a place of its own, decided by matches played alongside
+// the main rounds; below 8 the losers share the places as in NewSingle.
+// With 12 entrants (byes in round 1) the placings still leave no two
+// players on one place from 1 to 8.
+func TestSingleWithPlacings_S3_PlacesDownToLowest(t *testing.T) {
+	for _, tc := range []struct{ n, lowest, rounds int }{{8, 8, 3}, {16, 8, 4}, {16, 16, 4}, {12, 8, 4}, {16, 6, 4}} {
+		b, err := knockout.NewSingleWithPlacings(entrants(tc.n), tc.lowest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, all := run(t, b, coin(uint64(tc.n*100+tc.lowest)))
+		if b.Round() != tc.rounds {
+			t.Errorf("%d entrants, places to %d: %d rounds, want %d", tc.n, tc.lowest, b.Round(), tc.rounds)
+		}
+		places, err := b.Places()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(places) != tc.n {
+			t.Fatalf("%d entrants, places to %d: %d placed: %v", tc.n, tc.lowest, len(places), places)
+		}
+		count := map[int]int{}
+		for _, p := range places {
+			count[p.Place]++
+		}
+		for place := 1; place <= min(tc.lowest, tc.n); place++ {
+			if count[place] != 1 {
+				t.Errorf("%d entrants, places to %d: place %d held by %d (%v; matches %v)", tc.n, tc.lowest, place, count[place], places, all)
+			}
+		}
+	}
+	// 16 entrants, places to 6: the 5–8 bracket's first losers share 7th.
+	b, _ := knockout.NewSingleWithPlacings(entrants(16), 6)
+	run(t, b, betterSeed)
+	places, _ := b.Places()
+	if got := fmt.Sprint(places[6:9]); got != "[{p7 7} {p8 7} {p9 9}]" {
+		t.Errorf("places 7–9 with placings to 6: %s", got)
+	}
+}
