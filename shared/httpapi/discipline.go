@@ -131,7 +131,7 @@ func (a *API) getDiscipline(c *call) (int, any, error) {
 		if only != 0 && r.Number != only {
 			continue
 		}
-		for _, p := range roundView(r, ev.h, false, c.nowMs()).Pairings {
+		for _, p := range roundView(r, ev.h, ev.numbers(), false, c.nowMs()).Pairings {
 			if p.GameID != "" {
 				games = append(games, eventGameOut{Round: r.Number, pairingOut: p})
 			}
@@ -271,8 +271,16 @@ func (a *API) decideExpulsion(c *call) (int, any, error) {
 	if err := a.store.Transact(c.ctx(), []*store.Record{encode(rec, p), encode(meta, t)}); err != nil {
 		return 0, nil, conflictWith(err, func() (any, error) {
 			p, _, err := a.loadPlayer(c.ctx(), tid, pid)
-			return map[string]any{"player": playerView(p), "expulsion": expulsionView(p.Expulsion)}, err
+			if err != nil {
+				return nil, err
+			}
+			out, err := a.shownPlayer(c.ctx(), t, p)
+			return map[string]any{"player": out, "expulsion": expulsionView(p.Expulsion)}, err
 		})
 	}
-	return http.StatusOK, map[string]any{"player": playerView(p), "expulsion": expulsionView(p.Expulsion)}, nil
+	out, err := a.shownPlayer(c.ctx(), t, p)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, map[string]any{"player": out, "expulsion": expulsionView(p.Expulsion)}, nil
 }

@@ -24,6 +24,7 @@ var routeQueries = map[string][]string{
 	"GET /tournaments/{tid}/games":      {"round", "format", "offset", "limit"},
 	"GET /tournaments/{tid}/ratings":    {"round", "live", "format"},
 	"GET /tournaments/{tid}/export":     {"limit", "after"},
+	"GET /tournaments/{tid}/discipline": {"round", "offset", "limit"},
 }
 
 // Query is the query parameters the route takes, sorted; nil when it takes
