@@ -10,7 +10,7 @@
 // Squares use ICCS names: file a–i from Red's left, rank 0–9 from Red's side.
 
 import { EM, GLYPHS } from './glyphs.js';
-import { addStrings, t } from './i18n.js';
+import { t } from './core/i18n.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const STEP = 100; // distance between two points
@@ -26,41 +26,6 @@ const NAMES = {
   red: { k: '帅', a: '仕', b: '相', e: '相', n: '马', h: '马', r: '车', c: '炮', p: '兵' },
   black: { k: '将', a: '士', b: '象', e: '象', n: '馬', h: '馬', r: '车', c: '砲', p: '卒' },
 };
-
-addStrings({
-  zh: {
-    'board.label': '棋盘',
-    'board.red': '红',
-    'board.black': '黑',
-    'board.empty': '空',
-    'board.target': '可走到此处',
-    'board.selected': '已选中',
-    'board.lastMove': '上一步',
-    'board.check': '被将军',
-    'board.toMove.red': '红方走棋',
-    'board.toMove.black': '黑方走棋',
-    'board.pieces': '{side}方：{list}',
-    'board.help': '方向键移动焦点，回车选择棋子并走到目标点，Esc 取消。',
-    'piece.k': '帅', 'piece.a': '仕', 'piece.b': '相', 'piece.n': '马', 'piece.r': '车', 'piece.c': '炮', 'piece.p': '兵',
-    'piece.black.k': '将', 'piece.black.a': '士', 'piece.black.b': '象', 'piece.black.n': '马', 'piece.black.r': '车', 'piece.black.c': '炮', 'piece.black.p': '卒',
-  },
-  en: {
-    'board.label': 'Board',
-    'board.red': 'red',
-    'board.black': 'black',
-    'board.empty': 'empty',
-    'board.target': 'a legal target',
-    'board.selected': 'selected',
-    'board.lastMove': 'last move',
-    'board.check': 'in check',
-    'board.toMove.red': 'Red to move',
-    'board.toMove.black': 'Black to move',
-    'board.pieces': '{side}: {list}',
-    'board.help': 'Arrow keys move between points; Enter picks a piece and then its target; Escape cancels.',
-    'piece.k': 'king', 'piece.a': 'advisor', 'piece.b': 'elephant', 'piece.n': 'horse', 'piece.r': 'chariot', 'piece.c': 'cannon', 'piece.p': 'soldier',
-    'piece.black.k': 'king', 'piece.black.a': 'advisor', 'piece.black.b': 'elephant', 'piece.black.n': 'horse', 'piece.black.r': 'chariot', 'piece.black.c': 'cannon', 'piece.black.p': 'soldier',
-  },
-});
 
 let boards = 0;
 

@@ -6,96 +6,12 @@
 // token shows "you are playing — open your game"; an official's token the
 // table list.
 
-import { api, apiAll, ApiError, saveToken, tokenFrom, tokenParts } from './api.js';
-import { addStrings, formatTime, htmlLang, t } from './i18n.js';
-import { watchEvent } from './live.js';
+import { ApiError, get, getAll } from './core/http.js';
+import { formatTime, list, relativeTime, t } from './core/i18n.js';
+import { saveToken, tokenFrom, tokenIn, tokenParts } from './core/tokens.js';
+import { watchEvent } from './core/live.js';
 import { playerStatus, points, resultName, resultShort, statusName, systemName, tcName, tiebreakHelp, tiebreakName } from './names.js';
 import { act, clear, download, errorText, field, h, select, showError } from './ui.js';
-
-addStrings({
-  zh: {
-    'ev.round': '第 {n} 轮 / 共 {of} 轮',
-    'ev.roundNone': '尚未编排（共 {of} 轮）',
-    'ev.roundsOpen': '第 {n} 轮',
-    'ev.updated': '更新于 {time}',
-    'ev.players': '{n} 名棋手',
-    'ev.inPlay': '{n} 盘对局进行中',
-    'ev.startsIn': '本轮开始：{time}',
-    'tab.pairings': '对阵', 'tab.standings': '名次', 'tab.crosstable': '交叉表', 'tab.players': '棋手', 'tab.teams': '队伍',
-    'tab.console': '管理', 'tab.tables': '我的台次', 'tab.downloads': '下载',
-    'pair.table': '台', 'pair.no': '号', 'pair.red': '红方', 'pair.black': '黑方', 'pair.score': '分', 'pair.result': '结果',
-    'pair.why': '编排说明', 'pair.whyFor': '第 {table} 台编排说明', 'pair.bye': '轮空', 'pair.playing': '对局中', 'pair.none': '尚未编排。',
-    'pair.round': '轮次', 'pair.print': '打印', 'pair.game': '对局',
-    'pair.byeRow': '{name} 轮空',
-    'pair.scoreGroup': '分组：{g} 分',
-    'pair.colour': '先后手：{why}',
-    'pair.match': '第 {n} 场：{home} 对 {away}',
-    'pair.matchPoints': '场分 {h} : {a}',
-    'pair.lineupPending': '等待出场名单',
-    'pair.eliminated': '本轮前淘汰：{names}',
-    'why.firstRound': '首轮', 'why.sameRank': '同位', 'why.offset': '错位', 'why.sameList': '通行', 'why.undo': '拆对', 'why.floatDown': '下调',
-    'why.roundRobinTable': '循环表', 'why.bracket': '对阵图', 'why.manual': '人工调整', 'why.bye': '轮空',
-    'why.fewerReds': '执红少者执红', 'why.alternate': '红黑交替', 'why.longerBlacks': '连续执黑更久者执红', 'why.shorterReds': '连续执红较短者执红',
-    'why.numberSum': '按序号和', 'why.higherScore': '高分者优先', 'why.avoidThree': '避免连续三次同色', 'why.secondCycleSwapped': '第二循环交换先后', 'why.lot': '抽签',
-    'st.rank': '名次', 'st.no': '号', 'st.name': '姓名', 'st.rating': '等级分', 'st.points': '积分', 'st.club': '单位',
-    'st.view': '榜单', 'st.view.players': '个人', 'st.view.teams': '团体', 'st.view.boards': '各台', 'st.view.teamsByPlaces': '按名次计团体',
-    'st.afterRound': '第 {n} 轮后', 'st.none': '还没有名次。', 'st.shared': '并列', 'st.playoff': '需加赛', 'st.withdrawn': '退赛',
-    'st.group': '组别', 'st.group.all': '全部', 'st.matchPoints': '场分', 'st.boardPoints': '局分', 'st.record': '胜/和/负',
-    'st.card': '{name} 的各轮', 'st.podium': '前三名', 'st.roundCol': '第{n}轮',
-    'ct.vs': '对', 'ct.bye': '轮空', 'ct.rest': '轮休', 'ct.missed': '缺席', 'ct.annulled': '取消', 'ct.forfeit': '弃权', 'ct.playing': '对局中',
-    'pl.status': '状态', 'pl.joined': '第 {n} 轮加入', 'pl.none': '还没有棋手报名。', 'pl.you': '（你）',
-    'teams.members': '队员', 'teams.subs': '替补', 'teams.none': '还没有队伍报名。',
-    'dl.export': '导出整个赛事（备份，可导入其他服务器）', 'dl.title': '下载', 'dl.standingsCsv': '名次表 CSV', 'dl.pgn': '全部对局 PGN', 'dl.pgnRound': '第 {n} 轮 PGN', 'dl.gamePgn': '对局 PGN',
-    'me.playing': '你正在比赛——进入你的对局', 'me.next': '你的下一盘：第 {round} 轮第 {table} 台，对 {name}（{colour}）',
-    'me.current': '第 {round} 轮第 {table} 台，对 {name}（{colour}）', 'me.red': '执红', 'me.black': '执黑',
-    'me.player': '已用棋手身份登录：{name}', 'me.official': '已用裁判身份登录：{name}', 'me.forget': '在本机退出',
-    'tok.paste': '有组织者或棋手链接？粘贴令牌',
-    'tok.label': '令牌或链接', 'tok.use': '使用', 'tok.bad': '这不是本赛事的令牌。',
-    'ev.notFound': '找不到这个赛事。',
-    'stat.title': '统计', 'stat.redWins': '红胜', 'stat.blackWins': '黑胜', 'stat.draws': '和棋', 'stat.byes': '轮空', 'stat.forfeits': '弃权',
-  },
-  en: {
-    'ev.round': 'Round {n} of {of}',
-    'ev.roundNone': 'Not paired yet ({of} rounds)',
-    'ev.roundsOpen': 'Round {n}',
-    'ev.updated': 'Updated {time}',
-    'ev.players': '{n} players',
-    'ev.inPlay': '{n} games in play',
-    'ev.startsIn': 'Round starts {time}',
-    'tab.pairings': 'Pairings', 'tab.standings': 'Standings', 'tab.crosstable': 'Crosstable', 'tab.players': 'Players', 'tab.teams': 'Teams',
-    'tab.console': 'Organiser', 'tab.tables': 'My tables', 'tab.downloads': 'Downloads',
-    'pair.table': 'Table', 'pair.no': 'No.', 'pair.red': 'Red', 'pair.black': 'Black', 'pair.score': 'Pts', 'pair.result': 'Result',
-    'pair.why': 'Why', 'pair.whyFor': 'Why table {table}', 'pair.bye': 'Bye', 'pair.playing': 'playing', 'pair.none': 'Not paired yet.',
-    'pair.round': 'Round', 'pair.print': 'Print', 'pair.game': 'Game',
-    'pair.byeRow': '{name} has the bye',
-    'pair.scoreGroup': 'Score group: {g}',
-    'pair.colour': 'Colours: {why}',
-    'pair.match': 'Match {n}: {home} v {away}',
-    'pair.matchPoints': 'Match points {h} : {a}',
-    'pair.lineupPending': 'Waiting for lineups',
-    'pair.eliminated': 'Eliminated before this round: {names}',
-    'why.firstRound': 'first round', 'why.sameRank': 'same rank', 'why.offset': 'offset', 'why.sameList': 'same list', 'why.undo': 'undone pair', 'why.floatDown': 'floated down',
-    'why.roundRobinTable': 'round-robin table', 'why.bracket': 'bracket', 'why.manual': 'manual change', 'why.bye': 'bye',
-    'why.fewerReds': 'fewer reds gets red', 'why.alternate': 'colours alternate', 'why.longerBlacks': 'longer run of blacks gets red', 'why.shorterReds': 'shorter run of reds gets red',
-    'why.numberSum': 'by the sum of numbers', 'why.higherScore': 'higher score chooses', 'why.avoidThree': 'no colour three times running', 'why.secondCycleSwapped': 'second cycle swaps colours', 'why.lot': 'drawn by lot',
-    'st.rank': 'Rank', 'st.no': 'No.', 'st.name': 'Name', 'st.rating': 'Rating', 'st.points': 'Pts', 'st.club': 'Club',
-    'st.view': 'Table', 'st.view.players': 'Players', 'st.view.teams': 'Teams', 'st.view.boards': 'Boards', 'st.view.teamsByPlaces': 'Teams by places',
-    'st.afterRound': 'After round {n}', 'st.none': 'No standings yet.', 'st.shared': 'shared', 'st.playoff': 'play-off', 'st.withdrawn': 'withdrawn',
-    'st.group': 'Group', 'st.group.all': 'All', 'st.matchPoints': 'MP', 'st.boardPoints': 'BP', 'st.record': 'W/D/L',
-    'st.card': '{name}, round by round', 'st.podium': 'Podium', 'st.roundCol': 'R{n}',
-    'ct.vs': 'v', 'ct.bye': 'bye', 'ct.rest': 'rest', 'ct.missed': 'missed', 'ct.annulled': 'annulled', 'ct.forfeit': 'forfeit', 'ct.playing': 'playing',
-    'pl.status': 'Status', 'pl.joined': 'joined in round {n}', 'pl.none': 'No players registered yet.', 'pl.you': ' (you)',
-    'teams.members': 'Members', 'teams.subs': 'Substitutes', 'teams.none': 'No teams registered yet.',
-    'dl.export': 'Export the whole event (a backup another server can import)', 'dl.title': 'Downloads', 'dl.standingsCsv': 'Standings (CSV)', 'dl.pgn': 'All games (PGN)', 'dl.pgnRound': 'Round {n} (PGN)', 'dl.gamePgn': 'Game PGN',
-    'me.playing': 'You are playing — open your game', 'me.next': 'Your next game: round {round}, table {table}, against {name} ({colour})',
-    'me.current': 'Round {round}, table {table}, against {name} ({colour})', 'me.red': 'red', 'me.black': 'black',
-    'me.player': 'Signed in as the player {name}', 'me.official': 'Signed in as the official {name}', 'me.forget': 'Sign out on this device',
-    'tok.paste': 'Have an organiser’s or player’s link? Paste its token',
-    'tok.label': 'Token or link', 'tok.use': 'Use', 'tok.bad': 'That is not a token of this event.',
-    'ev.notFound': 'There is no such event.',
-    'stat.title': 'Statistics', 'stat.redWins': 'Red wins', 'stat.blackWins': 'Black wins', 'stat.draws': 'Draws', 'stat.byes': 'Byes', 'stat.forfeits': 'Forfeits',
-  },
-});
 
 const enc = encodeURIComponent;
 
@@ -128,7 +44,7 @@ class EventPage {
   base() { return `/tournaments/${enc(this.tid)}`; }
 
   async start() {
-    clear(this.root, h('p', { class: 'muted' }, t('loading')));
+    clear(this.root, h('p', { class: 'muted' }, t('ui.loading')));
     try {
       await this.loadCore();
     } catch (err) {
@@ -147,10 +63,10 @@ class EventPage {
   }
 
   async loadCore() {
-    const [ev, pl] = await Promise.all([api('GET', this.base()), api('GET', `${this.base()}/players`)]);
+    const [ev, pl] = await Promise.all([get(this.base()), get(`${this.base()}/players`)]);
     this.ev = ev;
     this.players = pl.players || [];
-    if (ev.teams) this.teams = (await api('GET', `${this.base()}/teams`)).teams || [];
+    if (ev.teams) this.teams = (await get(`${this.base()}/teams`)).teams || [];
     if (!this.view.round) this.view.round = ev.round;
     this.updatedAt = new Date();
   }
@@ -158,7 +74,7 @@ class EventPage {
   async loadMe() {
     if (!this.token || this.kind === 'organiser') return;
     try {
-      this.me = await api('GET', '/me', { token: this.token });
+      this.me = await get('/me', { token: this.token });
     } catch (err) {
       // A server without GET /me: a player's token still names the player,
       // and the latest round says where they play.
@@ -257,15 +173,12 @@ class EventPage {
     const form = h('form', { class: 'token-form' }, field(t('tok.label'), input), h('button', { type: 'submit' }, t('tok.use')), status);
     form.addEventListener('submit', (e) => {
       e.preventDefault();
-      let tok = input.value.trim();
-      const m = /#token=([^&\s]+)/.exec(tok);
-      if (m) tok = m[1];
+      const tok = tokenIn(input.value);
       if (tokenParts(tok).scope !== this.tid) {
         clear(status, h('p', { class: 'error', role: 'alert' }, t('tok.bad')));
         return;
       }
-      saveToken(`event:${this.tid}`, tok);
-      location.reload();
+      saveToken(`event:${this.tid}`, tok).then(() => location.reload());
     });
     return h('details', { class: 'token-paste no-print' }, h('summary', {}, t('tok.paste')), form);
   }
@@ -345,7 +258,7 @@ class EventPage {
       parts.push(h('p', { class: 'muted' }, t('me.official', { name: me.name || '' })));
     }
     const forget = h('button', { type: 'button', class: 'link small' }, t('me.forget'));
-    forget.addEventListener('click', () => { saveToken(`event:${this.tid}`, ''); location.reload(); });
+    forget.addEventListener('click', () => { saveToken(`event:${this.tid}`, '').then(() => location.reload()); });
     clear(this.meEl, h('div', { class: 'card me-card' }, parts, forget));
     this.drawTab();
   }
@@ -353,7 +266,7 @@ class EventPage {
   async round(n, { fresh = false } = {}) {
     if (!n) return null;
     if (!fresh && this.roundCache.has(n)) return this.roundCache.get(n);
-    const r = await api('GET', `${this.base()}/rounds/${n}?explain=true`);
+    const r = await get(`${this.base()}/rounds/${n}?explain=true`);
     this.roundCache.set(n, r);
     return r;
   }
@@ -388,7 +301,7 @@ class EventPage {
   async scoresBefore(n) {
     if (n <= 1) return new Map();
     try {
-      const st = await apiAll(`${this.base()}/standings?round=${n - 1}${this.ev.teams ? '&view=boards' : ''}`);
+      const st = await getAll(`${this.base()}/standings?round=${n - 1}${this.ev.teams ? '&view=boards' : ''}`);
       return new Map((st.rows || []).map((r) => [r.playerId, r.points]));
     } catch {
       return new Map();
@@ -457,7 +370,7 @@ class EventPage {
       h('h2', { class: 'print-title' }, `${ev.name} — ${t('ev.roundsOpen', { n })}`, r.startsAt ? h('small', {}, ` · ${formatTime(r.startsAt)}`) : null),
       tools,
       h('div', { class: 'table-wrap' }, h('table', { class: 'pairings' }, head, h('tbody', {}, rows))),
-      elim.length ? h('p', { class: 'muted' }, t('pair.eliminated', { names: elim.join('、') })) : null,
+      elim.length ? h('p', { class: 'muted' }, t('pair.eliminated', { names: list(elim) })) : null,
       this.admin ? this.admin.changeForm(n, r) : null);
   }
 
@@ -494,7 +407,7 @@ class EventPage {
     if (view !== (ev.teams ? 'teams' : 'players')) q.set('view', view);
     if (n && n !== ev.round) q.set('round', n);
     if (this.view.group) q.set('group', this.view.group);
-    const st = ev.round ? await apiAll(`${this.base()}/standings${q.toString() ? `?${q}` : ''}`) : null;
+    const st = ev.round ? await getAll(`${this.base()}/standings${q.toString() ? `?${q}` : ''}`) : null;
     const viewSel = select(views.map((v) => [v, t(`st.view.${v}`)]), { value: view, 'aria-label': t('st.view') });
     viewSel.addEventListener('change', () => { this.view.standingsView = viewSel.value; this.drawTab(); });
     const roundSel = this.roundPicker(n, (v) => { this.view.standingsRound = v; this.drawTab(); });
@@ -520,7 +433,7 @@ class EventPage {
       if (n && n !== ev.round) cq.set('round', n);
       if (this.view.group) cq.set('group', this.view.group);
       [ct] = await Promise.all([
-        apiAll(`${this.base()}/crosstable${cq.toString() ? `?${cq}` : ''}`).catch(() => null),
+        getAll(`${this.base()}/crosstable${cq.toString() ? `?${cq}` : ''}`).catch(() => null),
         ...Array.from({ length: n }, (_, i) => this.round(i + 1).catch(() => null)),
       ]);
       cells = new Map(((ct && ct.rows) || []).map((r) => [r.playerId, r.cells]));
@@ -608,7 +521,7 @@ class EventPage {
     const b = h('button', { type: 'button', class: 'link', 'aria-controls': 'player-card' }, row.name);
     b.addEventListener('click', async () => {
       const card = this.root.querySelector('#player-card');
-      const ct = await apiAll(`${this.base()}/crosstable`);
+      const ct = await getAll(`${this.base()}/crosstable`);
       const me = (ct.rows || []).find((r) => r.playerId === row.playerId);
       if (!me || !card) return;
       const close = h('button', { type: 'button', class: 'small' }, t('ui.close'));
@@ -633,7 +546,7 @@ class EventPage {
     const ev = this.ev;
     if (!ev.round) return h('p', { class: 'muted' }, t('st.none'));
     const q = this.view.group ? `?group=${enc(this.view.group)}` : '';
-    const ct = await apiAll(`${this.base()}/crosstable${q}`);
+    const ct = await getAll(`${this.base()}/crosstable${q}`);
     const rounds = Math.max(0, ...(ct.rows || []).map((r) => r.cells.length));
     const head = h('tr', {}, h('th', { scope: 'col' }, t('st.no')), h('th', { scope: 'col' }, t('st.name')),
       Array.from({ length: rounds }, (_, i) => h('th', { scope: 'col' }, String(i + 1))), h('th', { scope: 'col' }, t('st.points')));
@@ -670,7 +583,7 @@ class EventPage {
     const list = this.teams.map((tm) => h('article', { class: 'card team' },
       h('h3', {}, `${tm.number}. ${tm.name}`, tm.status !== 'active' ? h('small', {}, ` · ${playerStatus(tm.status)}`) : null),
       h('ol', {}, (tm.members || []).map((m) => h('li', {}, m.name, m.rating ? ` (${m.rating})` : ''))),
-      (tm.substitutes || []).length ? h('p', {}, `${t('teams.subs')}: ${tm.substitutes.map((m) => m.name).join('、')}`) : null,
+      (tm.substitutes || []).length ? h('p', {}, `${t('teams.subs')}: ${list(tm.substitutes.map((m) => m.name))}`) : null,
       this.admin ? this.admin.teamActions(tm) : null));
     return h('div', {},
       this.admin ? this.admin.teamForms() : null,
@@ -686,7 +599,7 @@ class EventPage {
         const parts = [];
         for (const n of rounds) {
           const r = await this.round(n);
-          for (const p of r.pairings || []) parts.push(await api('GET', `/games/${enc(p.gameId)}/record?format=pgn`, { raw: true }));
+          for (const p of r.pairings || []) parts.push(await get(`/games/${enc(p.gameId)}/record?format=pgn`, { as: 'text' }));
         }
         download(`${ev.name}${rounds.length === 1 ? `-r${rounds[0]}` : ''}.pgn`, parts.join('\n\n'), 'application/x-chess-pgn');
       }));
@@ -703,7 +616,7 @@ class EventPage {
         const pages = [];
         let next = `${this.base()}/export`;
         while (next && pages.length < 1000) {
-          const text = await api('GET', next, { token: this.token, raw: true });
+          const text = await get(next, { token: this.token, as: 'text' });
           pages.push(text);
           next = JSON.parse(text.slice(0, text.indexOf('\n'))).next;
         }
@@ -732,9 +645,8 @@ class EventPage {
 /** startsIn says how long until a time: "in 12 minutes", "in 2 hours", or the date when further. */
 function startsIn(at) {
   const ms = new Date(at).getTime() - Date.now();
-  const rtf = new Intl.RelativeTimeFormat(htmlLang, { numeric: 'auto' });
-  if (ms < 3600000) return rtf.format(Math.max(1, Math.round(ms / 60000)), 'minute');
-  if (ms < 86400000) return rtf.format(Math.round(ms / 3600000), 'hour');
+  if (ms < 3600000) return relativeTime(Math.max(1, Math.round(ms / 60000)), 'minute');
+  if (ms < 86400000) return relativeTime(Math.round(ms / 3600000), 'hour');
   return formatTime(at);
 }
 
@@ -749,8 +661,6 @@ function isWin(c) {
   if (!c.result) return false;
   return (c.colour === 'red' && (c.result === '1-0' || c.result === '+-')) || (c.colour === 'black' && (c.result === '0-1' || c.result === '-+'));
 }
-
-addStrings({ zh: { 'ct.redShort': '红', 'ct.blackShort': '黑' }, en: { 'ct.redShort': 'r', 'ct.blackShort': 'b' } });
 
 /** mount draws the event page for tid into root. */
 export function mount(root, { tid }) {

@@ -8,142 +8,22 @@
 // (see game-official.js).
 //
 // Nothing here knows the rules: legal targets are the game view's
-// legalMoves, and every action is the API's to accept or refuse (its
-// message is shown as it is).
+// legalMoves, and every action is the API's to accept or refuse (said in
+// the reader's language). Every write goes through core/outbox.js; a move
+// names its ply, so a retry after a lost answer first reads the game and is
+// sent again only when the move did not land.
 
-import { api, ApiError, getToken, newKey, tokenFrom, tokenParts } from './api.js';
-import { addStrings, formatTime, lang, t } from './i18n.js';
-import { onStatus, setGame, watchGame, refreshGame } from './live.js';
+import { ApiError, get, newKey } from './core/http.js';
+import { errorText, formatTime, lang, t } from './core/i18n.js';
+import * as outbox from './core/outbox.js';
+import { getToken, tokenFrom, tokenParts } from './core/tokens.js';
+import { onStatus, setGame, watchGame, refreshGame } from './core/live.js';
 import { createBoard, isICCS, sideToMoveOf } from './board.js';
 import { createClocks } from './clock.js';
 import { muted, play, setMuted } from './sound.js';
-import { h, resultText, reasonText, ensureStyles } from './game-text.js';
+import { reasonText, resultName } from './names.js';
+import { h } from './ui.js';
 import { mountOfficial } from './game-official.js';
-
-addStrings({
-  zh: {
-    'game.title': '对局',
-    'game.titleEvent': '第 {round} 轮 · 第 {table} 台',
-    'game.red': '红方',
-    'game.black': '黑方',
-    'game.you': '（你）',
-    'game.toMove': '{side}走棋',
-    'game.pendingRuling': '等待裁判裁决',
-    'game.notStarted': '本轮尚未开始',
-    'game.yourMove': '轮到你走',
-    'game.theirMove': '等待对方走棋',
-    'game.startsAt': '本轮 {at} 开始',
-    'game.moves': '着法',
-    'game.noMoves': '尚无着法',
-    'game.notation': '记谱法',
-    'game.notation.chinese': '中文',
-    'game.notation.wxf': 'WXF',
-    'game.notation.iccs': 'ICCS',
-    'game.downloads': '下载棋谱',
-    'game.settings': '设置',
-    'game.confirmMoves': '走子前确认（✓/✗）',
-    'game.autoPress': '走子后自动按钟',
-    'game.mute': '静音',
-    'game.flip': '翻转棋盘',
-    'game.confirmMove': '确认这步棋？',
-    'game.confirm': '确认',
-    'game.cancel': '取消',
-    'game.press': '按钟',
-    'game.arrive': '我已到场',
-    'game.offerDraw': '提和',
-    'game.offerDrawConfirm': '确认提和？',
-    'game.drawOffered': '已提和，等待对方答复',
-    'game.drawArmed': '走下一步时提和',
-    'game.drawArmedCancel': '取消提和',
-    'game.drawIncoming': '对方提和',
-    'game.accept': '同意和棋',
-    'game.decline': '拒绝',
-    'game.resign': '认输',
-    'game.resignConfirm': '确认认输？',
-    'game.claims': '申请',
-    'game.claim.time': '对方超时',
-    'game.claim.noCapture': '{n} 回合未吃子',
-    'game.claim.ruling': '请裁判裁决重复局面',
-    'game.sending': '发送中…',
-    'game.offline': '离线：{s} 秒后重连',
-    'game.offlineNow': '离线：正在重连…',
-    'game.polling': '实时推送中断，每 2 秒刷新',
-    'game.token': '我是棋手或裁判：粘贴令牌',
-    'game.tokenLabel': '令牌',
-    'game.tokenSave': '保存',
-    'game.event': '返回赛事',
-    'game.viewer': '观战',
-    'game.role.player': '你执{side}',
-    'game.role.official': '裁判/记录员',
-    'game.role.organiser': '组织者',
-    'game.noCaptureCount': '未吃子：{n}/{limit}',
-    'game.fouls': '犯规：红 {red} · 黑 {black}',
-    'game.repetition': '注意：局面重复 {n} 次',
-    'game.refused': '被拒绝：{msg}',
-    'game.notFound': '找不到这盘棋。',
-  },
-  en: {
-    'game.title': 'Game',
-    'game.titleEvent': 'Round {round} · Table {table}',
-    'game.red': 'Red',
-    'game.black': 'Black',
-    'game.you': ' (you)',
-    'game.toMove': '{side} to move',
-    'game.pendingRuling': 'Waiting for the arbiter’s ruling',
-    'game.notStarted': 'The round has not started',
-    'game.yourMove': 'Your move',
-    'game.theirMove': 'Waiting for your opponent',
-    'game.startsAt': 'The round starts at {at}',
-    'game.moves': 'Moves',
-    'game.noMoves': 'No moves yet',
-    'game.notation': 'Notation',
-    'game.notation.chinese': '中文',
-    'game.notation.wxf': 'WXF',
-    'game.notation.iccs': 'ICCS',
-    'game.downloads': 'Download the record',
-    'game.settings': 'Settings',
-    'game.confirmMoves': 'Confirm moves (✓/✗)',
-    'game.autoPress': 'Press the clock with each move',
-    'game.mute': 'Mute sounds',
-    'game.flip': 'Flip the board',
-    'game.confirmMove': 'Play this move?',
-    'game.confirm': 'Confirm',
-    'game.cancel': 'Cancel',
-    'game.press': 'Press clock',
-    'game.arrive': 'I am here',
-    'game.offerDraw': 'Offer draw',
-    'game.offerDrawConfirm': 'Offer a draw?',
-    'game.drawOffered': 'Draw offered; waiting for the answer',
-    'game.drawArmed': 'A draw will be offered with your next move',
-    'game.drawArmedCancel': 'Cancel the offer',
-    'game.drawIncoming': 'Your opponent offers a draw',
-    'game.accept': 'Accept draw',
-    'game.decline': 'Decline',
-    'game.resign': 'Resign',
-    'game.resignConfirm': 'Resign this game?',
-    'game.claims': 'Claims',
-    'game.claim.time': 'Opponent’s time',
-    'game.claim.noCapture': '{n} moves without capture',
-    'game.claim.ruling': 'Ask the arbiter (repetition)',
-    'game.sending': 'Sending…',
-    'game.offline': 'Offline: reconnecting in {s} s',
-    'game.offlineNow': 'Offline: reconnecting…',
-    'game.polling': 'Live push interrupted; refreshing every 2 s',
-    'game.token': 'I am a player or official: paste a token',
-    'game.tokenLabel': 'Token',
-    'game.tokenSave': 'Save',
-    'game.event': 'Back to the event',
-    'game.viewer': 'Spectating',
-    'game.role.player': 'You play {side}',
-    'game.role.official': 'Arbiter / scribe',
-    'game.role.organiser': 'Organiser',
-    'game.noCaptureCount': 'No capture: {n}/{limit}',
-    'game.fouls': 'Fouls: Red {red} · Black {black}',
-    'game.repetition': 'Note: the position has repeated {n} times',
-    'game.refused': 'Refused: {msg}',
-    'game.notFound': 'No such game.',
-  },
-});
 
 const settingKey = (k) => `xqtour.game.${k}`;
 function setting(k, dflt) {
@@ -183,7 +63,6 @@ export function parseRecord(text) {
 
 /** mount draws the game page for gid into root. */
 export function mount(root, { gid, token: given = '' }) {
-  ensureStyles();
   const page = h('section', { class: 'game-page', 'aria-labelledby': 'game-title' });
   root.replaceChildren(page);
 
@@ -276,14 +155,15 @@ export function mount(root, { gid, token: given = '' }) {
   // ---- helpers ----
   function showError(err) {
     if (!err) { errorBox.hidden = true; errorBox.textContent = ''; return; }
-    const msg = err instanceof ApiError ? err.message + (err.rule ? ` (${err.rule})` : '') : String(err.message || err);
-    errorBox.textContent = t('game.refused', { msg });
+    errorBox.textContent = errorText(err);
     errorBox.hidden = false;
   }
 
-  async function post(path, body, key) {
+  // post writes to the game through the outbox; opts may hold the outbox's
+  // key, settle, onQueued, contentType.
+  async function post(path, body, opts = {}) {
     showError(null);
-    const view = await api('POST', `/games/${encodeURIComponent(gid)}${path}`, { body, token, key });
+    const view = await outbox.post(`/games/${encodeURIComponent(gid)}${path}`, body, { token, ...opts });
     if (view && view.id) setGame(gid, view);
     return view;
   }
@@ -328,7 +208,13 @@ export function mount(root, { gid, token: given = '' }) {
     const offer = drawArmed && role === 'player';
     if (pressOpt.input.checked && !offer) body.press = true;
     try {
-      await post('/moves', body, p.key);
+      // Lost on the way (or the server busy), the move waits in the outbox
+      // under its one Idempotency-Key; before each resend the outbox reads
+      // the game and sends again only while it still stands at this ply.
+      await post('/moves', body, {
+        key: p.key, settle: { game: gid, ply: p.ply },
+        onQueued: () => { if (pending === p) { p.state = 'retry'; render(); } },
+      });
       if (pending === p) pending = null;
       render();
       if (offer) {
@@ -344,14 +230,6 @@ export function mount(root, { gid, token: given = '' }) {
       }
     } catch (err) {
       if (pending !== p) return;
-      if (err instanceof ApiError && (err.status === 0 || err.status >= 500 || err.status === 429)) {
-        // Lost on the way (or the server busy): keep the move and the same
-        // Idempotency-Key; the next game view decides whether to resend.
-        p.state = 'retry';
-        render();
-        setTimeout(() => recheck(p), err.retryAfter ? err.retryAfter * 1000 : 2000);
-        return;
-      }
       pending = null;
       showError(err);
       render();
@@ -359,33 +237,12 @@ export function mount(root, { gid, token: given = '' }) {
     }
   }
 
-  // recheck reads the game for a move whose answer was lost (a view always
-  // delivered, even when nothing changed) until the server answers.
-  async function recheck(p) {
-    if (pending !== p || !alive) return;
-    try {
-      setGame(gid, await api('GET', `/games/${encodeURIComponent(gid)}`));
-    } catch {
-      setTimeout(() => recheck(p), 3000);
-    }
-  }
-
-  // A view arrived while a move waits to be resent: resend only when the
-  // board is exactly one ply behind it (the move did not land); forget it
-  // when the game went on without it or with it.
+  // A view arrived while a move waits (to be confirmed, or in the outbox):
+  // when the game went on — with the move or without it — the board stops
+  // showing it (the outbox settles the write itself, without a resend).
   function settlePending() {
-    if (pending && pending.state === 'confirm' && game && (game.ply !== pending.ply || game.status !== 'playing')) {
-      pending = null; // the game moved on under the unconfirmed move
-      return;
-    }
-    if (!pending || pending.state !== 'retry' || !game) return;
-    if (game.ply === pending.ply + 1) {
-      pending = null;
-    } else if (game.ply === pending.ply && game.status === 'playing') {
-      sendMove();
-    } else {
-      pending = null;
-    }
+    if (!pending || !game || pending.state === 'sending') return;
+    if (game.ply !== pending.ply || game.status !== 'playing') pending = null;
   }
 
   // ---- rendering ----
@@ -458,11 +315,11 @@ export function mount(root, { gid, token: given = '' }) {
     try {
       // The game view writes its moves in the notation asked for (?notation=);
       // an API without it answers the plain view, and the record is read instead.
-      const view = await api('GET', `${path}?notation=${notation}`);
+      const view = await get(`${path}?notation=${notation}`);
       if (view && view.notation && Array.isArray(view.notation.moves) && !view.since) {
         recordTexts = { ...want, ply: view.ply, moves: view.notation.moves };
       } else {
-        const text = await api('GET', `${path}/record?format=${notation}`, { raw: true });
+        const text = await get(`${path}/record?format=${notation}`, { as: 'text' });
         recordTexts = { ...want, moves: parseRecord(text) };
       }
     } catch {
@@ -573,7 +430,7 @@ export function mount(root, { gid, token: given = '' }) {
     });
     if (game.status === 'over') {
       status.textContent = '';
-      resultBox.textContent = `${resultText(game.result)}${game.reason ? ` · ${reasonText(game.reason)}` : ''}`;
+      resultBox.textContent = `${resultName(game.result)}${game.reason ? ` · ${reasonText(game.reason)}` : ''}`;
       resultBox.hidden = false;
     } else {
       resultBox.hidden = true;
@@ -656,7 +513,7 @@ export function mount(root, { gid, token: given = '' }) {
       // GET /me (when the API has it) says whether the official is a scribe
       // (records moves and presses) or an arbiter (rules): show only their tools.
       if (role === 'official') {
-        api('GET', '/me', { token }).then((me) => {
+        get('/me', { token }).then((me) => {
           if (!alive || !me || (me.role !== 'scribe' && me.role !== 'arbiter')) return;
           officialKind = me.role;
           official.only(officialKind);
@@ -670,8 +527,8 @@ export function mount(root, { gid, token: given = '' }) {
   async function loadNames(link) {
     try {
       const [ev, pl] = await Promise.all([
-        api('GET', `/tournaments/${encodeURIComponent(link.id)}`),
-        api('GET', `/tournaments/${encodeURIComponent(link.id)}/players`),
+        get(`/tournaments/${encodeURIComponent(link.id)}`),
+        get(`/tournaments/${encodeURIComponent(link.id)}/players`),
       ]);
       const byId = new Map((pl.players || []).map((p) => [p.id, p]));
       const label = (id) => { const p = byId.get(id); return p ? `${p.name}${p.rating ? ` (${p.rating})` : ''}` : ''; };

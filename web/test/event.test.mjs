@@ -53,16 +53,39 @@ test('home page: every section renders at 360 and 1280 px, in both languages', a
   }
 });
 
-test('a refusal is shown with the API message', async () => {
-  const page = await newPage(browser, { width: 360, locale: 'en-US' });
-  await page.goto(`${server.base}/`);
-  // An empty name: the API refuses it, and the page says why.
-  await page.locator('#create-event button[type=submit]').click();
-  const err = page.locator('#create-event .error[role=alert]');
-  await err.waitFor();
-  assert.match(await err.textContent(), /Refused: .*name/i);
-  assertNoErrors(page, 'refusal');
-  await page.context().close();
+test('a form says what is missing in the page\'s language; a refusal is said from its code, never in the server\'s English on a Chinese page', async () => {
+  for (const locale of ['en-US', 'zh-CN']) {
+    const zh = locale === 'zh-CN';
+    const page = await newPage(browser, { width: 360, locale });
+    await page.goto(`${server.base}/`);
+    const posts = [];
+    page.on('request', (r) => { if (r.method() === 'POST') posts.push(r.url()); });
+    // An empty name: the browser's constraint check, in the page's words; nothing is sent.
+    await page.locator('#create-event button[type=submit]').click();
+    const name = page.locator('#create-event input[name=name]');
+    assert.equal(await name.evaluate((el) => el.validationMessage), zh ? '请填写这一项' : 'Fill in this field');
+    assert.ok(await name.evaluate((el) => el === document.activeElement), 'the empty field has the focus');
+    assert.deepEqual(posts, [], 'an incomplete form sends nothing');
+    // A refusal the page cannot foresee: a tie-break the server does not know.
+    await name.fill('Refusal test');
+    await page.locator('#create-event details.advanced summary').click();
+    await page.locator('#create-event input[name=tiebreaks]').fill('nonsense');
+    const answer = page.waitForResponse((r) => r.url().endsWith('/tournaments') && r.request().method() === 'POST');
+    await page.locator('#create-event button[type=submit]').click();
+    const refusal = await (await answer).json();
+    assert.equal(refusal.error.code, 'invalid_field');
+    const err = page.locator('#create-event .error[role=alert]');
+    await err.waitFor();
+    const text = await err.textContent();
+    if (zh) {
+      assert.match(text, /^被拒绝：.*tiebreaks/);
+      assert.ok(!text.includes(refusal.error.message), `a Chinese page shows the server's English message: ${text}`);
+    } else {
+      assert.match(text, /^Refused: .*tiebreak/i);
+    }
+    assertNoErrors(page, `refusal ${locale}`);
+    await page.context().close();
+  }
 });
 
 test('organiser creates a 4-player Swiss, registers by CSV paste, pairs and starts round 1, enters and corrects results; the public page shows the standings', async () => {
