@@ -1,8 +1,8 @@
 // app.js — the client's entry point and router. Every page URL gets the same
 // shell; this module draws the page the path names:
 //   /          home.js  (create an event or a game, open an event)
-//   /t/{tid}   event.js (the public event page; the organiser's console with its token)
-//   /g/{gid}   game.js  (the board)
+//   /t/{tid}   pages/event/page.js (the public event page; the organiser's console with its token)
+//   /g/{gid}   pages/game/page.js (the board)
 
 import { htmlLang, lang, setLang, t } from './core/i18n.js';
 import { onStatus } from './core/live.js';
@@ -61,13 +61,13 @@ async function route() {
       mod.mount(root);
     } else if ((m = /^\/t\/([^/]+)\/?$/.exec(path))) {
       const tid = decodeURIComponent(m[1]);
-      const mod = await import('./event.js');
+      const mod = await import('./pages/event/page.js');
       showLiveStatus();
       mod.mount(root, { tid });
     } else if ((m = /^\/g\/([^/]+)\/?$/.exec(path))) {
       const gid = decodeURIComponent(m[1]);
       const token = tokenFrom(`game:${gid}`);
-      const mod = await import('./game.js');
+      const mod = await import('./pages/game/page.js');
       mod.mount(root, { gid, token });
     } else {
       clear(root, h('h1', {}, t('app.notFound')), h('p', {}, h('a', { href: '/' }, t('nav.home'))));

@@ -1,4 +1,4 @@
-// event-admin.js — the organiser's console on the event page, loaded only
+// pages/event/admin.js — the organiser's console on the event page, loaded only
 // when the page holds the event's organiser token: register players (one by
 // one, or many from pasted or uploaded CSV), teams and lineups, appoint
 // officials, pair and start rounds, manual changes, results and corrections,
@@ -9,12 +9,12 @@
 // results to officials (O-1), the console appoints the organiser as an
 // arbiter once ("Organiser") and keeps that token in this browser.
 
-import { ApiError } from './core/http.js';
-import { errorText, t } from './core/i18n.js';
-import * as outbox from './core/outbox.js';
-import { eventLink as linkTo, eventLinks, getToken, keepLink as keep, saveToken } from './core/tokens.js';
-import { playerStatus, resultName, resultShort, RESULTS } from './names.js';
-import { act, checkbox, clear, confirmDialog, field, h, linkBox, parseCSV, select, showError, showOk, validate } from './ui.js';
+import { ApiError } from '../../core/http.js';
+import { errorText, t } from '../../core/i18n.js';
+import * as outbox from '../../core/outbox.js';
+import { eventLink as linkTo, eventLinks, getToken, keepLink as keep, saveToken } from '../../core/tokens.js';
+import { playerStatus, resultName, resultShort, RESULTS } from '../../names.js';
+import { act, checkbox, clear, confirmDialog, field, h, linkBox, parseCSV, select, showError, showOk, validate } from '../../ui.js';
 
 /** createAdmin gives the event page its organiser controls. */
 export function createAdmin(page) {
@@ -420,7 +420,13 @@ export function createAdmin(page) {
     return form;
   }
 
+  // The console is kept while what it shows is unchanged (a redraw keeps
+  // the focus and a half-typed appointment in it).
   function consoleView() {
+    return memo(`console-${page.ev.round}-${page.ev.status}-${links().length}`, buildConsole);
+  }
+
+  function buildConsole() {
     return h('div', { class: 'console' },
       h('h2', {}, t('adm.console')),
       h('p', { class: 'muted' }, t('adm.consoleLead')),

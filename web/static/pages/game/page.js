@@ -1,4 +1,4 @@
-// game.js — the page of one game, /g/{gid}: the board, both players and
+// pages/game/page.js — the page of one game, /g/{gid}: the board, both players and
 // clocks, the move list in the reader's notation, the result and the
 // record's downloads, live. With a seat or player token (#token=…) the
 // reader plays: moves by tap or drag (with an optional ✓/✗ confirmation),
@@ -11,55 +11,27 @@
 // legalMoves, and every action is the API's to accept or refuse (said in
 // the reader's language). Every write goes through core/outbox.js; a move
 // names its ply, so a retry after a lost answer first reads the game and is
-// sent again only when the move did not land.
+// sent again only when the move did not land. What the page derives is in
+// state.js (pure), its controls and move list are drawn by view.js and
+// patched in place, so a new view keeps the reader's focus.
 
-import { ApiError, get, newKey } from './core/http.js';
-import { errorText, formatTime, lang, t } from './core/i18n.js';
-import * as outbox from './core/outbox.js';
-import { getToken, tokenFrom, tokenParts } from './core/tokens.js';
-import { onStatus, setGame, watchGame, refreshGame } from './core/live.js';
-import { createBoard, isICCS, sideToMoveOf } from './board.js';
-import { createClocks } from './clock.js';
-import { muted, play, setMuted } from './sound.js';
-import { reasonText, resultName } from './names.js';
-import { h } from './ui.js';
-import { mountOfficial } from './game-official.js';
+import { ApiError, get, newKey } from '../../core/http.js';
+import { errorText, t } from '../../core/i18n.js';
+import * as outbox from '../../core/outbox.js';
+import { getToken, tokenFrom, tokenParts } from '../../core/tokens.js';
+import { onStatus, setGame, watchGame, refreshGame } from '../../core/live.js';
+import { createBoard, isICCS, sideToMoveOf } from '../../board.js';
+import { createClocks } from '../../clock.js';
+import { muted, play, setMuted } from '../../sound.js';
+import { reasonText, resultName } from '../../names.js';
+import { patch } from '../../core/view.js';
+import { h } from '../../ui.js';
+import { mountOfficial } from './official.js';
+import { barModel, canMove, checkSide, factsText, movesShown, NOTATIONS, notationSetting, pendingAfter, pieceCount, parseRecord, roleOf,
+  saveNotation, saveSetting, setting, soundOf, statusKey } from './state.js';
+import { barView, confirmView, movesView, offerView } from './view.js';
 
-const settingKey = (k) => `xqtour.game.${k}`;
-function setting(k, dflt) {
-  try {
-    const v = localStorage.getItem(settingKey(k));
-    return v === null ? dflt : v === '1';
-  } catch { return dflt; }
-}
-function saveSetting(k, on) {
-  try { localStorage.setItem(settingKey(k), on ? '1' : '0'); } catch { /* storage disabled */ }
-}
-function notationSetting() {
-  try {
-    const v = localStorage.getItem(settingKey('notation'));
-    if (v === 'chinese' || v === 'wxf' || v === 'iccs') return v;
-  } catch { /* storage disabled */ }
-  return lang === 'zh' ? 'chinese' : 'wxf';
-}
-
-// The record's Chinese text uses traditional forms; the page shows 简体.
-const SIMPLIFIED = { 進: '进', 車: '车', 俥: '车', 馬: '马', 傌: '马', 帥: '帅', 將: '将', 砲: '炮', 後: '后', 陣: '阵' };
-function simplify(s) {
-  return s.replace(/[進車俥馬傌帥將砲後陣]/g, (c) => SIMPLIFIED[c])
-    .replace(/[０-９]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xFEE0));
-}
-
-/** parseRecord reads the moves out of a record in move-number form ("1. a b\n2. c d\n1-0 (…)"). */
-export function parseRecord(text) {
-  const out = [];
-  for (const line of String(text || '').split('\n')) {
-    const m = /^\s*\d+\.\s+(.*)$/.exec(line);
-    if (!m) continue;
-    for (const tok of m[1].trim().split(/\s+/)) if (tok && tok !== '...' && tok !== '…') out.push(tok);
-  }
-  return out;
-}
+export { parseRecord };
 
 /** mount draws the game page for gid into root. */
 export function mount(root, { gid, token: given = '' }) {
@@ -115,7 +87,7 @@ export function mount(root, { gid, token: given = '' }) {
 
   const movesList = h('ol', { class: 'moves', 'aria-label': t('game.moves') });
   const notationSel = h('select', { id: 'game-notation' },
-    ...['chinese', 'wxf', 'iccs'].map((n) => h('option', { value: n, ...(n === notation ? { selected: '' } : {}) }, t(`game.notation.${n}`))));
+    ...NOTATIONS.map((n) => h('option', { value: n, ...(n === notation ? { selected: '' } : {}) }, t(`game.notation.${n}`))));
   const facts = h('p', { class: 'seat-meta' });
   const movesBox = h('section', { 'aria-labelledby': 'game-moves-h' },
     h('h2', { id: 'game-moves-h' }, t('game.moves')),
@@ -178,15 +150,7 @@ export function mount(root, { gid, token: given = '' }) {
   }
 
   function whoAmI() {
-    const parts = tokenParts(token);
-    role = 'viewer'; mySide = '';
-    if (!token || !game) return;
-    const link = game.tournament;
-    if (parts.kind === 'seat' && !link && parts.scope === gid) { role = 'player'; mySide = parts.id; }
-    else if (parts.kind === 'player' && link && parts.scope === link.id) {
-      if (parts.id === link.red) { role = 'player'; mySide = 'red'; } else if (parts.id === link.black) { role = 'player'; mySide = 'black'; }
-    } else if (parts.kind === 'official' && link && parts.scope === link.id) role = 'official';
-    else if (parts.kind === 'organiser' && link && parts.scope === link.id) role = 'organiser';
+    ({ role, side: mySide } = roleOf(token ? tokenParts(token) : null, game, gid));
   }
 
   // ---- moves ----
@@ -241,8 +205,7 @@ export function mount(root, { gid, token: given = '' }) {
   // when the game went on — with the move or without it — the board stops
   // showing it (the outbox settles the write itself, without a resend).
   function settlePending() {
-    if (!pending || !game || pending.state === 'sending') return;
-    if (game.ply !== pending.ply || game.status !== 'playing') pending = null;
+    pending = pendingAfter(pending, game);
   }
 
   // ---- rendering ----
@@ -269,34 +232,21 @@ export function mount(root, { gid, token: given = '' }) {
     }
   }
 
+  // The move list is patched (view.js), the announcement said once per new move.
+  let movesV = movesList;
   function renderMoves() {
-    const shown = recordTexts.notation === notation && recordTexts.ply === game.ply ? recordTexts.moves : null;
-    const moves = shown && shown.length === game.moves.length ? shown : game.moves;
-    movesList.replaceChildren();
-    if (!moves.length) {
-      if (announced < 0) announced = 0;
-      movesList.append(h('li', { class: 'moves-empty' }, h('span', { class: 'm' }, t('game.noMoves'))));
-      return;
-    }
-    for (let i = 0; i < moves.length; i += 2) {
-      const li = h('li', {}, h('span', { class: 'n' }, `${i / 2 + 1}.`));
-      for (const j of [i, i + 1]) {
-        const txt = j < moves.length ? (notation === 'chinese' && moves !== game.moves ? simplify(moves[j]) : moves[j]) : '';
-        li.append(h('span', { class: `m${j === moves.length - 1 ? ' cur' : ''}`, lang: notation === 'chinese' && moves !== game.moves ? 'zh-Hans' : 'en' }, txt));
-      }
-      movesList.append(li);
-    }
+    const shown = movesShown(game, recordTexts, notation);
+    movesV = patch(movesV, movesView(shown));
+    const { moves } = shown;
     // a screen reader hears each new move once, in the reader's notation
-    const named = moves !== game.moves || notation === 'iccs';
     if (announced < 0) announced = moves.length;
-    else if (named && moves.length > announced) {
+    else if (shown.named && moves.length > announced) {
       announced = moves.length;
       const mover = moves.length % 2 === 1 ? sideToMoveOf(game.startFen) : (sideToMoveOf(game.startFen) === 'red' ? 'black' : 'red');
-      const txt = notation === 'chinese' ? simplify(moves[moves.length - 1]) : moves[moves.length - 1];
-      announce.textContent = `${t(`game.${mover}`)}: ${txt}`;
+      announce.textContent = `${t(`game.${mover}`)}: ${moves[moves.length - 1]}`;
     }
-    const last = movesList.lastElementChild;
-    if (last && last.lastElementChild) movesList.scrollTop = movesList.scrollHeight;
+    const list = movesV.elm;
+    if (list.lastElementChild && list.lastElementChild.lastElementChild) list.scrollTop = list.scrollHeight;
   }
 
   let announced = -1;
@@ -332,82 +282,41 @@ export function mount(root, { gid, token: given = '' }) {
     if (game.ply !== want.ply || notation !== want.notation) loadNotation();
   }
 
-  function renderBar() {
-    bar.replaceChildren();
-    confirmBar.replaceChildren();
-    offerBar.replaceChildren();
-    const playing = game && game.status === 'playing' && game.started !== false;
-    const isPlayer = role === 'player';
-    confirmBar.hidden = true;
-    offerBar.hidden = true;
-    bar.hidden = !(isPlayer && playing);
-    if (pending && pending.state === 'confirm') {
-      const yes = h('button', { type: 'button', class: 'yes', 'aria-label': t('game.confirm') }, '✓');
-      const no = h('button', { type: 'button', class: 'no', 'aria-label': t('game.cancel') }, '✗');
-      yes.addEventListener('click', () => sendMove());
-      no.addEventListener('click', () => { pending = null; render(); });
-      confirmBar.append(h('span', {}, t('game.confirmMove')), yes, no);
-      confirmBar.hidden = false;
-    } else if (pending) {
-      confirmBar.append(h('span', {}, t('game.sending')));
-      confirmBar.hidden = false;
-    }
-    if (!playing) return;
-    const by = game.drawOffer && game.drawOffer.pending ? game.drawOffer.by : null;
-    if (isPlayer && by && by !== mySide) {
-      const acc = h('button', { type: 'button', class: 'yes' }, t('game.accept'));
-      const dec = h('button', { type: 'button' }, t('game.decline'));
-      acc.addEventListener('click', () => act('/draw', { action: 'accept' }));
-      dec.addEventListener('click', () => act('/draw', { action: 'decline' }));
-      offerBar.append(h('span', {}, t('game.drawIncoming')), acc, dec);
-      offerBar.hidden = false;
-    } else if (by && role !== 'viewer') {
-      offerBar.append(h('span', {}, by === mySide ? t('game.drawOffered') : `${t(`game.${by}`)}: ${t('game.offerDraw')}`));
-      offerBar.hidden = false;
-    }
-    if (!isPlayer) return;
-    const button = (label, cls, onClick, attrs = {}) => {
-      const b = h('button', { type: 'button', class: cls, ...attrs }, label);
-      b.addEventListener('click', onClick);
-      return b;
-    };
-    // The clock press: the last mover (that is, not the side to move) while its press is awaited.
-    // C-6: in an event a player records arriving at the board (a first move counts too)
-    const movedYet = game.ply >= (sideToMoveOf(game.startFen) === mySide ? 1 : 2);
-    if (game.tournament && !arrived && !movedYet) {
-      bar.append(button(t('game.arrive'), '', async () => { arrived = true; await act('/arrive', {}); render(); }));
-    }
-    if (game.clocks.awaitingPress && game.sideToMove !== mySide) {
-      bar.append(button(t('game.press'), 'primary', () => act('/clock', {})));
-    }
-    const confirmIn = (what, q, run) => {
-      const wrap = h('span', { class: 'confirm-inline', role: 'group', 'aria-label': q }, h('span', {}, q));
-      wrap.append(
-        button('✓', 'primary', () => { ask = ''; render(); run(); }, { 'aria-label': `${q} ${t('game.confirm')}` }),
-        button('✗', '', () => { ask = ''; render(); }, { 'aria-label': t('game.cancel') }));
-      return wrap;
-    };
+  // The bars under the board: state.js says what shows, view.js draws it,
+  // patched in place (the focused button stays focused across new views).
+  let confirmV = confirmBar;
+  let offerV = offerBar;
+  let barV = bar;
+  const barAct = {
+    confirmMove: () => sendMove(),
+    cancelMove: () => { pending = null; render(); },
+    draw: (action) => act('/draw', { action }),
+    arrive: async () => { arrived = true; await act('/arrive', {}); render(); },
+    press: () => act('/clock', {}),
+    disarmDraw: () => { drawArmed = false; render(); },
+    ask: (what) => { ask = what; render(); focusAsk(); },
+    unask: () => { ask = ''; render(); },
     // D-1: a draw is offered right after one's own move, before the press:
     // now, if that is where the game stands, else together with the next move.
-    const justMoved = game.clocks.awaitingPress && game.sideToMove !== mySide;
-    const offerNow = () => (justMoved ? act('/draw', { action: 'offer' }) : (drawArmed = true, render()));
-    if (drawArmed) {
-      bar.append(h('span', { class: 'armed' }, t('game.drawArmed')),
-        button(t('game.drawArmedCancel'), '', () => { drawArmed = false; render(); }));
-    } else if (ask === 'draw') bar.append(confirmIn('draw', t('game.offerDrawConfirm'), offerNow));
-    else if (!by) bar.append(button(t('game.offerDraw'), '', () => { ask = 'draw'; render(); focusAsk(); }));
-    if (ask === 'resign') bar.append(confirmIn('resign', t('game.resignConfirm'), () => act('/resign', {})));
-    else bar.append(button(t('game.resign'), 'danger', () => { ask = 'resign'; render(); focusAsk(); }));
-    const claims = h('details', { class: 'claims' }, h('summary', {}, t('game.claims')),
-      h('div', { class: 'form-row' },
-        button(t('game.claim.time'), '', () => act('/claims', { kind: 'time' })),
-        button(t('game.claim.noCapture', { n: game.noCapture ? game.noCapture.limit : '' }), '', () => act('/claims', { kind: 'noCapture' })),
-        button(t('game.claim.ruling'), '', () => act('/claims', { kind: 'ruling' }))));
-    bar.append(claims);
+    offerDraw: () => {
+      ask = '';
+      const justMoved = game.clocks.awaitingPress && game.sideToMove !== mySide;
+      if (justMoved) act('/draw', { action: 'offer' }); else drawArmed = true;
+      render();
+    },
+    resign: () => { ask = ''; render(); act('/resign', {}); },
+    claim: (kind) => act('/claims', { kind }),
+  };
+
+  function renderBar() {
+    const m = barModel(game, role, mySide, { pending, ask, drawArmed, arrived });
+    confirmV = patch(confirmV, confirmView(m, barAct));
+    offerV = patch(offerV, offerView(m, barAct));
+    barV = patch(barV, barView(m, barAct));
   }
 
   function focusAsk() {
-    const b = bar.querySelector('.confirm-inline button');
+    const b = barV.elm.querySelector('.confirm-inline button');
     if (b) b.focus();
   }
 
@@ -416,17 +325,12 @@ export function mount(root, { gid, token: given = '' }) {
     page.dataset.ply = String(game.ply);
     page.dataset.status = game.status;
     renderSeats();
-    const playing = game.status === 'playing' && game.started !== false;
     const lastMove = game.moves.length ? game.moves[game.moves.length - 1] : '';
-    const canMove = playing && !pending && (
-      (role === 'player' && game.sideToMove === mySide) || (role === 'official' && officialKind !== 'arbiter'));
-    // The king in check: from the view's inCheck when the API sends it, and
-    // the mated side when the result says checkmate (never computed here).
-    let check = game.inCheck === true ? game.sideToMove : typeof game.inCheck === 'string' ? game.inCheck : '';
-    if (game.status === 'over' && game.reason === 'checkmate') check = game.sideToMove;
+    const movable = canMove(game, role, mySide, { pending, officialKind });
+    // The king in check: from the view (never computed here).
     board.set({
-      fen: game.fen, legalMoves: canMove ? game.legalMoves : [], lastMove: isICCS(lastMove) ? lastMove : '',
-      check, movable: canMove, pending: pending ? pending.move : '',
+      fen: game.fen, legalMoves: movable ? game.legalMoves : [], lastMove: isICCS(lastMove) ? lastMove : '',
+      check: checkSide(game), movable, pending: pending ? pending.move : '',
     });
     if (game.status === 'over') {
       status.textContent = '';
@@ -434,31 +338,17 @@ export function mount(root, { gid, token: given = '' }) {
       resultBox.hidden = false;
     } else {
       resultBox.hidden = true;
-      status.textContent = game.status === 'pendingRuling' ? t('game.pendingRuling')
-        : game.started === false ? (game.roundStartsAt ? t('game.startsAt', { at: formatTime(game.roundStartsAt, { timeStyle: 'short' }) }) : t('game.notStarted'))
-          : role === 'player' ? t(sideToMoveOf(game.fen) === mySide ? 'game.yourMove' : 'game.theirMove')
-            : t('game.toMove', { side: t(`game.${sideToMoveOf(game.fen)}`) });
+      const [key, vars] = statusKey(game, role, mySide);
+      status.textContent = t(key, vars);
     }
     roleLine.textContent = role === 'player' ? t('game.role.player', { side: t(`game.${mySide}`) })
       : role === 'official' ? t('game.role.official') : role === 'organiser' ? t('game.role.organiser') : t('game.viewer');
-    const bits = [];
-    if (game.noCapture) bits.push(t('game.noCaptureCount', { n: game.noCapture.moves, limit: game.noCapture.limit }));
-    if (game.fouls && (game.fouls.red || game.fouls.black)) bits.push(t('game.fouls', game.fouls));
-    if (game.repetition && game.repetition.warning) bits.push(t('game.repetition', { n: game.repetition.cycles }));
-    facts.textContent = bits.join(' · ');
+    facts.textContent = factsText(game);
     renderBar();
     renderMoves();
     if (official) official.update(game);
   }
 
-  function soundFor(prev, next) {
-    if (next.status === 'over' && lastStatus && lastStatus !== 'over') { play('end'); return; }
-    if (prev < 0 || next.ply <= prev) return;
-    if (next.inCheck) { play('check'); return; }
-    // a capture shows as one piece fewer in the placement
-    const count = (fen) => (String(fen).split(' ')[0].match(/[a-zA-Z]/g) || []).length;
-    play(lastFenPieces !== null && count(next.fen) < lastFenPieces ? 'capture' : 'move');
-  }
   let lastFenPieces = null;
 
   function onGame(view, meta) {
@@ -479,10 +369,11 @@ export function mount(root, { gid, token: given = '' }) {
       startOnce();
     }
     if (game.ply !== prevPly && ask) ask = '';
-    soundFor(prevPly, game);
+    const sound = soundOf(prevPly, lastStatus, lastFenPieces, game);
+    if (sound) play(sound);
     lastPly = game.ply;
     lastStatus = game.status;
-    lastFenPieces = (String(game.fen).split(' ')[0].match(/[a-zA-Z]/g) || []).length;
+    lastFenPieces = pieceCount(game.fen);
     settlePending();
     clocks.sync(game, meta || {});
     render();
@@ -551,7 +442,7 @@ export function mount(root, { gid, token: given = '' }) {
   });
   notationSel.addEventListener('change', () => {
     notation = notationSel.value;
-    try { localStorage.setItem(settingKey('notation'), notation); } catch { /* storage disabled */ }
+    saveNotation(notation);
     loadNotation();
   });
 

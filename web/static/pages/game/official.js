@@ -5,9 +5,9 @@
 // corrections, results, late forfeits). The API decides who may do what;
 // its refusal is shown by the game page (ctx.showError).
 
-import { t } from './core/i18n.js';
-import { REASONS, RESULTS, reasonText, resultName } from './names.js';
-import { h, select as options } from './ui.js';
+import { t } from '../../core/i18n.js';
+import { REASONS, RESULTS, reasonText, resultName } from '../../names.js';
+import { h, select as options } from '../../ui.js';
 
 let seq = 0;
 
