@@ -1,6 +1,6 @@
 // app.js — the client's entry point and router. Every page URL gets the same
 // shell; this module draws the page the path names:
-//   /          home.js  (create an event or a game, open an event)
+//   /          pages/home/page.js (create an event or a game, open an event)
 //   /t/{tid}   pages/event/page.js (the public event page; the organiser's console with its token)
 //   /g/{gid}   pages/game/page.js (the board)
 
@@ -57,7 +57,7 @@ async function route() {
   let m;
   try {
     if (path === '/' || path === '') {
-      const mod = await import('./home.js');
+      const mod = await import('./pages/home/page.js');
       mod.mount(root);
     } else if ((m = /^\/t\/([^/]+)\/?$/.exec(path))) {
       const tid = decodeURIComponent(m[1]);

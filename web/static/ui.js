@@ -145,6 +145,7 @@ export function validate(form) {
   for (const el of form.elements) {
     if (!el.willValidate) continue;
     el.setCustomValidity('');
+    if (el.closest('[hidden]')) continue; // a folded-away system's options are not sent
     const v = el.validity;
     if (v.valid) continue;
     const msg = v.valueMissing ? t('ui.v.required') : v.rangeUnderflow ? t('ui.v.min', { min: el.min })

@@ -4,34 +4,13 @@
 // twice; an arbiter enters a result on the table pad. Screenshots at 360 px
 // and 1280 px, axe-core, and no console errors on every page.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { startServer, launchBrowser, newPage, assertNoErrors, screenshot, apiCall } from './harness.mjs';
-
-// axe-core is evaluated through DevTools, which the page's CSP does not
-// govern (a <script> tag would be refused by it, rightly).
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-async function checkA11y(page) {
-  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.evaluate(axeSource);
-  const res = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return res.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-}
+import { useStack, newPage, assertNoErrors, checkA11y, screenshot, apiCall } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+useStack((stack) => ({ server, browser } = stack));
 
 // G-1: a five-ply mate from the start (炮八平七 士6进5 炮七进四 炮2平3 炮七进三).
 const MATE = ['b2c2', 'f9e8', 'c2c6', 'b7c7', 'c6c9'];

@@ -4,30 +4,27 @@
 // page, tabs side by side without overlapping and inside the screen, the
 // event's name and facts inside the screen, table cells that do not overlap.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, assertNoErrors, screenshot, apiCall } from './harness.mjs';
+import { useStack, newPage, assertNoErrors, screenshot, apiCall } from './harness.mjs';
 
 let server;
 let browser;
-let ev;
+useStack((stack) => ({ server, browser } = stack));
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: '周六快棋公开赛 Saturday Rapid Open', rounds: 5, timeControl: 'rapid-10/40+5/30' } });
+// event is the page's event, made once through the API on first use: a
+// five-player Swiss with round 1 paired and one result in.
+let made = null;
+const event = () => (made ||= (async () => {
+  const ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: '周六快棋公开赛 Saturday Rapid Open', rounds: 5, timeControl: 'rapid-10/40+5/30' } });
   for (const [name, rating, club] of [['王天一', 2650, '杭州'], ['郑惟桐', 2600, '四川'], ['Xu Yinchuan', 2550, 'Guangdong'], ['洪智', 2500, '上海'], ['赵鑫鑫', 2480, '浙江']]) {
     await apiCall(server.base, 'POST', `/tournaments/${ev.id}/players`, { token: ev.token, body: { name, rating, club } });
   }
   const arb = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/officials`, { token: ev.token, body: { role: 'arbiter', name: 'Arb' } });
   const r = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: {} });
   await apiCall(server.base, 'POST', `/games/${r.pairings[0].gameId}/result`, { token: arb.token, body: { result: '1-0' } });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+  return ev;
+})());
 
 // facts measures what the screenshot shows.
 const facts = (page) => page.evaluate(() => {
@@ -50,6 +47,7 @@ for (const width of [360, 1280]) {
   for (const locale of ['zh-CN', 'en-US']) {
     const lang = locale.slice(0, 2);
     test(`the event page at ${width} px in ${lang}: pairings and standings fit, tabs and cells do not overlap`, async () => {
+      const ev = await event();
       const page = await newPage(browser, { width, locale });
       await page.goto(`${server.base}/t/${ev.id}`);
       await page.locator('table.pairings tr[data-table="1"] td.result a:not(.playing)').waitFor();
@@ -77,6 +75,7 @@ for (const width of [360, 1280]) {
 }
 
 test('the organiser\'s console at 360 and 1280 px: no sideways scrolling, the forms inside the screen', async () => {
+  const ev = await event();
   for (const [width, locale] of [[1280, 'en-US'], [360, 'zh-CN']]) {
     const page = await newPage(browser, { width, locale });
     await page.goto(`${server.base}/t/${ev.id}#token=${ev.token}`);

@@ -4,22 +4,13 @@
 // polling, saying so, when the socket closes; and its redraws keep the
 // reader's focus and open explanations.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, assertNoErrors, apiCall } from './harness.mjs';
+import { useStack, newPage, assertNoErrors, apiCall } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+useStack((stack) => ({ server, browser } = stack));
 
 test('the event page subscribes over the socket, re-reads on a push, and polls when the socket closes', async () => {
   const ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: 'Live Open', rounds: 1 } });

@@ -8,6 +8,7 @@ import { test, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError, errorFrom, forget, get, request, useFetch } from '../static/core/http.js';
 import * as outbox from '../static/core/outbox.js';
+import * as db from '../static/core/db.js';
 import { errorText, list, t, useLanguage, acceptLanguage } from '../static/core/i18n.js';
 import { createStore } from '../static/core/store.js';
 import { tokenIn, tokenParts } from '../static/core/tokens.js';
@@ -192,4 +193,19 @@ test('mergeGame appends the moves of a ?since read to the game held', () => {
   const full = { id: 'g', ply: 1, moves: ['x'] };
   assert.equal(mergeGame(held, full), full, 'a full read replaces');
   assert.equal(mergeGame(held, null), held);
+});
+
+test('resume sends what an earlier page left in the outbox, under the key it was given', async () => {
+  const left = { id: 'left-1', method: 'POST', path: '/tournaments/t1/players', body: { name: 'A' }, token: 'tok', key: 'kept-key',
+    contentType: '', as: 'json', headers: null, settle: null, created: 1, attempts: 3 };
+  await db.put('outbox', left.id, left);
+  const keys = [];
+  useFetch(async (path, init) => { keys.push([path, init.headers['Idempotency-Key'], init.headers.Authorization]); return reply(201, { id: 'p1' }); });
+  const sent = new Promise((resolve) => outbox.events.addEventListener('sent', (e) => resolve(e.detail), { once: true }));
+  await outbox.resume();
+  const detail = await sent;
+  assert.deepEqual(detail.response, { id: 'p1' });
+  assert.deepEqual(keys, [['/tournaments/t1/players', 'kept-key', 'Bearer tok']]);
+  assert.deepEqual(await db.all('outbox'), [], 'answered: gone from the outbox');
+  useFetch();
 });

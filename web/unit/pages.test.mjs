@@ -4,7 +4,7 @@
 // the reader from a token and a round), the game page's derivations
 // (pages/game/state.js: the reader's role, the status line, the player's
 // bar, a waiting move after a new view, sounds, the move list), the
-// official's clock field, the home page's event reference.
+// official's clock field, the home page's request bodies and event reference.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ import { byeIds, cellShort, cellText, gamesByRound, isWin, meFromRound, pairingG
 import { headerItems, startsIn } from '../static/pages/event/view.js';
 import { barModel, canMove, checkSide, factsText, movesShown, parseRecord, pendingAfter, roleOf, simplify, soundOf, statusKey } from '../static/pages/game/state.js';
 import { parseClock } from '../static/pages/game/official.js';
-import { eventIdFrom } from '../static/home.js';
+import { eventBody, eventIdFrom, tcBody } from '../static/pages/home/state.js';
 
 test('parseCSV: separators, quotes, doubled quotes, line breaks inside quotes, blank lines, BOM', () => {
   assert.deepEqual(parseCSV('\uFEFFname,rating\n"Zheng, Weitong",2600\r\n\n Hong Zhi , 2500 \n'),
@@ -183,4 +183,31 @@ test('the move list: the record in the reader\'s notation when it fits, simplifi
   assert.deepEqual(movesShown(g, { notation: 'chinese', ply: 1, moves: ['炮二平五'] }, 'chinese'), { moves: ['h2e2', 'h9g7'], chinese: false, named: false }, 'a record of another ply is not shown');
   assert.deepEqual(movesShown(g, { notation: '', ply: -1, moves: [] }, 'iccs').named, true);
   assert.equal(simplify('俥一進１'), '车一进1');
+});
+
+// The create form's values as formValues reads them, with nothing changed.
+const DEFAULTS = { name: ' Club Open ', system: 'swiss', rounds: '5', tc: 'rapid-10/40+5/30', tcMinutes: '15', tcMoves: '0', tcIncrement: '10',
+  teams: false, boards: '4', substitutes: '0', teamFormat: '', keepEntryOrder: false, scoring: '2-1-0', tiebreaks: '', firstRound: 'positional',
+  avoidSameClub: false, gamesPerMatch: '', playoff: false, startsAt: '', numbering: '', elFromRound: '', elPerRound: '', elKeep: '',
+  grCount: '2', grFinals: 'samePlace', koThirdPlace: false, koReset: true, koFinalists: '', koTieBreak: '', lateUntil: '', lateMissed: 'zero',
+  rRepetition: '', rIllegal: '', rNoCapture: '', rDrawLimit: '', rLateMin: '', rDead: false, rArrivals: false };
+
+test('eventBody: the defaults are left out, each system\'s options only for that system', () => {
+  assert.deepEqual(eventBody(DEFAULTS), { name: 'Club Open', system: 'swiss', timeControl: 'rapid-10/40+5/30', rounds: 5 });
+  assert.deepEqual(eventBody({ ...DEFAULTS, system: 'roundRobin', rounds: '', numbering: 'rating', tiebreaks: 'wins，smallPoints directEncounter' }),
+    { name: 'Club Open', system: 'roundRobin', timeControl: 'rapid-10/40+5/30', numbering: 'rating', tiebreaks: ['wins', 'smallPoints', 'directEncounter'] });
+  const teams = eventBody({ ...DEFAULTS, teams: true, substitutes: '2', keepEntryOrder: true, lateUntil: '3' });
+  assert.deepEqual([teams.teams, teams.boards, teams.substitutes, teams.keepEntryOrder, teams.lateEntries], [true, 4, 2, true, undefined], 'no late entries in a team event');
+  assert.deepEqual(eventBody({ ...DEFAULTS, lateUntil: '3', lateMissed: 'draw' }).lateEntries, { untilRound: 3, missedRounds: 'draw' });
+  assert.deepEqual(eventBody({ ...DEFAULTS, system: 'doubleElimination', koReset: false }).knockout, { reset: false });
+  assert.deepEqual(eventBody({ ...DEFAULTS, system: 'groups', grCount: '4', grFinals: 'cross', koTieBreak: 'rapid-5/30' }).groups, { count: 4, finals: 'cross' });
+  assert.deepEqual(eventBody({ ...DEFAULTS, rNoCapture: '50', rLateMin: '1.5', rDead: true }).rules, { noCaptureMoves: 50, lateForfeitMs: 90000, deadPositionDraw: true });
+  assert.equal(eventBody({ ...DEFAULTS, system: 'knockout', koThirdPlace: true }).knockout.thirdPlace, true);
+  assert.equal(eventBody({ ...DEFAULTS, system: 'swiss', koThirdPlace: true }).knockout, undefined);
+});
+
+test('tcBody: a preset by name, a custom control as one period and an increment', () => {
+  assert.equal(tcBody(DEFAULTS), 'rapid-10/40+5/30');
+  assert.deepEqual(tcBody({ ...DEFAULTS, tc: 'custom', tcMinutes: '25', tcMoves: '40', tcIncrement: '5' }), { periods: [{ moves: 40, ms: 1500000 }], incrementMs: 5000 });
+  assert.deepEqual(tcBody({ ...DEFAULTS, tc: 'custom', tcMinutes: '', tcMoves: '', tcIncrement: '' }), { periods: [{ moves: 0, ms: 60000 }], incrementMs: 0 });
 });

@@ -245,16 +245,20 @@ export function watchGame(gid, onGame) {
     if (!wsOpen) armGames();
   }
   connect();
-  return () => {
-    const cur = games.get(gid);
-    if (!cur) return;
-    cur.handlers.delete(onGame);
-    if (cur.handlers.size === 0) {
-      games.delete(gid);
-      send({ action: 'unsubscribe', game: gid });
-      maybeClose();
-    }
-  };
+  return () => release(games, gid, onGame, 'game');
+}
+
+// release drops a watcher of a topic (kind "game" or "tournament"); the
+// last one to go unsubscribes it and may close the socket.
+function release(topics, id, fn, kind) {
+  const cur = topics.get(id);
+  if (!cur) return;
+  cur.handlers.delete(fn);
+  if (cur.handlers.size) return;
+  clearTimeout(cur.timer);
+  topics.delete(id);
+  send({ action: 'unsubscribe', [kind]: id });
+  maybeClose();
 }
 
 /** refreshGame re-reads a watched game now (after this page's own move, say) and delivers it. */
@@ -284,17 +288,7 @@ export function watchEvent(tid, onChange) {
   e.handlers.add(onChange);
   if (!wsOpen) armEvent(tid);
   connect();
-  return () => {
-    const cur = events.get(tid);
-    if (!cur) return;
-    cur.handlers.delete(onChange);
-    if (cur.handlers.size === 0) {
-      clearTimeout(cur.timer);
-      events.delete(tid);
-      send({ action: 'unsubscribe', tournament: tid });
-      maybeClose();
-    }
-  };
+  return () => release(events, tid, onChange, 'tournament');
 }
 
 function maybeClose() {

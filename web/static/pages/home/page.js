@@ -1,13 +1,15 @@
-// home.js — the home page: create an event (every system and option the API
+// pages/home/page.js — the home page: create an event (every system and option the API
 // offers, sensible defaults, the advanced ones folded away), open an event
 // by id or link, and create a standalone game with a link for each seat.
+// The forms are drawn and wired here; what they send is state.js's.
 
-import { ApiError } from './core/http.js';
-import { t } from './core/i18n.js';
-import * as outbox from './core/outbox.js';
-import { eventLink, gameLink, getToken, saveToken } from './core/tokens.js';
-import { PRESETS, SYSTEMS, TIEBREAKS, systemName, tiebreakName } from './names.js';
-import { act, checkbox, clear, field, h, linkBox, select, validate } from './ui.js';
+import { ApiError } from '../../core/http.js';
+import { t } from '../../core/i18n.js';
+import * as outbox from '../../core/outbox.js';
+import { eventLink, gameLink, getToken, saveToken } from '../../core/tokens.js';
+import { PRESETS, SYSTEMS, TIEBREAKS, systemName, tiebreakName } from '../../names.js';
+import { act, checkbox, clear, field, h, linkBox, select, validate } from '../../ui.js';
+import { eventBody, eventIdFrom, formValues, tcBody } from './state.js';
 
 const MINE = 'xqtour.myEvents';
 
@@ -57,10 +59,6 @@ export function rememberEvent(id, name) {
   try { localStorage.setItem(MINE, JSON.stringify(list.slice(0, 20))); } catch { /* storage disabled */ }
 }
 
-function num(form, name) {
-  const v = form.elements[name]?.value?.trim();
-  return v === '' || v === undefined ? undefined : Number(v);
-}
 
 function opts(prefix, keys) {
   return keys.map((k) => [k, t(`${prefix}.${k}`)]);
@@ -77,14 +75,6 @@ function tcControls(idPrefix) {
   return [field(t('home.tc'), preset), custom];
 }
 
-function readTC(form) {
-  const v = form.elements.tc.value;
-  if (v !== 'custom') return v;
-  return {
-    periods: [{ moves: num(form, 'tcMoves') || 0, ms: Math.round((num(form, 'tcMinutes') || 1) * 60000) }],
-    incrementMs: Math.round((num(form, 'tcIncrement') || 0) * 1000),
-  };
-}
 
 function createEventForm(out) {
   const sys = select(SYSTEMS.map((s) => [s, systemName(s)]), { name: 'system', value: 'swiss' });
@@ -156,7 +146,7 @@ function createEventForm(out) {
     e.preventDefault();
     if (!validate(e.currentTarget)) return;
     act(btn, status, async () => {
-      const body = readEvent(form);
+      const body = eventBody(formValues(form));
       const res = await create(form, '/tournaments', body);
       saveToken(`event:${res.id}`, res.token);
       rememberEvent(res.id, res.tournament.name);
@@ -173,71 +163,7 @@ function createEventForm(out) {
   return form;
 }
 
-function readEvent(form) {
-  const f = form.elements;
-  const body = { name: f.name.value.trim(), system: f.system.value, timeControl: readTC(form) };
-  const rounds = num(form, 'rounds');
-  if (rounds !== undefined) body.rounds = rounds;
-  if (f.teams.checked) {
-    body.teams = true;
-    body.boards = num(form, 'boards');
-    const subs = num(form, 'substitutes');
-    if (subs) body.substitutes = subs;
-    if (f.teamFormat.value) body.teamFormat = f.teamFormat.value;
-    if (f.keepEntryOrder.checked) body.keepEntryOrder = true;
-  }
-  if (f.scoring.value !== '2-1-0') body.scoring = f.scoring.value;
-  const tb = f.tiebreaks.value.split(/[,，\s]+/).filter(Boolean);
-  if (tb.length) body.tiebreaks = tb;
-  if (f.firstRound.value !== 'positional') body.firstRound = f.firstRound.value;
-  if (f.avoidSameClub.checked) body.avoidSameClub = true;
-  if (num(form, 'gamesPerMatch') !== undefined) body.gamesPerMatch = num(form, 'gamesPerMatch');
-  if (f.playoff.checked) body.playoff = true;
-  if (f.startsAt.value) body.startsAt = new Date(f.startsAt.value).toISOString();
-  const sys = body.system;
-  if ((sys === 'roundRobin' || sys === 'doubleRoundRobin') && f.numbering.value) body.numbering = f.numbering.value;
-  if (sys === 'swissElimination') {
-    const el = {};
-    if (num(form, 'elFromRound') !== undefined) el.fromRound = num(form, 'elFromRound');
-    if (num(form, 'elPerRound') !== undefined) el.perRound = num(form, 'elPerRound');
-    if (num(form, 'elKeep') !== undefined) el.keep = num(form, 'elKeep');
-    if (Object.keys(el).length) body.elimination = el;
-  }
-  if (sys === 'groups') body.groups = { count: num(form, 'grCount') || 2, finals: f.grFinals.value };
-  if (['knockout', 'doubleElimination', 'swissKnockout'].includes(sys) || (sys === 'groups' && f.grFinals.value === 'cross')) {
-    const ko = {};
-    if (sys === 'knockout' && f.koThirdPlace.checked) ko.thirdPlace = true;
-    if (sys === 'doubleElimination' && !f.koReset.checked) ko.reset = false;
-    if (sys === 'swissKnockout' && f.koFinalists.value) ko.finalists = Number(f.koFinalists.value);
-    if (f.koTieBreak.value) ko.tieBreak = f.koTieBreak.value;
-    if (Object.keys(ko).length) body.knockout = ko;
-  }
-  if (sys.startsWith('swiss') && !f.teams.checked) {
-    const late = {};
-    if (num(form, 'lateUntil')) late.untilRound = num(form, 'lateUntil');
-    if (f.lateMissed.value !== 'zero') late.missedRounds = f.lateMissed.value;
-    if (Object.keys(late).length) body.lateEntries = late;
-  }
-  const rules = {};
-  if (f.rRepetition.value) rules.repetition = f.rRepetition.value;
-  if (f.rIllegal.value) rules.illegalMoves = f.rIllegal.value;
-  if (num(form, 'rNoCapture') !== undefined) rules.noCaptureMoves = num(form, 'rNoCapture');
-  if (num(form, 'rDrawLimit') !== undefined) rules.drawOfferLimit = num(form, 'rDrawLimit');
-  if (num(form, 'rLateMin') !== undefined) rules.lateForfeitMs = Math.round(num(form, 'rLateMin') * 60000);
-  if (f.rDead.checked) rules.deadPositionDraw = true;
-  if (f.rArrivals.checked) rules.recordArrivals = true;
-  if (Object.keys(rules).length) body.rules = rules;
-  return body;
-}
 
-/** eventIdFrom reads an event id from an id or any link to /t/{tid}. */
-export function eventIdFrom(text) {
-  const s = String(text || '').trim();
-  const m = /\/t\/([a-z0-9]+)/i.exec(s);
-  if (m) return { id: m[1], token: (/#token=([^&\s]+)/.exec(s) || [])[1] || '' };
-  if (/^t[a-z0-9]{6,}$/i.test(s)) return { id: s, token: '' };
-  return null;
-}
 
 function openEventForm() {
   const input = h('input', { type: 'text', name: 'event', autocomplete: 'off', placeholder: 'tabc123… / https://…/t/…' });
@@ -275,7 +201,7 @@ function gameForm() {
     e.preventDefault();
     if (!validate(e.currentTarget)) return;
     act(btn, status, async () => {
-      const res = await create(form, '/games', { timeControl: readTC(form) });
+      const res = await create(form, '/games', { timeControl: tcBody(formValues(form)) });
       clear(out,
         linkBox(t('home.redLink'), gameLink(res.id, res.redToken)),
         linkBox(t('home.blackLink'), gameLink(res.id, res.blackToken)),
