@@ -441,3 +441,23 @@ test('a registration made offline waits in the outbox, says so, and is sent once
   assertNoErrors(org, 'offline');
   await org.context().close();
 });
+
+test('the pairing explanations follow the language the reader chose, not the browser\'s', async () => {
+  const { ev } = await swiss4('Language Open');
+  const page = await newPage(browser, { width: 1280, locale: 'en-US' });
+  const why = async () => {
+    await page.locator('table.pairings tr[data-table="1"] .why-btn').click();
+    const row = page.locator('#why-1-0:not([hidden])');
+    await row.waitFor();
+    return row.locator('p').first().textContent();
+  };
+  await page.goto(`${server.base}/t/${ev.id}`);
+  assert.doesNotMatch(await why(), /[\u4e00-\u9fff]/, 'an English page: the explanation in English');
+  // The reader switches to Chinese in an English browser.
+  await page.locator('#lang-switch').click();
+  await page.waitForLoadState('load');
+  await page.locator('html[lang="zh-Hans"]').waitFor();
+  assert.match(await why(), /[\u4e00-\u9fff]/, 'a Chinese page: the explanation in Chinese, though the browser asks for English');
+  assertNoErrors(page, 'language');
+  await page.context().close();
+});

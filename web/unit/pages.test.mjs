@@ -15,6 +15,7 @@ import { headerItems, startsIn } from '../static/pages/event/view.js';
 import { barModel, canMove, checkSide, factsText, movesShown, parseRecord, pendingAfter, roleOf, simplify, soundOf, statusKey } from '../static/pages/game/state.js';
 import { parseClock } from '../static/pages/game/official.js';
 import { eventBody, eventIdFrom, tcBody } from '../static/pages/home/state.js';
+import { csvPlayers, parseMembers, tableList } from '../static/pages/event/admin.js';
 
 test('parseCSV: separators, quotes, doubled quotes, line breaks inside quotes, blank lines, BOM', () => {
   assert.deepEqual(parseCSV('\uFEFFname,rating\n"Zheng, Weitong",2600\r\n\n Hong Zhi , 2500 \n'),
@@ -210,4 +211,13 @@ test('tcBody: a preset by name, a custom control as one period and an increment'
   assert.equal(tcBody(DEFAULTS), 'rapid-10/40+5/30');
   assert.deepEqual(tcBody({ ...DEFAULTS, tc: 'custom', tcMinutes: '25', tcMoves: '40', tcIncrement: '5' }), { periods: [{ moves: 40, ms: 1500000 }], incrementMs: 5000 });
   assert.deepEqual(tcBody({ ...DEFAULTS, tc: 'custom', tcMinutes: '', tcMoves: '', tcIncrement: '' }), { periods: [{ moves: 0, ms: 60000 }], incrementMs: 0 });
+});
+
+test('the console reads pasted players, team members and an official\'s tables', () => {
+  assert.deepEqual(csvPlayers('姓名,等级分,单位\n王天一,2650,杭州\n,2600,\n"Zheng, Weitong",n/a,Beijing'),
+    [{ line: 1, name: '王天一', rating: 2650, club: '杭州' }, { line: 3, name: 'Zheng, Weitong', rating: undefined, club: 'Beijing' }]);
+  assert.deepEqual(csvPlayers('Wang Tianyi\nHong Zhi, 2500'), [{ line: 1, name: 'Wang Tianyi', rating: undefined, club: undefined }, { line: 2, name: 'Hong Zhi', rating: 2500, club: undefined }]);
+  assert.deepEqual(parseMembers('A, 2400, Club\nB\n\n'), [{ name: 'A', rating: 2400, club: 'Club' }, { name: 'B' }]);
+  assert.deepEqual(tableList('1, 2 3，4'), [1, 2, 3, 4]);
+  assert.deepEqual(tableList(''), []);
 });

@@ -16,6 +16,31 @@ import { eventLink as linkTo, eventLinks, getToken, keepLink as keep, saveToken 
 import { playerStatus, resultName, resultShort, RESULTS } from '../../names.js';
 import { act, checkbox, clear, confirmDialog, field, h, linkBox, parseCSV, select, showError, showOk, validate } from '../../ui.js';
 
+/**
+ * csvPlayers turns pasted or uploaded CSV (name, rating, club) into the
+ * players to register, each with its line, skipping a header row and rows
+ * without a name.
+ */
+export function csvPlayers(text) {
+  let rows = parseCSV(text);
+  if (rows.length && /^(name|姓名|棋手|player)$/i.test(rows[0][0] || '')) rows = rows.slice(1);
+  return rows.map((r, i) => ({ line: i + 1, name: r[0] || '', rating: r[1] && /^\d+$/.test(r[1]) ? Number(r[1]) : undefined, club: r[2] || undefined }))
+    .filter((p) => p.name);
+}
+
+/** parseMembers reads a team's members (or substitutes), one a line: name, rating, club. */
+export function parseMembers(text) {
+  return parseCSV(text).map((r) => {
+    const m = { name: r[0] };
+    if (r[1] && /^\d+$/.test(r[1])) m.rating = Number(r[1]);
+    if (r[2]) m.club = r[2];
+    return m;
+  }).filter((m) => m.name);
+}
+
+/** tableList reads an official's tables, "1, 2 3，4" → [1, 2, 3, 4]. */
+export const tableList = (text) => String(text).split(/[,，\s]+/).filter(Boolean).map(Number);
+
 /** createAdmin gives the event page its organiser controls. */
 export function createAdmin(page) {
   const tid = page.tid;
@@ -221,13 +246,6 @@ export function createAdmin(page) {
     return h('ul', { class: 'plain links' }, list.map((l) => h('li', {}, linkBox(`${l.number ?? ''} ${l.name}`, eventLink(l.token)))));
   }
 
-  /** csvPlayers turns CSV rows into players, skipping a header row. */
-  function csvPlayers(text) {
-    let rows = parseCSV(text);
-    if (rows.length && /^(name|姓名|棋手|player)$/i.test(rows[0][0] || '')) rows = rows.slice(1);
-    return rows.map((r, i) => ({ line: i + 1, name: r[0] || '', rating: r[1] && /^\d+$/.test(r[1]) ? Number(r[1]) : undefined, club: r[2] || undefined }))
-      .filter((p) => p.name);
-  }
 
   function registerForms() {
     if (page.ev.teams) return null;
@@ -297,14 +315,6 @@ export function createAdmin(page) {
       h('details', { class: 'card', open: page.players.length === 0 }, h('summary', {}, t('adm.csv')), many));
   }
 
-  function parseMembers(text) {
-    return parseCSV(text).map((r) => {
-      const m = { name: r[0] };
-      if (r[1] && /^\d+$/.test(r[1])) m.rating = Number(r[1]);
-      if (r[2]) m.club = r[2];
-      return m;
-    }).filter((m) => m.name);
-  }
 
   function teamForms() {
     const box = memo('teams', buildTeamForms);
@@ -408,7 +418,7 @@ export function createAdmin(page) {
       if (!validate(e.currentTarget)) return;
       act(btn, status, async () => {
         const body = { role: role.value, name: name.value.trim() };
-        const tl = tables.value.split(/[,，\s]+/).filter(Boolean).map(Number);
+        const tl = tableList(tables.value);
         if (tl.length) body.tables = tl;
         const res = await post(`${base()}/officials`, body);
         keepLink({ id: res.id, name: `${body.name} (${t(`adm.role.${body.role}`)})`, token: res.token });
