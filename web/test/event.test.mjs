@@ -461,3 +461,35 @@ test('the pairing explanations follow the language the reader chose, not the bro
   assertNoErrors(page, 'language');
   await page.context().close();
 });
+
+test('an organiser whose browser kept the token and the player links in localStorage (the older client) keeps both', async () => {
+  const { ev } = await swiss4('Upgrade Open');
+  const kept = [{ id: 'p1', name: 'Wang Tianyi', number: 1, token: `${ev.id}.p1.old-secret` }];
+  const page = await newPage(browser, { width: 1280, locale: 'en-US' });
+  // What the older client left: its keys, set before any of the page's scripts runs.
+  await page.addInitScript(({ tid, token, links }) => {
+    if (sessionStorage.getItem('seeded')) return;
+    sessionStorage.setItem('seeded', '1');
+    localStorage.setItem(`xqtour.token.event:${tid}`, token);
+    localStorage.setItem(`xqtour.links.${tid}`, JSON.stringify(links));
+  }, { tid: ev.id, token: ev.token, links: kept });
+  await page.goto(`${server.base}/t/${ev.id}?tab=console`);
+  await page.locator('.console .links input.link-input').first().waitFor();
+  assert.equal(await page.locator('.console .links input.link-input').first().inputValue(), `${server.base}/t/${ev.id}#token=${kept[0].token}`);
+  const left = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('xqtour.token.') || k.startsWith('xqtour.links.')));
+  assert.deepEqual(left, [], 'moved out of localStorage');
+  // Now in IndexedDB: a reload (no localStorage left) still opens the console.
+  await page.reload();
+  await page.locator('.console .links input.link-input').first().waitFor();
+  const stored = await page.evaluate(() => new Promise((resolve) => {
+    const req = indexedDB.open('xqtour');
+    req.onsuccess = () => {
+      const tx = req.result.transaction('tokens');
+      const get = tx.objectStore('tokens').getAllKeys();
+      get.onsuccess = () => resolve(get.result);
+    };
+  }));
+  assert.ok(stored.includes(`event:${ev.id}`), `IndexedDB holds the organiser's token: ${stored}`);
+  assertNoErrors(page, 'upgrade');
+  await page.context().close();
+});

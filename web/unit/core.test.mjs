@@ -23,8 +23,10 @@ beforeEach(() => { forget(); useLanguage('en'); outbox.policy.firstMs = 5; outbo
 
 test('a GET revalidates with its ETag and a 304 answers with the copy held', async () => {
   const seen = [];
+  const modes = [];
   useFetch(async (path, init) => {
     seen.push(init.headers);
+    modes.push(init.cache);
     return init.headers['If-None-Match'] === '"v1"' ? reply(304) : reply(200, { n: 1 }, { ETag: '"v1"' });
   });
   const a = await get('/tournaments/t1');
@@ -32,6 +34,7 @@ test('a GET revalidates with its ETag and a 304 answers with the copy held', asy
   assert.equal(a, b, 'the same object: unchanged is a === away');
   assert.equal(seen[0]['If-None-Match'], undefined);
   assert.equal(seen[1]['If-None-Match'], '"v1"');
+  assert.deepEqual(modes.slice(0, 2), ['no-cache', 'no-store'], 'the browser\'s cache revalidates; with a held copy, this code does');
   assert.equal(seen[0]['Accept-Language'], acceptLanguage);
   assert.match(seen[0]['Accept-Language'], /^en/);
   useLanguage('zh');

@@ -151,7 +151,8 @@ test('a waiting move after a new view; the sounds of a change', () => {
   assert.equal(pendingAfter(waiting, game({ ply: 1 })), null, 'it landed (or the game went on)');
   assert.equal(pendingAfter({ ...waiting, state: 'confirm' }, game({ status: 'over' })), null);
   const sending = { ...waiting, state: 'sending' };
-  assert.equal(pendingAfter(sending, game({ ply: 1 })), sending, 'a move being sent is left to its answer');
+  assert.equal(pendingAfter(sending, game()), sending, 'a move being sent waits for its answer');
+  assert.equal(pendingAfter(sending, game({ ply: 1 })), null, 'a view showing it played (pushed before the answer) frees the board');
   assert.equal(soundOf(-1, '', null, game()), '', 'the first view is silent');
   assert.equal(soundOf(0, 'playing', 32, game({ ply: 1 })), 'move');
   assert.equal(soundOf(0, 'playing', 32, game({ ply: 1, fen: START.replace('RHEAKAEHR', 'RHEAKAEH1') })), 'capture');

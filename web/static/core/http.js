@@ -97,9 +97,14 @@ export async function request(method, path, { body, token, key, as = 'json', con
   }
   const id = method === 'GET' ? `${as} ${path} ${token || ''} ${acceptLanguage}` : '';
   const mine = id && held.get(id);
-  // A request with If-None-Match bypasses the browser's own cache (Fetch
-  // standard), so the 304 reaches this code and the held copy answers it.
+  // With a held copy, its ETag goes in If-None-Match and the browser's own
+  // cache is bypassed, so the 304 reaches this code and the copy answers it.
+  // Without one, the browser's cache may answer, but only after revalidating
+  // with the server ("no-cache"): the API's answers do not say they vary by
+  // Accept-Language, so a copy kept for another language must not be reused
+  // unasked (the server's ETag tells the two apart).
   if (mine) headers['If-None-Match'] = mine.etag;
+  init.cache = mine ? 'no-store' : 'no-cache';
   let res;
   try {
     res = await fetcher(path, init);

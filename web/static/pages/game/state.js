@@ -118,12 +118,15 @@ export function factsText(game) {
 
 /**
  * pendingAfter is what a new game view leaves of a move still waiting (to
- * be confirmed, or in the outbox): the move, or null once the game went on
- * (with it or without it — the outbox settles the write itself).
+ * be confirmed, being sent, or in the outbox): the move, or null once the
+ * game went on (with it or without it — the outbox settles the write
+ * itself). A view that shows the move played, pushed before the POST's own
+ * answer arrives, frees the board at once: the reader may go on.
  */
 export function pendingAfter(pending, game) {
-  if (!pending || !game || pending.state === 'sending') return pending;
-  return game.ply !== pending.ply || game.status !== 'playing' ? null : pending;
+  if (!pending || !game) return pending;
+  if (game.status !== 'playing') return null;
+  return (pending.state === 'sending' ? game.ply > pending.ply : game.ply !== pending.ply) ? null : pending;
 }
 
 /** pieceCount counts the pieces of a FEN's placement. */
