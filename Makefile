@@ -7,7 +7,7 @@ GO        ?= go
 FUNCTIONS := $(notdir $(wildcard functions/*))
 LAMBDA    := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags=-s
 
-.PHONY: all build run test vet lint lint-openapi smoke template bench livebench perft checkpairings eventcost bigevent fmt clean webtest engine
+.PHONY: all build run test vet lint lint-openapi smoke template bench livebench perft checkpairings eventcost bigevent fmt clean webtest webunit engine
 
 all: test
 
@@ -99,9 +99,15 @@ bigevent:
 ## Needs Node.js 20+ and npm (.ci/run installs Chromium when missing). The client
 ## itself has no build step: its ES modules are embedded by Go as they are (the rules
 ## engine's .wasm is a Go build, make engine).
-webtest: engine
+webtest: engine webunit
 	cd web && npm ci --no-audit --no-fund --loglevel=error
 	cd web && node --test --test-concurrency=1 test/*.test.mjs
+
+## webunit: the web client's unit tests in node:test (no browser, no npm
+## packages): core/ (fetch, outbox, strings, store, tokens), the pages' pure
+## functions, and the string catalogues against the API's error codes.
+webunit:
+	cd web && node --test unit/*.test.mjs
 
 ## fmt: gofmt the tree
 fmt:

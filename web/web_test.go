@@ -137,15 +137,15 @@ func TestAssets_FingerprintedImmutableAndHashMatches(t *testing.T) {
 	}
 }
 
-// A module fetched by its plain name (./api.js from a browser without import
+// A module fetched by its plain name (./core/http.js from a browser without import
 // maps) is served too, but always revalidated; unknown assets and paths are
 // the API's JSON 404.
 func TestAssets_PlainNamesRevalidatedUnknown404(t *testing.T) {
 	h := newHandler(t, web.Options{})
-	res, body := get(t, h, "/assets/api.js")
+	res, body := get(t, h, "/assets/core/http.js")
 	if res.StatusCode != http.StatusOK || res.Header.Get("Cache-Control") != "no-cache" ||
 		res.Header.Get("Content-Type") != "text/javascript; charset=utf-8" || !strings.Contains(body, "export class ApiError") {
-		t.Errorf("plain api.js: %d %v", res.StatusCode, res.Header)
+		t.Errorf("plain core/http.js: %d %v", res.StatusCode, res.Header)
 	}
 	for _, p := range []string{"/assets/nope.js", "/assets/web.go", "/nowhere", "/t/", "/t/a/b", "/assets/index.html"} {
 		res, body := get(t, h, p)

@@ -1,42 +1,14 @@
 // app.js — the client's entry point and router. Every page URL gets the same
 // shell; this module draws the page the path names:
-//   /          home.js  (create an event or a game, open an event)
-//   /t/{tid}   event.js (the public event page; the organiser's console with its token)
-//   /g/{gid}   game.js  (the board)
+//   /          pages/home/page.js (create an event or a game, open an event)
+//   /t/{tid}   pages/event/page.js (the public event page; the organiser's console with its token)
+//   /g/{gid}   pages/game/page.js (the board)
 
-import { tokenFrom } from './api.js';
-import { addStrings, htmlLang, lang, setLang, t } from './i18n.js';
-import { onStatus } from './live.js';
+import { htmlLang, lang, setLang, t } from './core/i18n.js';
+import { onStatus } from './core/live.js';
+import * as outbox from './core/outbox.js';
+import { ready, tokenFrom } from './core/tokens.js';
 import { clear, h } from './ui.js';
-
-addStrings({
-  zh: {
-    'app.skip': '跳到正文',
-    'app.notFound': '没有这个页面。',
-    'app.footer': 'xqtour · 象棋赛事编排与对局',
-    'app.loadFailed': '页面加载失败：{msg}',
-    'status.live': '● 实时',
-    'status.polling': '● 轮询',
-    'status.offline': '● 离线',
-    'status.offlineRetry': '● 离线（{s} 秒后重连）',
-    'status.liveTitle': '通过 WebSocket 实时推送',
-    'status.pollingTitle': '实时连接不可用，每隔几秒自动刷新',
-    'status.offlineTitle': '连不上服务器，恢复后自动同步',
-  },
-  en: {
-    'app.skip': 'Skip to content',
-    'app.notFound': 'There is no such page.',
-    'app.footer': 'xqtour · Xiangqi tournaments and games',
-    'app.loadFailed': 'The page failed to load: {msg}',
-    'status.live': '● Live',
-    'status.polling': '● Polling',
-    'status.offline': '● Offline',
-    'status.offlineRetry': '● Offline (retry in {s} s)',
-    'status.liveTitle': 'Pushed live over a WebSocket',
-    'status.pollingTitle': 'No live connection: refreshing every few seconds',
-    'status.offlineTitle': 'The server cannot be reached; the page re-syncs when it is back',
-  },
-});
 
 function chrome() {
   document.documentElement.lang = htmlLang;
@@ -53,41 +25,49 @@ function chrome() {
   if (footer) clear(footer, h('p', {}, t('app.footer')));
 }
 
-/** showLiveStatus keeps the header's live/polling/offline badge current (pages that watch call it). */
+/**
+ * showLiveStatus keeps the header's live/polling/offline badge current on
+ * the event page, counting down to the next reconnection while offline. (The
+ * game page has its own banner by the board instead, and no badge.)
+ */
 export function showLiveStatus() {
   const el = document.getElementById('live-status');
   if (!el) return;
-  let tick = null;
+  let tick = 0;
   onStatus((s) => {
     clearInterval(tick);
-    const draw = (info) => {
-      const key = info.status === 'offline' && info.retryInSec ? 'status.offlineRetry' : `status.${info.status}`;
-      el.textContent = info.status === 'connecting' ? '' : t(key, { s: info.retryInSec });
-      el.className = `live-status ${info.status}`;
-      el.title = info.status === 'connecting' ? '' : t(`status.${info.status}Title`);
+    const until = Date.now() + s.retryInSec * 1000;
+    const draw = () => {
+      const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+      const key = s.status === 'offline' && left ? 'status.offlineRetry' : `status.${s.status}`;
+      el.textContent = s.status === 'connecting' ? '' : t(key, { s: left });
+      el.className = `live-status ${s.status}`;
+      el.title = s.status === 'connecting' ? '' : t(`status.${s.status}Title`);
     };
-    draw(s);
+    draw();
+    if (s.status === 'offline' && s.retryInSec) tick = setInterval(draw, 1000);
   });
 }
 
 async function route() {
   const root = document.getElementById('main');
+  await ready(); // the tokens, from IndexedDB (moved there from localStorage once)
+  outbox.resume(); // writes an earlier page left unanswered
   const path = location.pathname;
   let m;
   try {
     if (path === '/' || path === '') {
-      const mod = await import('./home.js');
+      const mod = await import('./pages/home/page.js');
       mod.mount(root);
     } else if ((m = /^\/t\/([^/]+)\/?$/.exec(path))) {
       const tid = decodeURIComponent(m[1]);
-      const mod = await import('./event.js');
+      const mod = await import('./pages/event/page.js');
       showLiveStatus();
       mod.mount(root, { tid });
     } else if ((m = /^\/g\/([^/]+)\/?$/.exec(path))) {
       const gid = decodeURIComponent(m[1]);
       const token = tokenFrom(`game:${gid}`);
-      const mod = await import('./game.js');
-      showLiveStatus();
+      const mod = await import('./pages/game/page.js');
       mod.mount(root, { gid, token });
     } else {
       clear(root, h('h1', {}, t('app.notFound')), h('p', {}, h('a', { href: '/' }, t('nav.home'))));

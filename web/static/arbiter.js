@@ -3,31 +3,16 @@
 // page, where the official's token (kept for the event) opens the table pad.
 // It reads GET /me when the API has it, else the event and its round.
 
-import { api, ApiError, getToken } from './api.js';
-import { addStrings, t } from './i18n.js';
-import { h, resultText } from './game-text.js';
-
-addStrings({
-  zh: {
-    'tables.title': '我的对局台（第 {round} 轮）',
-    'tables.none': '本轮尚未编排。',
-    'tables.table': '第 {n} 台',
-    'tables.playing': '进行中',
-    'tables.open': '打开',
-  },
-  en: {
-    'tables.title': 'My tables (round {round})',
-    'tables.none': 'This round is not paired yet.',
-    'tables.table': 'Table {n}',
-    'tables.playing': 'in play',
-    'tables.open': 'Open',
-  },
-});
+import { ApiError, get } from './core/http.js';
+import { errorText, t } from './core/i18n.js';
+import { getToken } from './core/tokens.js';
+import { resultName } from './names.js';
+import { h } from './ui.js';
 
 // me asks the API who the token is; null when the API has no such route.
 async function me(token) {
   try {
-    return await api('GET', '/me', { token });
+    return await get('/me', { token });
   } catch (err) {
     if (err instanceof ApiError && (err.status === 404 || err.status === 405)) return null;
     throw err;
@@ -45,25 +30,25 @@ export function mountTables(host, { tid, token = getToken(`event:${tid}`) }) {
   const load = async () => {
     try {
       const who = await me(token);
-      const ev = (who && who.tournament) || await api('GET', `/tournaments/${encodeURIComponent(tid)}`);
+      const ev = (who && who.tournament) || await get(`/tournaments/${encodeURIComponent(tid)}`);
       const n = ev.round || 0;
       const heading = h('h2', { id: `tables-${tid}` }, t('tables.title', { round: n }));
       if (!n) { box.replaceChildren(heading, h('p', {}, t('tables.none'))); return; }
       // A scribe's /me lists its tables' games in the latest round; others read the round.
       const round = who && Array.isArray(who.games) && who.games.length ? { pairings: who.games }
-        : await api('GET', `/tournaments/${encodeURIComponent(tid)}/rounds/${n}`);
+        : await get(`/tournaments/${encodeURIComponent(tid)}/rounds/${n}`);
       const mine = who && Array.isArray(who.tables) && who.tables.length ? new Set(who.tables) : null;
       const list = h('ul', { class: 'tables' });
       for (const p of round.pairings || []) {
         if (mine && !mine.has(p.table)) continue;
-        const state = p.result ? resultText(p.result) || p.result : t('tables.playing');
+        const state = p.result ? resultName(p.result) || p.result : t('tables.playing');
         list.append(h('li', {},
           h('a', { href: `/g/${encodeURIComponent(p.gameId)}` }, t('tables.table', { n: p.table })),
           ` ${p.redName || p.red} – ${p.blackName || p.black} · ${state}`));
       }
       box.replaceChildren(heading, list);
     } catch (err) {
-      box.replaceChildren(h('p', { class: 'game-error', role: 'alert' }, err.message));
+      box.replaceChildren(h('p', { class: 'game-error', role: 'alert' }, errorText(err)));
     }
   };
   load();

@@ -8,9 +8,15 @@
 // The board knows no rules: the targets it shows are the game view's
 // legalMoves (ICCS such as "h2e2"), and a move is reported through onMove.
 // Squares use ICCS names: file a–i from Red's left, rank 0–9 from Red's side.
+//
+// Every board of a page draws its characters from one shared sprite (a
+// hidden <svg> of the glyph outlines, put in the document once), so fifty
+// boards on a broadcast page carry one copy of the paths, not fifty. A
+// view-only board (opts.viewOnly) is a picture: no focusable points, no
+// pointer or keyboard handling — an image whose label says the position.
 
 import { EM, GLYPHS } from './glyphs.js';
-import { addStrings, t } from './i18n.js';
+import { t } from './core/i18n.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const STEP = 100; // distance between two points
@@ -27,42 +33,32 @@ const NAMES = {
   black: { k: '将', a: '士', b: '象', e: '象', n: '馬', h: '馬', r: '车', c: '砲', p: '卒' },
 };
 
-addStrings({
-  zh: {
-    'board.label': '棋盘',
-    'board.red': '红',
-    'board.black': '黑',
-    'board.empty': '空',
-    'board.target': '可走到此处',
-    'board.selected': '已选中',
-    'board.lastMove': '上一步',
-    'board.check': '被将军',
-    'board.toMove.red': '红方走棋',
-    'board.toMove.black': '黑方走棋',
-    'board.pieces': '{side}方：{list}',
-    'board.help': '方向键移动焦点，回车选择棋子并走到目标点，Esc 取消。',
-    'piece.k': '帅', 'piece.a': '仕', 'piece.b': '相', 'piece.n': '马', 'piece.r': '车', 'piece.c': '炮', 'piece.p': '兵',
-    'piece.black.k': '将', 'piece.black.a': '士', 'piece.black.b': '象', 'piece.black.n': '马', 'piece.black.r': '车', 'piece.black.c': '炮', 'piece.black.p': '卒',
-  },
-  en: {
-    'board.label': 'Board',
-    'board.red': 'red',
-    'board.black': 'black',
-    'board.empty': 'empty',
-    'board.target': 'a legal target',
-    'board.selected': 'selected',
-    'board.lastMove': 'last move',
-    'board.check': 'in check',
-    'board.toMove.red': 'Red to move',
-    'board.toMove.black': 'Black to move',
-    'board.pieces': '{side}: {list}',
-    'board.help': 'Arrow keys move between points; Enter picks a piece and then its target; Escape cancels.',
-    'piece.k': 'king', 'piece.a': 'advisor', 'piece.b': 'elephant', 'piece.n': 'horse', 'piece.r': 'chariot', 'piece.c': 'cannon', 'piece.p': 'soldier',
-    'piece.black.k': 'king', 'piece.black.a': 'advisor', 'piece.black.b': 'elephant', 'piece.black.n': 'horse', 'piece.black.r': 'chariot', 'piece.black.c': 'cannon', 'piece.black.p': 'soldier',
-  },
-});
-
 let boards = 0;
+
+/** SPRITE is the id of the document's one glyph sprite. */
+const SPRITE = 'xq-glyphs';
+const glyphId = (ch) => `xq-g-${ch.codePointAt(0).toString(16)}`;
+const glyphRef = (ch) => `#${glyphId(ch)}`;
+
+/** ensureSprite puts the glyph outlines into the document once (a hidden <svg> of <path>s). */
+export function ensureSprite(doc = document) {
+  if (doc.getElementById(SPRITE)) return;
+  const svg = doc.createElementNS(NS, 'svg');
+  svg.id = SPRITE;
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('class', 'xq-sprite');
+  svg.setAttribute('width', '0');
+  svg.setAttribute('height', '0');
+  const defs = doc.createElementNS(NS, 'defs');
+  for (const [ch, d] of Object.entries(GLYPHS)) {
+    const path = doc.createElementNS(NS, 'path');
+    path.id = glyphId(ch);
+    path.setAttribute('d', d);
+    defs.appendChild(path);
+  }
+  svg.appendChild(defs);
+  doc.body.prepend(svg);
+}
 
 function el(name, attrs = {}, parent) {
   const e = document.createElementNS(NS, name);
@@ -108,7 +104,7 @@ export function pieceName(p) {
 
 /**
  * createBoard draws a board into el. opts: {orientation: "red"|"black",
- * onMove(iccs), label}. It returns {set(state), setOrientation(o), focus(),
+ * onMove(iccs), label, viewOnly}. It returns {set(state), setOrientation(o), focus(),
  * destroy()} where state may hold {fen, legalMoves, lastMove, check, movable,
  * pending}: check is "red"/"black" (that king is highlighted), movable says
  * whether the reader may move now, pending is a move shown as made while it
@@ -116,6 +112,8 @@ export function pieceName(p) {
  */
 export function createBoard(host, opts = {}) {
   const id = `xqb${++boards}`;
+  const viewOnly = !!opts.viewOnly;
+  ensureSprite();
   const st = {
     orientation: opts.orientation === 'black' ? 'black' : 'red',
     fen: '', pieces: {}, legal: [], lastMove: '', check: '', movable: false, pending: '',
@@ -131,18 +129,14 @@ export function createBoard(host, opts = {}) {
   help.id = `${id}-help`;
   help.textContent = t('board.help');
   const svg = el('svg', {
-    viewBox: `0 0 ${W} ${H}`, role: 'group', class: 'xq-svg',
-    'aria-label': opts.label || t('board.label'), 'aria-describedby': `${id}-desc ${id}-help`,
+    viewBox: `0 0 ${W} ${H}`, role: viewOnly ? 'img' : 'group', class: `xq-svg${viewOnly ? ' xq-view-only' : ''}`,
+    'aria-label': opts.label || t('board.label'), 'aria-describedby': viewOnly ? `${id}-desc` : `${id}-desc ${id}-help`,
   });
-  wrap.append(svg, desc, help);
+  wrap.append(svg, desc);
+  if (!viewOnly) wrap.append(help);
   host.appendChild(wrap);
 
-  const defs = el('defs', {}, svg);
   const scale = 58 / EM;
-  for (const [ch, d] of Object.entries(GLYPHS)) {
-    el('path', { id: `${id}-${ch.codePointAt(0).toString(16)}`, d }, defs);
-  }
-  const glyphRef = (ch) => `#${id}-${ch.codePointAt(0).toString(16)}`;
 
   const gLines = el('g', { class: 'xq-lines', 'aria-hidden': 'true' }, svg);
   const gMarks = el('g', { class: 'xq-marks', 'aria-hidden': 'true' }, svg);
@@ -302,6 +296,7 @@ export function createBoard(host, opts = {}) {
   const points = {};
   function buildPoints() {
     gPoints.replaceChildren();
+    if (viewOnly) return;
     for (let row = 0; row < 10; row++) {
       for (let col = 0; col < 9; col++) {
         const sq = squareAt(col, row);
@@ -315,6 +310,7 @@ export function createBoard(host, opts = {}) {
   }
 
   function labelPoints(pcs) {
+    if (viewOnly) return;
     const targets = st.selected ? new Set(targetsOf(st.selected)) : new Set();
     const lm = st.lastMove;
     for (const [sq, g] of Object.entries(points)) {
@@ -345,7 +341,7 @@ export function createBoard(host, opts = {}) {
   }
 
   function setFocus(sq, move = true) {
-    if (!points[sq]) return;
+    if (viewOnly || !points[sq]) return;
     points[st.focus].setAttribute('tabindex', '-1');
     st.focus = sq;
     points[sq].setAttribute('tabindex', '0');
@@ -383,7 +379,7 @@ export function createBoard(host, opts = {}) {
   // Pointer: press on a movable piece picks it (and may drag it); release
   // over a target moves. A press and release elsewhere is a tap.
   svg.addEventListener('pointerdown', (ev) => {
-    if (ev.button !== 0) return;
+    if (viewOnly || ev.button !== 0) return;
     const at = pointFromEvent(ev);
     if (!at || !at.sq) return;
     if (st.movable && !st.pending && st.pieces[at.sq] && targetsOf(at.sq).length) {
@@ -434,6 +430,7 @@ export function createBoard(host, opts = {}) {
   svg.addEventListener('pointerup', (ev) => endDrag(ev, false));
   svg.addEventListener('pointercancel', (ev) => endDrag(ev, true));
   svg.addEventListener('keydown', (ev) => {
+    if (viewOnly) return;
     const cur = gridOf(st.focus);
     const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     if (dirs[ev.key]) {
@@ -480,7 +477,7 @@ export function createBoard(host, opts = {}) {
         st.lastMove = next;
       }
       if ('check' in s) st.check = s.check === 'red' || s.check === 'black' ? s.check : '';
-      if ('movable' in s) st.movable = !!s.movable;
+      if ('movable' in s) st.movable = !viewOnly && !!s.movable;
       if ('pending' in s) st.pending = isICCS(s.pending) ? s.pending : '';
       if (st.selected && !targetsOf(st.selected).length) st.selected = '';
       render();
@@ -495,7 +492,7 @@ export function createBoard(host, opts = {}) {
     /** orientation is the side shown at the bottom. */
     get orientation() { return st.orientation; },
     /** focus puts the keyboard focus on the board. */
-    focus() { points[st.focus].focus(); },
+    focus() { if (!viewOnly) points[st.focus].focus(); },
     /** destroy removes the board. */
     destroy() { wrap.remove(); },
   };

@@ -3,12 +3,7 @@
 // period), counting down smoothly between updates and snapped to the
 // server's reading whenever a game view arrives.
 
-import { addStrings, t } from './i18n.js';
-
-addStrings({
-  zh: { 'clock.untimed': '不计时', 'clock.flag': '超时', 'clock.movesDue': '还需 {n} 步', 'clock.label.red': '红方用时', 'clock.label.black': '黑方用时' },
-  en: { 'clock.untimed': 'untimed', 'clock.flag': 'flag fell', 'clock.movesDue': '{n} moves to go', 'clock.label.red': 'Red clock', 'clock.label.black': 'Black clock' },
-});
+import { t } from './core/i18n.js';
 
 /** formatClock shows ms as h:mm:ss, m:ss, or s.t with tenths under ten seconds. */
 export function formatClock(ms) {

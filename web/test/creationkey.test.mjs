@@ -2,22 +2,13 @@
 // (CREATION_KEY): the home page shows the refusal, asks for the key, sends it
 // in X-Creation-Key, and keeps it for the next creation.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, assertNoErrors, checkA11y } from './harness.mjs';
+import { useStack, newPage, assertNoErrors, checkA11y } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await startServer({ env: { CREATION_KEY: 'club-secret-key' } });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+useStack((stack) => ({ server, browser } = stack), { env: { CREATION_KEY: 'club-secret-key' } });
 
 test('creating on a server with a creation key: refused, asked for, then created', async () => {
   const page = await newPage(browser, { width: 360, locale: 'en-US' });

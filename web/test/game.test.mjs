@@ -4,34 +4,13 @@
 // twice; an arbiter enters a result on the table pad. Screenshots at 360 px
 // and 1280 px, axe-core, and no console errors on every page.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { startServer, launchBrowser, newPage, assertNoErrors, screenshot, apiCall } from './harness.mjs';
-
-// axe-core is evaluated through DevTools, which the page's CSP does not
-// govern (a <script> tag would be refused by it, rightly).
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-async function checkA11y(page) {
-  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.evaluate(axeSource);
-  const res = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return res.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-}
+import { useStack, newPage, assertNoErrors, checkA11y, screenshot, apiCall } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+useStack((stack) => ({ server, browser } = stack));
 
 // G-1: a five-ply mate from the start (炮八平七 士6进5 炮七进四 炮2平3 炮七进三).
 const MATE = ['b2c2', 'f9e8', 'c2c6', 'b7c7', 'c6c9'];
@@ -346,4 +325,60 @@ test('an official\'s table list links to each table\'s game', async () => {
   assert.match(await page.locator('#tables-host h2').innerText(), /round 1/);
   assertNoErrors(page, 'tables');
   await page.context().close();
+});
+
+test('boards share one glyph sprite; a view-only board is a picture without focusable points', async () => {
+  const g = await apiCall(server.base, 'POST', '/games', { body: { timeControl: 'untimed' } });
+  const page = await openGame(g.id, '', { width: 1280 });
+  const facts = await page.evaluate(async () => {
+    const { createBoard } = await import('/assets/board.js');
+    const host = document.createElement('div');
+    document.body.append(host);
+    const boards = Array.from({ length: 20 }, () => createBoard(host, { viewOnly: true, label: 'mini' }));
+    boards.forEach((b) => b.set({ fen: 'rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w', movable: true, legalMoves: ['h2e2'] }));
+    const mini = host.querySelector('.xq-svg');
+    return {
+      sprites: document.querySelectorAll('#xq-glyphs').length,
+      paths: document.querySelectorAll('svg path[id^="xq-g-"]').length,
+      points: host.querySelectorAll('.xq-point').length,
+      focusable: host.querySelectorAll('[tabindex]').length,
+      role: mini.getAttribute('role'),
+      label: mini.getAttribute('aria-label'),
+      pieces: mini.querySelectorAll('.xq-pieces .xq-piece').length,
+      desc: document.getElementById(mini.getAttribute('aria-describedby')).textContent,
+      gamePoints: document.querySelectorAll('.board-host .xq-point').length,
+    };
+  });
+  assert.equal(facts.sprites, 1, 'one sprite for 21 boards');
+  assert.equal(facts.paths, 27, 'each glyph outline once in the document');
+  assert.deepEqual([facts.points, facts.focusable], [0, 0], 'a view-only board has no focusable points');
+  assert.deepEqual([facts.role, facts.label, facts.pieces], ['img', 'mini', 32]);
+  assert.match(facts.desc, /Red to move/);
+  assert.equal(facts.gamePoints, 90, 'the game\'s own board keeps its 90 points');
+  assertNoErrors(page, 'view-only');
+  await page.context().close();
+});
+
+test('a new game view keeps the keyboard focus on the player\'s button', async () => {
+  const g = await apiCall(server.base, 'POST', '/games', { body: { timeControl: 'rapid-10/40+5/30' } });
+  const red = await openGame(g.id, g.redToken, { width: 1280 });
+  const resign = red.locator('.game-bar button.danger');
+  await resign.focus();
+  await resign.evaluate((el) => { el.probe = 'kept'; });
+  // Two moves come from elsewhere (the same seat on another device, then the opponent).
+  await apiCall(server.base, 'POST', `/games/${g.id}/moves`, { token: g.redToken, body: { move: 'h2e2', ply: 0, press: true } });
+  await atPly(red, 1);
+  await apiCall(server.base, 'POST', `/games/${g.id}/moves`, { token: g.blackToken, body: { move: 'h9g7', ply: 1, press: true } });
+  await atPly(red, 2);
+  assert.equal(await red.evaluate(() => document.activeElement && document.activeElement.probe), 'kept', 'the focused button is the same element, still focused');
+  // Enter on it asks in place; the ✓ has the focus.
+  await red.keyboard.press('Enter');
+  await red.locator('.game-bar .confirm-inline').waitFor();
+  assert.match(await red.evaluate(() => document.activeElement.getAttribute('aria-label')), /Resign this game\? Confirm/);
+  await red.keyboard.press('Tab');
+  await red.keyboard.press('Enter'); // ✗: keep playing
+  await red.locator('.game-bar button.danger').waitFor();
+  assert.equal(await red.locator('.game-page').getAttribute('data-status'), 'playing');
+  assertNoErrors(red, 'focus');
+  await red.context().close();
 });

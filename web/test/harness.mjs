@@ -4,7 +4,9 @@
 // errors, axe-core checks, screenshots and a small API client for setting up
 // fixtures without the browser.
 //
-//   import { startServer, launchBrowser, newPage, checkA11y, screenshot, apiCall } from './harness.mjs';
+//   import { useStack, newPage, checkA11y, screenshot, apiCall } from './harness.mjs';
+//   let server; let browser;
+//   useStack((s) => ({ server, browser } = s));
 
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, existsSync, readFileSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -82,6 +85,25 @@ export async function startServer({ env = {} } = {}) {
     rmSync(data, { recursive: true, force: true });
   };
   return { base, stop, logs };
+}
+
+/**
+ * useStack starts the local stack (with env) and a browser before the
+ * file's tests, hands them to set({server, browser}), and stops both after.
+ * XQ_DEV_BASE points the tests at a server already running instead (not
+ * when env is given: that stack needs its own settings).
+ */
+export function useStack(set, { env } = {}) {
+  let stack = {};
+  before(async () => {
+    const server = process.env.XQ_DEV_BASE && !env ? { base: process.env.XQ_DEV_BASE, stop: async () => {} } : await startServer({ env });
+    stack = { server, browser: await launchBrowser() };
+    set(stack);
+  });
+  after(async () => {
+    if (stack.browser) await stack.browser.close();
+    if (stack.server) await stack.server.stop();
+  });
 }
 
 /** chromiumArgs are the flags every test browser runs with. */

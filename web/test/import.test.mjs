@@ -3,25 +3,16 @@
 // The good game opens on its own page with the imported moves; the broken
 // one says which move fails and why.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, launchBrowser, newPage, assertNoErrors, checkA11y, screenshot } from './harness.mjs';
+import { useStack, newPage, assertNoErrors, checkA11y, screenshot } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+useStack((stack) => ({ server, browser } = stack));
 
 const twoGames = `[Event "Club archive"]
 [Red "Wang"]

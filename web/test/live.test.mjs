@@ -1,24 +1,16 @@
 // live.test.mjs — live.js against a push server the test plays (Playwright's
 // WebSocket routing): the event page subscribes, re-reads on a pushed
 // "result" at once (no polling while the socket is up), and falls back to
-// polling, saying so, when the socket closes.
+// polling, saying so, when the socket closes; and its redraws keep the
+// reader's focus and open explanations.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, assertNoErrors, apiCall } from './harness.mjs';
+import { useStack, newPage, assertNoErrors, apiCall } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+useStack((stack) => ({ server, browser } = stack));
 
 test('the event page subscribes over the socket, re-reads on a push, and polls when the socket closes', async () => {
   const ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: 'Live Open', rounds: 1 } });
@@ -66,5 +58,35 @@ test('the event page subscribes over the socket, re-reads on a push, and polls w
   socket.close();
   await page.locator('#live-status.polling').waitFor();
   assertNoErrors(page, 'live');
+  await page.context().close();
+});
+
+test('a live redraw of the event page keeps the keyboard focus and an open explanation', async () => {
+  const ev = await apiCall(server.base, 'POST', '/tournaments', { body: { name: 'Focus Open', rounds: 3 } });
+  for (const name of ['Ann', 'Bo', 'Cy', 'Di']) await apiCall(server.base, 'POST', `/tournaments/${ev.id}/players`, { token: ev.token, body: { name } });
+  const arb = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/officials`, { token: ev.token, body: { role: 'arbiter', name: 'Arb' } });
+  const r = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: {} });
+  const page = await newPage(browser, { width: 1280, locale: 'en-US' });
+  await page.goto(`${server.base}/t/${ev.id}`);
+  const row = (n) => page.locator(`table.pairings tr[data-table="${n}"]`);
+  await row(2).locator('td.result a.playing').waitFor();
+  // Table 1's explanation is open; the keyboard is on table 2's button.
+  await row(1).locator('button.why-btn').click();
+  await page.locator('#why-1-0:not([hidden])').waitFor();
+  const why2 = row(2).locator('button.why-btn');
+  await why2.focus();
+  await why2.evaluate((el) => { el.probe = 'kept'; });
+  // A result comes in: the page re-reads (pushed, or polled) and redraws.
+  await apiCall(server.base, 'POST', `/games/${r.pairings[0].gameId}/result`, { token: arb.token, body: { result: '1-0' } });
+  await row(1).locator('td.result a:not(.playing)').waitFor({ timeout: 15000 });
+  assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.probe), 'kept', 'the focused button is the same element, still focused');
+  assert.equal(await page.locator('#why-1-0').getAttribute('hidden'), null, 'the open explanation stays open');
+  assert.equal(await row(1).locator('button.why-btn').getAttribute('aria-expanded'), 'true');
+  // Arrow keys still walk the tabs from where the focus is.
+  await page.locator('#tab-pairings').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.locator('#tab-standings[aria-selected="true"]').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-standings');
+  assertNoErrors(page, 'focus');
   await page.context().close();
 });

@@ -1,175 +1,60 @@
-// event-admin.js — the organiser's console on the event page, loaded only
+// pages/event/admin.js — the organiser's console on the event page, loaded only
 // when the page holds the event's organiser token: register players (one by
 // one, or many from pasted or uploaded CSV), teams and lineups, appoint
 // officials, pair and start rounds, manual changes, results and corrections,
-// withdraw/pause/resume. Every refusal is shown with the API's message.
+// withdraw/pause/resume. Every write goes through core/outbox.js; every
+// refusal is said in the reader's language.
 //
 // Results: the organiser enters and corrects them; where the server leaves
 // results to officials (O-1), the console appoints the organiser as an
 // arbiter once ("Organiser") and keeps that token in this browser.
 
-import { api, ApiError, getToken, newKey, saveToken } from './api.js';
-import { addStrings, t } from './i18n.js';
-import { playerStatus, resultName, resultShort } from './names.js';
-import { act, checkbox, clear, field, h, linkBox, parseCSV, select, showError, showOk } from './ui.js';
+import { ApiError } from '../../core/http.js';
+import { errorText, t } from '../../core/i18n.js';
+import * as outbox from '../../core/outbox.js';
+import { eventLink as linkTo, eventLinks, getToken, keepLink as keep, saveToken } from '../../core/tokens.js';
+import { playerStatus, resultName, resultShort, RESULTS } from '../../names.js';
+import { act, checkbox, clear, confirmDialog, field, h, linkBox, parseCSV, select, showError, showOk, validate } from '../../ui.js';
 
-addStrings({
-  zh: {
-    'adm.pair': '编排第 {n} 轮',
-    'adm.paired': '第 {n} 轮已编排。',
-    'adm.pairOptions': '编排选项',
-    'adm.startsAt': '开始时间（可选）',
-    'adm.unfinishedAsDraws': '未完成的对局按和棋计算后编排',
-    'adm.start': '开始第 {n} 轮',
-    'adm.started': '第 {n} 轮已开始。',
-    'adm.startMissing': '此服务器在编排（或到达开始时间）时自动开始一轮。',
-    'adm.round': '轮次管理',
-    'adm.allPaired': '所有轮次都已编排。',
-    'adm.result': '第 {table} 台结果',
-    'adm.save': '保存',
-    'adm.correct': '更正',
-    'adm.saved': '第 {table} 台：{result}',
-    'adm.changes': '人工调整对阵',
-    'adm.action': '调整',
-    'adm.act.swapColours': '交换先后手', 'adm.act.pair': '指定对阵', 'adm.act.bye': '指定轮空',
-    'adm.table': '台号', 'adm.redPlayer': '红方', 'adm.blackPlayer': '黑方', 'adm.byePlayer': '轮空棋手', 'adm.note': '说明（记入日志）',
-    'adm.apply': '应用', 'adm.applied': '已调整。',
-    'adm.withdraw': '退赛', 'adm.pause': '暂停', 'adm.resume': '恢复',
-    'adm.confirmWithdraw': '确定让 {name} 退赛？此操作不能撤销。',
-    'adm.register': '报名棋手',
-    'adm.name': '姓名', 'adm.rating': '等级分', 'adm.club': '单位', 'adm.seeded': '种子',
-    'adm.add': '报名',
-    'adm.added': '{name} 已报名（{n} 号）。',
-    'adm.csv': '批量报名（CSV：姓名, 等级分, 单位）',
-    'adm.csvPaste': '粘贴 CSV',
-    'adm.csvFile': '或上传 CSV 文件',
-    'adm.csvPreview': '将报名 {n} 名棋手。',
-    'adm.csvGo': '全部报名',
-    'adm.csvDone': '已报名 {ok} 名，失败 {bad} 名。',
-    'adm.csvRow': '第 {line} 行 {name}：{msg}',
-    'adm.csvEmpty': '没有找到棋手：每行一名，姓名在前。',
-    'adm.links': '棋手链接（发给各位棋手，打开即可下棋）',
-    'adm.linksNone': '本机还没有棋手链接（只在报名时显示一次）。',
-    'adm.officials': '裁判与记录员',
-    'adm.role': '角色', 'adm.role.arbiter': '裁判', 'adm.role.chiefArbiter': '裁判长', 'adm.role.scribe': '记录员',
-    'adm.tables': '负责台次（逗号分隔，留空 = 全部）',
-    'adm.appoint': '任命',
-    'adm.appointed': '{name} 的链接（只显示这一次，请转交本人）：',
-    'adm.organiserLink': '组织者链接',
-    'adm.selfArbiter': '组织者',
-    'adm.team': '报名队伍',
-    'adm.teamName': '队名',
-    'adm.members': '队员（每行一名：姓名, 等级分, 单位；共 {n} 名）',
-    'adm.subs': '替补（每行一名，可选）',
-    'adm.teamAdded': '{name} 已报名。',
-    'adm.captainLink': '{name} 领队链接',
-    'adm.lineup': '出场名单',
-    'adm.lineupTeam': '队伍',
-    'adm.board': '第 {n} 台',
-    'adm.lineupSave': '提交名单',
-    'adm.lineupSaved': '名单已提交。',
-    'adm.drawMissing': '为未提交的队伍抽签排名单',
-    'adm.withdrawTeam': '队伍退赛',
-    'adm.downloads': '下载',
-    'adm.console': '组织者控制台',
-    'adm.consoleLead': '报名、编排、开始各轮、录入结果。公众看到的是同一页面（不含这些按钮）。',
-    'adm.nextSteps': '步骤：① 报名棋手 → ② 编排第 1 轮 → ③ 开始本轮 → ④ 录入结果 → 编排下一轮。',
-  },
-  en: {
-    'adm.pair': 'Pair round {n}',
-    'adm.paired': 'Round {n} is paired.',
-    'adm.pairOptions': 'Pairing options',
-    'adm.startsAt': 'Starts at (optional)',
-    'adm.unfinishedAsDraws': 'Pair although games are unfinished (they count as draws)',
-    'adm.start': 'Start round {n}',
-    'adm.started': 'Round {n} has started.',
-    'adm.startMissing': 'This server starts a round when it is paired (or at its start time).',
-    'adm.round': 'Rounds',
-    'adm.allPaired': 'Every round is paired.',
-    'adm.result': 'Result of table {table}',
-    'adm.save': 'Save',
-    'adm.correct': 'Correct',
-    'adm.saved': 'Table {table}: {result}',
-    'adm.changes': 'Manual changes',
-    'adm.action': 'Change',
-    'adm.act.swapColours': 'Swap colours', 'adm.act.pair': 'Pair two players', 'adm.act.bye': 'Give the bye',
-    'adm.table': 'Table', 'adm.redPlayer': 'Red', 'adm.blackPlayer': 'Black', 'adm.byePlayer': 'Player with the bye', 'adm.note': 'Note (kept in the audit log)',
-    'adm.apply': 'Apply', 'adm.applied': 'Changed.',
-    'adm.withdraw': 'Withdraw', 'adm.pause': 'Pause', 'adm.resume': 'Resume',
-    'adm.confirmWithdraw': 'Withdraw {name}? This cannot be undone.',
-    'adm.register': 'Register a player',
-    'adm.name': 'Name', 'adm.rating': 'Rating', 'adm.club': 'Club', 'adm.seeded': 'Seeded',
-    'adm.add': 'Register',
-    'adm.added': '{name} is registered (no. {n}).',
-    'adm.csv': 'Register many (CSV: name, rating, club)',
-    'adm.csvPaste': 'Paste CSV',
-    'adm.csvFile': 'or upload a CSV file',
-    'adm.csvPreview': '{n} players will be registered.',
-    'adm.csvGo': 'Register them all',
-    'adm.csvDone': '{ok} registered, {bad} refused.',
-    'adm.csvRow': 'Line {line} {name}: {msg}',
-    'adm.csvEmpty': 'No players found: one per line, the name first.',
-    'adm.links': 'Player links (send each player theirs: it opens their games)',
-    'adm.linksNone': 'This browser has no player links (they are shown once, at registration).',
-    'adm.officials': 'Arbiters and scribes',
-    'adm.role': 'Role', 'adm.role.arbiter': 'Arbiter', 'adm.role.chiefArbiter': 'Chief arbiter', 'adm.role.scribe': 'Scribe',
-    'adm.tables': 'Tables (comma-separated; empty: all)',
-    'adm.appoint': 'Appoint',
-    'adm.appointed': 'Link for {name} (shown only once: hand it over):',
-    'adm.organiserLink': 'Organiser link',
-    'adm.selfArbiter': 'Organiser',
-    'adm.team': 'Register a team',
-    'adm.teamName': 'Team name',
-    'adm.members': 'Members (one per line: name, rating, club; {n} of them)',
-    'adm.subs': 'Substitutes (one per line, optional)',
-    'adm.teamAdded': '{name} is registered.',
-    'adm.captainLink': 'Captain link for {name}',
-    'adm.lineup': 'Lineup',
-    'adm.lineupTeam': 'Team',
-    'adm.board': 'Board {n}',
-    'adm.lineupSave': 'Submit the lineup',
-    'adm.lineupSaved': 'The lineup is in.',
-    'adm.drawMissing': 'Draw the missing lineups by lot',
-    'adm.withdrawTeam': 'Withdraw the team',
-    'adm.downloads': 'Downloads',
-    'adm.console': 'Organiser console',
-    'adm.consoleLead': 'Register, pair, start rounds, enter results. The public sees the same page without these controls.',
-    'adm.nextSteps': 'Steps: ① register players → ② pair round 1 → ③ start the round → ④ enter results → pair the next round.',
-  },
-});
+/**
+ * csvPlayers turns pasted or uploaded CSV (name, rating, club) into the
+ * players to register, each with its line, skipping a header row and rows
+ * without a name.
+ */
+export function csvPlayers(text) {
+  let rows = parseCSV(text);
+  if (rows.length && /^(name|姓名|棋手|player)$/i.test(rows[0][0] || '')) rows = rows.slice(1);
+  return rows.map((r, i) => ({ line: i + 1, name: r[0] || '', rating: r[1] && /^\d+$/.test(r[1]) ? Number(r[1]) : undefined, club: r[2] || undefined }))
+    .filter((p) => p.name);
+}
 
-const RESULTS = ['1-0', '1/2-1/2', '0-1', '+-', '-+', '0-0'];
+/** parseMembers reads a team's members (or substitutes), one a line: name, rating, club. */
+export function parseMembers(text) {
+  return parseCSV(text).map((r) => {
+    const m = { name: r[0] };
+    if (r[1] && /^\d+$/.test(r[1])) m.rating = Number(r[1]);
+    if (r[2]) m.club = r[2];
+    return m;
+  }).filter((m) => m.name);
+}
+
+/** tableList reads an official's tables, "1, 2 3，4" → [1, 2, 3, 4]. */
+export const tableList = (text) => String(text).split(/[,，\s]+/).filter(Boolean).map(Number);
 
 /** createAdmin gives the event page its organiser controls. */
 export function createAdmin(page) {
   const tid = page.tid;
   const token = page.token;
   const base = () => page.base();
-  const linksKey = `xqtour.links.${tid}`;
   const enc = encodeURIComponent;
 
-  const links = () => { try { return JSON.parse(localStorage.getItem(linksKey) || '[]'); } catch { return []; } };
-  const keepLink = (entry) => {
-    const list = links().filter((l) => l.id !== entry.id);
-    list.push(entry);
-    try { localStorage.setItem(linksKey, JSON.stringify(list)); } catch { /* storage disabled */ }
-  };
-  const eventLink = (tok) => `${location.origin}/t/${tid}#token=${tok}`;
+  const links = () => eventLinks(tid);
+  const keepLink = (entry) => keep(tid, entry);
+  const eventLink = (tok) => linkTo(tid, tok);
 
-  // post sends a POST and retries once, with the same Idempotency-Key, when
-  // the network failed (the first may have arrived: the retry replays it).
-  async function post(path, body, tok = token) {
-    const key = newKey();
-    try {
-      return await api('POST', path, { body, token: tok, key });
-    } catch (err) {
-      if (err instanceof ApiError && (err.status === 0 || err.status === 429 || err.status === 503)) {
-        await new Promise((r) => setTimeout(r, Math.min(5000, (err.retryAfter || 1) * 1000)));
-        return api('POST', path, { body, token: tok, key });
-      }
-      throw err;
-    }
-  }
+  // post writes through the outbox: retried under one Idempotency-Key while
+  // the network or the server fails, refused otherwise.
+  const post = (path, body, tok = token) => outbox.post(path, body, { token: tok });
 
   async function arbiterToken() {
     const kept = getToken(`event:${tid}:arbiter`);
@@ -238,7 +123,7 @@ export function createAdmin(page) {
           after(status, t('adm.started', { n: cur }));
           startBtn.hidden = true; // a round starts once
         } catch (err) {
-          if (err instanceof ApiError && err.status === 404 && /no route/.test(err.message)) {
+          if (err instanceof ApiError && err.status === 404 && err.code === 'not_found' && /no route/.test(err.message)) {
             showOk(status, t('adm.startMissing'));
             return;
           }
@@ -304,9 +189,10 @@ export function createAdmin(page) {
     action.addEventListener('change', show);
     show();
     const btn = h('button', { type: 'submit' }, t('adm.apply'));
-    const form = h('form', { class: 'inline-fields' }, field(t('adm.action'), action), tableF, redF, blackF, byeF, field(t('adm.note'), note), btn, status);
+    const form = h('form', { novalidate: true, class: 'inline-fields' }, field(t('adm.action'), action), tableF, redF, blackF, byeF, field(t('adm.note'), note), btn, status);
     form.addEventListener('submit', (e) => {
       e.preventDefault();
+      if (!validate(e.currentTarget)) return;
       act(btn, status, async () => {
         const body = { action: action.value };
         if (action.value === 'swapColours') body.table = Number(table.value);
@@ -329,8 +215,8 @@ export function createAdmin(page) {
     const status = h('span', { class: 'status inline', 'aria-live': 'polite' });
     const mk = (what, label) => {
       const b = h('button', { type: 'button', class: 'small', 'aria-label': `${label}: ${p.name}` }, label);
-      b.addEventListener('click', () => {
-        if (what === 'withdraw' && !window.confirm(t('adm.confirmWithdraw', { name: p.name }))) return;
+      b.addEventListener('click', async () => {
+        if (what === 'withdraw' && !(await confirmDialog(t('adm.confirmWithdraw', { name: p.name }), { yes: t('adm.withdraw') }))) return;
         act(b, status, async () => {
           await post(`${base()}/players/${enc(p.id)}/${what}`, {});
           after(status, `${p.name}: ${playerStatus(what === 'withdraw' ? 'withdrawn' : what === 'pause' ? 'paused' : 'active')}`);
@@ -360,13 +246,6 @@ export function createAdmin(page) {
     return h('ul', { class: 'plain links' }, list.map((l) => h('li', {}, linkBox(`${l.number ?? ''} ${l.name}`, eventLink(l.token)))));
   }
 
-  /** csvPlayers turns CSV rows into players, skipping a header row. */
-  function csvPlayers(text) {
-    let rows = parseCSV(text);
-    if (rows.length && /^(name|姓名|棋手|player)$/i.test(rows[0][0] || '')) rows = rows.slice(1);
-    return rows.map((r, i) => ({ line: i + 1, name: r[0] || '', rating: r[1] && /^\d+$/.test(r[1]) ? Number(r[1]) : undefined, club: r[2] || undefined }))
-      .filter((p) => p.name);
-  }
 
   function registerForms() {
     if (page.ev.teams) return null;
@@ -380,10 +259,11 @@ export function createAdmin(page) {
     const club = h('input', { type: 'text', name: 'club', maxlength: 120, autocomplete: 'off' });
     const seeded = checkbox(t('adm.seeded'), { name: 'seeded' });
     const addBtn = h('button', { type: 'submit', class: 'primary' }, t('adm.add'));
-    const one = h('form', { class: 'inline-fields', id: 'register-player' },
+    const one = h('form', { novalidate: true, class: 'inline-fields', id: 'register-player' },
       field(t('adm.name'), name), field(t('adm.rating'), rating), field(t('adm.club'), club), seeded, addBtn, status);
     one.addEventListener('submit', (e) => {
       e.preventDefault();
+      if (!validate(e.currentTarget)) return;
       act(addBtn, status, async () => {
         const res = await register({ name: name.value.trim(), rating: rating.value ? Number(rating.value) : undefined, club: club.value.trim(), seeded: seeded.querySelector('input').checked });
         one.reset();
@@ -405,9 +285,10 @@ export function createAdmin(page) {
       updatePreview();
     });
     const goBtn = h('button', { type: 'submit' }, t('adm.csvGo'));
-    const many = h('form', { id: 'register-csv' }, field(t('adm.csvPaste'), area), field(t('adm.csvFile'), file), preview, goBtn, csvStatus);
+    const many = h('form', { novalidate: true, id: 'register-csv' }, field(t('adm.csvPaste'), area), field(t('adm.csvFile'), file), preview, goBtn, csvStatus);
     many.addEventListener('submit', (e) => {
       e.preventDefault();
+      if (!validate(e.currentTarget)) return;
       act(goBtn, csvStatus, async () => {
         const list = csvPlayers(area.value);
         if (!list.length) { showError(csvStatus, new Error(t('adm.csvEmpty'))); return; }
@@ -419,7 +300,7 @@ export function createAdmin(page) {
             ok++;
             preview.textContent = `${ok} / ${list.length}`;
           } catch (err) {
-            bad.push(h('li', {}, t('adm.csvRow', { line: p.line, name: p.name, msg: err.message })));
+            bad.push(h('li', {}, t('adm.csvRow', { line: p.line, name: p.name, msg: errorText(err) })));
           }
         }
         area.value = bad.length ? area.value : '';
@@ -434,14 +315,6 @@ export function createAdmin(page) {
       h('details', { class: 'card', open: page.players.length === 0 }, h('summary', {}, t('adm.csv')), many));
   }
 
-  function parseMembers(text) {
-    return parseCSV(text).map((r) => {
-      const m = { name: r[0] };
-      if (r[1] && /^\d+$/.test(r[1])) m.rating = Number(r[1]);
-      if (r[2]) m.club = r[2];
-      return m;
-    }).filter((m) => m.name);
-  }
 
   function teamForms() {
     const box = memo('teams', buildTeamForms);
@@ -458,10 +331,11 @@ export function createAdmin(page) {
     const subs = h('textarea', { name: 'substitutes', rows: 2, spellcheck: 'false' });
     const btn = h('button', { type: 'submit', class: 'primary' }, t('adm.add'));
     const out = h('div', {});
-    const form = h('form', { id: 'register-team' }, field(t('adm.teamName'), name), field(t('adm.members', { n: ev.boards || '' }), members),
+    const form = h('form', { novalidate: true, id: 'register-team' }, field(t('adm.teamName'), name), field(t('adm.members', { n: ev.boards || '' }), members),
       ev.substitutes ? field(t('adm.subs'), subs) : null, btn, status, out);
     form.addEventListener('submit', (e) => {
       e.preventDefault();
+      if (!validate(e.currentTarget)) return;
       act(btn, status, async () => {
         const body = { name: name.value.trim(), members: parseMembers(members.value) };
         const s = parseMembers(subs.value);
@@ -499,9 +373,10 @@ export function createAdmin(page) {
       await post(`${base()}/rounds/${n}/lineups`, { drawMissing: true });
       after(status, t('adm.lineupSaved'));
     }));
-    const form = h('form', { id: 'lineup' }, field(t('adm.lineupTeam'), teamSel), boards, h('div', { class: 'row wrap' }, btn, drawBtn), status);
+    const form = h('form', { novalidate: true, id: 'lineup' }, field(t('adm.lineupTeam'), teamSel), boards, h('div', { class: 'row wrap' }, btn, drawBtn), status);
     form.addEventListener('submit', (e) => {
       e.preventDefault();
+      if (!validate(e.currentTarget)) return;
       act(btn, status, async () => {
         const lineup = [...boards.querySelectorAll('select')].map((s) => s.value);
         await post(`${base()}/rounds/${n}/lineups`, { team: teamSel.value, lineup });
@@ -519,8 +394,8 @@ export function createAdmin(page) {
   function buildTeamActions(tm) {
     const status = h('span', { class: 'status inline', 'aria-live': 'polite' });
     const b = h('button', { type: 'button', class: 'small no-print' }, t('adm.withdrawTeam'));
-    b.addEventListener('click', () => {
-      if (!window.confirm(t('adm.confirmWithdraw', { name: tm.name }))) return;
+    b.addEventListener('click', async () => {
+      if (!(await confirmDialog(t('adm.confirmWithdraw', { name: tm.name }), { yes: t('adm.withdrawTeam') }))) return;
       act(b, status, async () => {
         await post(`${base()}/teams/${enc(tm.id)}/withdraw`, {});
         after(status, `${tm.name}: ${playerStatus('withdrawn')}`);
@@ -536,13 +411,14 @@ export function createAdmin(page) {
     const tables = h('input', { type: 'text', name: 'tables', inputmode: 'numeric', autocomplete: 'off', placeholder: '1, 2' });
     const out = h('div', {});
     const btn = h('button', { type: 'submit' }, t('adm.appoint'));
-    const form = h('form', { class: 'inline-fields', id: 'appoint' }, field(t('adm.role'), role), field(t('adm.name'), name),
+    const form = h('form', { novalidate: true, class: 'inline-fields', id: 'appoint' }, field(t('adm.role'), role), field(t('adm.name'), name),
       field(t('adm.tables'), tables), btn, status, out);
     form.addEventListener('submit', (e) => {
       e.preventDefault();
+      if (!validate(e.currentTarget)) return;
       act(btn, status, async () => {
         const body = { role: role.value, name: name.value.trim() };
-        const tl = tables.value.split(/[,，\s]+/).filter(Boolean).map(Number);
+        const tl = tableList(tables.value);
         if (tl.length) body.tables = tl;
         const res = await post(`${base()}/officials`, body);
         keepLink({ id: res.id, name: `${body.name} (${t(`adm.role.${body.role}`)})`, token: res.token });
@@ -554,7 +430,13 @@ export function createAdmin(page) {
     return form;
   }
 
+  // The console is kept while what it shows is unchanged (a redraw keeps
+  // the focus and a half-typed appointment in it).
   function consoleView() {
+    return memo(`console-${page.ev.round}-${page.ev.status}-${links().length}`, buildConsole);
+  }
+
+  function buildConsole() {
     return h('div', { class: 'console' },
       h('h2', {}, t('adm.console')),
       h('p', { class: 'muted' }, t('adm.consoleLead')),

@@ -1,6 +1,10 @@
-// live.js — live updates for the pages: one WebSocket to the server's push
+// core/live.js — live data for the pages: one WebSocket to the server's push
 // protocol (subscribe to a game or an event), reconnecting with backoff, and
 // polling whenever the socket is down, so pages work with or without push.
+// Subscriptions are batched: the (un)subscribe messages of one task go out
+// together, and one that is undone in the same task is never sent; polling
+// reads every watched game on one timer. Watchers get each change once; the
+// pages put it into their store (core/store.js), which redraws once a frame.
 //
 // Protocol: client → server {"action":"subscribe"|"unsubscribe","game":gid}
 // or {"action":…,"tournament":tid}; server → client
@@ -8,13 +12,13 @@
 // {"type":"tournament","serverTime":ms,"tournament":tid,"what":"round"|"result"|"standings"|"players","round":n}.
 // No message is needed for correctness: on every (re)connect the pages re-read.
 
-import { api } from './api.js';
+import { get } from './http.js';
 
 const GAME_POLL_MS = 2000;
 const EVENT_POLL_MS = 5000;
 const MAX_BACKOFF_MS = 30000;
 
-const games = new Map(); // gid → {handlers:Set, game, timer, busy}
+const games = new Map(); // gid → {handlers:Set, game, busy}
 const events = new Map(); // tid → {handlers:Set, timer}
 const statusListeners = new Set();
 
@@ -61,10 +65,35 @@ function subscribed() {
   return games.size + events.size > 0;
 }
 
-function send(msg) {
+function sendNow(msg) {
   if (ws && wsOpen) {
     try { ws.send(JSON.stringify(msg)); } catch { /* the close handler takes over */ }
   }
+}
+
+// The (un)subscriptions asked for in this task, by topic ("game gid"):
+// the last word wins, and one that only undoes the state the socket is in
+// is dropped. They go out in one microtask.
+const outgoing = new Map();
+const onSocket = new Set();
+let flushing = false;
+function send(msg) {
+  const topic = msg.game ? `game ${msg.game}` : `tournament ${msg.tournament}`;
+  outgoing.set(topic, msg);
+  if (flushing) return;
+  flushing = true;
+  queueMicrotask(() => {
+    flushing = false;
+    for (const [topicKey, m] of outgoing) {
+      const want = m.action === 'subscribe';
+      if (want === onSocket.has(topicKey)) continue;
+      if (ws && wsOpen) {
+        sendNow(m);
+        if (want) onSocket.add(topicKey); else onSocket.delete(topicKey);
+      }
+    }
+    outgoing.clear();
+  });
 }
 
 function connect() {
@@ -82,6 +111,7 @@ function connect() {
     backoff = 1000;
     retryAt = 0;
     setStatus('live');
+    onSocket.clear();
     for (const gid of games.keys()) send({ action: 'subscribe', game: gid });
     for (const tid of events.keys()) send({ action: 'subscribe', tournament: tid });
     // Anything may have happened while the socket was down: re-read once.
@@ -101,7 +131,7 @@ function connect() {
   sock.onerror = () => { /* onclose follows */ };
   sock.onclose = () => {
     const was = ws === sock;
-    if (was) { ws = null; wsOpen = false; }
+    if (was) { ws = null; wsOpen = false; onSocket.clear(); }
     if (closing || !was) return;
     startPolling();
     scheduleReconnect();
@@ -118,22 +148,24 @@ function scheduleReconnect() {
 }
 
 function startPolling() {
-  for (const gid of games.keys()) armGame(gid);
+  armGames();
   for (const tid of events.keys()) armEvent(tid);
 }
 
 function stopPolling() {
-  for (const g of games.values()) { clearTimeout(g.timer); g.timer = null; }
+  clearTimeout(gameTimer);
+  gameTimer = 0;
   for (const e of events.values()) { clearTimeout(e.timer); e.timer = null; }
 }
 
-function armGame(gid) {
-  const g = games.get(gid);
-  if (!g || g.timer || wsOpen) return;
-  g.timer = setTimeout(async () => {
-    g.timer = null;
-    await pollGame(gid);
-    armGame(gid);
+// One timer polls every watched game (a page of 50 boards: one pass, not 50 timers).
+let gameTimer = 0;
+function armGames() {
+  if (gameTimer || wsOpen || games.size === 0) return;
+  gameTimer = setTimeout(async () => {
+    gameTimer = 0;
+    await Promise.all([...games.keys()].map((gid) => pollGame(gid)));
+    armGames();
   }, GAME_POLL_MS);
 }
 
@@ -163,7 +195,7 @@ async function pollGame(gid) {
   g.busy = true;
   try {
     const since = g.game ? (g.game.moves || []).length : 0;
-    const view = await api('GET', `/games/${encodeURIComponent(gid)}${since ? `?since=${since}` : ''}`);
+    const view = await get(`/games/${encodeURIComponent(gid)}${since ? `?since=${since}` : ''}`);
     if (!wsOpen && status !== 'polling' && ws === null) setStatus('polling');
     deliverGame(gid, view, { source: 'poll' });
   } catch (err) {
@@ -202,7 +234,7 @@ export function watchGame(gid, onGame) {
   let g = games.get(gid);
   const fresh = !g;
   if (fresh) {
-    g = { handlers: new Set(), game: null, timer: null, busy: false };
+    g = { handlers: new Set(), game: null, busy: false };
     games.set(gid, g);
   }
   g.handlers.add(onGame);
@@ -210,20 +242,23 @@ export function watchGame(gid, onGame) {
   if (fresh) {
     pollGame(gid);
     send({ action: 'subscribe', game: gid });
-    if (!wsOpen) armGame(gid);
+    if (!wsOpen) armGames();
   }
   connect();
-  return () => {
-    const cur = games.get(gid);
-    if (!cur) return;
-    cur.handlers.delete(onGame);
-    if (cur.handlers.size === 0) {
-      clearTimeout(cur.timer);
-      games.delete(gid);
-      send({ action: 'unsubscribe', game: gid });
-      maybeClose();
-    }
-  };
+  return () => release(games, gid, onGame, 'game');
+}
+
+// release drops a watcher of a topic (kind "game" or "tournament"); the
+// last one to go unsubscribes it and may close the socket.
+function release(topics, id, fn, kind) {
+  const cur = topics.get(id);
+  if (!cur) return;
+  cur.handlers.delete(fn);
+  if (cur.handlers.size) return;
+  clearTimeout(cur.timer);
+  topics.delete(id);
+  send({ action: 'unsubscribe', [kind]: id });
+  maybeClose();
 }
 
 /** refreshGame re-reads a watched game now (after this page's own move, say) and delivers it. */
@@ -253,23 +288,15 @@ export function watchEvent(tid, onChange) {
   e.handlers.add(onChange);
   if (!wsOpen) armEvent(tid);
   connect();
-  return () => {
-    const cur = events.get(tid);
-    if (!cur) return;
-    cur.handlers.delete(onChange);
-    if (cur.handlers.size === 0) {
-      clearTimeout(cur.timer);
-      events.delete(tid);
-      send({ action: 'unsubscribe', tournament: tid });
-      maybeClose();
-    }
-  };
+  return () => release(events, tid, onChange, 'tournament');
 }
 
 function maybeClose() {
   if (subscribed()) return;
   clearTimeout(retryTimer);
   retryTimer = null;
+  stopPolling();
+  onSocket.clear();
   if (ws) {
     closing = true;
     try { ws.close(); } catch { /* already closed */ }

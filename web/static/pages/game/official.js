@@ -2,80 +2,18 @@
 // organiser): a scribe records the moves on the board and the clock
 // presses, draws and arrivals for either side; results are entered here;
 // an arbiter rules (repetition votes, fouls and penalties, clock
-// corrections, results, late forfeits). The API decides who may do what
-// and its refusal is shown as it is.
+// corrections, results, late forfeits). The API decides who may do what;
+// its refusal is shown by the game page (ctx.showError).
 
-import { ApiError, newKey } from './api.js';
-import { addStrings, t } from './i18n.js';
-import { h, RESULTS, REASONS, resultText, reasonText } from './game-text.js';
-
-addStrings({
-  zh: {
-    'off.pad': '裁判台',
-    'off.press': '按钟（{side}）',
-    'off.side': '一方',
-    'off.red': '红方', 'off.black': '黑方',
-    'off.draw': '和棋',
-    'off.draw.offer': '提和', 'off.draw.accept': '同意', 'off.draw.decline': '拒绝',
-    'off.arrive': '到场',
-    'off.result': '登记结果',
-    'off.resultField': '结果', 'off.reasonField': '原因', 'off.none': '（无）',
-    'off.save': '提交',
-    'off.ruling': '裁决',
-    'off.kind': '类型',
-    'off.kind.repetition': '重复局面（三位裁判投票）',
-    'off.kind.foul': '犯规',
-    'off.kind.penalty': '处罚',
-    'off.kind.clock': '校正时钟',
-    'off.kind.result': '判定结果',
-    'off.kind.lateForfeit': '迟到判负',
-    'off.vote': '第 {n} 票',
-    'off.penalty': '处罚', 'off.penalty.warning': '警告', 'off.penalty.loss': '判负', 'off.penalty.expulsion': '除名',
-    'off.remaining': '剩余时间（分:秒）',
-    'off.late': '迟到方',
-    'off.note': '备注',
-    'off.done': '已提交',
-    'off.badTime': '时间写作 分:秒，例如 5:00',
-    'off.sheet': '录入记录纸（PGN）',
-    'off.sheetLabel': 'PGN 棋谱',
-    'off.sheetLoad': '载入',
-  },
-  en: {
-    'off.pad': 'Table pad',
-    'off.press': 'Press clock ({side})',
-    'off.side': 'Side',
-    'off.red': 'Red', 'off.black': 'Black',
-    'off.draw': 'Draw',
-    'off.draw.offer': 'Offer', 'off.draw.accept': 'Accept', 'off.draw.decline': 'Decline',
-    'off.arrive': 'Arrived',
-    'off.result': 'Enter the result',
-    'off.resultField': 'Result', 'off.reasonField': 'Reason', 'off.none': '(none)',
-    'off.save': 'Submit',
-    'off.ruling': 'Ruling',
-    'off.kind': 'Kind',
-    'off.kind.repetition': 'Repetition (three arbiters vote)',
-    'off.kind.foul': 'Foul',
-    'off.kind.penalty': 'Penalty',
-    'off.kind.clock': 'Clock correction',
-    'off.kind.result': 'Result',
-    'off.kind.lateForfeit': 'Late forfeit',
-    'off.vote': 'Vote {n}',
-    'off.penalty': 'Penalty', 'off.penalty.warning': 'warning', 'off.penalty.loss': 'loss', 'off.penalty.expulsion': 'expulsion',
-    'off.remaining': 'Time left (m:ss)',
-    'off.late': 'Late',
-    'off.note': 'Note',
-    'off.done': 'Done',
-    'off.badTime': 'Write the time as m:ss, e.g. 5:00',
-    'off.sheet': 'Load a scoresheet (PGN)',
-    'off.sheetLabel': 'PGN record',
-    'off.sheetLoad': 'Load',
-  },
-});
+import { t } from '../../core/i18n.js';
+import { REASONS, RESULTS, reasonText, resultName } from '../../names.js';
+import { h, select as options } from '../../ui.js';
 
 let seq = 0;
 
-function select(id, options, label) {
-  const s = h('select', { id }, ...options.map(([v, l]) => h('option', { value: v }, l)));
+// labelled is a <select> of [value, label] pairs inside its label.
+function labelled(id, pairs, label) {
+  const s = options(pairs, { id });
   return { s, row: h('label', { for: id }, label, s) };
 }
 
@@ -96,10 +34,10 @@ export function mountOfficial(host, ctx) {
   const n = ++seq;
   const id = (s) => `off${n}-${s}`;
   const done = h('p', { class: 'seat-meta', role: 'status', 'aria-live': 'polite' });
-  const run = async (path, body) => {
+  const run = async (path, body, opts) => {
     done.textContent = '';
     try {
-      await ctx.post(path, body);
+      await ctx.post(path, body, opts);
       done.textContent = t('off.done');
     } catch (err) {
       ctx.showError(err);
@@ -114,15 +52,15 @@ export function mountOfficial(host, ctx) {
 
   // scribe: press, draw for a side, arrival
   const pressRow = h('div', { class: 'form-row' });
-  const drawSide = select(id('dside'), sides(), t('off.side'));
+  const drawSide = labelled(id('dside'), sides(), t('off.side'));
   const drawRow = h('div', { class: 'form-row' }, h('span', {}, t('off.draw')), drawSide.row,
     ...['offer', 'accept', 'decline'].map((a) => btn(t(`off.draw.${a}`), () => run('/draw', { action: a, side: drawSide.s.value }))));
-  const arriveSide = select(id('aside'), sides(), t('off.side'));
+  const arriveSide = labelled(id('aside'), sides(), t('off.side'));
   const arriveRow = h('div', { class: 'form-row' }, arriveSide.row, btn(t('off.arrive'), () => run('/arrive', { side: arriveSide.s.value })));
 
   // results
-  const res = select(id('result'), RESULTS.map((r) => [r, `${r} ${resultText(r)}`]), t('off.resultField'));
-  const why = select(id('reason'), [['', t('off.none')], ...REASONS.map((r) => [r, reasonText(r)])], t('off.reasonField'));
+  const res = labelled(id('result'), RESULTS.map((r) => [r, `${r} ${resultName(r)}`]), t('off.resultField'));
+  const why = labelled(id('reason'), [['', t('off.none')], ...REASONS.map((r) => [r, reasonText(r)])], t('off.reasonField'));
   const resultForm = h('form', { class: 'form-row' }, res.row, why.row, h('button', { type: 'submit' }, t('off.save')));
   resultForm.addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -133,14 +71,14 @@ export function mountOfficial(host, ctx) {
 
   // rulings
   const kinds = ['repetition', 'foul', 'penalty', 'clock', 'result', 'lateForfeit'];
-  const kind = select(id('kind'), kinds.map((k) => [k, t(`off.kind.${k}`)]), t('off.kind'));
-  const rSide = select(id('rside'), sides(), t('off.side'));
-  const votes = [1, 2, 3].map((i) => select(id(`vote${i}`), sides(), t('off.vote', { n: i })));
-  const penalty = select(id('penalty'), ['warning', 'loss', 'expulsion'].map((p) => [p, t(`off.penalty.${p}`)]), t('off.penalty'));
+  const kind = labelled(id('kind'), kinds.map((k) => [k, t(`off.kind.${k}`)]), t('off.kind'));
+  const rSide = labelled(id('rside'), sides(), t('off.side'));
+  const votes = [1, 2, 3].map((i) => labelled(id(`vote${i}`), sides(), t('off.vote', { n: i })));
+  const penalty = labelled(id('penalty'), ['warning', 'loss', 'expulsion'].map((p) => [p, t(`off.penalty.${p}`)]), t('off.penalty'));
   const remaining = h('input', { id: id('remaining'), inputmode: 'numeric', size: 7, placeholder: '5:00' });
   const remainingRow = h('label', { for: id('remaining') }, t('off.remaining'), remaining);
-  const rRes = select(id('rresult'), RESULTS.map((r) => [r, `${r} ${resultText(r)}`]), t('off.resultField'));
-  const rWhy = select(id('rreason'), [['', t('off.none')], ...REASONS.map((r) => [r, reasonText(r)])], t('off.reasonField'));
+  const rRes = labelled(id('rresult'), RESULTS.map((r) => [r, `${r} ${resultName(r)}`]), t('off.resultField'));
+  const rWhy = labelled(id('rreason'), [['', t('off.none')], ...REASONS.map((r) => [r, reasonText(r)])], t('off.reasonField'));
   const lateBoxes = ['red', 'black'].map((s) => {
     const c = h('input', { type: 'checkbox', id: id(`late-${s}`), value: s });
     return { c, row: h('label', { for: id(`late-${s}`) }, c, t(`off.${s}`)) };
@@ -191,22 +129,9 @@ export function mountOfficial(host, ctx) {
   const sheet = h('textarea', { id: id('sheet'), rows: 5, spellcheck: 'false' });
   const sheetForm = h('form', {}, h('label', { for: id('sheet') }, t('off.sheetLabel')), sheet,
     h('div', { class: 'form-row' }, h('button', { type: 'submit' }, t('off.sheetLoad'))));
-  sheetForm.addEventListener('submit', async (ev) => {
+  sheetForm.addEventListener('submit', (ev) => {
     ev.preventDefault();
-    done.textContent = '';
-    const res = await fetch(`/games/${encodeURIComponent(ctx.gid)}/record`, {
-      method: 'POST', cache: 'no-store', body: sheet.value,
-      headers: { Authorization: `Bearer ${ctx.token}`, 'Idempotency-Key': newKey(), 'Content-Type': 'text/plain; charset=utf-8', Accept: 'application/json' },
-    }).catch(() => null);
-    if (!res) { ctx.showError(new ApiError(0, 'network', 'network error')); return; }
-    const body = await res.json().catch(() => null);
-    if (!res.ok) {
-      const e = (body && body.error) || {};
-      ctx.showError(new ApiError(res.status, e.code, e.message || `HTTP ${res.status}`, e.rule, body));
-      return;
-    }
-    done.textContent = t('off.done');
-    if (ctx.setView && body) ctx.setView(body);
+    run('/record', sheet.value, { contentType: 'text/plain; charset=utf-8' });
   });
   const sheetBox = h('details', {}, h('summary', {}, t('off.sheet')), sheetForm);
 

@@ -1,0 +1,333 @@
+// pages/event/view.js — the event page drawn from a snapshot of its state
+// (state.js load()), the reader's choices (ui) and the page's actions (act):
+// pure, no I/O — view(snap, ui, act, admin) returns virtual nodes that
+// core/view.js patches into the page, so a live redraw keeps focus, scroll
+// and half-typed fields. The organiser's controls (event-admin.js) are DOM
+// islands the admin keeps across redraws.
+//
+// Public: header, pairings by round (台 | 号 | 红方 | 分 | 结果 | 分 | 黑方 | 号,
+// each pair's explanation one tap away), standings in every view the API
+// has, crosstable, players or teams, downloads; the reader's own games.
+
+import { formatTime, list, relativeTime, t } from '../../core/i18n.js';
+import { island, v } from '../../core/view.js';
+import { playerStatus, points, resultName, resultShort, statusName, systemName, tcName, tiebreakHelp, tiebreakName } from '../../names.js';
+import { byeIds, cellShort, cellText, pairingGroups, playingCount, tabsOf, whyText } from './state.js';
+
+const enc = encodeURIComponent;
+
+/** startsIn says how long until a time: "in 12 minutes", "in 2 hours", or the date when further. */
+export function startsIn(at, now = Date.now()) {
+  const ms = new Date(at).getTime() - now;
+  if (ms < 3600000) return relativeTime(Math.max(1, Math.round(ms / 60000)), 'minute');
+  if (ms < 86400000) return relativeTime(Math.round(ms / 3600000), 'hour');
+  return formatTime(at);
+}
+
+/** headerItems are the event's facts under its name: [text, class]. */
+export function headerItems(ev, current, now = Date.now()) {
+  let roundText = ev.round ? t('ev.round', { n: ev.round, of: ev.rounds }) : t('ev.roundNone', { of: ev.rounds });
+  if (!ev.rounds) roundText = ev.round ? t('ev.roundsOpen', { n: ev.round }) : t('pair.none');
+  const items = [
+    [systemName(ev.system) + (ev.teams ? ` · ${t('tab.teams')}` : ''), 'system'],
+    [roundText, 'round'],
+    [tcName(ev.timeControl), 'tc'],
+    [statusName(ev.status), `status st-${ev.status}`],
+    [t('ev.players', { n: ev.players }), 'count'],
+  ];
+  if (current && ev.status === 'running') {
+    const playing = playingCount(current);
+    if (current.startsAt && new Date(current.startsAt).getTime() > now) items.push([t('ev.startsIn', { time: startsIn(current.startsAt, now) }), 'starts']);
+    else if (playing) items.push([t('ev.inPlay', { n: playing }), 'inplay']);
+  }
+  return items;
+}
+
+const printButton = (act) => v('button', { type: 'button', class: 'small', onclick: act.print }, t('pair.print'));
+
+function roundPicker(ev, current, onPick, key) {
+  if (ev.round <= 1) return null;
+  return v('select', { key, 'aria-label': t('pair.round'), onchange: (e) => onPick(Number(e.target.value)) },
+    Array.from({ length: ev.round }, (_, i) => v('option', { value: String(i + 1), selected: i + 1 === current }, t('ev.roundsOpen', { n: i + 1 }))));
+}
+
+function header(s) {
+  return v('header', { class: 'event-header', key: 'header' },
+    v('h1', {}, s.ev.name),
+    v('ul', { class: 'event-meta' }, headerItems(s.ev, s.current).map(([text, cls]) => v('li', { class: cls }, text))),
+    v('p', { class: 'updated muted' }, t('ev.updated', { time: formatTime(s.updatedAt, { timeStyle: 'medium' }) })));
+}
+
+function meCard(s, act) {
+  const me = s.me;
+  if (!me) return v('div', { class: 'me', key: 'me' });
+  const colour = (c) => t(c === 'red' ? 'me.red' : 'me.black');
+  const parts = [];
+  if (me.role === 'player') {
+    if (me.currentGame) {
+      const g = me.currentGame;
+      parts.push(v('a', { class: 'button primary big', href: `/g/${enc(g.gameId)}` }, t('me.playing')),
+        v('p', {}, t('me.current', { round: g.round, table: g.table, name: g.opponentName, colour: colour(g.colour) })));
+    }
+    if (me.nextGame) {
+      const g = me.nextGame;
+      parts.push(v('p', {}, v('a', { href: `/g/${enc(g.gameId)}` }, t('me.next', { round: g.round, table: g.table, name: g.opponentName, colour: colour(g.colour) }))));
+    }
+    parts.push(v('p', { class: 'muted' }, t('me.player', { name: me.name || '' })));
+  } else if (me.role === 'arbiter' || me.role === 'chiefArbiter' || me.role === 'scribe') {
+    parts.push(v('p', { class: 'muted' }, t('me.official', { name: me.name || '' })));
+  }
+  return v('div', { class: 'me', key: 'me' }, v('div', { class: 'card me-card' }, parts,
+    v('button', { type: 'button', class: 'link small', onclick: act.forget }, t('me.forget'))));
+}
+
+const isMine = (me, ...ids) => !!(me && me.role === 'player' && ids.includes(me.id));
+
+function pairRow(s, ui, act, admin, p, n, before) {
+  const num = (id) => s.players.find((x) => x.id === id)?.number ?? '';
+  const x = p.explanation;
+  const id = `why-${p.table}-${p.board || 0}`;
+  const open = ui.openWhy.has(id);
+  const res = p.result
+    ? v('a', { href: `/g/${enc(p.gameId)}`, title: resultName(p.result) + (p.reason ? ` · ${p.reason}` : '') }, resultShort(p.result))
+    : v('a', { href: `/g/${enc(p.gameId)}`, class: 'playing', title: t('pair.playing') }, '*');
+  const rows = [v('tr', { key: `p-${id}`, class: isMine(s.me, p.red, p.black) ? 'mine' : null, 'data-table': p.table },
+    v('td', { class: 'num' }, p.table),
+    v('td', { class: 'num col-no' }, num(p.red)),
+    v('td', { class: 'name red' }, p.redName),
+    v('td', { class: 'num' }, points(before.get(p.red) ?? 0)),
+    v('td', { class: 'result' }, res, admin ? island(`res-${p.gameId}`, admin.resultControl(p, n), 'span') : null),
+    v('td', { class: 'num' }, points(before.get(p.black) ?? 0)),
+    v('td', { class: 'name black' }, p.blackName),
+    v('td', { class: 'num col-no' }, num(p.black)),
+    v('td', { class: 'why no-print' }, x ? v('button', {
+      type: 'button', class: 'small why-btn', 'aria-expanded': String(open), 'aria-controls': id,
+      'aria-label': t('pair.whyFor', { table: p.table }), onclick: () => act.toggleWhy(id),
+    }, '?') : null))];
+  if (x) {
+    rows.push(v('tr', { key: `w-${id}`, class: 'why-row', id, hidden: !open },
+      v('td', { colspan: 9 },
+        v('strong', {}, t('pair.whyFor', { table: p.table })),
+        v('p', {}, x.opponent),
+        v('p', {}, `${whyText(x.opponentReason)} · ${t('pair.colour', { why: whyText(x.colourReason) })}`),
+        x.scoreGroup !== undefined ? v('p', { class: 'muted' }, t('pair.scoreGroup', { g: points(x.scoreGroup) })) : null)));
+  }
+  return rows;
+}
+
+function pairings(s, ui, act, admin) {
+  const { ev } = s;
+  const { n, round: r, before } = s.tab;
+  const adminTop = admin ? island(`round-controls-${ev.round}-${ev.status}`, admin.roundControls(n)) : null;
+  if (!n) return v('div', { key: 'pairings' }, adminTop, v('p', { class: 'muted' }, t('pair.none')));
+  const rows = [];
+  for (const g of pairingGroups(r)) {
+    if (g.match) {
+      const m = g.match;
+      const mp = m.homeMatchPoints === null || m.homeMatchPoints === undefined ? '' : ` — ${t('pair.matchPoints', { h: m.homeMatchPoints, a: m.awayMatchPoints })}`;
+      rows.push(v('tr', { class: 'match-row', key: `m-${m.match}` }, v('th', { colspan: 9, scope: 'rowgroup' },
+        t('pair.match', { n: m.number, home: m.homeName, away: m.awayName }) + mp + (m.set ? '' : ` · ${t('pair.lineupPending')}`))));
+    }
+    for (const p of g.pairings) rows.push(...pairRow(s, ui, act, admin, p, n, before));
+  }
+  for (const id of byeIds(r)) {
+    const who = s.players.find((x) => x.id === id)?.name || s.teams.find((x) => x.id === id)?.name || id;
+    const no = s.players.find((x) => x.id === id)?.number ?? '';
+    rows.push(v('tr', { class: 'bye-row', key: `bye-${id}` }, v('td', { class: 'num' }, ''), v('td', { class: 'num col-no' }, no),
+      v('td', { class: 'name', colspan: 7 }, t('pair.byeRow', { name: who }))));
+  }
+  const elim = (r.eliminated || []).map((id) => s.players.find((x) => x.id === id)?.name || id);
+  const change = admin ? admin.changeForm(n, r) : null;
+  return v('div', { key: 'pairings' },
+    adminTop,
+    v('h2', { class: 'print-title' }, `${ev.name} — ${t('ev.roundsOpen', { n })}`, r.startsAt ? v('small', {}, ` · ${formatTime(r.startsAt)}`) : null),
+    v('div', { class: 'toolbar no-print' }, roundPicker(ev, n, act.pickRound, 'pair-round'), printButton(act)),
+    v('div', { class: 'table-wrap' }, v('table', { class: 'pairings' },
+      v('thead', {}, v('tr', {},
+        ['pair.table', 'pair.no', 'pair.red', 'pair.score', 'pair.result', 'pair.score', 'pair.black', 'pair.no'].map((k) => v('th', { scope: 'col', class: k === 'pair.no' ? 'col-no' : null }, t(k))),
+        v('th', { scope: 'col', class: 'no-print' }, v('span', { class: 'visually-hidden' }, t('pair.why'))))),
+      v('tbody', {}, rows))),
+    elim.length ? v('p', { class: 'muted' }, t('pair.eliminated', { names: list(elim) })) : null,
+    change ? island(`change-${n}`, change) : null);
+}
+
+function abbr(title, text) {
+  return v('abbr', { title, tabindex: '0' }, text);
+}
+
+function standings(s, ui, act) {
+  const { ev } = s;
+  const { views, view, n, st, team, ct, games, stats } = s.tab;
+  const groups = ev.system === 'groups' ? ['', ...Array.from({ length: ev.groups?.count || 2 }, (_, i) => String.fromCharCode(65 + i))] : null;
+  const tools = v('div', { class: 'toolbar no-print' },
+    views.length > 1 ? v('select', { key: 'st-view', 'aria-label': t('st.view'), onchange: (e) => act.setUi({ standingsView: e.target.value }) },
+      views.map((x) => v('option', { value: x, selected: x === view }, t(`st.view.${x}`)))) : null,
+    roundPicker(ev, n, (r) => act.setUi({ standingsRound: r }), 'st-round'),
+    groups ? v('select', { key: 'st-group', 'aria-label': t('st.group'), onchange: (e) => act.setUi({ group: e.target.value }) },
+      groups.map((g) => v('option', { value: g, selected: g === ui.group }, g || t('st.group.all')))) : null,
+    printButton(act));
+  if (!st || !(st.rows || []).length) return v('div', { key: 'standings' }, tools, v('p', { class: 'muted' }, t('st.none')));
+  const chain = (st.chain || []).filter((c) => c !== 'points' && c !== 'matchPoints');
+  const cells = new Map(((ct && ct.rows) || []).map((r) => [r.playerId, r.cells]));
+  const rounds = team ? 0 : Math.max(0, ...[...cells.values()].map((c) => c.length));
+  const roundCell = (playerId, c) => {
+    const gid = games.get(`${c.round}:${playerId}`);
+    const text = cellShort(c);
+    return v('td', { class: `cell col-round ${c.colour || ''} ${c.mark || ''}`, title: cellText(c, ct) },
+      gid && c.opponent ? v('a', { href: `/g/${enc(gid)}` }, text) : text);
+  };
+  const head = v('tr', {},
+    v('th', { scope: 'col' }, t('st.rank')), v('th', { scope: 'col' }, t('st.no')), v('th', { scope: 'col' }, t('st.name')),
+    team ? null : v('th', { scope: 'col', class: 'col-rating' }, t('st.rating')),
+    Array.from({ length: rounds }, (_, i) => v('th', { scope: 'col', class: 'col-round' }, t('st.roundCol', { n: i + 1 }))),
+    team ? v('th', { scope: 'col' }, abbr(tiebreakHelp('matchPoints'), t('st.matchPoints'))) : null,
+    v('th', { scope: 'col' }, team ? abbr(tiebreakHelp('boardPoints'), t('st.boardPoints')) : abbr(tiebreakHelp('points'), t('st.points'))),
+    chain.map((c) => v('th', { scope: 'col' }, abbr(tiebreakHelp(c) || tiebreakName(c), tiebreakName(c)))),
+    team ? null : v('th', { scope: 'col' }, t('st.record')));
+  const rows = st.rows.map((row) => {
+    const p = team ? null : s.players.find((x) => x.id === row.playerId);
+    const flags = [row.shared ? t('st.shared') : '', row.playoff ? t('st.playoff') : '', row.withdrawn ? t('st.withdrawn') : ''].filter(Boolean).join(' · ');
+    const tb = new Map((row.tiebreaks || []).map((x) => [x.name, x.value]));
+    const name = team ? row.name : v('button', { type: 'button', class: 'link', 'aria-controls': 'player-card', 'data-player': row.playerId,
+      onclick: () => act.openCard(row.playerId, row.name) }, row.name);
+    return v('tr', { key: `r-${row.playerId || row.name}`, class: [isMine(s.me, row.playerId) ? 'mine' : '', row.withdrawn ? 'withdrawn' : ''].join(' ').trim() || null },
+      v('td', { class: 'num' }, row.rank),
+      v('td', { class: 'num' }, row.number ?? ''),
+      v('th', { scope: 'row', class: 'name' }, name, flags ? v('small', { class: 'flag' }, ` ${flags}`) : null),
+      team ? null : v('td', { class: 'num col-rating' }, p?.rating || ''),
+      team ? null : Array.from({ length: rounds }, (_, i) => {
+        const c = (cells.get(row.playerId) || [])[i];
+        return c ? roundCell(row.playerId, c) : v('td', { class: 'col-round' }, '');
+      }),
+      team ? v('td', { class: 'num strong' }, points(row.matchPoints)) : null,
+      v('td', { class: 'num strong' }, points(team ? row.boardPoints : row.points)),
+      chain.map((c) => v('td', { class: 'num' }, tb.has(c) ? points(tb.get(c)) : '')),
+      team ? null : v('td', { class: 'num' }, `${row.wins}/${row.draws}/${row.losses}`));
+  });
+  const card = ui.card;
+  return v('div', { key: 'standings' },
+    stats ? v('section', { class: 'card podium', 'aria-label': t('st.podium') },
+      v('h2', {}, t('st.podium')),
+      v('ol', {}, st.rows.slice(0, 3).map((r) => v('li', {}, v('strong', {}, r.name), ` — ${points(r.points)}`))),
+      v('p', { class: 'muted' }, `${t('stat.title')}: ${t('stat.redWins')} ${stats.red} · ${t('stat.blackWins')} ${stats.black} · ${t('stat.draws')} ${stats.draw} · ${t('stat.byes')} ${stats.bye} · ${t('stat.forfeits')} ${stats.forfeit}`)) : null,
+    v('h2', { class: 'print-title' }, `${ev.name} — ${t('tab.standings')} · ${t('st.afterRound', { n: st.round })}`),
+    tools,
+    v('p', { class: 'muted no-print' }, t('st.afterRound', { n: st.round })),
+    v('div', { class: 'table-wrap' }, v('table', { class: 'standings' }, v('thead', {}, head), v('tbody', {}, rows))),
+    v('div', { id: 'player-card', class: 'player-card', hidden: !card, 'aria-live': 'polite' }, card ? [
+      v('h3', {}, t('st.card', { name: card.name })),
+      v('ul', { class: 'plain' }, card.cells.map((c) => v('li', {}, `${t('ev.roundsOpen', { n: c.round })}: ${cellText(c, card.ct)}`))),
+      v('button', { type: 'button', class: 'small', onclick: act.closeCard }, t('ui.close'))] : null));
+}
+
+function crosstable(s, act) {
+  const { ev } = s;
+  const ct = s.tab.ct;
+  if (!ev.round || !ct) return v('p', { class: 'muted', key: 'crosstable' }, t('st.none'));
+  const rounds = Math.max(0, ...(ct.rows || []).map((r) => r.cells.length));
+  return v('div', { key: 'crosstable' },
+    v('h2', { class: 'print-title' }, `${ev.name} — ${t('tab.crosstable')}`),
+    v('div', { class: 'toolbar no-print' }, printButton(act)),
+    v('div', { class: 'table-wrap' }, v('table', { class: 'crosstable' },
+      v('thead', {}, v('tr', {}, v('th', { scope: 'col' }, t('st.no')), v('th', { scope: 'col' }, t('st.name')),
+        Array.from({ length: rounds }, (_, i) => v('th', { scope: 'col' }, String(i + 1))), v('th', { scope: 'col' }, t('st.points')))),
+      v('tbody', {}, (ct.rows || []).map((r) => v('tr', { key: r.playerId },
+        v('td', { class: 'num' }, r.number), v('th', { scope: 'row', class: 'name' }, r.name),
+        r.cells.map((c) => v('td', { class: `cell ${c.colour || ''} ${c.mark || ''}`, title: cellText(c, ct) }, cellShort(c))),
+        v('td', { class: 'num strong' }, points(r.points))))))));
+}
+
+function players(s, admin) {
+  const rows = s.players.map((p) => {
+    const mine = isMine(s.me, p.id);
+    return v('tr', { key: p.id, class: [mine ? 'mine' : '', p.status !== 'active' ? p.status : ''].join(' ').trim() || null },
+      v('td', { class: 'num' }, p.number),
+      v('th', { scope: 'row', class: 'name' }, p.name, mine ? t('pl.you') : ''),
+      v('td', { class: 'num' }, p.rating || ''),
+      v('td', {}, p.club || ''),
+      v('td', {}, playerStatus(p.status), p.joinedRound > 1 ? v('small', { class: 'muted' }, ` · ${t('pl.joined', { n: p.joinedRound })}`) : null),
+      admin ? v('td', { class: 'no-print' }, island(`pa-${p.id}-${p.status}`, admin.playerActions(p))) : null);
+  });
+  const forms = admin ? admin.registerForms() : null;
+  return v('div', { key: 'players' },
+    forms ? island('register', forms) : null,
+    s.players.length ? v('div', { class: 'table-wrap' }, v('table', { class: 'players' },
+      v('thead', {}, v('tr', {}, ['st.no', 'st.name', 'st.rating', 'st.club', 'pl.status'].map((k) => v('th', { scope: 'col' }, t(k))),
+        admin ? v('th', { scope: 'col', class: 'no-print' }, v('span', { class: 'visually-hidden' }, t('tab.console'))) : null)),
+      v('tbody', {}, rows))) : v('p', { class: 'muted' }, t('pl.none')));
+}
+
+function teams(s, admin) {
+  const cards = s.teams.map((tm) => v('article', { class: 'card team', key: tm.id },
+    v('h3', {}, `${tm.number}. ${tm.name}`, tm.status !== 'active' ? v('small', {}, ` · ${playerStatus(tm.status)}`) : null),
+    v('ol', {}, (tm.members || []).map((m) => v('li', {}, m.name, m.rating ? ` (${m.rating})` : ''))),
+    (tm.substitutes || []).length ? v('p', {}, `${t('teams.subs')}: ${list(tm.substitutes.map((m) => m.name))}`) : null,
+    admin && tm.status !== 'withdrawn' ? island(`ta-${tm.id}-${tm.status}`, admin.teamActions(tm)) : null));
+  return v('div', { key: 'teams' },
+    admin ? island('team-forms', admin.teamForms()) : null,
+    cards.length ? v('div', { class: 'team-grid' }, cards) : v('p', { class: 'muted' }, t('teams.none')));
+}
+
+function downloads(s, ui, act, admin) {
+  const { ev } = s;
+  const all = Array.from({ length: ev.round }, (_, i) => i + 1);
+  const busy = !!ui.busy;
+  const pgn = (label, rounds, key) => v('button', { type: 'button', key, disabled: busy, onclick: () => act.downloadPgn(rounds) }, label);
+  return v('div', { class: 'downloads', key: 'downloads' },
+    v('h2', {}, t('dl.title')),
+    v('ul', { class: 'plain' },
+      v('li', {}, v('a', { href: `/tournaments/${enc(s.tid)}/standings?format=csv`, download: `${ev.name}-standings.csv`, class: 'button' }, t('dl.standingsCsv'))),
+      ev.round ? v('li', {}, pgn(t('dl.pgn'), all, 'all')) : null,
+      all.map((n) => v('li', { key: `r${n}` }, pgn(t('dl.pgnRound', { n }), [n], `r${n}`))),
+      admin ? v('li', {}, v('button', { type: 'button', id: 'export-event', disabled: busy, onclick: act.exportEvent }, t('dl.export'))) : null),
+    v('div', { class: 'status', 'aria-live': 'polite' }, ui.error ? v('p', { class: 'error', role: 'alert' }, ui.error) : null));
+}
+
+function tokenPaste(s, ui, act) {
+  if (s.hasToken) return null;
+  return v('details', { class: 'token-paste no-print', key: 'token-paste' }, v('summary', {}, t('tok.paste')),
+    v('form', { class: 'token-form', onsubmit: act.pasteToken },
+      v('div', { class: 'field' }, v('label', { for: 'token-input' }, t('tok.label')),
+        v('input', { id: 'token-input', type: 'password', autocomplete: 'off', name: 'token' })),
+      v('button', { type: 'submit' }, t('tok.use')),
+      v('div', { class: 'status', 'aria-live': 'polite' }, ui.tokenBad ? v('p', { class: 'error', role: 'alert' }, t('tok.bad')) : null)));
+}
+
+/**
+ * view draws the whole page. snap: state.js load()'s snapshot (or null
+ * while loading); ui: {tab, round, standingsView, standingsRound, group,
+ * openWhy:Set, card, busy, error, tokenBad, loadError}; act: the page's
+ * handlers; admin: the organiser's console (event-admin.js) or null; tables:
+ * an official's table list node, or null.
+ */
+export function view(snap, ui, act, admin, tables) {
+  if (ui.loadError) {
+    return v('div', { key: 'missing' }, v('h1', {}, t('ev.notFound')), v('p', { class: 'error', role: 'alert' }, ui.loadError),
+      v('p', {}, v('a', { href: '/' }, t('nav.home'))));
+  }
+  if (!snap) return v('p', { class: 'muted', key: 'loading' }, t('ui.loading'));
+  const tabs = tabsOf(snap.ev, snap.kind, admin);
+  const tab = tabs.includes(ui.tab) ? ui.tab : 'pairings';
+  const shown = snap.tab.name === tab;
+  const panel = !shown ? null
+    : tab === 'pairings' ? pairings(snap, ui, act, admin)
+      : tab === 'standings' ? standings(snap, ui, act)
+        : tab === 'crosstable' ? crosstable(snap, act)
+          : tab === 'players' ? players(snap, admin)
+            : tab === 'teams' ? teams(snap, admin)
+              : tab === 'downloads' ? downloads(snap, ui, act, admin)
+                : tab === 'console' ? island('console', admin.consoleView())
+                  : island('tables', tables);
+  return [
+    header(snap),
+    meCard(snap, act),
+    v('nav', { class: 'tabs', role: 'tablist', 'aria-label': snap.ev.name, key: 'tabs' }, tabs.map((name) => v('button', {
+      key: name, type: 'button', role: 'tab', id: `tab-${name}`, 'aria-controls': 'panel', class: 'tab', 'data-tab': name,
+      'aria-selected': String(name === tab), tabindex: name === tab ? '0' : '-1',
+      onclick: () => act.selectTab(name), onkeydown: (e) => act.tabKey(e, tabs, tab),
+    }, t(`tab.${name}`)))),
+    v('div', { class: 'status', 'aria-live': 'polite', key: 'status' }, ui.refreshError ? v('p', { class: 'error', role: 'alert' }, ui.refreshError) : null),
+    v('section', { id: 'panel', role: 'tabpanel', class: 'panel', tabindex: '0', 'aria-labelledby': `tab-${tab}`, key: 'panel' }, panel),
+    tokenPaste(snap, ui, act),
+  ];
+}
