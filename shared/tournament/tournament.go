@@ -156,7 +156,16 @@ type Settings struct {
 	// ChallengeDraw says who holds the ring after a drawn challenge (S-8):
 	// ChallengeDrawHolder (default) or ChallengeDrawChallenger.
 	ChallengeDraw string
+	// BroadcastDelaySeconds holds public reads of the event's games (the
+	// game, its record, the live channels) that many seconds behind the
+	// play, so moves shown to spectators cannot be relayed back into the
+	// hall; the event's own tokens read them live. 0 (default) shows them
+	// live. Fixed before round 1: every game copies it when it is made.
+	BroadcastDelaySeconds int
 }
+
+// MaxBroadcastDelaySeconds bounds BroadcastDelaySeconds: an hour.
+const MaxBroadcastDelaySeconds = 3600
 
 // LateEntries are a Swiss event's late-entry rules.
 type LateEntries struct {
@@ -189,6 +198,9 @@ func (s *Settings) Normalize() error {
 	var err error
 	if s.Name, err = cleanName("name", s.Name, 200); err != nil {
 		return err
+	}
+	if s.BroadcastDelaySeconds < 0 || s.BroadcastDelaySeconds > MaxBroadcastDelaySeconds {
+		return &FieldError{Field: "broadcastDelaySeconds", Message: fmt.Sprintf("must be between 0 and %d (an hour)", MaxBroadcastDelaySeconds)}
 	}
 	if s.System == "" {
 		s.System = Swiss
