@@ -5,16 +5,20 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/live"
+	"github.com/xqtour/xqtour/shared/pricing"
 	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/store/embedded"
 )
 
 // call sends one API request to the fixture's API and decodes its answer.
@@ -98,6 +102,7 @@ func TestFanout_RoundMessage(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("the round's follower got %d messages, want 1", len(got))
 	}
+	t.Logf("a round message: %d bytes", len(got[0]))
 	var m map[string]any
 	_ = json.Unmarshal(got[0], &m)
 	if m["type"] != "move" || m["tournament"] != tid || m["round"] != 1.0 || m["table"] != 1.0 || m["game"] != gid || m["ply"] != 1.0 ||
@@ -178,5 +183,94 @@ func TestAsyncAPI_DescribesTheRoundChannel(t *testing.T) {
 	}
 	if _, ok := msgs["subscribe"].Payload.Properties["round"]; !ok {
 		t.Error("subscribe takes no round")
+	}
+}
+
+// What the broadcast cost table counts for the fan-out: a change of an
+// event game costs one Query for the game's followers and one for its
+// round's, and no write.
+func TestCost_EventGameChangeTwoQueries(t *testing.T) {
+	f := newFixture(t)
+	tid, rec := f.eventMove(t, `{"name":"Cost","rounds":3}`)
+	for i := range 3 {
+		f.subscribe(t, fmt.Sprintf("c%d=", i), fmt.Sprintf(`{"action":"subscribe","round":{"tournament":%q,"round":1}}`, tid))
+	}
+	var mu sync.Mutex
+	ops := map[string]int{}
+	f.db.Intercept(func(op string, _ []byte) embedded.Fault {
+		mu.Lock()
+		ops[op]++
+		mu.Unlock()
+		return embedded.Serve
+	})
+	_, err := f.hub.Fanout(context.Background(), []store.Change{{Key: store.Key{PK: rec.PK, SK: rec.SK}, New: rec}})
+	f.db.Intercept(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]int{"Query": 2}; !maps.Equal(ops, want) {
+		t.Errorf("pushing one move of an event game made %v, want %v", ops, want)
+	}
+}
+
+// broadcastUsage is the deployed use of 500 spectators following every
+// board of a 9-round, 100-player Swiss (50 boards a round, 150 moves a
+// game, 450 game ends) for 120 minutes a round, subscribing to each board
+// (perGame) or to the round: the README's broadcast cost table.
+type broadcastUsage struct {
+	liveCalls, messages, minutes, fanoutCalls float64
+	lambdaGBs, reads, writes                  float64
+}
+
+func broadcastCost(perGame bool) (broadcastUsage, float64) {
+	const (
+		viewers    = 500
+		rounds     = 9
+		boards     = 50
+		changes    = 67_500 + 450 // moves and game ends
+		fanoutMs   = 500          // 500 posts through the Management API per change
+		liveMs     = 20
+		memoryGB   = 0.25
+		queryReads = 10 + 1 // 500 subscription items (~80 B) strongly consistent, and the other topic's empty Query
+	)
+	spells := float64(viewers * rounds) // one spectator for one round
+	subs := 1.0
+	if perGame {
+		subs = boards
+	}
+	u := broadcastUsage{
+		liveCalls:   spells * (subs + 2),                    // connect, subscribes, disconnect
+		messages:    changes*viewers + spells*subs,          // a message per change per spectator, and the replies
+		minutes:     spells * 120,                           //
+		fanoutCalls: changes,                                //
+		reads:       spells*(2*subs+1) + changes*queryReads, // each subscribe reads the connection and the topic; disconnect reads the connection
+		writes:      spells * (1 + 2*subs + subs + 1),       // connect; subscription and connection per subscribe; disconnect deletes each and the connection
+	}
+	u.lambdaGBs = (u.liveCalls*liveMs + changes*fanoutMs) / 1000 * memoryGB
+	p := pricing.OnDemand
+	total := u.messages*p.WebSocketMessage + u.minutes*p.WebSocketConnectionMinute +
+		(u.liveCalls+u.fanoutCalls)*p.LambdaRequest + u.lambdaGBs*p.LambdaGBSecond +
+		u.reads*p.ReadUnit + u.writes*p.WriteUnit
+	return u, total
+}
+
+// The figures of the README's broadcast cost table.
+func TestCost_BroadcastTable(t *testing.T) {
+	for _, c := range []struct {
+		perGame             bool
+		liveCalls, messages float64
+		reads, writes       float64
+		total               string
+	}{
+		{perGame: true, liveCalls: 234_000, messages: 34_200_000, reads: 1_201_950, writes: 684_000, total: "$35.10"},
+		{perGame: false, liveCalls: 13_500, messages: 33_979_500, reads: 760_950, writes: 22_500, total: "$34.35"},
+	} {
+		u, total := broadcastCost(c.perGame)
+		if u.liveCalls != c.liveCalls || u.messages != c.messages || u.reads != c.reads || u.writes != c.writes {
+			t.Errorf("per game %v: %+v", c.perGame, u)
+		}
+		if got := fmt.Sprintf("$%.2f", total); got != c.total {
+			t.Errorf("per game %v: total %s, want %s (%+v)", c.perGame, got, c.total, u)
+		}
 	}
 }
