@@ -2,6 +2,9 @@ package httpapi
 
 import (
 	"net/http"
+
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
 )
 
 // A broadcast delay (tournament.Settings.BroadcastDelaySeconds) holds the
@@ -73,4 +76,43 @@ func setVary(w http.ResponseWriter, c *call) {
 	if c.vary {
 		w.Header().Add("Vary", "Authorization")
 	}
+}
+
+// broadcastIn is POST /tournaments/{tid}/broadcast.
+type broadcastIn struct {
+	BroadcastDelaySeconds *int `json:"broadcastDelaySeconds"`
+}
+
+// POST /tournaments/{tid}/broadcast — organiser (O-1): set the broadcast
+// delay before round 1 is paired. The event item is written under the
+// version read, so a pairing that read the old delay fails its condition
+// and pairs again with the new one, and a change after the pairing sees the
+// round and is refused (422 broadcast_fixed).
+func (a *API) setBroadcast(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	var in broadcastIn
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	if in.BroadcastDelaySeconds == nil {
+		return 0, nil, badRequest("missing_field", "broadcastDelaySeconds: give the delay in seconds (0 for none)")
+	}
+	var t *tournament.Tournament
+	err := retryConflicts(func() error {
+		var (
+			meta *store.Record
+			err  error
+		)
+		if t, meta, err = a.organiserEvent(c, tid); err != nil {
+			return err
+		}
+		if err := t.SetBroadcastDelay(*in.BroadcastDelaySeconds); err != nil {
+			return err
+		}
+		return a.store.Put(c.ctx(), encode(meta, t))
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, map[string]any{"tournament": tournamentView(t)}, nil
 }

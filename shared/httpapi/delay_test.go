@@ -112,3 +112,56 @@ func TestDelay_SettingIsValidated(t *testing.T) {
 		t.Errorf("default broadcastDelaySeconds %v, want 0", got)
 	}
 }
+
+// The organiser changes the delay before round 1; the games paired then
+// keep it; after the pairing a change is refused and changes nothing.
+func TestDelay_SetBeforeRoundOne(t *testing.T) {
+	s := apitest.New(t)
+	ev := newEvent(t, s, `{"name":"Later","rounds":3}`)
+	path := "/tournaments/" + ev.ID + "/broadcast"
+	tokens := map[string]string{}
+	for _, name := range []string{"Hu Ronghua", "Liu Dahua"} {
+		var p created
+		s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": name}).Want(t, http.StatusCreated).Decode(t, &p)
+		tokens[p.ID] = p.Token
+	}
+	if r := s.Post(path, "", `{"broadcastDelaySeconds":30}`); r.Status != http.StatusUnauthorized {
+		t.Fatalf("without a token: %d", r.Status)
+	}
+	if r := s.Do(apitest.Req{Method: http.MethodPost, Path: path, Token: ev.Token, Body: `{"broadcastDelaySeconds":9999}`, Invalid: true}); r.Status != http.StatusBadRequest {
+		t.Fatalf("9999 s: %d %s", r.Status, r.Body)
+	}
+	if r := s.Do(apitest.Req{Method: http.MethodPost, Path: path, Token: ev.Token, Body: `{}`, Invalid: true}); r.Status != http.StatusBadRequest || r.ErrorCode() != "missing_field" {
+		t.Fatalf("no delay: %d %s", r.Status, r.Body)
+	}
+	got := s.Post(path, ev.Token, `{"broadcastDelaySeconds":30}`).Want(t, http.StatusOK).JSON()["tournament"].(map[string]any)["broadcastDelaySeconds"]
+	if got != 30.0 {
+		t.Fatalf("broadcastDelaySeconds %v, want 30", got)
+	}
+	var round struct {
+		Pairings []struct {
+			Red    string
+			GameID string `json:"gameId"`
+		}
+	}
+	s.Post("/tournaments/"+ev.ID+"/rounds", ev.Token, `{}`).Want(t, http.StatusCreated).Decode(t, &round)
+	r := s.Post(path, ev.Token, `{"broadcastDelaySeconds":0}`)
+	if r.Status != http.StatusUnprocessableEntity || r.ErrorCode() != "broadcast_fixed" {
+		t.Fatalf("after round 1 is paired: %d %s", r.Status, r.Body)
+	}
+	if got := s.Get("/tournaments/"+ev.ID).Want(t, http.StatusOK).JSON()["broadcastDelaySeconds"]; got != 30.0 {
+		t.Fatalf("a refused change changed the delay to %v", got)
+	}
+	// The paired game keeps the delay: a move shows to the public 30 s later.
+	s.Post("/tournaments/"+ev.ID+"/rounds/1/start", ev.Token, nil).Want(t, http.StatusOK)
+	s.Clock.Advance(time.Minute)
+	g := round.Pairings[0]
+	s.Post("/games/"+g.GameID+"/moves", tokens[g.Red], `{"move":"h2e2","ply":0,"press":true}`).Want(t, http.StatusOK)
+	if st := s.Get("/games/"+g.GameID).Want(t, http.StatusOK).JSON(); st["ply"] != 0.0 {
+		t.Fatalf("right after the move a stranger sees ply %v", st["ply"])
+	}
+	s.Clock.Advance(31 * time.Second)
+	if st := s.Get("/games/"+g.GameID).Want(t, http.StatusOK).JSON(); st["ply"] != 1.0 {
+		t.Fatalf("31 s after the move a stranger sees ply %v", st["ply"])
+	}
+}

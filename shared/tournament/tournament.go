@@ -428,3 +428,23 @@ func (s *Settings) missedScore() standings.Missed {
 	}
 	return standings.MissedNone
 }
+
+// CodeBroadcastFixed refuses a change of the broadcast delay once round 1
+// is paired: every game copies the delay when it is made, so a change
+// then would leave the games made and those to come behind by different
+// delays.
+const CodeBroadcastFixed = "broadcast_fixed"
+
+// SetBroadcastDelay sets the event's broadcast delay before round 1 is
+// paired (O-1: the organiser sets up the event).
+func (t *Tournament) SetBroadcastDelay(seconds int) error {
+	if t.Round > 0 {
+		return &RuleError{Code: CodeBroadcastFixed, Rule: "O-1",
+			Message: fmt.Sprintf("round %d is paired: the broadcast delay is fixed (every game made keeps the delay it was made with)", t.Round)}
+	}
+	if seconds < 0 || seconds > MaxBroadcastDelaySeconds {
+		return &FieldError{Field: "broadcastDelaySeconds", Message: fmt.Sprintf("must be between 0 and %d (an hour)", MaxBroadcastDelaySeconds)}
+	}
+	t.Settings.BroadcastDelaySeconds = seconds
+	return nil
+}
