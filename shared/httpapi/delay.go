@@ -94,9 +94,6 @@ func (a *API) setBroadcast(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	if in.BroadcastDelaySeconds == nil {
-		return 0, nil, badRequest("missing_field", "broadcastDelaySeconds: give the delay in seconds (0 for none)")
-	}
 	var t *tournament.Tournament
 	err := retryConflicts(func() error {
 		var (
@@ -105,6 +102,10 @@ func (a *API) setBroadcast(c *call) (int, any, error) {
 		)
 		if t, meta, err = a.organiserEvent(c, tid); err != nil {
 			return err
+		}
+		// The fields after the caller is known, so a stranger learns nothing.
+		if in.BroadcastDelaySeconds == nil {
+			return badRequest("missing_field", "broadcastDelaySeconds: give the delay in seconds (0 for none)")
 		}
 		if err := t.SetBroadcastDelay(*in.BroadcastDelaySeconds); err != nil {
 			return err
