@@ -7,7 +7,7 @@ GO        ?= go
 FUNCTIONS := $(notdir $(wildcard functions/*))
 LAMBDA    := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags=-s
 
-.PHONY: all build run test vet lint lint-openapi smoke template bench livebench perft checkpairings eventcost bigevent fmt clean webtest webunit engine
+.PHONY: all build run test vet lint lint-openapi smoke template bench livebench roundbench perft checkpairings eventcost bigevent fmt clean webtest webunit engine
 
 all: test
 
@@ -71,6 +71,11 @@ bench:
 ## notified, p50/p99 over 1,000 moves per run, five runs (goal p99 < 100 ms; report the median run)
 livebench:
 	$(GO) test -run '^$$' -bench BenchmarkLive_MoveToSubscribers -benchtime 1000x -count $(or $(COUNT),5) ./shared/live/localws/
+
+## roundbench: the round channel at a broadcast's scale, 100 games of one round followed by 500
+## sockets each subscribed to the round: move accepted → all 500 notified, p50/p99 over 500 moves
+roundbench:
+	$(GO) test -run '^$$' -bench BenchmarkLive_RoundToSubscribers -benchtime 500x -count $(or $(COUNT),1) ./shared/live/localws/
 
 ## perft: every row of the perft reference table (make test runs the rows within a node budget)
 perft:

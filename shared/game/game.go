@@ -190,6 +190,9 @@ func (g *Game) MoveTimes() []int64 { return append([]int64(nil), g.times...) }
 // Log returns a copy of the rulings log.
 func (g *Game) Log() []LogEntry { return append([]LogEntry(nil), g.log...) }
 
+// AwaitingPress reports whether the last mover has not pressed its clock yet (C-1).
+func (g *Game) AwaitingPress() bool { return g.awaitingPress }
+
 // Clock returns the clock state (a value; changing it changes nothing here).
 func (g *Game) Clock() clock.State { return g.clk }
 

@@ -138,6 +138,8 @@ type tournamentIn struct {
 	Rating           *ratingJSON      `json:"rating"`
 	ChallengeDraw    string           `json:"challengeDraw"`
 	ChallengeTeam    int              `json:"challengeTeam"`
+	// BroadcastDelaySeconds delays public reads of the event's games.
+	BroadcastDelaySeconds int `json:"broadcastDelaySeconds"`
 }
 
 // lateEntriesJSON is a Swiss event's late-entry rules (S-2).
@@ -204,6 +206,7 @@ func (in *tournamentIn) combinedSettings(s *tournament.Settings) {
 	}
 	s.Rating = in.Rating.params()
 	s.ChallengeDraw = in.ChallengeDraw
+	s.BroadcastDelaySeconds = in.BroadcastDelaySeconds
 	s.ChallengeTeam = in.ChallengeTeam
 }
 
@@ -241,6 +244,9 @@ type tournamentOut struct {
 	Rating           *ratingJSON      `json:"rating"`
 	ChallengeDraw    string           `json:"challengeDraw,omitempty"`
 	ChallengeTeam    int              `json:"challengeTeam,omitempty"`
+	// BroadcastDelaySeconds is how far behind the play public reads of the
+	// event's games are.
+	BroadcastDelaySeconds int `json:"broadcastDelaySeconds"`
 }
 
 func rfc3339(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
@@ -253,6 +259,7 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch, RankByGamePoints: s.RankByGamePoints,
 		Playoff: s.PlayoffPlaces() == 0, ShareTitle: s.ShareTitle, PlacesCounted: s.PlacesCounted, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Entrants(), Round: t.Round,
 		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s), Rating: ratingOut(s.Rating), ChallengeDraw: s.ChallengeDraw, ChallengeTeam: s.ChallengeTeam,
+		BroadcastDelaySeconds: s.BroadcastDelaySeconds,
 	}
 	if s.StartsAt != 0 {
 		v := rfc3339(s.StartsAt)

@@ -239,8 +239,17 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 		if err != nil {
 			return 0, nil, err
 		}
+		// The export is public: a game under the broadcast delay is written as
+		// it stood the delay ago (delay.go), and a page holding one is not
+		// kept, since the clock alone will change it.
+		at := c.nowMs()
+		if d := sg.delayMs(); d > 0 {
+			if seen := sg.asOf(at - d); seen != sg {
+				sg, at, finished = seen, at-d, false
+			}
+		}
 		info := game.RecordInfo{Event: ev.t.Settings.Name, Round: strconv.Itoa(g.Round), Red: cmp.Or(g.RedName, "Red"), Black: cmp.Or(g.BlackName, "Black")}
-		text, err := sg.Game.Record(c.nowMs(), "pgn", info)
+		text, err := sg.Game.Record(at, "pgn", info)
 		if err != nil {
 			return 0, nil, err
 		}

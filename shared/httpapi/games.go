@@ -166,7 +166,8 @@ func (a *API) getGame(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	a.settleOnRead(c, sg)
-	out := gameView(sg, c.nowMs(), since)
+	sg, at := a.seenBy(c, sg, c.nowMs())
+	out := gameView(sg, at, since)
 	if want != nil {
 		moves, err := sg.Game.MovesIn(want.n, out.Since)
 		if err != nil {
@@ -581,7 +582,8 @@ func (a *API) gameRecord(c *call) (int, any, error) {
 		}
 		info.Round = strconv.Itoa(sg.Link.Round)
 	}
-	text, err := sg.Game.Record(c.nowMs(), format, info)
+	sg, at := a.seenBy(c, sg, c.nowMs())
+	text, err := sg.Game.Record(at, format, info)
 	if err != nil {
 		return 0, nil, badRequest("invalid_query", "format: want one of "+join(game.RecordFormats))
 	}

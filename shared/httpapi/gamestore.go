@@ -38,6 +38,10 @@ type gameLink struct {
 	// Info is what an imported record's tags said of a standalone game
 	// (event, site, date, round, players), written again in its export.
 	Info *recordInfoJSON `json:"i,omitempty"`
+	// Delay is the event's broadcast delay (seconds), copied when the game
+	// is made (the setting is fixed before round 1), so a public read
+	// knows it without reading the event.
+	Delay int `json:"d,omitempty"`
 }
 
 // recordInfoJSON is the stored form of game.RecordInfo.
@@ -130,7 +134,7 @@ func (a *API) eventGame(t *tournament.Tournament, r *tournament.Round, p tournam
 		return nil, err
 	}
 	link := gameLink{Tournament: t.ID, Round: r.Number, Table: p.Table, Red: red.ID, Black: black.ID, RedHash: red.TokenHash, BlackHash: black.TokenHash,
-		RedName: red.Name, BlackName: black.Name, RedNumber: numbers[red.ID], BlackNumber: numbers[black.ID]}
+		RedName: red.Name, BlackName: black.Name, RedNumber: numbers[red.ID], BlackNumber: numbers[black.ID], Delay: t.Settings.BroadcastDelaySeconds}
 	return encodeGame(&store.Record{PK: store.GamePK(p.GameID), SK: store.GameSK, Kind: store.KindGame}, link, g)
 }
 

@@ -34,6 +34,8 @@ type call struct {
 	now  time.Time
 	// cache, when set, replaces a public GET's default Cache-Control (etag.go).
 	cache string
+	// vary: the answer depends on the Authorization header (a delayed game, delay.go).
+	vary bool
 	// keep and until: the answer may be kept as a response view, valid
 	// until that time (ms; 0: no time limit) (responseviews.go).
 	keep  bool
@@ -401,6 +403,7 @@ func (a *API) respond(w http.ResponseWriter, c *call, rt Route) (status int) {
 		return writeError(w, a.log, err)
 	}
 	cc := cacheControl(rt, status)
+	setVary(w, c)
 	if cc != "no-store" {
 		w.Header().Set("Cache-Control", cmp.Or(c.cache, cc))
 		return writeCacheable(w, c.r, status, resp)

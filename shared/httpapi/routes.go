@@ -105,6 +105,7 @@ var Routes = []Route{
 	{"GET", "/tournaments/{tid}/officials", FnTournaments, Roles{RoleOrganiser}, (*API).listOfficials},
 	{"POST", "/tournaments/{tid}/officials/{oid}/token", FnTournaments, Roles{RoleOrganiser}, (*API).reissueOfficialToken},
 	{"POST", "/tournaments/{tid}/token", FnTournaments, Roles{RoleOrganiser}, (*API).rotateOrganiserToken},
+	{"POST", "/tournaments/{tid}/broadcast", FnTournaments, Roles{RoleOrganiser}, (*API).setBroadcast},
 	{"GET", "/me", FnTournaments, Roles{RoleAnyToken}, (*API).me},
 	{"POST", "/games", FnGames, Roles{RoleAnyone}, (*API).createGame},
 	{"GET", "/games/{gid}", FnGames, Roles{RolePublic}, (*API).getGame},

@@ -1,10 +1,12 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/store"
@@ -35,6 +37,8 @@ type outgoing struct {
 	topic  string
 	change int // index of the change it came from
 	game   *store.Record
+	link   httpapi.GameLink
+	round  bool // the game's change for its round's followers (a RoundMessage)
 	event  *TournamentMessage
 }
 
@@ -45,7 +49,15 @@ func messages(i int, c store.Change) []outgoing {
 	}
 	rec := c.New
 	if _, ok := store.GameOf(c.Key.PK); ok && c.Key.SK == store.GameSK && rec.Kind == store.KindGame {
-		return []outgoing{{topic: c.Key.PK, change: i, game: rec}}
+		link, err := httpapi.GameLinkOf(rec)
+		if err != nil { // rendering will say so for the game's own followers
+			return []outgoing{{topic: c.Key.PK, change: i, game: rec}}
+		}
+		out := []outgoing{{topic: c.Key.PK, change: i, game: rec, link: link}}
+		if link.Tournament != "" && link.Round > 0 {
+			out = append(out, outgoing{topic: RoundTopic(link.Tournament, link.Round), change: i, game: rec, link: link, round: true})
+		}
+		return out
 	}
 	tid, ok := store.TournamentOf(c.Key.PK)
 	if !ok {
@@ -132,6 +144,10 @@ func (h *Hub) serveTopic(ctx context.Context, topic string, outs []outgoing) (in
 		if len(subs) == 0 {
 			return -1, nil
 		}
+		if d := o.link.DelayMs; o.game != nil && d > 0 {
+			subs = h.holdBack(ctx, topic, subs, o, d)
+			continue
+		}
 		data, err := h.render(o)
 		if err != nil {
 			h.log.Error("live: render", "topic", topic, "err", err.Error())
@@ -149,11 +165,60 @@ func (h *Hub) render(o outgoing) ([]byte, error) {
 		m.ServerTime = now
 		return json.Marshal(m)
 	}
+	if o.round {
+		b, ok, err := httpapi.GameBriefOf(o.game, now)
+		if err != nil || !ok {
+			return nil, cmp.Or(err, errors.New("live: a round message of a standalone game"))
+		}
+		return json.Marshal(RoundMessage{Type: b.Kind, Tournament: b.Tournament, Round: b.Round, Table: b.Table, Game: b.Game, Ply: b.Ply,
+			Move: b.Move, FEN: b.FEN, Clocks: b.Clocks, Status: b.Status, Result: b.Result, Reason: b.Reason, ServerTime: now})
+	}
 	g, err := httpapi.GameJSON(o.game, now)
 	if err != nil {
 		return nil, err
 	}
 	return json.Marshal(GameMessage{Type: "game", ServerTime: now, Game: g})
+}
+
+// holdBack serves a change of a game under a broadcast delay of d ms. Every
+// follower of the socket is public (it carries no credentials), so none may
+// learn a move before the delay has passed since it was made. Where the hub
+// can wait (WithLater: the local server), the message is rendered and
+// posted d from now, showing the game as it stood d before that (AsOf), to
+// the topic's followers then; where it cannot (the deployed fan-out, a
+// Lambda), each follower is told now, in a DelayedMessage naming no move,
+// when to read GET /games/{gid}, which shows the change from then on. It
+// returns the followers still there.
+func (h *Hub) holdBack(ctx context.Context, topic string, subs []string, o outgoing, d int64) []string {
+	now := h.now().UnixMilli()
+	if h.later == nil {
+		gid, _ := store.GameOf(o.game.PK)
+		data, err := json.Marshal(DelayedMessage{Type: "delayed", Game: gid, Tournament: o.link.Tournament, Round: o.link.Round, Table: o.link.Table,
+			VisibleAt: now + d, ServerTime: now})
+		if err != nil {
+			h.log.Error("live: render", "topic", topic, "err", err.Error())
+			return subs
+		}
+		return h.deliver(ctx, topic, subs, data)
+	}
+	h.later(time.Duration(d)*time.Millisecond, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		subs, err := h.subscribers(ctx, topic)
+		if err != nil || len(subs) == 0 {
+			if err != nil {
+				h.log.Warn("live: delayed message", "topic", topic, "err", err.Error())
+			}
+			return
+		}
+		data, err := h.render(o) // as of the firing: the game as it stood d ago
+		if err != nil {
+			h.log.Error("live: render", "topic", topic, "err", err.Error())
+			return
+		}
+		h.deliver(ctx, topic, subs, data)
+	})
+	return subs
 }
 
 // deliver posts data to every subscriber at once and returns those still there.

@@ -8,8 +8,10 @@
 //
 // The protocol, in shared/httpapi/asyncapi.yaml and the README:
 //
-//	client → server  {"action":"subscribe","game":"<gid>"}        (or "tournament":"<tid>"; "unsubscribe" likewise)
+//	client → server  {"action":"subscribe","game":"<gid>"}        (or "tournament":"<tid>", or "round":{"tournament":"<tid>","round":<n>}; "unsubscribe" likewise)
 //	server → client  {"type":"game","serverTime":<ms>,"game":<GET /games/{gid}>}
+//	server → client  {"type":"move"|"result"|"clock","tournament":"<tid>","round":<n>,"table":<t>,"game":"<gid>","ply":<p>,"move":"<iccs>","fen":…,"clocks":{…},"serverTime":<ms>}
+//	server → client  {"type":"delayed","game":"<gid>",…,"visibleAt":<ms>}  (deployed, a game under a broadcast delay)
 //	server → client  {"type":"tournament","serverTime":<ms>,"tournament":"<tid>","what":"round"|"result"|"standings"|"players","round":<n>}
 //
 // Messages are hints: a client that reconnects re-reads by ply or version, and
@@ -100,6 +102,8 @@ type Hub struct {
 	log     *slog.Logger
 	origins []string
 	limits  Limits
+	// later runs f after d (WithLater); nil where nothing can wait.
+	later func(d time.Duration, f func())
 }
 
 // Option configures a Hub.
@@ -130,6 +134,15 @@ func WithLimits(l Limits) Option {
 
 // Limits are the hub's limits.
 func (h *Hub) Limits() Limits { return h.limits }
+
+// WithLater lets the hub hold a message back: later runs f once d has
+// passed, unless the server stops first. The local server gives it, so a
+// game under a broadcast delay is pushed when the public may see it; the
+// deployed fan-out, a Lambda that cannot wait, has none and tells
+// followers when to read instead (see holdBack).
+func WithLater(later func(d time.Duration, f func())) Option {
+	return func(h *Hub) { h.later = later }
+}
 
 // WithOrigins sets the browser origins allowed to connect besides the
 // socket's own (see OriginAllowed).

@@ -2,6 +2,7 @@ package live
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"path"
 	"regexp"
@@ -10,12 +11,60 @@ import (
 	"github.com/xqtour/xqtour/shared/store"
 )
 
-// ClientMessage is what a client sends: subscribe or unsubscribe to one game
-// or one event, or ping to keep an idle connection open.
+// ClientMessage is what a client sends: subscribe or unsubscribe to one
+// game, one event or one round of an event, or ping to keep an idle
+// connection open.
 type ClientMessage struct {
-	Action     string `json:"action"`
-	Game       string `json:"game,omitempty"`
+	Action     string    `json:"action"`
+	Game       string    `json:"game,omitempty"`
+	Tournament string    `json:"tournament,omitempty"`
+	Round      *RoundRef `json:"round,omitempty"`
+}
+
+// RoundRef names one round of an event: {"tournament":tid,"round":n}.
+type RoundRef struct {
+	Tournament string `json:"tournament"`
+	Round      int    `json:"round"`
+}
+
+// MaxRound bounds a round number a client may name (an event has at most 99
+// rounds; a knockout's play-offs number a few more).
+const MaxRound = 999
+
+// RoundMessage is pushed to a round's followers after every change of any
+// of its games: one compact message a broadcast page of every board
+// applies without re-reading. Type is "move" (the last change was a move),
+// "result" (the game is over: Result and Reason) or "clock" (a press, an
+// offer, a ruling). Under the event's broadcast delay the message comes
+// the delay after the change and shows the game as it stood then.
+type RoundMessage struct {
+	Type       string          `json:"type"`
+	Tournament string          `json:"tournament"`
+	Round      int             `json:"round"`
+	Table      int             `json:"table"`
+	Game       string          `json:"game"`
+	Ply        int             `json:"ply"`
+	Move       string          `json:"move,omitempty"`
+	FEN        string          `json:"fen"`
+	Clocks     json.RawMessage `json:"clocks"`
+	Status     string          `json:"status"`
+	Result     *string         `json:"result,omitempty"`
+	Reason     *string         `json:"reason,omitempty"`
+	ServerTime int64           `json:"serverTime"`
+}
+
+// DelayedMessage tells a follower, where no server holds a message back
+// (the deployed fan-out, a Lambda that cannot wait minutes), that a game
+// under a broadcast delay changed and what of it the public may see from
+// VisibleAt: the client reads GET /games/{gid} then. It names no move.
+type DelayedMessage struct {
+	Type       string `json:"type"` // "delayed"
+	Game       string `json:"game"`
 	Tournament string `json:"tournament,omitempty"`
+	Round      int    `json:"round,omitempty"`
+	Table      int    `json:"table,omitempty"`
+	VisibleAt  int64  `json:"visibleAt"`
+	ServerTime int64  `json:"serverTime"`
 }
 
 // GameMessage is pushed after every change to a game: a move, a clock press,
@@ -44,6 +93,7 @@ type Reply struct {
 	Type       string      `json:"type"`
 	Game       string      `json:"game,omitempty"`
 	Tournament string      `json:"tournament,omitempty"`
+	Round      *RoundRef   `json:"round,omitempty"`
 	Error      *ReplyError `json:"error,omitempty"`
 }
 
@@ -66,10 +116,21 @@ const (
 // so nothing else becomes part of a key.
 var validID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
-// topic is the subscription partition of a game or an event: "G#<gid>" or
-// "T#<tid>", the same prefixes as the items themselves.
+// topic is the subscription partition of a game, an event or a round:
+// "G#<gid>", "T#<tid>" or "T#<tid>#R#<nnnn>", the same prefixes as the
+// items themselves.
 func (m ClientMessage) topic() (string, *ReplyError) {
 	switch {
+	case m.Round != nil && (m.Game != "" || m.Tournament != ""):
+		return "", &ReplyError{"invalid_field", "name one of game, tournament or round"}
+	case m.Round != nil:
+		if !validID.MatchString(m.Round.Tournament) {
+			return "", &ReplyError{"invalid_field", "round.tournament: want an id of letters, digits, '-' or '_'"}
+		}
+		if m.Round.Round < 1 || m.Round.Round > MaxRound {
+			return "", &ReplyError{"invalid_field", fmt.Sprintf("round.round: want a round number 1…%d", MaxRound)}
+		}
+		return RoundTopic(m.Round.Tournament, m.Round.Round), nil
 	case m.Game != "" && m.Tournament != "":
 		return "", &ReplyError{"invalid_field", "name either game or tournament, not both"}
 	case m.Game != "":
@@ -83,7 +144,24 @@ func (m ClientMessage) topic() (string, *ReplyError) {
 		}
 		return store.TournamentPK(m.Tournament), nil
 	}
-	return "", &ReplyError{"missing_field", "name the game or the tournament to follow"}
+	return "", &ReplyError{"missing_field", "name the game, the tournament or the round to follow"}
+}
+
+// RoundTopic is the topic of round n of event tid.
+func RoundTopic(tid string, n int) string { return store.TournamentPK(tid) + "#" + store.RoundSK(n) }
+
+// roundOfTopic returns the event and round a round topic names.
+func roundOfTopic(topic string) (tid string, n int, ok bool) {
+	rest, ok := store.TournamentOf(topic)
+	if !ok {
+		return "", 0, false
+	}
+	tid, sk, ok := strings.Cut(rest, "#")
+	if !ok {
+		return "", 0, false
+	}
+	n, ok = store.RoundOf(sk)
+	return tid, n, ok
 }
 
 // OriginAllowed is the socket's origin policy, the same deployed and local:

@@ -71,7 +71,7 @@ func (h *Hub) Handle(ctx context.Context, id string, body []byte) ([]byte, error
 		bad = &ReplyError{"invalid_field", fmt.Sprintf("action: want subscribe, unsubscribe or ping, not %q", m.Action)}
 	}
 	if bad != nil {
-		return reply(Reply{Type: "error", Game: m.Game, Tournament: m.Tournament, Error: bad})
+		return reply(Reply{Type: "error", Game: m.Game, Tournament: m.Tournament, Round: m.Round, Error: bad})
 	}
 	var err error
 	if m.Action == "subscribe" {
@@ -81,12 +81,12 @@ func (h *Hub) Handle(ctx context.Context, id string, body []byte) ([]byte, error
 	}
 	var re *ReplyError
 	if errors.As(err, &re) {
-		return reply(Reply{Type: "error", Game: m.Game, Tournament: m.Tournament, Error: re})
+		return reply(Reply{Type: "error", Game: m.Game, Tournament: m.Tournament, Round: m.Round, Error: re})
 	}
 	if err != nil {
 		return nil, err
 	}
-	return reply(Reply{Type: m.Action + "d", Game: m.Game, Tournament: m.Tournament})
+	return reply(Reply{Type: m.Action + "d", Game: m.Game, Tournament: m.Tournament, Round: m.Round})
 }
 
 func reply(r Reply) ([]byte, error) { return json.Marshal(r) }
@@ -135,6 +135,11 @@ func (h *Hub) updateTopics(ctx context.Context, id string, change func(rec *stor
 
 // exists checks that the game or event to follow is there.
 func (h *Hub) exists(ctx context.Context, topic string) error {
+	if tid, _, ok := roundOfTopic(topic); ok {
+		// A round may be followed before it is paired (a page opened
+		// early): its event must exist.
+		topic = store.TournamentPK(tid)
+	}
 	sk, what := store.MetaSK, "tournament"
 	id, ok := store.TournamentOf(topic)
 	if !ok {
@@ -158,7 +163,7 @@ func (h *Hub) subscribe(ctx context.Context, id, topic string) error {
 			return false, nil
 		}
 		if len(c.Topics) >= h.limits.Subscriptions {
-			return false, &ReplyError{"too_many_subscriptions", fmt.Sprintf("a connection follows at most %d games and events", h.limits.Subscriptions)}
+			return false, &ReplyError{"too_many_subscriptions", fmt.Sprintf("a connection follows at most %d games, events and rounds", h.limits.Subscriptions)}
 		}
 		if err := h.spend(c); err != nil {
 			return false, err

@@ -173,7 +173,16 @@ type Settings struct {
 	// 团体): they defend in registration order, each until beaten; 0 is an
 	// individual defender.
 	ChallengeTeam int
+	// BroadcastDelaySeconds holds public reads of the event's games (the
+	// game, its record, the live channels) that many seconds behind the
+	// play, so moves shown to spectators cannot be relayed back into the
+	// hall; the event's own tokens read them live. 0 (default) shows them
+	// live. Fixed before round 1: every game copies it when it is made.
+	BroadcastDelaySeconds int
 }
+
+// MaxBroadcastDelaySeconds bounds BroadcastDelaySeconds: an hour.
+const MaxBroadcastDelaySeconds = 3600
 
 // LateEntries are a Swiss event's late-entry rules.
 type LateEntries struct {
@@ -238,6 +247,9 @@ func (s *Settings) Normalize() error {
 	var err error
 	if s.Name, err = cleanName("name", s.Name, 200); err != nil {
 		return err
+	}
+	if s.BroadcastDelaySeconds < 0 || s.BroadcastDelaySeconds > MaxBroadcastDelaySeconds {
+		return &FieldError{Field: "broadcastDelaySeconds", Message: fmt.Sprintf("must be between 0 and %d (an hour)", MaxBroadcastDelaySeconds)}
 	}
 	if s.System == "" {
 		s.System = Swiss
@@ -469,4 +481,24 @@ func (s *Settings) missedScore() standings.Missed {
 		return m
 	}
 	return standings.MissedNone
+}
+
+// CodeBroadcastFixed refuses a change of the broadcast delay once round 1
+// is paired: every game copies the delay when it is made, so a change
+// then would leave the games made and those to come behind by different
+// delays.
+const CodeBroadcastFixed = "broadcast_fixed"
+
+// SetBroadcastDelay sets the event's broadcast delay before round 1 is
+// paired (O-1: the organiser sets up the event).
+func (t *Tournament) SetBroadcastDelay(seconds int) error {
+	if t.Round > 0 {
+		return &RuleError{Code: CodeBroadcastFixed, Rule: "O-1",
+			Message: fmt.Sprintf("round %d is paired: the broadcast delay is fixed (every game made keeps the delay it was made with)", t.Round)}
+	}
+	if seconds < 0 || seconds > MaxBroadcastDelaySeconds {
+		return &FieldError{Field: "broadcastDelaySeconds", Message: fmt.Sprintf("must be between 0 and %d (an hour)", MaxBroadcastDelaySeconds)}
+	}
+	t.Settings.BroadcastDelaySeconds = seconds
+	return nil
 }

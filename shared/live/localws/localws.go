@@ -38,6 +38,11 @@ type Server struct {
 	clients map[string]int // open sockets by client address
 	closing bool           // set under mu by Close: no socket registers after it
 
+	// timers are the messages held back for a broadcast delay (after);
+	// held counts those not yet run or stopped, so Close waits for them.
+	timers map[*time.Timer]struct{}
+	held   sync.WaitGroup
+
 	queues   []chan store.Change
 	done     chan struct{}
 	wg       sync.WaitGroup // feed workers
@@ -77,8 +82,9 @@ const shards = 16
 
 // New builds the server over st; Follow connects it to a change feed.
 func New(st *store.Store, opts ...Option) *Server {
-	s := &Server{log: slog.New(slog.NewJSONHandler(os.Stderr, nil)), conns: map[string]*websocket.Conn{}, clients: map[string]int{}, done: make(chan struct{})}
-	var hubOpts []live.Option
+	s := &Server{log: slog.New(slog.NewJSONHandler(os.Stderr, nil)), conns: map[string]*websocket.Conn{}, clients: map[string]int{},
+		timers: map[*time.Timer]struct{}{}, done: make(chan struct{})}
+	hubOpts := []live.Option{live.WithLater(s.after)}
 	for _, o := range opts {
 		o(s, &hubOpts)
 	}
@@ -145,18 +151,49 @@ func (s *Server) work(q chan store.Change) {
 	}
 }
 
-// Close stops the feed workers, closes every open socket and waits until
-// each is disconnected (its items removed), so the store may close next.
+// after runs f once d has passed, unless the server closes first: the
+// hub's way to push a game under a broadcast delay when the public may see it.
+func (s *Server) after(d time.Duration, f func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return
+	}
+	s.held.Add(1)
+	var t *time.Timer
+	t = time.AfterFunc(d, func() {
+		defer s.held.Done()
+		s.mu.Lock()
+		_, pending := s.timers[t]
+		delete(s.timers, t)
+		s.mu.Unlock()
+		if pending { // Close stopped it otherwise
+			f()
+		}
+	})
+	s.timers[t] = struct{}{}
+}
+
+// Close stops the feed workers and the held-back messages, closes every
+// open socket and waits until each is disconnected (its items removed), so
+// the store may close next.
 func (s *Server) Close() {
 	s.once.Do(func() {
 		close(s.done)
 		s.wg.Wait()
 		s.mu.Lock()
 		s.closing = true // after this no handler joins s.handlers, so Wait cannot race an Add
+		for t := range s.timers {
+			if t.Stop() {
+				s.held.Done()
+			}
+			delete(s.timers, t)
+		}
 		for _, c := range s.conns {
 			_ = c.CloseNow()
 		}
 		s.mu.Unlock()
+		s.held.Wait()
 		s.handlers.Wait()
 	})
 }

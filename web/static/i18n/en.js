@@ -124,6 +124,7 @@ export default {
   'err.bad_creation_key': 'the creation key is wrong',
   'err.bad_id': 'the id is not well formed',
   'err.body_too_large': 'the request is too large',
+  'err.broadcast_fixed': 'the broadcast delay is fixed once round 1 is paired',
   'err.claim_refused': 'the claim does not hold',
   'err.conflict': 'it changed meanwhile; reload and try again',
   'err.creation_key_required': 'this server asks for its creation key',

@@ -127,6 +127,7 @@ export default {
   'err.bad_creation_key': '创建密钥不对',
   'err.bad_id': '编号格式不对',
   'err.body_too_large': '内容太大',
+  'err.broadcast_fixed': '第 1 轮编排后不能再更改直播延时',
   'err.claim_refused': '申请不成立',
   'err.conflict': '数据刚被别人改过，请刷新后重试',
   'err.creation_key_required': '本服务器要求创建密钥',

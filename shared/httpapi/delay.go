@@ -1,0 +1,119 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+// A broadcast delay (tournament.Settings.BroadcastDelaySeconds) holds the
+// public reads of an event's games behind the play: GET /games/{gid} and
+// its record show the game as it stood that many seconds ago (game.AsOf),
+// so moves seen by spectators cannot be relayed back into the hall. A
+// request bearing a token of the event — its players, officials or
+// organiser — reads the game live. Standings and results are not delayed.
+//
+// Caching: a delayed answer is public (the same for every stranger, one
+// second of edge cache as every game read); a live answer to an event's
+// token is private and never stored, and both carry Vary: Authorization, so
+// no cache hands one reader's answer to the other. CloudFront keys on
+// Authorization anyway (infra/deploy), and the ETag is the body's hash, so a
+// delayed and a live body never share a tag.
+
+// cacheLive is the Cache-Control of a delayed game read live with an event token.
+const cacheLive = "private, no-store"
+
+// delayMs is the game's broadcast delay in ms; 0 when it has none.
+func (sg *storedGame) delayMs() int64 { return int64(sg.Link.Delay) * 1000 }
+
+// seenBy is the game as the request may see it at now, and the instant to
+// read its clocks at: the game live for a game without a delay or a reader
+// with a token of its event, else the game as it stood the delay ago.
+func (a *API) seenBy(c *call, sg *storedGame, now int64) (*storedGame, int64) {
+	d := sg.delayMs()
+	if d == 0 {
+		return sg, now
+	}
+	c.vary = true
+	if a.eventReader(c, sg) {
+		c.cache = cacheLive
+		return sg, now
+	}
+	return sg.asOf(now - d), now - d
+}
+
+// asOf is sg as its game stood at at (game.AsOf), sharing the link.
+func (sg *storedGame) asOf(at int64) *storedGame {
+	g := sg.Game.AsOf(at)
+	if g == sg.Game {
+		return sg
+	}
+	return &storedGame{ID: sg.ID, Link: sg.Link, Game: g, rec: sg.rec}
+}
+
+// eventReader reports whether the request bears a valid token of the
+// game's event. Players are checked against the game item's hashes (no
+// read); an official's or the organiser's token costs the read of its item.
+// A missing, malformed, unknown or foreign token reads as the public does:
+// the route is public, so a bad token is no error, only no privilege.
+func (a *API) eventReader(c *call, sg *storedGame) bool {
+	if c.r.Header.Get("Authorization") == "" || sg.Link.Tournament == "" {
+		return false
+	}
+	if _, scope, _, err := bearer(c.r); err != nil || scope != sg.Link.Tournament {
+		return false
+	}
+	// gameActor answers a principal once its token matched, even when that
+	// one may not act on this game (a player of another board): every
+	// token of the event reads live.
+	_, p, _ := a.gameActor(c, sg)
+	return p.Scope == sg.Link.Tournament
+}
+
+// setVary adds Vary: Authorization to a response whose body depends on the token.
+func setVary(w http.ResponseWriter, c *call) {
+	if c.vary {
+		w.Header().Add("Vary", "Authorization")
+	}
+}
+
+// broadcastIn is POST /tournaments/{tid}/broadcast.
+type broadcastIn struct {
+	BroadcastDelaySeconds *int `json:"broadcastDelaySeconds"`
+}
+
+// POST /tournaments/{tid}/broadcast — organiser (O-1): set the broadcast
+// delay before round 1 is paired. The event item is written under the
+// version read, so a pairing that read the old delay fails its condition
+// and pairs again with the new one, and a change after the pairing sees the
+// round and is refused (422 broadcast_fixed).
+func (a *API) setBroadcast(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	var in broadcastIn
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	var t *tournament.Tournament
+	err := retryConflicts(func() error {
+		var (
+			meta *store.Record
+			err  error
+		)
+		if t, meta, err = a.organiserEvent(c, tid); err != nil {
+			return err
+		}
+		// The fields after the caller is known, so a stranger learns nothing.
+		if in.BroadcastDelaySeconds == nil {
+			return badRequest("missing_field", "broadcastDelaySeconds: give the delay in seconds (0 for none)")
+		}
+		if err := t.SetBroadcastDelay(*in.BroadcastDelaySeconds); err != nil {
+			return err
+		}
+		return a.store.Put(c.ctx(), encode(meta, t))
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, map[string]any{"tournament": tournamentView(t)}, nil
+}
