@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -236,9 +237,18 @@ func (s *Store) join(ctx context.Context, r *Record) error {
 type Key struct{ PK, SK string }
 
 // GetMany reads several items in one round trip (strongly consistent). Missing
-// items are absent from the result, which is keyed by Key.
+// items are absent from the result, which is keyed by Key. A key given twice
+// is read once: DynamoDB refuses a BatchGetItem that names an item twice.
 func (s *Store) GetMany(ctx context.Context, keys ...Key) (map[Key]*Record, error) {
 	out := make(map[Key]*Record, len(keys))
+	if len(keys) > 1 {
+		seen := make(map[Key]bool, len(keys))
+		keys = slices.DeleteFunc(slices.Clone(keys), func(k Key) bool {
+			dup := seen[k]
+			seen[k] = true
+			return dup
+		})
+	}
 	for start := 0; start < len(keys); start += 100 {
 		chunk := keys[start:min(start+100, len(keys))]
 		req := &types.KeysAndAttributes{ConsistentRead: aws.Bool(true)}
@@ -504,34 +514,54 @@ func (s *Store) Import(ctx context.Context, recs []*Record) error {
 	return nil
 }
 
-// CreateTable creates the table with the key schema above if it does not exist.
-// The deployed table comes from template.yaml; this serves the local stack and tests.
+// CreateTable creates the table with the key schema above if it does not
+// exist, and returns once it is ACTIVE: DynamoDB answers CreateTable with
+// CREATING and refuses reads and writes (ResourceNotFoundException) until
+// then. The deployed table comes from template.yaml; this serves the local
+// stack and tests.
 func (s *Store) CreateTable(ctx context.Context) error {
 	_, err := s.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &s.table})
-	if err == nil {
-		return nil
-	}
 	var nf *types.ResourceNotFoundException
-	if !errors.As(err, &nf) {
+	switch {
+	case errors.As(err, &nf):
+		_, err = s.db.CreateTable(ctx, &dynamodb.CreateTableInput{
+			TableName:   &s.table,
+			BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{
+				{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS},
+				{AttributeName: aws.String("SK"), AttributeType: types.ScalarAttributeTypeS},
+			},
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange},
+			},
+		})
+		var inUse *types.ResourceInUseException
+		if err != nil && !errors.As(err, &inUse) { // in use: another process created it meanwhile
+			return wrap("create table", err)
+		}
+	case err != nil:
 		return wrap("describe table", err)
 	}
-	_, err = s.db.CreateTable(ctx, &dynamodb.CreateTableInput{
-		TableName:   &s.table,
-		BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("SK"), AttributeType: types.ScalarAttributeTypeS},
-		},
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange},
-		},
+	return s.WaitActive(ctx, TableWait)
+}
+
+// TableWait bounds how long CreateTable waits for the table to be ACTIVE
+// (DynamoDB takes seconds; the embedded server tens of milliseconds).
+const TableWait = 5 * time.Minute
+
+// WaitActive polls DescribeTable until the table is ACTIVE, at most for max.
+func (s *Store) WaitActive(ctx context.Context, max time.Duration) error {
+	w := dynamodb.NewTableExistsWaiter(s.db, func(o *dynamodb.TableExistsWaiterOptions) {
+		// The SDK's default waits 20 s between polls: right for AWS, where a
+		// table takes that long, but the embedded server's is ready in
+		// milliseconds. Back-off from 10 ms to 5 s serves both.
+		o.MinDelay, o.MaxDelay = 10*time.Millisecond, 5*time.Second
 	})
-	var inUse *types.ResourceInUseException
-	if errors.As(err, &inUse) {
-		return nil
+	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: &s.table}, max); err != nil {
+		return fmt.Errorf("store: table %s is not ACTIVE: %w", s.table, err)
 	}
-	return wrap("create table", err)
+	return nil
 }
 
 // wrap turns SDK errors into this package's sentinels, keeping the cause.

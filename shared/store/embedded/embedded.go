@@ -59,6 +59,12 @@ import (
 	"github.com/xqtour/xqtour/shared/store"
 )
 
+// TableActivationDelay is how long a table the API creates stays CREATING
+// before it is ACTIVE; meanwhile data operations on it answer
+// ResourceNotFoundException, as DynamoDB's do, so a caller that uses a table
+// before it is ACTIVE (store.Store.CreateTable waits) fails here as it would on AWS.
+const TableActivationDelay = 10 * time.Millisecond
+
 // Server is a running embedded DynamoDB endpoint.
 type Server struct {
 	// URL is the endpoint to give the SDK (DYNAMODB_ENDPOINT).
@@ -87,6 +93,10 @@ type Server struct {
 	closeOnce     sync.Once
 	closeErr      error
 }
+
+// SetTableActivationDelay sets how long tables created from now on stay
+// CREATING (TableActivationDelay unless set): tests of the wait use a long one.
+func (s *Server) SetTableActivationDelay(d time.Duration) { s.ddb.SetTableActivationDelay(d) }
 
 // Throttle makes every request fail as DynamoDB does when it throttles
 // (ThrottlingException), until called with false: tests of the 429 path.
@@ -122,6 +132,7 @@ func (s *Server) Intercept(f func(op string, body []byte) Fault) {
 // DynamoDB JSON API from memory only; Open keeps the data on disk.
 func Start(addr string) (*Server, error) {
 	s := newServer()
+	s.ddb.SetTableActivationDelay(TableActivationDelay)
 	if err := s.listen(addr); err != nil {
 		return nil, err
 	}
