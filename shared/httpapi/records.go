@@ -75,15 +75,3 @@ func (a *API) loadPlayers(ctx context.Context, tid string) ([]*tournament.Player
 	}
 	return out, recs, nil
 }
-
-// retryConflicts reruns fn when it loses a race on an internal counter (not a
-// client-visible state), a few times before giving the 409 to the client.
-func retryConflicts(fn func() error) error {
-	var err error
-	for range 5 {
-		if err = fn(); !errors.Is(err, store.ErrConflict) {
-			return err
-		}
-	}
-	return err
-}

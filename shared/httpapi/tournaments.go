@@ -92,7 +92,8 @@ func (a *API) registerPlayer(c *call) (int, any, error) {
 		token  string
 		player tournament.Player
 	)
-	err := retryConflicts(func() error {
+	// A burst of registrations all rewrite the event item: one at a time (retry.go).
+	err := sequenced(tid, func() error {
 		t, meta, err := a.loadTournament(c.ctx(), tid)
 		if err != nil {
 			return err

@@ -32,6 +32,11 @@ var (
 	// ErrUnavailable: DynamoDB failed transiently (its 5xx errors, after the
 	// SDK's own retries); nothing was decided, retry later.
 	ErrUnavailable = errors.New("store: unavailable")
+	// ErrOutcomeUnknown: a write failed in a way that may have applied it
+	// (its answer was lost), and reading the table back to tell failed too;
+	// it comes with the write's own error. A caller must not simply run the
+	// step again, which might act twice.
+	ErrOutcomeUnknown = errors.New("store: outcome of the write unknown")
 )
 
 // Config says which table to use and where DynamoDB is.
@@ -85,7 +90,7 @@ func Open(ctx context.Context, c Config) (*Store, error) {
 			// Emulators do not send DynamoDB's X-Amz-Crc32 response checksum.
 			o.DisableValidateResponseChecksum = true
 		}
-		o.APIOptions = append(o.APIOptions, meterMiddleware)
+		o.APIOptions = append(o.APIOptions, meterMiddleware, attemptsMiddleware)
 	})
 	return &Store{db: db, table: c.Table}, nil
 }
@@ -287,14 +292,22 @@ func (s *Store) Put(ctx context.Context, r *Record) error {
 		return s.Transact(ctx, []*Record{r})
 	}
 	cond, vals := condition(r)
-	_, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{
+	actx, tries := withAttempts(ctx)
+	_, err := s.db.PutItem(actx, &dynamodb.PutItemInput{
 		TableName:                 &s.table,
 		Item:                      r.item(r.Version + 1),
 		ConditionExpression:       aws.String(cond),
 		ExpressionAttributeValues: vals,
 	})
-	if err != nil {
-		return wrap("put "+r.PK+"/"+r.SK, err)
+	if err = wrap("put "+r.PK+"/"+r.SK, err); err != nil {
+		if !maybeApplied(err, tries) {
+			return err
+		}
+		if applied, lerr := s.landed(ctx, []*Record{r}, nil); lerr != nil {
+			return fmt.Errorf("%w: %w (reading back: %v)", ErrOutcomeUnknown, err, lerr)
+		} else if !applied {
+			return err
+		}
 	}
 	s.advance(ctx, []written{{r.PK, r.SK, r.Version == 0}})
 	r.Version++
@@ -374,8 +387,17 @@ func (s *Store) transact(ctx context.Context, writes, deletes, checks []*Record)
 	if err := checkTransact(items); err != nil {
 		return err
 	}
-	if _, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items}); err != nil {
-		return wrap("transact", err)
+	actx, tries := withAttempts(ctx)
+	if _, err := s.db.TransactWriteItems(actx, &dynamodb.TransactWriteItemsInput{TransactItems: items}); err != nil {
+		err = wrap("transact", err)
+		if !maybeApplied(err, tries) || (len(writes) == 0 && len(deletes) == 0) {
+			return err
+		}
+		if applied, lerr := s.landed(ctx, writes, deletes); lerr != nil {
+			return fmt.Errorf("%w: %w (reading back: %v)", ErrOutcomeUnknown, err, lerr)
+		} else if !applied {
+			return err
+		}
 	}
 	var done []written
 	for _, r := range deletes {
@@ -573,6 +595,7 @@ func wrap(op string, err error) error {
 	var tce *types.TransactionCanceledException
 	var api smithy.APIError
 	var resp *smithyhttp.ResponseError
+	var send *smithyhttp.RequestSendError
 	switch {
 	case errors.As(err, &ccf):
 		return fmt.Errorf("%s: %w", op, ErrConflict)
@@ -604,6 +627,10 @@ func wrap(op string, err error) error {
 			return fmt.Errorf("%s: %w: %v", op, ErrUnavailable, err)
 		}
 	case errors.As(err, &resp) && resp.HTTPStatusCode() >= 500:
+		return fmt.Errorf("%s: %w: %v", op, ErrUnavailable, err)
+	case errors.As(err, &send):
+		// The connection failed or closed without an answer, after the
+		// SDK's retries: transient, and the write may have been applied.
 		return fmt.Errorf("%s: %w: %v", op, ErrUnavailable, err)
 	}
 	return fmt.Errorf("store: %s: %w", op, err)

@@ -77,6 +77,8 @@ type Server struct {
 	throttle  atomic.Bool
 	intercept atomic.Pointer[func(op string, body []byte) Fault]
 	feed      atomic.Pointer[func(table string, changes []store.Change)]
+	faults    atomic.Pointer[Faults]
+	injected  faultCounters
 	hooked    sync.Once
 
 	// schemaMu makes table creation and deletion exclusive: minidyn does not
@@ -157,7 +159,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	op := operation(target)
 	schemaOp := op == "CreateTable" || op == "UpdateTable" || op == "DeleteTable"
 	var body []byte
-	if s.intercept.Load() != nil || (schemaOp && s.wal != nil) {
+	if s.intercept.Load() != nil || (schemaOp && s.wal != nil) || s.needsBody() {
 		var err error
 		if body, err = io.ReadAll(r.Body); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
@@ -177,6 +179,23 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, http.StatusInternalServerError, "InternalServerError", "Internal server error")
 		return
 	}
+	switch fl := s.draw(op, body); fl {
+	case noFault:
+	case ambiguousFault:
+		// The write is applied (and logged) in full; only its answer is lost.
+		s.serveOp(&heldResponse{header: http.Header{}, status: http.StatusOK}, r, target, op, schemaOp, body)
+		loseAnswer(w)
+		return
+	default:
+		refuse(w, fl, op, body)
+		return
+	}
+	s.serveOp(w, r, target, op, schemaOp, body)
+}
+
+// serveOp serves one DynamoDB request on the engine, holding a write's
+// answer until the log has it on disk.
+func (s *Server) serveOp(w http.ResponseWriter, r *http.Request, target, op string, schemaOp bool, body []byte) {
 	if !mutates(target) {
 		s.schemaMu.RLock()
 		defer s.schemaMu.RUnlock()
