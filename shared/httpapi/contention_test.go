@@ -8,7 +8,9 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -126,5 +128,39 @@ func TestRegistrationBurst_UnderFaults(t *testing.T) {
 	registerBurst(t, s, 60, 60)
 	if got := s.DB.Injected(); got.Conflict+got.Throttle+got.Internal+got.Ambiguous == 0 {
 		t.Errorf("no fault injected: %+v", got)
+	}
+}
+
+// A move DynamoDB applied but whose answer it lost, with the opponent's
+// reply stored before the SDK's retry: the retry fails its condition, the
+// store's read-back finds a later version than its own, and the game itself
+// tells that the move is on the board: 200, not a 409 for a stale ply.
+func TestMoveAnswerLost_OpponentRepliedMeanwhile(t *testing.T) {
+	s := apitest.New(t)
+	tb := &table{t: t, s: s, g: createGame(t, s, `{"timeControl":"rapid-5/30"}`)}
+	tb.move("red", "h2e2", true)
+	var puts atomic.Int32
+	s.DB.Intercept(func(op string, _ []byte) embedded.Fault {
+		if op != "PutItem" {
+			return embedded.Serve
+		}
+		switch puts.Add(1) {
+		case 1: // black's move: applied, its answer lost
+			s.DB.SetFaults(embedded.Faults{Ambiguous: 1})
+		case 2: // the SDK's retry of it: red replies first
+			s.DB.SetFaults(embedded.Faults{})
+			tb.s.Post("/games/"+tb.g.ID+"/moves", tb.g.RedToken, map[string]any{"move": "h0g2", "ply": 2, "press": true}).Want(t, http.StatusOK)
+		default:
+			s.DB.SetFaults(embedded.Faults{})
+		}
+		return embedded.Serve
+	})
+	r := s.Post("/games/"+tb.g.ID+"/moves", tb.g.BlackToken, map[string]any{"move": "h9g7", "ply": 1, "press": true}).Want(t, http.StatusOK)
+	s.DB.Intercept(nil)
+	if got := toStrings(r.JSON()["moves"]); strings.Join(got, " ") != "h2e2 h9g7 h0g2" {
+		t.Fatalf("moves %v", got)
+	}
+	if n := s.DB.Injected().Ambiguous; n == 0 {
+		t.Fatal("the move's answer was not lost")
 	}
 }

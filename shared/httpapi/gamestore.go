@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/xqtour/xqtour/shared/game"
@@ -158,13 +159,22 @@ func (a *API) mutateGame(c *call, op func(sg *storedGame, by game.Actor) error) 
 			return 0, nil, err
 		}
 		by.ID = who.ID // the log of rulings says who
-		before := sg.Game.Version()
+		before, plyBefore := sg.Game.Version(), sg.Game.Ply()
 		res, why := sg.Game.Result()
 		opErr := op(sg, by)
 		if sg.Game.Version() != before {
 			res2, why2 := sg.Game.Result()
 			corrected := sg.Link.Reported && (res2 != res || why2 != why)
 			if err := a.saveGame(c, sg, corrected); err != nil {
+				if sg.Game.Ply() > plyBefore && (errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrUnavailable)) {
+					// A move whose answer DynamoDB lost may be on the board
+					// with the opponent's reply already after it (the store's
+					// read-back then finds a later version, not its own): the
+					// game as it now is tells, by holding these moves.
+					if now, lerr := a.loadGame(c, gid); lerr == nil && opErr == nil && slices.Equal(now.Game.Moves()[:min(now.Game.Ply(), sg.Game.Ply())], sg.Game.Moves()) {
+						return http.StatusOK, gameView(now, c.nowMs(), 0), nil
+					}
+				}
 				if errors.Is(err, store.ErrConflict) {
 					// The game changed between this read and write: read it
 					// again and redo the operation on what it is now. A move
