@@ -59,51 +59,53 @@ func maybeApplied(err error, tries *atomic.Int32) bool {
 // no records written, every record deleted is gone. The read is retried
 // while DynamoDB throttles or fails (four rounds of the SDK's four attempts,
 // about a second); an error means the outcome is still unknown.
-func (s *Store) landed(ctx context.Context, writes, deletes []*Record) (bool, error) {
-	var err error
+func (s *Store) landed(ctx context.Context, writes, deletes []*Record) (applied, superseded bool, err error) {
 	for attempt := range 4 {
 		if attempt > 0 {
 			time.Sleep(jitter(50 * time.Millisecond << attempt))
 		}
-		var ok bool
-		if ok, err = s.landedOnce(ctx, writes, deletes); err == nil {
-			return ok, nil
+		if applied, superseded, err = s.landedOnce(ctx, writes, deletes); err == nil {
+			return applied, superseded, nil
 		}
 		if !errors.Is(err, ErrThrottled) && !errors.Is(err, ErrUnavailable) {
-			return false, err
+			return false, false, err
 		}
 	}
-	return false, err
+	return false, false, err
 }
 
-func (s *Store) landedOnce(ctx context.Context, writes, deletes []*Record) (bool, error) {
+// landedOnce is one read of landed; superseded says the item is at a later
+// version than this write's, so whether this write came first cannot be
+// told from the item alone.
+func (s *Store) landedOnce(ctx context.Context, writes, deletes []*Record) (applied, superseded bool, err error) {
 	if len(writes) > 0 {
 		r := writes[0]
 		head, parts := r.split()
 		out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &s.table, Key: key(r.PK, r.SK), ConsistentRead: aws.Bool(true)})
 		if err != nil {
-			return false, wrap("get "+r.PK+"/"+r.SK, err)
+			return false, false, wrap("get "+r.PK+"/"+r.SK, err)
 		}
 		if out.Item == nil {
-			return false, nil
+			return false, false, nil
 		}
 		got, err := fromItem(out.Item)
 		if err != nil {
-			return false, err
+			return false, false, err
 		}
-		return got.Version == r.Version+1 && got.Kind == r.Kind && got.Parts == len(parts) && bytes.Equal(got.Doc, head), nil
+		mine := got.Version == r.Version+1 && got.Kind == r.Kind && got.Parts == len(parts) && bytes.Equal(got.Doc, head)
+		return mine, got.Version > r.Version+1, nil
 	}
 	for _, r := range deletes {
 		out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &s.table, Key: key(r.PK, r.SK), ConsistentRead: aws.Bool(true),
 			ProjectionExpression: aws.String("PK")})
 		if err != nil {
-			return false, wrap("get "+r.PK+"/"+r.SK, err)
+			return false, false, wrap("get "+r.PK+"/"+r.SK, err)
 		}
 		if out.Item != nil {
-			return false, nil
+			return false, false, nil
 		}
 	}
-	return len(deletes) > 0, nil
+	return len(deletes) > 0, false, nil
 }
 
 // jitter returns a random duration in [d/2, d): "equal jitter", so that

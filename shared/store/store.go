@@ -37,6 +37,13 @@ var (
 	// it comes with the write's own error. A caller must not simply run the
 	// step again, which might act twice.
 	ErrOutcomeUnknown = errors.New("store: outcome of the write unknown")
+	// ErrSuperseded: a write that may have been applied (its answer was
+	// lost) found its item already at a later version than its own: applied
+	// and then built upon by another writer, or never applied. It comes with
+	// the write's own error (a conflict, or unavailable); only the caller can
+	// tell from the item's content which it was (a game: whether it holds
+	// the move).
+	ErrSuperseded = errors.New("store: the item moved on past the write")
 )
 
 // Config says which table to use and where DynamoDB is.
@@ -303,9 +310,12 @@ func (s *Store) Put(ctx context.Context, r *Record) error {
 		if !maybeApplied(err, tries) {
 			return err
 		}
-		if applied, lerr := s.landed(ctx, []*Record{r}, nil); lerr != nil {
+		switch applied, superseded, lerr := s.landed(ctx, []*Record{r}, nil); {
+		case lerr != nil:
 			return fmt.Errorf("%w: %w (reading back: %v)", ErrOutcomeUnknown, err, lerr)
-		} else if !applied {
+		case superseded:
+			return fmt.Errorf("%w: %w", ErrSuperseded, err)
+		case !applied:
 			return err
 		}
 	}
@@ -393,9 +403,12 @@ func (s *Store) transact(ctx context.Context, writes, deletes, checks []*Record)
 		if !maybeApplied(err, tries) || (len(writes) == 0 && len(deletes) == 0) {
 			return err
 		}
-		if applied, lerr := s.landed(ctx, writes, deletes); lerr != nil {
+		switch applied, superseded, lerr := s.landed(ctx, writes, deletes); {
+		case lerr != nil:
 			return fmt.Errorf("%w: %w (reading back: %v)", ErrOutcomeUnknown, err, lerr)
-		} else if !applied {
+		case superseded:
+			return fmt.Errorf("%w: %w", ErrSuperseded, err)
+		case !applied:
 			return err
 		}
 	}

@@ -79,6 +79,7 @@ type Server struct {
 	feed      atomic.Pointer[func(table string, changes []store.Change)]
 	faults    atomic.Pointer[Faults]
 	injected  faultCounters
+	tokens    clientTokens
 	hooked    sync.Once
 
 	// schemaMu makes table creation and deletion exclusive: minidyn does not
@@ -159,7 +160,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	op := operation(target)
 	schemaOp := op == "CreateTable" || op == "UpdateTable" || op == "DeleteTable"
 	var body []byte
-	if s.intercept.Load() != nil || (schemaOp && s.wal != nil) || s.needsBody() {
+	// A transaction's body is read for its ClientRequestToken (tokens.go).
+	if s.intercept.Load() != nil || (schemaOp && s.wal != nil) || s.needsBody() || op == "TransactWriteItems" {
 		var err error
 		if body, err = io.ReadAll(r.Body); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
@@ -196,6 +198,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 // serveOp serves one DynamoDB request on the engine, holding a write's
 // answer until the log has it on disk.
 func (s *Server) serveOp(w http.ResponseWriter, r *http.Request, target, op string, schemaOp bool, body []byte) {
+	if op == "TransactWriteItems" {
+		if s.tokens.serve(w, r, body, func(w http.ResponseWriter, r *http.Request) { s.serveOp(w, r, target, "", false, body) }) {
+			return
+		}
+	}
 	if !mutates(target) {
 		s.schemaMu.RLock()
 		defer s.schemaMu.RUnlock()

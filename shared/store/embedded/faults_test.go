@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -173,5 +174,52 @@ func TestFaults_Latency(t *testing.T) {
 	}
 	if d := time.Since(start); d < 100*time.Millisecond {
 		t.Errorf("5 requests took %v, want at least 100 ms", d)
+	}
+}
+
+// TransactWriteItems keeps DynamoDB's idempotency: the same
+// ClientRequestToken again is answered with the first success and applies
+// nothing (here a condition that would now fail), another request under it
+// is IdempotentParameterMismatchException; the SDK's own retry of a
+// transaction whose answer was lost is thereby answered as the success it was.
+func TestTransact_ClientRequestToken(t *testing.T) {
+	db, table, srv := rawServer(t)
+	ctx := context.Background()
+	in := func(token, sk string) *dynamodb.TransactWriteItemsInput {
+		return &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(token), TransactItems: []types.TransactWriteItem{
+			{Put: &types.Put{TableName: aws.String(table), Item: itemKey("tok", sk), ConditionExpression: aws.String("attribute_not_exists(PK)")}},
+		}}
+	}
+	for i := range 2 {
+		if _, err := db.TransactWriteItems(ctx, in("token-1", "a")); err != nil {
+			t.Fatalf("attempt %d with one token: %v", i+1, err)
+		}
+	}
+	if _, err := db.TransactWriteItems(ctx, in("token-2", "a")); err == nil {
+		t.Fatal("another token: the condition passed twice")
+	}
+	_, err := db.TransactWriteItems(ctx, in("token-1", "b"))
+	var api smithy.APIError
+	if !errors.As(err, &api) || api.ErrorCode() != "IdempotentParameterMismatchException" {
+		t.Fatalf("another request under a used token: %v", err)
+	}
+	// The first answer lost: the SDK's retry carries its token and gets the first success.
+	var calls atomic.Int32
+	srv.Intercept(func(op string, _ []byte) embedded.Fault {
+		if calls.Add(1) == 1 {
+			srv.SetFaults(embedded.Faults{Ambiguous: 1})
+		} else {
+			srv.SetFaults(embedded.Faults{})
+		}
+		return embedded.Serve
+	})
+	defer srv.Intercept(nil)
+	if _, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		{Put: &types.Put{TableName: aws.String(table), Item: itemKey("tok", "c"), ConditionExpression: aws.String("attribute_not_exists(PK)")}},
+	}}); err != nil {
+		t.Fatalf("a transaction whose first answer was lost: %v", err)
+	}
+	if calls.Load() != 2 || srv.Injected().Ambiguous != 1 {
+		t.Fatalf("%d calls, %d answers lost; want 2 calls, the first lost", calls.Load(), srv.Injected().Ambiguous)
 	}
 }
