@@ -322,10 +322,12 @@ func (c *chaosClient) play(gid string, red, black chaosPlayer, size chaosSize) s
 	plies := size.minPlies + mrand.IntN(size.maxPlies-size.minPlies+1)
 	acked := make([]string, plies+1)
 	var ackedN atomic.Int32
+	var stop atomic.Bool // a client that gave up stops the other, which would wait for its turn for ever
 	var wg sync.WaitGroup
 	for side, p := range map[string]chaosPlayer{"red": red, "black": black} {
 		wg.Go(func() {
-			for {
+			defer stop.Store(true)
+			for !stop.Load() {
 				var g struct {
 					Status, SideToMove string
 					Ply                int

@@ -283,7 +283,11 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	if transient(status) || status == http.StatusUnauthorized || status == http.StatusForbidden {
 		// Nothing was decided (or the caller may not do this): let the retry
 		// run afresh, and keep no record of a refused caller.
-		_ = a.store.Release(ctx, scope)
+		// Retried like any write (retry.go): a key left reserved would answer
+		// the client's retry 409 request_in_progress until its lease ran out.
+		if err := retryConflicts(func() error { return a.store.Release(ctx, scope) }); err != nil {
+			a.log.Error("idempotency key not released", "err", err.Error())
+		}
 	} else if err := a.complete(ctx, scope, store.Response{RequestHash: reqHash, Status: status, Body: sealReplay(auth, key, rec.body.Bytes())}, c.now); err != nil {
 		a.log.Error("idempotency record not completed", "err", err.Error())
 	}

@@ -43,10 +43,12 @@ func (t *clientTokens) serve(w http.ResponseWriter, r *http.Request, body []byte
 	if json.Unmarshal(body, &in) != nil || in.ClientRequestToken == "" {
 		return false
 	}
-	var fields map[string]json.RawMessage
+	// One request, one digest: decoded and encoded again, every object's
+	// keys are sorted (the SDK writes an item's attributes in map order).
+	var fields map[string]any
 	_ = json.Unmarshal(body, &fields)
 	delete(fields, "ClientRequestToken")
-	canon, _ := json.Marshal(fields) // map keys sorted: one request, one digest
+	canon, _ := json.Marshal(fields)
 	digest := sha256.Sum256(canon)
 	now := time.Now()
 	t.mu.Lock()
