@@ -7,7 +7,7 @@ GO        ?= go
 FUNCTIONS := $(notdir $(wildcard functions/*))
 LAMBDA    := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags=-s
 
-.PHONY: all build run test vet lint lint-openapi smoke template bench livebench roundbench perft checkpairings eventcost bigevent fmt clean webtest webunit engine
+.PHONY: all build run test vet lint lint-openapi smoke template bench livebench roundbench perft checkpairings eventcost bigevent fmt clean webtest webunit engine chaos
 
 all: test
 
@@ -58,6 +58,13 @@ lint-openapi:
 ## smoke: every function's bootstrap, built for the host's architecture (not arm64), under the AWS Lambda Runtime Interface Emulator, over an embedded DynamoDB
 smoke:
 	$(GO) run ./infra/smoke
+
+## chaos: a 64-player, 5-round Swiss played move by move on the local stack while the embedded
+## DynamoDB injects faults (DYNAMODB_FAULTS, default conflict=0.05,throttle=0.05,internal=0.03,
+## ambiguous=0.03,latency=0-30ms), by clients that retry 429/503 with the same Idempotency-Key;
+## then every invariant is checked and the figures printed (make test runs a short one)
+chaos:
+	bash -o pipefail -c "CHAOS=full $(GO) test -count=1 -run '^TestChaos\$$' -v -timeout 60m ./infra/local | grep -E '^(=== RUN|--- |\s+chaos_test|ok|FAIL|PASS)'"
 
 ## template: regenerate template.yaml's functions and HttpApi events from httpapi.Routes
 template:

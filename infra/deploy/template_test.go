@@ -590,6 +590,9 @@ func makeDryRun(t *testing.T, makefiles []string, target, artifacts string) (str
 // $(ARTIFACTS_DIR)/bootstrap for linux/arm64 without cgo.
 func TestMakefile_BuildTargets(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("make is not installed, and CI must run this test")
+		}
 		t.Skip("make is not installed")
 	}
 	artifacts := t.TempDir()
@@ -605,24 +608,6 @@ func TestMakefile_BuildTargets(t *testing.T) {
 				t.Errorf("make build-%s does not run %q:\n%s", id, want, out)
 			}
 		}
-	}
-}
-
-// When cfn-lint is installed, the template also passes it: cfn-lint runs the
-// real SAM translator, so what goformation cannot judge (SAM's own property
-// rules, the generated CloudFormation) is checked too. Skipped without it.
-func TestTemplate_CfnLint(t *testing.T) {
-	lint, err := exec.LookPath("cfn-lint")
-	if err != nil {
-		t.Skip("cfn-lint is not installed")
-	}
-	if testing.Short() {
-		t.Skip("cfn-lint takes a few seconds")
-	}
-	t.Parallel()
-	out, err := exec.Command(lint, templatePath).CombinedOutput()
-	if err != nil {
-		t.Errorf("cfn-lint %s: %v\n%s", templatePath, err, out)
 	}
 }
 

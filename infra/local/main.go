@@ -16,6 +16,11 @@
 // /ws); LIVE_CONNECTIONS_PER_CLIENT how many sockets one client address may
 // hold open (default 20). The web client's pages are served at /, /t/{tid} and /g/{gid}.
 //
+// DYNAMODB_FAULTS makes the embedded DynamoDB fail as DynamoDB does now and
+// then (embedded.ParseFaults: e.g. "conflict=0.05,throttle=0.05,internal=0.03,
+// ambiguous=0.03,latency=0-30ms"; off when unset): the spec is logged at start,
+// and at exit one JSON line {"injected":{"conflict":n,…}} counts what was injected.
+//
 // Live updates are served at ws://ADDR/ws through the same fan-out as the
 // deployed stream function, fed by the embedded DynamoDB's change feed (with
 // an external DYNAMODB_ENDPOINT there is no feed: the socket accepts
@@ -24,8 +29,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -53,6 +60,9 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// faultsOut hears the injected-faults line at exit (tests read it).
+var faultsOut io.Writer = os.Stderr
 
 func env(name, def string) string {
 	if v := os.Getenv(name); v != "" {
@@ -101,6 +111,22 @@ func run(ctx context.Context, log *slog.Logger) error {
 		if err := forgetSockets(ctx, st); err != nil {
 			return err
 		}
+	}
+	if spec := os.Getenv("DYNAMODB_FAULTS"); spec != "" {
+		if db == nil {
+			return fmt.Errorf("DYNAMODB_FAULTS: faults are injected by the embedded DynamoDB, and DYNAMODB_ENDPOINT names another")
+		}
+		faults, err := embedded.ParseFaults(spec)
+		if err != nil {
+			return err
+		}
+		// From here on: loading the data directory and creating the table are not faulted.
+		db.SetFaults(faults)
+		log.Info("injecting DynamoDB faults", "faults", faults.String())
+		defer func() {
+			line, _ := json.Marshal(map[string]embedded.FaultCounts{"injected": db.Injected()})
+			fmt.Fprintf(faultsOut, "%s\n", line)
+		}()
 	}
 	pages, err := web.New(web.Options{WebSocketURL: os.Getenv("WEBSOCKET_URL")})
 	if err != nil {

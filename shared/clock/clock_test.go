@@ -117,6 +117,18 @@ func TestPeriod_C2(t *testing.T) {
 			want: clock.Face{RemainingMs: 9 * mn, UsedMs: 61 * mn, Moves: 1, Period: 1, PeriodMoves: 1},
 		},
 		{
+			// Exactly 60 minutes: the hour is spent to the millisecond, and
+			// the second period opens then (C-2), not one millisecond later.
+			name: "World_HourSpentExactlyOpensSecondPeriod", control: "world",
+			red:  []int64{60 * mn},
+			want: clock.Face{RemainingMs: 10 * mn, UsedMs: 60 * mn, Moves: 1, Period: 1, PeriodMoves: 1},
+		},
+		{
+			name: "World_HourLessOneMsStaysInFirst", control: "world",
+			red:  []int64{60*mn - 1},
+			want: clock.Face{RemainingMs: 1, UsedMs: 60*mn - 1, Moves: 1, PeriodMoves: 1},
+		},
+		{
 			name: "World_TenMovesOpenTheRepeat", control: "world",
 			red:  concat([]int64{61 * mn}, repeat(9, 30*1000)),
 			want: clock.Face{RemainingMs: 9*mn - 9*30*1000 + 10*mn, UsedMs: 61*mn + 9*30*1000, Moves: 10, Period: 2},
@@ -409,4 +421,28 @@ func repeatPeriods(n int) []clock.Period {
 		out[i] = clock.Period{Moves: 10, Ms: mn}
 	}
 	return out
+}
+
+// At the exact end of the world preset's first hour the running face reads
+// the second period's full ten minutes (C-2): the hour flows into the next
+// period at zero, not only below it.
+func TestFace_ExactPeriodBoundary(t *testing.T) {
+	const start = 1_000_000
+	s := clock.New(preset(t, "world")).Start(clock.Red, start)
+	cases := []struct {
+		at   int64
+		want clock.Face
+	}{
+		{start + 60*mn - 1, clock.Face{RemainingMs: 1, UsedMs: 60*mn - 1}},
+		{start + 60*mn, clock.Face{RemainingMs: 10 * mn, UsedMs: 60 * mn, Period: 1}},
+		{start + 60*mn + 1, clock.Face{RemainingMs: 10*mn - 1, UsedMs: 60*mn + 1, Period: 1}},
+	}
+	for _, c := range cases {
+		if got := s.Face(clock.Red, c.at); got != c.want {
+			t.Errorf("face at start+%d ms = %+v, want %+v", c.at-start, got, c.want)
+		}
+		if got := s.MovesDue(clock.Red, c.at); got != 10*c.want.Period {
+			t.Errorf("moves due at start+%d ms = %d, want %d", c.at-start, got, 10*c.want.Period)
+		}
+	}
 }

@@ -80,6 +80,10 @@ func toError(err error) *Error {
 		return &Error{Status: http.StatusBadRequest, Code: "invalid_field", Message: "timeControl." + ce.Error(), Rule: ce.Rule}
 	case errors.Is(err, store.ErrNotFound):
 		return notFound("resource")
+	case errors.Is(err, store.ErrOutcomeUnknown):
+		// Before ErrConflict, which it may wrap: the write may have been
+		// applied, so this is no conflict the client could resolve.
+		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "the store did not confirm the change; retry shortly with the same Idempotency-Key", RetryAfter: 1}
 	case errors.Is(err, store.ErrConflict):
 		return &Error{Status: http.StatusConflict, Code: "conflict", Message: "the resource changed meanwhile; reload and retry"}
 	case errors.Is(err, store.ErrThrottled):

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
+	"time"
 
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/store"
@@ -146,9 +148,11 @@ func (a *API) eventGame(t *tournament.Tournament, r *tournament.Round, p tournam
 // the game (a flag that fell first, an illegal move counted as a foul) is
 // stored before it is returned. A write that loses a race is redone on the
 // game as it now is (a move on a stale view then fails its ply check: 409
-// with the current state); three lost races in a row are a 409.
+// with the current state), within the retry budget (retry.go), after which
+// it is a 503 with Retry-After: the server's contention, not the client's.
 func (a *API) mutateGame(c *call, op func(sg *storedGame, by game.Actor) error) (int, any, error) {
 	gid := c.r.PathValue("gid")
+	start := time.Now()
 	for attempt := 1; ; attempt++ {
 		sg, err := a.loadGame(c, gid)
 		if err != nil {
@@ -159,21 +163,34 @@ func (a *API) mutateGame(c *call, op func(sg *storedGame, by game.Actor) error) 
 			return 0, nil, err
 		}
 		by.ID = who.ID // the log of rulings says who
-		before := sg.Game.Version()
+		before, plyBefore := sg.Game.Version(), sg.Game.Ply()
 		res, why := sg.Game.Result()
 		opErr := op(sg, by)
 		if sg.Game.Version() != before {
 			res2, why2 := sg.Game.Result()
 			corrected := sg.Link.Reported && (res2 != res || why2 != why)
 			if err := a.saveGame(c, sg, corrected); err != nil {
-				if errors.Is(err, store.ErrConflict) {
-					// The game changed between this read and write: read it
-					// again and redo the operation on what it is now. A move
-					// made on a stale view then fails its ply check (409).
-					if attempt < 3 {
+				if sg.Game.Ply() > plyBefore && errors.Is(err, store.ErrSuperseded) {
+					// A move whose answer DynamoDB lost may be on the board
+					// with the opponent's reply already after it (the store's
+					// read-back then finds a later version, not its own): the
+					// game as it now is tells, by holding these moves.
+					if now, lerr := a.loadGame(c, gid); lerr == nil && opErr == nil && slices.Equal(now.Game.Moves()[:min(now.Game.Ply(), sg.Game.Ply())], sg.Game.Moves()) {
+						return http.StatusOK, gameView(now, c.nowMs(), 0), nil
+					}
+				}
+				if retryable(err) {
+					// The game changed between this read and write (or the
+					// store failed and nothing was written): read it again
+					// and redo the operation on what it is now, after a
+					// jittered pause, within the retry budget. A move made on
+					// a stale view then fails its ply check (409); contention
+					// that outlasts the budget is the server's, a 503.
+					if pause := backoff(attempt - 1); time.Since(start)+pause < retryBudget {
+						time.Sleep(pause)
 						continue
 					}
-					return 0, nil, a.gameConflict(c, gid, "the game changed meanwhile")
+					return 0, nil, contended(err)
 				}
 				return 0, nil, err
 			}

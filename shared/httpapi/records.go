@@ -92,15 +92,3 @@ func (a *API) shownPlayer(ctx context.Context, t *tournament.Tournament, p *tour
 	players = slices.DeleteFunc(players, func(q *tournament.Player) bool { return q.ID == p.ID })
 	return playerView(p, tournament.ShownNumbers(t, append(players, p))[p.ID]), nil
 }
-
-// retryConflicts reruns fn when it loses a race on an internal counter (not a
-// client-visible state), a few times before giving the 409 to the client.
-func retryConflicts(fn func() error) error {
-	var err error
-	for range 5 {
-		if err = fn(); !errors.Is(err, store.ErrConflict) {
-			return err
-		}
-	}
-	return err
-}

@@ -313,7 +313,11 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	if transient(status) || status == http.StatusUnauthorized || status == http.StatusForbidden {
 		// Nothing was decided (or the caller may not do this): let the retry
 		// run afresh, and keep no record of a refused caller.
-		_ = a.store.Release(ctx, scope)
+		// Retried like any write (retry.go): a key left reserved would answer
+		// the client's retry 409 request_in_progress until its lease ran out.
+		if err := retryConflicts(func() error { return a.store.Release(ctx, scope) }); err != nil {
+			a.log.Error("idempotency key not released", "err", err.Error())
+		}
 	} else if err := a.complete(ctx, scope, store.Response{RequestHash: reqHash, Status: status, Body: sealReplay(auth, key, rec.body.Bytes())}, c.now); err != nil {
 		a.log.Error("idempotency record not completed", "err", err.Error())
 	}
@@ -367,20 +371,12 @@ func openReplay(auth, key string, sealed []byte) ([]byte, error) {
 }
 
 // complete stores the response for replay, retrying a throttled or failed
-// store a few times: the request has acted, and a key left reserved would be
-// served afresh, acting twice, once its lease runs out.
+// store, or a write that lost to DynamoDB's own transaction conflict
+// (Complete reads the record afresh each time), within the retry budget:
+// the request has acted, and a key left reserved would be served afresh,
+// acting twice, once its lease runs out.
 func (a *API) complete(ctx context.Context, scope string, resp store.Response, now time.Time) error {
-	var err error
-	for attempt := range 4 {
-		if attempt > 0 {
-			time.Sleep(time.Duration(50<<attempt) * time.Millisecond)
-		}
-		err = a.store.Complete(ctx, scope, resp, now)
-		if !errors.Is(err, store.ErrThrottled) && !errors.Is(err, store.ErrUnavailable) {
-			return err
-		}
-	}
-	return err
+	return retryConflicts(func() error { return a.store.Complete(ctx, scope, resp, now) })
 }
 
 // transient reports whether a status says "try again" rather than answering

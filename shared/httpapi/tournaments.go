@@ -94,7 +94,8 @@ func (a *API) registerPlayer(c *call) (int, any, error) {
 		player tournament.Player
 		t      *tournament.Tournament
 	)
-	err := retryConflicts(func() error {
+	// A burst of registrations all rewrite the event item: one at a time (retry.go).
+	err := sequenced(tid, func() error {
 		var (
 			meta *store.Record
 			err  error

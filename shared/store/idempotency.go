@@ -25,7 +25,12 @@ type Response struct {
 	// request under the same key is refused.
 	RequestHash string
 	// Done is false while the first request is still being served.
-	Done   bool
+	Done bool
+	// Holder is a random id of the reservation, so that a reservation whose
+	// answer was lost and retried by the SDK is recognised as this call's
+	// own (the store's read-back compares documents), never as another
+	// request's holding the same key with the same hash.
+	Holder string `json:",omitempty"`
 	Status int
 	Body   []byte
 }
@@ -42,21 +47,32 @@ func idemKey(scope string) (string, string) { return IdempotencyPK(scope), Idemp
 // It does not rely on DynamoDB's ClientRequestToken, which emulators ignore.
 func (s *Store) Reserve(ctx context.Context, scope, requestHash string, now time.Time) (*Response, error) {
 	pk, sk := idemKey(scope)
-	doc, _ := json.Marshal(Response{RequestHash: requestHash})
+	doc, _ := json.Marshal(Response{RequestHash: requestHash, Holder: newEpoch()})
 	rec := &Record{PK: pk, SK: sk, Kind: KindIdempotency, Doc: doc, Expires: now.Add(ReservationLease).Unix()}
-	err := s.Put(ctx, rec)
-	if err == nil {
-		return nil, nil
+	var old *Record
+	for range 3 {
+		err := s.Put(ctx, rec)
+		if err == nil {
+			return nil, nil
+		}
+		if !errors.Is(err, ErrConflict) {
+			return nil, err
+		}
+		old, err = s.Get(ctx, pk, sk)
+		if errors.Is(err, ErrNotFound) {
+			// Released between our write and read, or the write lost to a
+			// transaction on DynamoDB's side (TransactionConflict): no one
+			// holds the key, so try for it again.
+			old = nil
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		break
 	}
-	if !errors.Is(err, ErrConflict) {
-		return nil, err
-	}
-	old, err := s.Get(ctx, pk, sk)
-	if errors.Is(err, ErrNotFound) {
-		return nil, ErrKeyInUse // released between our write and read; the client retries
-	}
-	if err != nil {
-		return nil, err
+	if old == nil {
+		return nil, ErrKeyInUse // the key keeps changing hands; the client retries
 	}
 	if old.Expires != 0 && old.Expires < now.Unix() {
 		// Expired but not yet swept by TTL: take it over under its version,

@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -31,6 +32,18 @@ var (
 	// ErrUnavailable: DynamoDB failed transiently (its 5xx errors, after the
 	// SDK's own retries); nothing was decided, retry later.
 	ErrUnavailable = errors.New("store: unavailable")
+	// ErrOutcomeUnknown: a write failed in a way that may have applied it
+	// (its answer was lost), and reading the table back to tell failed too;
+	// it comes with the write's own error. A caller must not simply run the
+	// step again, which might act twice.
+	ErrOutcomeUnknown = errors.New("store: outcome of the write unknown")
+	// ErrSuperseded: a write that may have been applied (its answer was
+	// lost) found its item already at a later version than its own: applied
+	// and then built upon by another writer, or never applied. It comes with
+	// the write's own error (a conflict, or unavailable); only the caller can
+	// tell from the item's content which it was (a game: whether it holds
+	// the move).
+	ErrSuperseded = errors.New("store: the item moved on past the write")
 )
 
 // Config says which table to use and where DynamoDB is.
@@ -84,7 +97,7 @@ func Open(ctx context.Context, c Config) (*Store, error) {
 			// Emulators do not send DynamoDB's X-Amz-Crc32 response checksum.
 			o.DisableValidateResponseChecksum = true
 		}
-		o.APIOptions = append(o.APIOptions, meterMiddleware)
+		o.APIOptions = append(o.APIOptions, meterMiddleware, attemptsMiddleware)
 	})
 	return &Store{db: db, table: c.Table}, nil
 }
@@ -236,9 +249,18 @@ func (s *Store) join(ctx context.Context, r *Record) error {
 type Key struct{ PK, SK string }
 
 // GetMany reads several items in one round trip (strongly consistent). Missing
-// items are absent from the result, which is keyed by Key.
+// items are absent from the result, which is keyed by Key. A key given twice
+// is read once: DynamoDB refuses a BatchGetItem that names an item twice.
 func (s *Store) GetMany(ctx context.Context, keys ...Key) (map[Key]*Record, error) {
 	out := make(map[Key]*Record, len(keys))
+	if len(keys) > 1 {
+		seen := make(map[Key]bool, len(keys))
+		keys = slices.DeleteFunc(slices.Clone(keys), func(k Key) bool {
+			dup := seen[k]
+			seen[k] = true
+			return dup
+		})
+	}
 	for start := 0; start < len(keys); start += 100 {
 		chunk := keys[start:min(start+100, len(keys))]
 		req := &types.KeysAndAttributes{ConsistentRead: aws.Bool(true)}
@@ -277,14 +299,25 @@ func (s *Store) Put(ctx context.Context, r *Record) error {
 		return s.Transact(ctx, []*Record{r})
 	}
 	cond, vals := condition(r)
-	_, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{
+	actx, tries := withAttempts(ctx)
+	_, err := s.db.PutItem(actx, &dynamodb.PutItemInput{
 		TableName:                 &s.table,
 		Item:                      r.item(r.Version + 1),
 		ConditionExpression:       aws.String(cond),
 		ExpressionAttributeValues: vals,
 	})
-	if err != nil {
-		return wrap("put "+r.PK+"/"+r.SK, err)
+	if err = wrap("put "+r.PK+"/"+r.SK, err); err != nil {
+		if !maybeApplied(err, tries) {
+			return err
+		}
+		switch applied, superseded, lerr := s.landed(ctx, []*Record{r}, nil); {
+		case lerr != nil:
+			return fmt.Errorf("%w: %w (reading back: %v)", ErrOutcomeUnknown, err, lerr)
+		case superseded:
+			return fmt.Errorf("%w: %w", ErrSuperseded, err)
+		case !applied:
+			return err
+		}
 	}
 	s.advance(ctx, []written{{r.PK, r.SK, r.Version == 0}})
 	r.Version++
@@ -364,8 +397,20 @@ func (s *Store) transact(ctx context.Context, writes, deletes, checks []*Record)
 	if err := checkTransact(items); err != nil {
 		return err
 	}
-	if _, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items}); err != nil {
-		return wrap("transact", err)
+	actx, tries := withAttempts(ctx)
+	if _, err := s.db.TransactWriteItems(actx, &dynamodb.TransactWriteItemsInput{TransactItems: items}); err != nil {
+		err = wrap("transact", err)
+		if !maybeApplied(err, tries) || (len(writes) == 0 && len(deletes) == 0) {
+			return err
+		}
+		switch applied, superseded, lerr := s.landed(ctx, writes, deletes); {
+		case lerr != nil:
+			return fmt.Errorf("%w: %w (reading back: %v)", ErrOutcomeUnknown, err, lerr)
+		case superseded:
+			return fmt.Errorf("%w: %w", ErrSuperseded, err)
+		case !applied:
+			return err
+		}
 	}
 	var done []written
 	for _, r := range deletes {
@@ -504,34 +549,54 @@ func (s *Store) Import(ctx context.Context, recs []*Record) error {
 	return nil
 }
 
-// CreateTable creates the table with the key schema above if it does not exist.
-// The deployed table comes from template.yaml; this serves the local stack and tests.
+// CreateTable creates the table with the key schema above if it does not
+// exist, and returns once it is ACTIVE: DynamoDB answers CreateTable with
+// CREATING and refuses reads and writes (ResourceNotFoundException) until
+// then. The deployed table comes from template.yaml; this serves the local
+// stack and tests.
 func (s *Store) CreateTable(ctx context.Context) error {
 	_, err := s.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &s.table})
-	if err == nil {
-		return nil
-	}
 	var nf *types.ResourceNotFoundException
-	if !errors.As(err, &nf) {
+	switch {
+	case errors.As(err, &nf):
+		_, err = s.db.CreateTable(ctx, &dynamodb.CreateTableInput{
+			TableName:   &s.table,
+			BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{
+				{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS},
+				{AttributeName: aws.String("SK"), AttributeType: types.ScalarAttributeTypeS},
+			},
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange},
+			},
+		})
+		var inUse *types.ResourceInUseException
+		if err != nil && !errors.As(err, &inUse) { // in use: another process created it meanwhile
+			return wrap("create table", err)
+		}
+	case err != nil:
 		return wrap("describe table", err)
 	}
-	_, err = s.db.CreateTable(ctx, &dynamodb.CreateTableInput{
-		TableName:   &s.table,
-		BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("SK"), AttributeType: types.ScalarAttributeTypeS},
-		},
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange},
-		},
+	return s.WaitActive(ctx, TableWait)
+}
+
+// TableWait bounds how long CreateTable waits for the table to be ACTIVE
+// (DynamoDB takes seconds; the embedded server tens of milliseconds).
+const TableWait = 5 * time.Minute
+
+// WaitActive polls DescribeTable until the table is ACTIVE, at most for max.
+func (s *Store) WaitActive(ctx context.Context, max time.Duration) error {
+	w := dynamodb.NewTableExistsWaiter(s.db, func(o *dynamodb.TableExistsWaiterOptions) {
+		// The SDK's default waits 20 s between polls: right for AWS, where a
+		// table takes that long, but the embedded server's is ready in
+		// milliseconds. Back-off from 10 ms to 5 s serves both.
+		o.MinDelay, o.MaxDelay = 10*time.Millisecond, 5*time.Second
 	})
-	var inUse *types.ResourceInUseException
-	if errors.As(err, &inUse) {
-		return nil
+	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: &s.table}, max); err != nil {
+		return fmt.Errorf("store: table %s is not ACTIVE: %w", s.table, err)
 	}
-	return wrap("create table", err)
+	return nil
 }
 
 // wrap turns SDK errors into this package's sentinels, keeping the cause.
@@ -543,6 +608,7 @@ func wrap(op string, err error) error {
 	var tce *types.TransactionCanceledException
 	var api smithy.APIError
 	var resp *smithyhttp.ResponseError
+	var send *smithyhttp.RequestSendError
 	switch {
 	case errors.As(err, &ccf):
 		return fmt.Errorf("%s: %w", op, ErrConflict)
@@ -574,6 +640,10 @@ func wrap(op string, err error) error {
 			return fmt.Errorf("%s: %w: %v", op, ErrUnavailable, err)
 		}
 	case errors.As(err, &resp) && resp.HTTPStatusCode() >= 500:
+		return fmt.Errorf("%s: %w: %v", op, ErrUnavailable, err)
+	case errors.As(err, &send):
+		// The connection failed or closed without an answer, after the
+		// SDK's retries: transient, and the write may have been applied.
 		return fmt.Errorf("%s: %w: %v", op, ErrUnavailable, err)
 	}
 	return fmt.Errorf("store: %s: %w", op, err)

@@ -43,6 +43,10 @@ type Table struct {
 	NativeInterpreter    interpreter.Native
 	LangInterpreter      interpreter.Language
 	IndexActivationDelay time.Duration
+	// xqtour patch: ActiveAt is when a new table turns from CREATING to
+	// ACTIVE (zero: at once), as DynamoDB's CreateTable answers CREATING and
+	// refuses data operations until the table is ACTIVE.
+	ActiveAt time.Time
 	// xqtour patch: partitions holds each partition's keys in order, so a
 	// Query reads its partition only; SortedKeys (every key, for Scan) is
 	// rebuilt on demand when sortedStale says it is out of date.
@@ -1044,11 +1048,21 @@ func (t *Table) Description(name string) *types.TableDescription {
 
 	return &types.TableDescription{
 		TableName:              name,
+		TableStatus:            t.Status(),
 		ItemCount:              int64(len(t.Data)),
 		KeySchema:              t.KeySchema.describe(),
 		GlobalSecondaryIndexes: gsi,
 		LocalSecondaryIndexes:  lsi,
 	}
+}
+
+// Status is the table's TableStatus: CREATING until ActiveAt, then ACTIVE.
+func (t *Table) Status() string {
+	if time.Now().Before(t.ActiveAt) {
+		return "CREATING"
+	}
+
+	return "ACTIVE"
 }
 
 // IndexesDescription returns the description of the table indexes

@@ -27,6 +27,8 @@ type Client struct {
 	tableFailureErrs     map[string]error
 	unprocessedMatchers  map[string]func(int, map[string]*AttributeValue) bool
 	indexActivationDelay time.Duration
+	// xqtour patch: tableActivationDelay is how long a new table stays CREATING.
+	tableActivationDelay time.Duration
 	// xqtour patch: onCommit receives the items each write changed (see persist.go).
 	onCommit  func([]Change)
 	pending   []Change
@@ -184,7 +186,30 @@ func (c *Client) getTable(tableName string) (*core.Table, error) {
 		return nil, &ddbtypes.ResourceNotFoundException{Message: aws.String("Cannot do operations on a non-existent table")}
 	}
 
+	// xqtour patch: as DynamoDB, a table still CREATING is not found by data operations.
+	if table.Status() != "ACTIVE" {
+		return nil, &ddbtypes.ResourceNotFoundException{Message: aws.String("Requested resource not found: Table: " + tableName + " not found")}
+	}
+
 	return table, nil
+}
+
+// anyTable is getTable for the control plane (DescribeTable, DeleteTable),
+// which sees a table whatever its status.
+func (c *Client) anyTable(tableName string) (*core.Table, error) {
+	table, ok := c.tables[tableName]
+	if !ok {
+		return nil, &ddbtypes.ResourceNotFoundException{Message: aws.String("Cannot do operations on a non-existent table")}
+	}
+
+	return table, nil
+}
+
+func (c *Client) setTableActivationDelay(delay time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+
+	c.tableActivationDelay = delay
 }
 
 // CreateTable creates a new table in the in-memory engine.
@@ -201,6 +226,7 @@ func (c *Client) CreateTable(ctx context.Context, input *CreateTableInput) (*Cre
 	table.UseNativeInterpreter = c.useNativeInterpreter
 	table.LangInterpreter = *c.langInterpreter
 	table.IndexActivationDelay = c.indexActivationDelay
+	table.ActiveAt = time.Now().Add(c.tableActivationDelay)
 
 	if err := table.CreatePrimaryIndex(&types.CreateTableInput{
 		KeySchema:             mapKeySchema(input.KeySchema),
@@ -249,7 +275,7 @@ func (c *Client) UpdateTable(ctx context.Context, input *UpdateTableInput) (*Upd
 func (c *Client) DeleteTable(ctx context.Context, input *DeleteTableInput) (*DeleteTableOutput, error) {
 	tableName := aws.ToString(input.TableName)
 
-	table, err := c.getTable(tableName)
+	table, err := c.anyTable(tableName)
 	if err != nil {
 		return nil, err
 	}
@@ -264,7 +290,7 @@ func (c *Client) DeleteTable(ctx context.Context, input *DeleteTableInput) (*Del
 func (c *Client) DescribeTable(ctx context.Context, input *DescribeTableInput) (*DescribeTableOutput, error) {
 	tableName := aws.ToString(input.TableName)
 
-	table, err := c.getTable(tableName)
+	table, err := c.anyTable(tableName)
 	if err != nil {
 		return nil, err
 	}
@@ -663,6 +689,17 @@ func (c *Client) BatchWriteItem(ctx context.Context, input *BatchWriteItemInput)
 		return nil, err
 	}
 
+	for tableName, reqs := range input.RequestItems {
+		keys := make([]map[string]*AttributeValue, len(reqs))
+		for i, req := range reqs {
+			keys[i] = batchWriteRequestKey(req)
+		}
+
+		if err := c.duplicateKeys(tableName, keys); err != nil {
+			return nil, err
+		}
+	}
+
 	emulation := c.batchEmulationFor(tableNames(input.RequestItems)...)
 	if emulation.failErr != nil {
 		return nil, emulation.failErr
@@ -748,6 +785,12 @@ func validateBatchGetItemInput(input *BatchGetItemInput) error {
 func (c *Client) BatchGetItem(ctx context.Context, input *BatchGetItemInput) (*BatchGetItemOutput, error) {
 	if err := validateBatchGetItemInput(input); err != nil {
 		return nil, err
+	}
+
+	for tableName, reqs := range input.RequestItems {
+		if err := c.duplicateKeys(tableName, reqs.Keys); err != nil {
+			return nil, err
+		}
 	}
 
 	emulation := c.batchEmulationFor(tableNames(input.RequestItems)...)

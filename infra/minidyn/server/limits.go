@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -159,4 +160,46 @@ func (b *batchGetBudget) take(item map[string]*AttributeValue) bool {
 	b.left -= size
 
 	return true
+}
+
+// xqtour patch: DynamoDB refuses a BatchGetItem or BatchWriteItem that names
+// the same item twice in one table (two keys, two writes, or a put and a
+// delete of one key), before doing anything, with this ValidationException.
+const duplicateKeysMessage = "Provided list of item keys contains duplicates"
+
+// duplicateKeys reports whether keys (items or keys of one table) name an
+// item twice, comparing only the table's key attributes; a table that does
+// not exist is left to the operation's own error.
+func (c *Client) duplicateKeys(tableName string, keys []map[string]*AttributeValue) error {
+	table, ok := c.tables[tableName]
+	if !ok || len(keys) < 2 {
+		return nil
+	}
+
+	names := []string{table.KeySchema.HashKey}
+	if table.KeySchema.RangeKey != "" {
+		names = append(names, table.KeySchema.RangeKey)
+	}
+
+	seen := make(map[string]bool, len(keys))
+
+	for _, k := range keys {
+		parts := make([]*AttributeValue, len(names))
+		for i, n := range names {
+			parts[i] = k[n]
+		}
+
+		id, err := json.Marshal(parts)
+		if err != nil {
+			return err
+		}
+
+		if seen[string(id)] {
+			return &smithy.GenericAPIError{Code: "ValidationException", Message: duplicateKeysMessage}
+		}
+
+		seen[string(id)] = true
+	}
+
+	return nil
 }

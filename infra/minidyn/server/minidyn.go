@@ -102,6 +102,17 @@ func (s *Server) SetIndexActivationDelay(delay time.Duration) {
 	s.client.setIndexActivationDelay(delay)
 }
 
+// SetTableActivationDelay configures how long a table created from now on
+// reports CREATING (and refuses data operations with ResourceNotFoundException)
+// before it is ACTIVE, as DynamoDB's CreateTable does (xqtour patch).
+func (s *Server) SetTableActivationDelay(delay time.Duration) {
+	if s == nil || s.client == nil {
+		return
+	}
+
+	s.client.setTableActivationDelay(delay)
+}
+
 // ClearTable removes all data from a table and its indexes using the in-memory client.
 func (s *Server) ClearTable(tableName string) error {
 	if s == nil || s.client == nil {

@@ -59,6 +59,12 @@ import (
 	"github.com/xqtour/xqtour/shared/store"
 )
 
+// TableActivationDelay is how long a table the API creates stays CREATING
+// before it is ACTIVE; meanwhile data operations on it answer
+// ResourceNotFoundException, as DynamoDB's do, so a caller that uses a table
+// before it is ACTIVE (store.Store.CreateTable waits) fails here as it would on AWS.
+const TableActivationDelay = 10 * time.Millisecond
+
 // Server is a running embedded DynamoDB endpoint.
 type Server struct {
 	// URL is the endpoint to give the SDK (DYNAMODB_ENDPOINT).
@@ -71,6 +77,9 @@ type Server struct {
 	throttle  atomic.Bool
 	intercept atomic.Pointer[func(op string, body []byte) Fault]
 	feed      atomic.Pointer[func(table string, changes []store.Change)]
+	faults    atomic.Pointer[Faults]
+	injected  faultCounters
+	tokens    clientTokens
 	hooked    sync.Once
 
 	// schemaMu makes table creation and deletion exclusive: minidyn does not
@@ -87,6 +96,10 @@ type Server struct {
 	closeOnce     sync.Once
 	closeErr      error
 }
+
+// SetTableActivationDelay sets how long tables created from now on stay
+// CREATING (TableActivationDelay unless set): tests of the wait use a long one.
+func (s *Server) SetTableActivationDelay(d time.Duration) { s.ddb.SetTableActivationDelay(d) }
 
 // Throttle makes every request fail as DynamoDB does when it throttles
 // (ThrottlingException), until called with false: tests of the 429 path.
@@ -122,6 +135,7 @@ func (s *Server) Intercept(f func(op string, body []byte) Fault) {
 // DynamoDB JSON API from memory only; Open keeps the data on disk.
 func Start(addr string) (*Server, error) {
 	s := newServer()
+	s.ddb.SetTableActivationDelay(TableActivationDelay)
 	if err := s.listen(addr); err != nil {
 		return nil, err
 	}
@@ -146,7 +160,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	op := operation(target)
 	schemaOp := op == "CreateTable" || op == "UpdateTable" || op == "DeleteTable"
 	var body []byte
-	if s.intercept.Load() != nil || (schemaOp && s.wal != nil) {
+	// A transaction's body is read for its ClientRequestToken (tokens.go).
+	if s.intercept.Load() != nil || (schemaOp && s.wal != nil) || s.needsBody() || op == "TransactWriteItems" {
 		var err error
 		if body, err = io.ReadAll(r.Body); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
@@ -165,6 +180,28 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if fault == Unavailable {
 		writeAPIError(w, http.StatusInternalServerError, "InternalServerError", "Internal server error")
 		return
+	}
+	switch fl := s.draw(op, body); fl {
+	case noFault:
+	case ambiguousFault:
+		// The write is applied (and logged) in full; only its answer is lost.
+		s.serveOp(&heldResponse{header: http.Header{}, status: http.StatusOK}, r, target, op, schemaOp, body)
+		loseAnswer(w)
+		return
+	default:
+		refuse(w, fl, op, body)
+		return
+	}
+	s.serveOp(w, r, target, op, schemaOp, body)
+}
+
+// serveOp serves one DynamoDB request on the engine, holding a write's
+// answer until the log has it on disk.
+func (s *Server) serveOp(w http.ResponseWriter, r *http.Request, target, op string, schemaOp bool, body []byte) {
+	if op == "TransactWriteItems" {
+		if s.tokens.serve(w, r, body, func(w http.ResponseWriter, r *http.Request) { s.serveOp(w, r, target, "", false, body) }) {
+			return
+		}
 	}
 	if !mutates(target) {
 		s.schemaMu.RLock()

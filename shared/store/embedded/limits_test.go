@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/xqtour/xqtour/shared/store/embedded"
 	"github.com/xqtour/xqtour/shared/store/storetest"
 )
 
@@ -27,6 +28,13 @@ const maxItem = 400 * 1024
 // a table with xqtour's key schema (PK, SK).
 func rawClient(t *testing.T) (*dynamodb.Client, string) {
 	t.Helper()
+	db, table, _ := rawServer(t)
+	return db, table
+}
+
+// rawServer is rawClient that also returns the server.
+func rawServer(t *testing.T) (*dynamodb.Client, string, *embedded.Server) {
+	t.Helper()
 	_, cfg, srv := storetest.Start(t)
 	awsCfg, err := config.LoadDefaultConfig(context.Background(), config.WithRegion("us-east-1"),
 		config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("local", "local", "")))
@@ -37,7 +45,7 @@ func rawClient(t *testing.T) (*dynamodb.Client, string) {
 		o.BaseEndpoint = aws.String(srv.URL)
 		o.DisableValidateResponseChecksum = true
 	})
-	return db, cfg.Table
+	return db, cfg.Table, srv
 }
 
 // sized returns an item of exactly size bytes as DynamoDB counts them.

@@ -58,6 +58,7 @@ func Open(addr, dir string) (*Server, error) {
 		return nil, fmt.Errorf("embedded dynamodb: %w", err)
 	}
 	s.hook()
+	s.ddb.SetTableActivationDelay(TableActivationDelay) // tables replayed above were ACTIVE already
 	s.stop = make(chan struct{})
 	s.stopped = make(chan struct{})
 	go s.compactLoop()

@@ -127,6 +127,7 @@ export default {
   'err.broadcast_fixed': 'the broadcast delay is fixed once round 1 is paired',
   'err.claim_refused': 'the claim does not hold',
   'err.conflict': 'it changed meanwhile; reload and try again',
+  'err.contended': 'the server is busy; it will be tried again in a moment',
   'err.creation_key_required': 'this server asks for its creation key',
   'err.direct_access': 'use the service’s public address',
   'err.draw_offer_not_allowed': 'a draw cannot be offered now',

@@ -130,6 +130,7 @@ export default {
   'err.broadcast_fixed': '第 1 轮编排后不能再更改直播延时',
   'err.claim_refused': '申请不成立',
   'err.conflict': '数据刚被别人改过，请刷新后重试',
+  'err.contended': '服务器正忙，稍后会自动重试',
   'err.creation_key_required': '本服务器要求创建密钥',
   'err.direct_access': '请通过本服务的正式地址访问',
   'err.draw_offer_not_allowed': '现在不能提和',
