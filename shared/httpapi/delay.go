@@ -71,10 +71,16 @@ func (a *API) eventReader(c *call, sg *storedGame) bool {
 	return p.Scope == sg.Link.Tournament
 }
 
-// setVary adds Vary: Authorization to a response whose body depends on the token.
+// setVary adds Vary: Authorization to a response whose body depends on the
+// token, and Vary: Accept-Language to one written in the reader's language,
+// so that neither a browser's cache nor a shared one hands a Chinese reader
+// the English explanations someone else asked for.
 func setVary(w http.ResponseWriter, c *call) {
 	if c.vary {
 		w.Header().Add("Vary", "Authorization")
+	}
+	if c.varyLanguage {
+		w.Header().Add("Vary", "Accept-Language")
 	}
 }
 

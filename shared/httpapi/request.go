@@ -36,6 +36,9 @@ type call struct {
 	cache string
 	// vary: the answer depends on the Authorization header (a delayed game, delay.go).
 	vary bool
+	// varyLanguage: the answer is in the language Accept-Language asks for
+	// (a round's explanations, explainlang.go), so caches must key on it.
+	varyLanguage bool
 	// keep and until: the answer may be kept as a response view, valid
 	// until that time (ms; 0: no time limit) (responseviews.go).
 	keep  bool

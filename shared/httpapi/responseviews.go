@@ -133,6 +133,9 @@ func (a *API) serveViewed(c *call, route string, h func() (int, any, error)) (in
 		return h()
 	}
 	if out, ok, err := v.response(); err != nil || ok {
+		// A kept answer is one per language (the key names it): a kept
+		// round's explanations are in the reader's language.
+		c.varyLanguage = c.varyLanguage || route == "GET /tournaments/{tid}/rounds/{n}"
 		return http.StatusOK, out, err
 	}
 	status, resp, err := h()

@@ -470,6 +470,7 @@ func roundResponse(c *call, out *roundOut, format string, err error) (int, any, 
 	if format == "csv" {
 		return http.StatusOK, raw{contentType: csvType, data: roundCSV(*out)}, nil
 	}
+	c.varyLanguage = true
 	return http.StatusOK, localizeRound(*out, c.r), nil
 }
 
