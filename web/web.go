@@ -1,6 +1,6 @@
 // Package web serves xqtour's web client: plain ES modules, CSS and images
 // embedded from static/, with no bundler and no build step. Every page URL
-// (/, /t/{tid}, /g/{gid}) answers the same HTML shell, and the client's router
+// (/, /t/{tid}, /t/{tid}/live, /g/{gid}) answers the same HTML shell, and the client's router
 // draws the page. Assets are fingerprinted when the package starts:
 // /assets/<name>.<sha256 prefix>.<ext> is served with a year-long immutable
 // cache, while the shell (no-cache) names those fingerprinted URLs, and an
@@ -35,7 +35,7 @@ var static embed.FS
 
 // Routes are the page and asset routes the handler serves, as Go 1.22
 // ServeMux patterns (the deployed HTTP API routes them to the Web function).
-var Routes = []string{"GET /{$}", "GET /t/{tid}", "GET /g/{gid}", "GET /assets/{name...}"}
+var Routes = []string{"GET /{$}", "GET /t/{tid}", "GET /t/{tid}/live", "GET /g/{gid}", "GET /assets/{name...}"}
 
 // Options configure the handler.
 type Options struct {

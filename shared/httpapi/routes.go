@@ -143,6 +143,7 @@ var Routes = []Route{
 	{"POST", "/tournaments/import", FnTournaments, Roles{RoleAnyone}, (*API).importEvent},
 	{"GET", "/", FnWeb, Roles{RolePublic}, nil},
 	{"GET", "/t/{tid}", FnWeb, Roles{RolePublic}, nil},
+	{"GET", "/t/{tid}/live", FnWeb, Roles{RolePublic}, nil},
 	{"GET", "/g/{gid}", FnWeb, Roles{RolePublic}, nil},
 	{"GET", "/assets/{name...}", FnWeb, Roles{RolePublic}, nil},
 }

@@ -2,6 +2,7 @@
 // shell; this module draws the page the path names:
 //   /          pages/home/page.js (create an event or a game, open an event)
 //   /t/{tid}   pages/event/page.js (the public event page; the organiser's console with its token)
+//   /t/{tid}/live  pages/live/page.js (the broadcast: every board of the round in play)
 //   /g/{gid}   pages/game/page.js (the board)
 
 import { htmlLang, lang, setLang, t } from './core/i18n.js';
@@ -62,6 +63,11 @@ async function route() {
     } else if ((m = /^\/t\/([^/]+)\/?$/.exec(path))) {
       const tid = decodeURIComponent(m[1]);
       const mod = await import('./pages/event/page.js');
+      showLiveStatus();
+      mod.mount(root, { tid });
+    } else if ((m = /^\/t\/([^/]+)\/live\/?$/.exec(path))) {
+      const tid = decodeURIComponent(m[1]);
+      const mod = await import('./pages/live/page.js');
       showLiveStatus();
       mod.mount(root, { tid });
     } else if ((m = /^\/g\/([^/]+)\/?$/.exec(path))) {

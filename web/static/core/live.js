@@ -7,19 +7,26 @@
 // pages put it into their store (core/store.js), which redraws once a frame.
 //
 // Protocol: client → server {"action":"subscribe"|"unsubscribe","game":gid}
-// or {"action":…,"tournament":tid}; server → client
+// or {"action":…,"tournament":tid} or {"action":…,"round":{"tournament":tid,"round":n}};
+// server → client
 // {"type":"game","serverTime":ms,"game":{…GET /games/{gid}…}} and
-// {"type":"tournament","serverTime":ms,"tournament":tid,"what":"round"|"result"|"standings"|"players","round":n}.
+// {"type":"tournament","serverTime":ms,"tournament":tid,"what":"round"|"result"|"standings"|"players","round":n},
+// and for a round subscription {"type":"move"|"result"|"clock"|"delayed","tournament":tid,"round":n,"game":gid,…}.
 // No message is needed for correctness: on every (re)connect the pages re-read.
 
 import { get } from './http.js';
 
 const GAME_POLL_MS = 2000;
 const EVENT_POLL_MS = 5000;
+const ROUND_POLL_MS = 3000;
+/** ROUND_TYPES are the round channel's messages (asyncapi.yaml): a board's change, or a delayed one's notice. */
+const ROUND_TYPES = new Set(['move', 'result', 'clock', 'delayed']);
+const roundKey = (tid, n) => `${tid} ${n}`;
 const MAX_BACKOFF_MS = 30000;
 
 const games = new Map(); // gid → {handlers:Set, game, busy}
 const events = new Map(); // tid → {handlers:Set, timer}
+const rounds = new Map(); // "tid round" → {tid, n, handlers:Set, timer}
 const statusListeners = new Set();
 
 let ws = null;
@@ -62,7 +69,7 @@ function setStatus(s) {
 }
 
 function subscribed() {
-  return games.size + events.size > 0;
+  return games.size + events.size + rounds.size > 0;
 }
 
 function sendNow(msg) {
@@ -78,7 +85,7 @@ const outgoing = new Map();
 const onSocket = new Set();
 let flushing = false;
 function send(msg) {
-  const topic = msg.game ? `game ${msg.game}` : `tournament ${msg.tournament}`;
+  const topic = msg.game ? `game ${msg.game}` : msg.round ? `round ${roundKey(msg.round.tournament, msg.round.round)}` : `tournament ${msg.tournament}`;
   outgoing.set(topic, msg);
   if (flushing) return;
   flushing = true;
@@ -114,9 +121,11 @@ function connect() {
     onSocket.clear();
     for (const gid of games.keys()) send({ action: 'subscribe', game: gid });
     for (const tid of events.keys()) send({ action: 'subscribe', tournament: tid });
+    for (const r of rounds.values()) send({ action: 'subscribe', round: { tournament: r.tid, round: r.n } });
     // Anything may have happened while the socket was down: re-read once.
     for (const gid of games.keys()) pollGame(gid);
     for (const tid of events.keys()) notifyEvent(tid, { what: 'reconnect' });
+    for (const key of rounds.keys()) notifyRound(key, { type: 'reconnect' });
     stopPolling();
   };
   sock.onmessage = (ev) => {
@@ -126,6 +135,8 @@ function connect() {
       deliverGame(msg.game.id, msg.game, { source: 'socket', serverTime: msg.serverTime });
     } else if (msg && msg.type === 'tournament' && events.has(msg.tournament)) {
       notifyEvent(msg.tournament, { what: msg.what, round: msg.round, serverTime: msg.serverTime });
+    } else if (msg && ROUND_TYPES.has(msg.type) && rounds.has(roundKey(msg.tournament, msg.round))) {
+      notifyRound(roundKey(msg.tournament, msg.round), { ...msg, receivedAt: Date.now() });
     }
   };
   sock.onerror = () => { /* onclose follows */ };
@@ -150,12 +161,13 @@ function scheduleReconnect() {
 function startPolling() {
   armGames();
   for (const tid of events.keys()) armEvent(tid);
+  for (const key of rounds.keys()) armRound(key);
 }
 
 function stopPolling() {
   clearTimeout(gameTimer);
   gameTimer = 0;
-  for (const e of events.values()) { clearTimeout(e.timer); e.timer = null; }
+  for (const e of [...events.values(), ...rounds.values()]) { clearTimeout(e.timer); e.timer = null; }
 }
 
 // One timer polls every watched game (a page of 50 boards: one pass, not 50 timers).
@@ -178,6 +190,17 @@ function armEvent(tid) {
     if (document.visibilityState !== 'hidden') notifyEvent(tid, { what: 'poll' });
     armEvent(tid);
   }, EVENT_POLL_MS);
+}
+
+function armRound(key) {
+  const r = rounds.get(key);
+  if (!r || r.timer || wsOpen) return;
+  r.timer = setTimeout(() => {
+    r.timer = null;
+    if (!rounds.has(key)) return;
+    if (document.visibilityState !== 'hidden') notifyRound(key, { type: 'poll' });
+    armRound(key);
+  }, ROUND_POLL_MS);
 }
 
 /** mergeGame applies a view read with ?since=n (moves from ply n on) to the full game held. */
@@ -289,6 +312,44 @@ export function watchEvent(tid, onChange) {
   if (!wsOpen) armEvent(tid);
   connect();
   return () => release(events, tid, onChange, 'tournament');
+}
+
+function notifyRound(key, msg) {
+  const r = rounds.get(key);
+  if (!r) return;
+  for (const fn of r.handlers) fn(msg);
+}
+
+/**
+ * watchRound follows round n of event tid with one subscription to the
+ * round channel, however many boards the round has. onMessage(msg) gets each
+ * message of the channel as sent (type "move", "result", "clock" or
+ * "delayed", with receivedAt added), {type:"poll"} every few seconds while
+ * the socket is down (re-read the boards) and {type:"reconnect"} after it
+ * comes back (re-read once: messages may have been missed). It returns the
+ * unsubscribe function.
+ */
+export function watchRound(tid, n, onMessage) {
+  const key = roundKey(tid, n);
+  let r = rounds.get(key);
+  if (!r) {
+    r = { tid, n, handlers: new Set(), timer: null };
+    rounds.set(key, r);
+    send({ action: 'subscribe', round: { tournament: tid, round: n } });
+  }
+  r.handlers.add(onMessage);
+  if (!wsOpen) armRound(key);
+  connect();
+  return () => {
+    const cur = rounds.get(key);
+    if (!cur) return;
+    cur.handlers.delete(onMessage);
+    if (cur.handlers.size) return;
+    clearTimeout(cur.timer);
+    rounds.delete(key);
+    send({ action: 'unsubscribe', round: { tournament: tid, round: n } });
+    maybeClose();
+  };
 }
 
 function maybeClose() {

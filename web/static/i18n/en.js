@@ -408,6 +408,19 @@ export default {
   // lang — the language switch
   'lang.switch': '中文',
   'lang.switchLabel': '切换到简体中文',
+  // live — the broadcast page, /t/{tid}/live
+  'live.back': 'Event page',
+  'live.boardLabel': 'Table {table}: {red} (Red) v {black} (Black)',
+  'live.boards': 'Boards of the round',
+  'live.last': 'Move {n}: {move}',
+  'live.link': 'Live boards',
+  'live.loading': 'Loading the boards…',
+  'live.none': 'No games in play yet.',
+  'live.notStarted': 'Not started',
+  'live.page': 'Page {page} of {pages}',
+  'live.round': 'Round {n}, live',
+  'live.table': 'Table {n}',
+  'live.title': 'Live',
   // me — the reader on the event page
   'me.black': 'black',
   'me.current': 'Round {round}, table {table}, against {name} ({colour})',

@@ -411,6 +411,19 @@ export default {
   // lang — the language switch
   'lang.switch': 'English',
   'lang.switchLabel': 'Switch to English',
+  // live — 直播页 /t/{tid}/live
+  'live.back': '赛事页',
+  'live.boardLabel': '第{table}台：{red}（红）对 {black}（黑）',
+  'live.boards': '本轮各台',
+  'live.last': '第{n}回合：{move}',
+  'live.link': '直播各台',
+  'live.loading': '正在读取各台…',
+  'live.none': '本轮尚无对局。',
+  'live.notStarted': '尚未开始',
+  'live.page': '第{page}页，共{pages}页',
+  'live.round': '第{n}轮 直播',
+  'live.table': '第{n}台',
+  'live.title': '直播',
   // me — the reader on the event page
   'me.black': '执黑',
   'me.current': '第 {round} 轮第 {table} 台，对 {name}（{colour}）',

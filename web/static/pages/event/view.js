@@ -55,7 +55,9 @@ function header(s) {
   return v('header', { class: 'event-header', key: 'header' },
     v('h1', {}, s.ev.name),
     v('ul', { class: 'event-meta' }, headerItems(s.ev, s.current).map(([text, cls]) => v('li', { class: cls }, text))),
-    v('p', { class: 'updated muted' }, t('ev.updated', { time: formatTime(s.updatedAt, { timeStyle: 'medium' }) })));
+    v('p', { class: 'updated muted' }, t('ev.updated', { time: formatTime(s.updatedAt, { timeStyle: 'medium' }) })),
+    // The broadcast page: every board of the round in play (pages/live).
+    s.ev.round ? v('p', { class: 'live-link no-print' }, v('a', { class: 'button', href: `/t/${enc(s.tid)}/live` }, t('live.link'))) : null);
 }
 
 function meCard(s, act) {
