@@ -38,8 +38,7 @@ function lastLine(b) {
 
 function card(b, islands, now) {
   return v('li', { key: b.gid, class: 'live-item' },
-    v('a', { class: 'live-board card', href: `/g/${enc(b.gid)}`, 'data-game': b.gid, 'data-ply': String(b.ply),
-      'aria-label': t('live.boardLabel', { table: b.table, red: b.red, black: b.black }) },
+    v('a', { class: 'live-board', href: `/g/${enc(b.gid)}`, 'data-game': b.gid, 'data-ply': String(b.ply) },
     v('span', { class: 'live-table' }, t('live.table', { n: b.table })),
     side(b, 'black', now),
     island(`mini-${b.gid}`, islands.get(b.gid), 'div', { class: 'live-mini' }),
