@@ -59,7 +59,6 @@ test('the broadcast page shows every board of the round and updates one without 
     assert.match(await c2.locator('.live-last').textContent(), /b2e2/);
     // The page follows the round with one subscription, not one per board.
     await page.locator('#live-status.live').waitFor();
-    await page.waitForFunction(() => true);
     const rsub = () => sent.filter((m) => m.action === 'subscribe' && m.round);
     for (let i = 0; i < 20 && rsub().length === 0; i++) await new Promise((ok) => setTimeout(ok, 100));
     assert.deepEqual(rsub(), [{ action: 'subscribe', round: { tournament: ev.id, round: 1 } }]);
@@ -74,7 +73,9 @@ test('the broadcast page shows every board of the round and updates one without 
       await page.locator(`a.live-board[data-game="${p1.gameId}"][data-ply="1"]`).waitFor({ timeout: 3000 });
       const took = Date.now() - t0;
       assert.match(await c1.locator('.live-last').textContent(), /h2e2/);
-      assert.equal(await c1.locator('.xq-last, [class*="last"]').count() > 0, true);
+      // The mini board marks the move's two points (board.js draws a .xq-last square on each).
+      await c1.locator('svg rect.xq-last').nth(1).waitFor();
+      assert.equal(await c1.locator('svg rect.xq-last').count(), 2);
       assert.equal(await c2.getAttribute('data-ply'), '1');
       assert.equal(reloads, 1, 'the page was not reloaded');
       console.log(`# move → board shown in ${took} ms`);
