@@ -4,7 +4,8 @@
 // one board without a reload (the round channel on /ws: one subscription
 // for the whole round); a board links to its game page; the event page
 // links to the broadcast. Screenshots at 360 and 1280 px in zh and en; with
-// ?cycle=1&per=2 the venue screen shows two boards a page. axe-core finds
+// ?cycle=1&per=2 the venue screen shows two boards a page; with the socket
+// down the page polls and still shows a move. axe-core finds
 // no serious or critical violation; no console errors.
 
 import { test } from 'node:test';
@@ -114,5 +115,21 @@ test('a venue screen cycles through pages of boards with ?cycle=1', async () => 
   await screenshot(page, 'broadcast-1280-cycle');
   await page.locator('.live-pager', { hasText: '第1页' }).waitFor({ timeout: 5000 });
   assertNoErrors(page, 'cycle');
+  await page.context().close();
+});
+
+test('with the socket down the broadcast page polls, says so, and still shows a move', async () => {
+  const { ev, round, tokens } = await startedRound();
+  const p3 = round.pairings.find((p) => p.table === 3);
+  const page = await newPage(browser, { width: 360, locale: 'en-US' });
+  // Every socket the page opens is closed at once: the push server is away.
+  await page.routeWebSocket(/\/ws$/, (ws) => ws.close());
+  await page.goto(`${server.base}/t/${ev.id}/live`);
+  await page.locator('a.live-board').nth(3).waitFor();
+  await page.locator('#live-status.polling').waitFor();
+  await apiCall(server.base, 'POST', `/games/${p3.gameId}/moves`, { token: tokens[p3.red], body: { move: 'h0g2', ply: 0, press: true } });
+  await page.locator(`a.live-board[data-game="${p3.gameId}"][data-ply="1"]`).waitFor({ timeout: 8000 });
+  assert.match(await page.locator(`a.live-board[data-game="${p3.gameId}"] .live-last`).textContent(), /h0g2/);
+  assertNoErrors(page, 'polling');
   await page.context().close();
 });

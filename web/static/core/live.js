@@ -18,7 +18,7 @@ import { get } from './http.js';
 
 const GAME_POLL_MS = 2000;
 const EVENT_POLL_MS = 5000;
-const ROUND_POLL_MS = 3000;
+const ROUND_POLL_MS = 5000;
 /** ROUND_TYPES are the round channel's messages (asyncapi.yaml): a board's change, or a delayed one's notice. */
 const ROUND_TYPES = new Set(['move', 'result', 'clock', 'delayed']);
 const roundKey = (tid, n) => `${tid} ${n}`;
