@@ -69,6 +69,6 @@ export function view(s, islands) {
     pager = v('p', { class: 'live-pager muted', key: 'pager', 'aria-live': 'polite' }, t('live.page', { page: c.page + 1, pages: c.pages }));
   }
   return [head, pager,
-    v('ul', { class: `live-boards${s.opts.cycle ? ' cycling' : ''}`, key: 'boards', 'aria-label': t('live.boards') },
+    v('ul', { class: `live-boards${s.opts.cycle ? ` cycling cols-${Math.min(4, s.opts.per)}` : ''}`, key: 'boards', 'aria-label': t('live.boards') },
       shown.map((b) => card(b, islands, s.now)))];
 }
