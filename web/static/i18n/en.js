@@ -416,7 +416,7 @@ export default {
   'live.link': 'Live boards',
   'live.loading': 'Loading the boards…',
   'live.none': 'No games in play yet.',
-  'live.notStarted': 'Not started',
+  'live.notStarted': 'No move yet',
   'live.page': 'Page {page} of {pages}',
   'live.round': 'Round {n}, live',
   'live.table': 'Table {n}',

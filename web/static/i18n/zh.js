@@ -419,7 +419,7 @@ export default {
   'live.link': '直播各台',
   'live.loading': '正在读取各台…',
   'live.none': '本轮尚无对局。',
-  'live.notStarted': '尚未开始',
+  'live.notStarted': '尚未走子',
   'live.page': '第{page}页，共{pages}页',
   'live.round': '第{n}轮 直播',
   'live.table': '第{n}台',
