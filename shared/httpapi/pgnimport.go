@@ -287,8 +287,8 @@ func (a *API) importGames(c *call) (int, any, error) {
 		if err != nil {
 			return 0, nil, err
 		}
-		rec.Expires = a.gameTTL(&storedGame{ID: gid, Link: link, Game: g, rec: rec}, now) // a finished record expires as a finished game does
-		if err := a.store.Put(c.ctx(), rec); err != nil {
+		rec.Expires = a.gameTTL(&storedGame{ID: gid, Link: link, Game: g, rec: rec}, now)         // a finished record expires as a finished game does
+		if err := retryConflicts(func() error { return a.store.Put(c.ctx(), rec) }); err != nil { // a new id: only DynamoDB's own contention can refuse it (retry.go)
 			return 0, nil, err
 		}
 		imported++

@@ -63,7 +63,11 @@ func (a *API) createTournament(c *call) (int, any, error) {
 	}
 	t.Key = key
 	t.ExpiresAt = a.eventExpiry(t) // kept for ever once a round is paired
-	if err := a.store.Put(c.ctx(), encode(&store.Record{PK: store.TournamentPK(tid), SK: store.MetaSK, Kind: store.KindTournament, Expires: eventTTL(t)}, t)); err != nil {
+	// The id is new, so nothing else writes this item: a conditional write
+	// lost to DynamoDB's own contention or throttling is retried (retry.go),
+	// and one applied although its answer was lost is recognised by the store.
+	rec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.MetaSK, Kind: store.KindTournament, Expires: eventTTL(t)}, t)
+	if err := retryConflicts(func() error { return a.store.Put(c.ctx(), rec) }); err != nil {
 		return 0, nil, err
 	}
 	noteEvent(c.ctx(), tid, "")
