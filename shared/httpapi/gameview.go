@@ -91,6 +91,10 @@ type repetitionOut struct {
 	PerpetualChase colourBool `json:"perpetualChase"`
 	CouldBreak     colourBool `json:"couldBreak"`
 	BreakingMove   colourMove `json:"breakingMove"`
+	// Votes is the sealed vote on a pending repetition (votes.go), null when
+	// none is under way; Ruling is the repetition ruling once made.
+	Votes  *votesOut            `json:"votes"`
+	Ruling *repetitionRulingOut `json:"ruling"`
 }
 
 // colourMove is a move per side in ICCS, null when there is none.
@@ -210,6 +214,7 @@ func gameView(sg *storedGame, now int64, since int) gameOut {
 	if m := r.BreakingMove[xiangqi.Black]; m != "" {
 		out.Repetition.BreakingMove.Black = strp(m)
 	}
+	out.Repetition.Votes, out.Repetition.Ruling = votesView(sg.Game)
 	if r.Requested {
 		out.Repetition.RequestedBy = strp(r.RequestedBy.String())
 	}
