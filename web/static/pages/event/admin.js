@@ -67,9 +67,8 @@ export function createAdmin(page) {
   // recordResult enters or corrects a game's result as the organiser; a
   // server where only officials record results (403, or a correction field it
   // does not know) gets it from the organiser appointed as an arbiter.
-  async function recordResult(p, result) {
+  async function recordResult(p, result, note = '') {
     const path = `/games/${enc(p.gameId)}/result`;
-    const note = 'organiser console';
     try {
       return await post(path, p.result ? { result, correction: true, note } : { result });
     } catch (err) {
@@ -147,17 +146,26 @@ export function createAdmin(page) {
   }
 
   function buildResultControl(p, n) {
-    const label = t('adm.result', { table: p.board ? `${p.table}.${p.board}` : p.table });
-    const sel = select([['', '—'], ...RESULTS.map((r) => [r, `${resultShort(r)} ${resultName(r)}`])], { 'aria-label': label, value: p.result || '', class: 'result-select' });
+    const boardNo = p.board ? `${p.table}.${p.board}` : p.table;
+    const label = t('adm.result', { table: boardNo });
+    // A correction starts from no choice: the result it would replace is shown beside it, not pre-selected.
+    const sel = select([['', '—'], ...RESULTS.map((r) => [r, `${resultShort(r)} ${resultName(r)}`])], { 'aria-label': label, value: '', class: 'result-select' });
     const btn = h('button', { type: 'button', class: 'small' }, p.result ? t('adm.correct') : t('adm.save'));
     const status = h('span', { class: 'status inline', 'aria-live': 'polite' });
+    // O-1: a correction says why (kept in the game's log) and is confirmed before it is sent.
+    const note = p.result ? h('input', { class: 'correction-note', maxlength: 500, 'aria-label': t('adm.correctNote', { table: boardNo }), placeholder: t('adm.correctNoteHint') }) : null;
     btn.addEventListener('click', () => act(btn, status, async () => {
-      if (!sel.value) return;
-      await recordResult(p, sel.value);
+      if (!sel.value) { showError(status, new Error(t('adm.pickResult'))); sel.focus(); return; }
+      if (p.result) {
+        if (sel.value === p.result) { showError(status, new Error(t('adm.sameResult'))); return; }
+        if (!note.value.trim()) { showError(status, new Error(t('adm.correctNoteNeeded'))); note.focus(); return; }
+        if (!(await confirmDialog(t('adm.correctConfirm', { table: boardNo, before: resultShort(p.result), after: resultShort(sel.value), note: note.value.trim() })))) return;
+      }
+      await recordResult(p, sel.value, note ? note.value.trim() : '');
       page.roundCache.delete(n);
       after(status, t('adm.saved', { table: p.table, result: sel.value }));
     }));
-    return h('div', { class: 'result-entry no-print' }, sel, btn, status);
+    return h('div', { class: 'result-entry no-print' }, sel, note, btn, status);
   }
 
   function playerOptions() {
