@@ -147,7 +147,7 @@ export function mount(root, { tid }) {
       tables = document.createElement('div');
       mod.mountTables(tables, { tid, token: state.token });
     }
-    if (state.kind === 'captain') {
+    if (state.kind === 'team') { // a captain's token
       const mod = await import('../captain/captain.js');
       lineup = document.createElement('div');
       mod.mountCaptain(lineup, { tid, token: state.token, state, onChange: () => refresh({ what: 'round', force: true }) });

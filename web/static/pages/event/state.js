@@ -187,7 +187,7 @@ export class EventState {
 export function tabsOf(ev, kind, admin) {
   const tabs = ['pairings', 'standings', 'crosstable', ev.teams ? 'teams' : 'players', 'downloads'];
   if (ev.system === 'knockout') tabs.splice(1, 0, 'bracket');
-  if (kind === 'captain') tabs.splice(1, 0, 'lineup');
+  if (kind === 'team') tabs.splice(1, 0, 'lineup'); // a captain's token (tokens.js names it by its team)
   if (admin) tabs.push('console');
   if (kind === 'official') tabs.push('tables');
   return tabs;

@@ -199,7 +199,7 @@ export function teamCrosstableView(rows) {
   return v('section', { key: 'team-ct', 'aria-labelledby': 'team-ct-h' },
     v('h2', { id: 'team-ct-h' }, t('team.crosstable')),
     v('p', { class: 'muted' }, t('team.crosstableHelp')),
-    v('div', { class: 'table-wrap' }, v('table', { class: 'crosstable team-crosstable' },
+    v('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-labelledby': 'team-ct-h' }, v('table', { class: 'crosstable team-crosstable' },
       v('thead', {}, v('tr', {}, v('th', { scope: 'col' }, t('st.no')), v('th', { scope: 'col' }, t('team.name')),
         rows.map((r) => v('th', { scope: 'col', title: r.name }, String(r.number))),
         v('th', { scope: 'col' }, t('st.matchPoints')), v('th', { scope: 'col' }, t('st.boardPoints')))),
@@ -214,7 +214,7 @@ export function teamCrosstableView(rows) {
 export function boardRankingsView(boards) {
   return v('div', { key: 'board-rankings', class: 'board-rankings' }, boards.map(({ board, players }) => v('section', { key: `b${board}`, 'aria-labelledby': `board-h-${board}` },
     v('h3', { id: `board-h-${board}` }, t('team.board', { n: board })),
-    v('div', { class: 'table-wrap' }, v('table', { class: 'standings board-ranking' },
+    v('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-labelledby': `board-h-${board}` }, v('table', { class: 'standings board-ranking' },
       v('thead', {}, v('tr', {}, v('th', { scope: 'col' }, t('st.rank')), v('th', { scope: 'col' }, t('st.name')), v('th', { scope: 'col' }, t('team.team')),
         v('th', { scope: 'col' }, t('st.points')), v('th', { scope: 'col' }, t('st.record')))),
       v('tbody', {}, players.map((p, i) => v('tr', { key: `b${board}-${p.playerId}` },
