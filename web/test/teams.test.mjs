@@ -199,7 +199,7 @@ test('a team round robin\'s pairings show the board score with board numbers, th
     const home = ct.find((row) => row[1] === m1.homeName);
     const awayNo = String(teams.find((x) => x.id === m1.away).number);
     const col = 2 + teams.findIndex((x) => String(x.number) === awayNo);
-    assert.equal(home[col], '2:0 (3:1)', `the home team's cell against the away team: ${JSON.stringify(home)}`);
+    assert.equal(home[col], '2:0(3:1)', `the home team's cell against the away team: ${JSON.stringify(home)}`);
     assert.deepEqual(home.slice(-2), ['2', '3']);
     await screenshot(page, `team-crosstable-${width}`);
     await a11y(page, `team crosstable ${width}`);

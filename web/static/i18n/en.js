@@ -434,6 +434,7 @@ export default {
   // lang — the language switch
   'ko.byBoards': 'on the boards count-back (level on match and board points, decided from board 1 down)',
   'ko.byMatchPoints': 'on match points',
+  'ko.champion': '{name} wins the final',
   'ko.final': 'Final',
   'ko.place': 'Place {n}',
   'ko.placesHelp': 'Places come from the bracket: the final decides 1st and 2nd, the third-place match 3rd and 4th, everyone else shares the place of the round they went out in.',
@@ -442,6 +443,7 @@ export default {
   'ko.rapidGame': 'Additional rapid game {n}',
   'ko.rapidN': 'Additional rapid match {n}',
   'ko.third': 'Third-place match',
+  'ko.thirdWinner': '{name} takes third place',
   'ko.tie': 'Round {r}, match {n}',
   'ko.winner': '{name} goes through',
   'lang.switch': '中文',

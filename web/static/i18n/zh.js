@@ -437,6 +437,7 @@ export default {
   // lang — the language switch
   'ko.byBoards': '按台次（场分、局分相同，比较第一台起的胜负）',
   'ko.byMatchPoints': '按场分',
+  'ko.champion': '{name} 夺冠',
   'ko.final': '决赛',
   'ko.place': '第 {n} 名',
   'ko.placesHelp': '名次由对阵表决定：决赛定冠亚军，三四名决赛定第三、四名，其余按被淘汰的轮次并列。',
@@ -445,6 +446,7 @@ export default {
   'ko.rapidGame': '附加快棋第 {n} 局',
   'ko.rapidN': '附加快棋第 {n} 场',
   'ko.third': '三四名决赛',
+  'ko.thirdWinner': '{name} 获第三名',
   'ko.tie': '第 {r} 轮第 {n} 组',
   'ko.winner': '{name} 胜出',
   'lang.switch': 'English',

@@ -9,7 +9,7 @@
 // opponent's only when the match is set), so the captain's own submitted
 // lineup is kept in this browser to show while waiting.
 //
-// The pure functions are unit-tested (web/unit/captain.test.mjs).
+// The pure functions are unit-tested (web/unit/teams.test.mjs).
 
 import { get } from '../../core/http.js';
 import { errorText, formatTime, t } from '../../core/i18n.js';

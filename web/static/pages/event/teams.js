@@ -46,7 +46,8 @@ export function matchLine(m) {
 export function decidedText(m) {
   if (!m.winnerName) return '';
   const why = m.decidedBy === 'boardCount' ? t('ko.byBoards') : m.decidedBy === 'matchPoints' ? t('ko.byMatchPoints') : '';
-  return t('ko.winner', { name: m.winnerName }) + (why ? ` · ${why}` : '');
+  const who = m.tie === 'F' ? t('ko.champion', { name: m.winnerName }) : m.tie === '3P' ? t('ko.thirdWinner', { name: m.winnerName }) : t('ko.winner', { name: m.winnerName });
+  return who + (why ? ` · ${why}` : '');
 }
 
 /**
@@ -190,8 +191,9 @@ export function placesView(st) {
       v('td', { class: 'num' }, String(r.place)), v('td', { class: 'num' }, r.number ?? ''), v('th', { scope: 'row', class: 'name' }, r.name))))));
 }
 
-function cellText(cell) {
-  return cell.map((c) => `${points(c.mp)}:${points(c.omp)} (${points(c.bp)}:${points(c.obp)})`).join(' / ');
+// cellNodes writes a crosstable cell: match points, the board points under them (narrow on a phone).
+function cellNodes(cell) {
+  return cell.flatMap((c, i) => [i ? v('br') : null, `${points(c.mp)}:${points(c.omp)}`, v('br'), v('small', {}, `(${points(c.bp)}:${points(c.obp)})`)]);
 }
 
 /** teamCrosstableView draws the team-against-team crosstable. */
@@ -206,7 +208,7 @@ export function teamCrosstableView(rows) {
       v('tbody', {}, rows.map((r) => v('tr', { key: `tc-${r.id}` },
         v('td', { class: 'num' }, String(r.number)), v('th', { scope: 'row', class: 'name team-name' }, r.name),
         rows.map((o) => (o.id === r.id ? v('td', { class: 'cell self', 'aria-label': '—' }, '×')
-          : v('td', { class: 'cell', title: r.cells.has(o.id) ? `${r.name} ${t('ct.vs')} ${o.name}` : null }, r.cells.has(o.id) ? cellText(r.cells.get(o.id)) : ''))),
+          : v('td', { class: 'cell', title: r.cells.has(o.id) ? `${r.name} ${t('ct.vs')} ${o.name}` : null }, r.cells.has(o.id) ? cellNodes(r.cells.get(o.id)) : ''))),
         v('td', { class: 'num strong' }, points(r.matchPoints)), v('td', { class: 'num' }, points(r.boardPoints))))))));
 }
 

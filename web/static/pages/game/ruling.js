@@ -10,7 +10,7 @@
 // draw (议和): one confirmed step. Once ruled, the verdicts, who cast them
 // and their notes stay on the pad (and in the game's log).
 //
-// The pure functions are unit-tested (web/unit/ruling.test.mjs).
+// The pure functions are unit-tested (web/unit/teams.test.mjs).
 
 import { t } from '../../core/i18n.js';
 import { tokenParts } from '../../core/tokens.js';
