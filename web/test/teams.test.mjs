@@ -331,3 +331,31 @@ test('a correction without a note is not sent; with one it asks for confirmation
   const g = await api('GET', `/games/${gid}`);
   assert.deepEqual(g.corrections.map((x) => x.note), ['记录员记错', 'scoresheet misread']);
 });
+
+test('the console lists the officials after a reload and issues a new link; the old one stops working', async () => {
+  const ev = await api('POST', '/tournaments', { name: 'Officials', system: 'swiss', rounds: 3 });
+  const arb = await api('POST', `/tournaments/${ev.id}/officials`, { role: 'arbiter', name: '张裁判' }, ev.token);
+  await api('POST', `/tournaments/${ev.id}/officials`, { role: 'scribe', name: '李记录', tables: [1, 2] }, ev.token);
+  for (const [width, locale] of [[360, 'zh-CN'], [1280, 'en-US']]) {
+    const org = await newPage(browser, { width, locale });
+    await org.goto(`${server.base}/t/${ev.id}?tab=console#token=${ev.token}`);
+    await org.locator('.officials-list li[data-official]').nth(1).waitFor();
+    const items = await org.locator('.officials-list li[data-official] > span').allTextContents();
+    assert.deepEqual(items, locale === 'zh-CN' ? ['张裁判 (裁判)', '李记录 (记录员) · 第 1, 2 台'] : ['张裁判 (Arbiter)', '李记录 (Scribe) · tables 1, 2']);
+    await screenshot(org, `console-officials-${width}`);
+    await a11y(org, `console officials ${width}`);
+    await noOverflow(org, `console officials ${width}`);
+    assertNoErrors(org, 'officials');
+    await org.context().close();
+  }
+  const org = await newPage(browser, { width: 1280 });
+  await org.goto(`${server.base}/t/${ev.id}?tab=console#token=${ev.token}`);
+  await org.locator(`.officials-list button[data-official="${arb.id}"]`).click();
+  const link = await org.locator(`.officials-list li[data-official="${arb.id}"] .linkbox input`).inputValue();
+  const fresh = decodeURIComponent(/#token=(.+)$/.exec(link)[1]);
+  assert.notEqual(fresh, arb.token);
+  assert.equal((await api('GET', '/me', undefined, fresh)).role, 'arbiter');
+  await assert.rejects(api('GET', '/me', undefined, arb.token), /401/);
+  assertNoErrors(org, 'officials reissue');
+  await org.context().close();
+});

@@ -15,6 +15,7 @@ import * as outbox from '../../core/outbox.js';
 import { eventLink as linkTo, eventLinks, getToken, keepLink as keep, saveToken } from '../../core/tokens.js';
 import { playerStatus, resultName, resultShort, RESULTS } from '../../names.js';
 import { act, checkbox, clear, confirmDialog, field, h, linkBox, parseCSV, select, showError, showOk, validate } from '../../ui.js';
+import { officialsList } from './officials.js';
 
 /**
  * csvPlayers turns pasted or uploaded CSV (name, rating, club) into the
@@ -93,10 +94,12 @@ export function createAdmin(page) {
   }
 
   function roundControls(n) {
-    return memo(`round-${page.ev.round}-${page.ev.status}-${n}`, () => buildRoundControls(n));
+    // A round that has started (by the console, an arbiter or its start time) offers no start button.
+    const started = !!page.roundCache.get(n || page.ev.round)?.started;
+    return memo(`round-${page.ev.round}-${page.ev.status}-${n}-${started}`, () => buildRoundControls(n, started));
   }
 
-  function buildRoundControls(n) {
+  function buildRoundControls(n, started = false) {
     const ev = page.ev;
     const status = h('div', { class: 'status', 'aria-live': 'polite' });
     const next = ev.round + 1;
@@ -114,7 +117,7 @@ export function createAdmin(page) {
       after(status, t('adm.paired', { n: r.round }));
     }));
     const cur = n || ev.round;
-    const startBtn = cur ? h('button', { type: 'button', id: 'start-round' }, t('adm.start', { n: cur })) : null;
+    const startBtn = cur && !started && ev.status !== 'finished' ? h('button', { type: 'button', id: 'start-round' }, t('adm.start', { n: cur })) : null;
     if (startBtn) {
       startBtn.addEventListener('click', () => act(startBtn, status, async () => {
         try {
@@ -136,7 +139,8 @@ export function createAdmin(page) {
       }));
     }
     return h('section', { class: 'card admin no-print', 'aria-label': t('adm.round') },
-      h('div', { class: 'row wrap' }, canPair ? pairBtn : h('p', { class: 'muted' }, t('adm.allPaired')), startBtn),
+      h('div', { class: 'row wrap' }, canPair ? pairBtn : h('p', { class: 'muted' }, t('adm.allPaired')), startBtn,
+        cur && started && ev.status !== 'finished' ? h('p', { class: 'ok' }, t('adm.started', { n: cur })) : null),
       canPair ? h('details', {}, h('summary', {}, t('adm.pairOptions')), field(t('adm.startsAt'), startsAt), asDraws) : null,
       status);
   }
@@ -431,12 +435,16 @@ export function createAdmin(page) {
         const res = await post(`${base()}/officials`, body);
         keepLink({ id: res.id, name: `${body.name} (${t(`adm.role.${body.role}`)})`, token: res.token });
         clear(out, h('p', {}, t('adm.appointed', { name: body.name })), linkBox(body.name, eventLink(res.token)));
+        memo('officials-list', listOfOfficials).reload();
         name.value = '';
         tables.value = '';
       });
     });
     return form;
   }
+
+  // The officials as the server has them: kept across reloads, each with a new link on request.
+  const listOfOfficials = () => officialsList({ base, token, post, eventLink, keepLink });
 
   // The console is kept while what it shows is unchanged (a redraw keeps
   // the focus and a half-typed appointment in it).
@@ -451,7 +459,7 @@ export function createAdmin(page) {
       h('p', {}, t('adm.nextSteps')),
       roundControls(page.ev.round),
       h('section', { class: 'card' }, h('h3', {}, t('adm.organiserLink')), linkBox(t('adm.organiserLink'), eventLink(token))),
-      h('section', { class: 'card' }, h('h3', {}, t('adm.officials')), memo('officials', officialsForm)),
+      h('section', { class: 'card' }, h('h3', {}, t('adm.officials')), memo('officials', officialsForm), memo('officials-list', listOfOfficials)),
       h('section', { class: 'card' }, h('h3', {}, t('adm.links')), linksList()));
   }
 

@@ -209,7 +209,7 @@ function standings(s, ui, act) {
     team ? null : v('th', { scope: 'col' }, t('st.record')));
   const rows = st.rows.map((row) => {
     const p = team ? null : s.players.find((x) => x.id === row.playerId);
-    const flags = [row.shared ? t('st.shared') : '', row.playoff ? t('st.playoff') : '', row.withdrawn ? t('st.withdrawn') : ''].filter(Boolean).join(' · ');
+    const flags = [row.shared ? t('st.shared') : '', row.playoff && ev.status === 'finished' ? t('st.playoff') : '', row.withdrawn ? t('st.withdrawn') : ''].filter(Boolean).join(' · ');
     const tb = new Map((row.tiebreaks || []).map((x) => [x.name, x.value]));
     const name = team ? row.name : v('button', { type: 'button', class: 'link', 'aria-controls': 'player-card', 'data-player': row.playerId,
       onclick: () => act.openCard(row.playerId, row.name) }, row.name);
