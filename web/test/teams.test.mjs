@@ -359,3 +359,34 @@ test('the console lists the officials after a reload and issues a new link; the 
   assertNoErrors(org, 'officials reissue');
   await org.context().close();
 });
+
+test('D-1 with auto-press on: a scribe\'s draw offer for the side to move goes with its next move', async () => {
+  const ev = await api('POST', '/tournaments', { name: '记录员提和', system: 'swiss', rounds: 3, timeControl: 'rapid-10/40+5/30' });
+  for (const n of ['甲', '乙']) await api('POST', `/tournaments/${ev.id}/players`, { name: n, rating: 1500 }, ev.token);
+  const scribe = await api('POST', `/tournaments/${ev.id}/officials`, { name: '书记员', role: 'scribe', tables: [1] }, ev.token);
+  const round = await api('POST', `/tournaments/${ev.id}/rounds`, { startsAt: new Date(Date.now() - 5000).toISOString() }, ev.token);
+  const gid = round.pairings[0].gameId;
+  const pad = await newPage(browser, { width: 360, locale: 'zh-CN' });
+  await pad.goto(`${server.base}/g/${gid}#token=${scribe.token}`);
+  await pad.locator('.game-page[data-ply="0"]').waitFor();
+  await pad.locator('.official-pad select[id$="-dside"]').selectOption('red');
+  await pad.locator('.official-pad button', { hasText: '提和' }).first().click();
+  await pad.getByText('红方的提和将随其下一着一起提出').waitFor();
+  await pad.locator('.xq-point[data-square="h2"]').click();
+  await pad.locator('.xq-dot, .xq-capture-hint').first().waitFor();
+  await pad.locator('.xq-point[data-square="e2"]').click();
+  await pad.locator('.game-page[data-ply="1"]').waitFor();
+  let g;
+  for (let i = 0; i < 50; i++) {
+    g = await api('GET', `/games/${gid}`);
+    if (g.drawOffer.pending && !g.clocks.awaitingPress) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.equal(g.drawOffer.pending, true, 'the offer is recorded');
+  assert.equal(g.drawOffer.by, 'red');
+  assert.equal(g.clocks.running, 'black', 'and the clock pressed after it');
+  assert.equal(await pad.locator('.game-error:not([hidden])').count(), 0, 'nothing refused');
+  await screenshot(pad, 'scribe-draw-offer-360');
+  assertNoErrors(pad, 'scribe draw');
+  await pad.context().close();
+});

@@ -456,7 +456,7 @@ export function createAdmin(page) {
     return h('div', { class: 'console' },
       h('h2', {}, t('adm.console')),
       h('p', { class: 'muted' }, t('adm.consoleLead')),
-      h('p', {}, t('adm.nextSteps')),
+      h('p', {}, t(page.ev.teams ? 'adm.nextStepsTeams' : 'adm.nextSteps')),
       roundControls(page.ev.round),
       h('section', { class: 'card' }, h('h3', {}, t('adm.organiserLink')), linkBox(t('adm.organiserLink'), eventLink(token))),
       h('section', { class: 'card' }, h('h3', {}, t('adm.officials')), memo('officials', officialsForm), memo('officials-list', listOfOfficials)),

@@ -56,8 +56,23 @@ export function mountOfficial(host, ctx) {
   // scribe: press, draw for a side, arrival
   const pressRow = h('div', { class: 'form-row' });
   const drawSide = labelled(id('dside'), sides(), t('off.side'));
+  let last = null; // the latest game view (update)
+  const armed = h('span', { class: 'seat-meta', 'aria-live': 'polite' });
+  // D-1: an offer is made after one's own move, before the press. With auto-press on the
+  // press goes with the move, so an offer for the side to move is armed and sent with its next move.
+  const offer = () => {
+    const side = drawSide.s.value;
+    const justMoved = last && last.clocks && last.clocks.awaitingPress && last.sideToMove !== side;
+    if (!justMoved && ctx.armDraw && ctx.autoPress && ctx.autoPress() && last && last.sideToMove === side) {
+      ctx.armDraw(side);
+      armed.textContent = t('off.drawArmed', { side: t(`off.${side}`) });
+      return;
+    }
+    run('/draw', { action: 'offer', side });
+  };
   const drawRow = h('div', { class: 'form-row' }, h('span', {}, t('off.draw')), drawSide.row,
-    ...['offer', 'accept', 'decline'].map((a) => btn(t(`off.draw.${a}`), () => run('/draw', { action: a, side: drawSide.s.value }))));
+    btn(t('off.draw.offer'), offer),
+    ...['accept', 'decline'].map((a) => btn(t(`off.draw.${a}`), () => run('/draw', { action: a, side: drawSide.s.value }))), armed);
   const arriveSide = labelled(id('aside'), sides(), t('off.side'));
   const arriveRow = h('div', { class: 'form-row' }, arriveSide.row, btn(t('off.arrive'), () => run('/arrive', { side: arriveSide.s.value })));
 
@@ -168,6 +183,8 @@ export function mountOfficial(host, ctx) {
     },
     /** update shows what the current game view allows (the clock press). */
     update(game) {
+      if (last && last.ply !== game.ply) armed.textContent = ''; // the armed offer went with the move
+      last = game;
       if (kind0 !== 'scribe') ruling.update(game); // the vote is the arbiters' (G-6)
       else ruling.node.hidden = true;
       pressRow.replaceChildren();

@@ -48,6 +48,7 @@ export function mount(root, { gid, token: given = '' }) {
   let ask = ''; // the action asking ✓/✗ in place: 'draw' | 'resign' | ''
   let arrived = false; // this page recorded the player's arrival (C-6)
   let drawArmed = false; // D-1: an offer goes with the next move, before the clock press
+  let drawSide = ''; // the side a scribe's armed offer is for (the pad's draw row)
   let lastPly = -1;
   let lastStatus = '';
   let notation = notationSetting();
@@ -169,7 +170,8 @@ export function mount(root, { gid, token: given = '' }) {
     p.state = 'sending';
     render();
     const body = { move: p.move, ply: p.ply };
-    const offer = drawArmed && role === 'player';
+    // A scribe's armed offer goes with the move of the side it is for (D-1, with auto-press on).
+    const offer = drawArmed && (role === 'player' || (drawSide !== '' && drawSide === game.sideToMove));
     if (pressOpt.input.checked && !offer) body.press = true;
     try {
       // Lost on the way (or the server busy), the move waits in the outbox
@@ -185,7 +187,7 @@ export function mount(root, { gid, token: given = '' }) {
         // D-1: offer after one's own move and before pressing the clock.
         drawArmed = false;
         try {
-          await post('/draw', { action: 'offer' });
+          await post('/draw', role === 'player' ? { action: 'offer' } : { action: 'offer', side: drawSide });
         } catch (err) {
           showError(err);
         }
@@ -399,7 +401,10 @@ export function mount(root, { gid, token: given = '' }) {
       loadNames(link);
     }
     if (role === 'official' || role === 'organiser') {
-      const ctx = { gid, token, role, post, showError, refresh: () => refreshGame(gid), setView: (v) => setGame(gid, v) };
+      const ctx = { gid, token, role, post, showError, refresh: () => refreshGame(gid), setView: (v) => setGame(gid, v),
+        // D-1 for a scribe with auto-press on: the offer waits for that side's next move, made without the press.
+        armDraw: (side) => { drawArmed = !!side; drawSide = side || ''; render(); },
+        autoPress: () => pressOpt.input.checked };
       official = mountOfficial(officialHost, ctx);
       // GET /me (when the API has it) says whether the official is a scribe
       // (records moves and presses) or an arbiter (rules): show only their tools.
