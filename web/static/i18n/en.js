@@ -497,6 +497,7 @@ export default {
   'off.listNone': 'No official appointed yet.',
   'off.listTitle': 'Appointed officials',
   'off.listUnavailable': 'The list of officials could not be read.',
+  'off.movesAreScribes': 'Moves are entered by the table’s scribe, so the board does not move for an arbiter; rule and record results here.',
   'off.none': '(none)',
   'off.note': 'Note',
   'off.noteNeeded': 'Give a reason: a result or clock correction says why.',

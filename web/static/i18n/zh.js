@@ -500,6 +500,7 @@ export default {
   'off.listNone': '还没有任命裁判或记录员。',
   'off.listTitle': '已任命的裁判和记录员',
   'off.listUnavailable': '无法读取裁判名单。',
+  'off.movesAreScribes': '着法由本台记录员录入，裁判不能在棋盘上走子；裁判在此裁决、登记结果。',
   'off.none': '（无）',
   'off.note': '备注',
   'off.noteNeeded': '请填写理由：更正结果或时钟都须说明原因。',

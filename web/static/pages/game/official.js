@@ -166,10 +166,11 @@ export function mountOfficial(host, ctx) {
   const sheetBox = h('details', {}, h('summary', {}, t('off.sheet')), sheetForm);
 
   const rulingHead = h('h3', {}, t('off.ruling'));
+  const movesHint = h('p', { class: 'muted moves-hint', hidden: true }, t('off.movesAreScribes'));
   // The repetition ruling sits at the top of the pad: on a laptop it is the first thing an arbiter sees.
   const ruling = mountRuling(h('div'), ctx);
   host.replaceChildren(h('section', { class: 'official-pad', 'aria-labelledby': id('h') },
-    h('h2', { id: id('h') }, t('off.pad')), ruling.node, pressRow, drawRow, arriveRow,
+    h('h2', { id: id('h') }, t('off.pad')), movesHint, ruling.node, pressRow, drawRow, arriveRow,
     h('h3', {}, t('off.result')), resultForm,
     rulingHead, rulingForm, sheetBox, done));
   let kind0 = '';
@@ -178,6 +179,8 @@ export function mountOfficial(host, ctx) {
     /** only keeps the tools of one kind of official: "scribe" (no rulings) or "arbiter" (no presses or draws). */
     only(k) {
       kind0 = k;
+      // O-1: the moves are the scribe's; an arbiter tapping the board is told why nothing moves.
+      movesHint.hidden = k !== 'arbiter';
       rulingHead.hidden = rulingForm.hidden = k === 'scribe';
       drawRow.hidden = pressRow.hidden = k === 'arbiter';
     },
