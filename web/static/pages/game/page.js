@@ -404,7 +404,9 @@ export function mount(root, { gid, token: given = '' }) {
       const ctx = { gid, token, role, post, showError, refresh: () => refreshGame(gid), setView: (v) => setGame(gid, v),
         // D-1 for a scribe with auto-press on: the offer waits for that side's next move, made without the press.
         armDraw: (side) => { drawArmed = !!side; drawSide = side || ''; render(); },
-        autoPress: () => pressOpt.input.checked };
+        autoPress: () => pressOpt.input.checked,
+        // The moves as the move list writes them (the reader's notation), for the repetition pad's cycle.
+        moveTexts: () => (game ? movesShown(game, recordTexts, notation).moves : []) };
       official = mountOfficial(officialHost, ctx);
       // GET /me (when the API has it) says whether the official is a scribe
       // (records moves and presses) or an arbiter (rules): show only their tools.

@@ -98,7 +98,9 @@ export function mountRuling(host, ctx) {
   });
 
   function facts(rep, game) {
-    const cyc = cycleMoves(game);
+    // The cycle in the reader's notation when the move list has it, else in ICCS.
+    const texts = ctx.moveTexts ? ctx.moveTexts() : null;
+    const cyc = cycleMoves(texts && texts.length === (game.moves || []).length ? { ...game, moves: texts } : game);
     return [
       h('p', {}, t('rul.cycles', { n: rep.cycles, len: rep.cycleLength })),
       cyc.length ? h('p', { class: 'cycle' }, t('rul.cycle'), ' ', h('code', {}, cyc.join(' '))) : null,
