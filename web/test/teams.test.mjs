@@ -251,6 +251,11 @@ test('three arbiters vote on a repetition from their own devices; the ruling sho
     pads.push(page);
   }
   const [a, b, c] = pads;
+  // A spectator sees that a ruling is awaited and, later, the ruling; never the arbiters' tools.
+  const viewer = await newPage(browser, { width: 360, locale: 'en-US' });
+  await viewer.goto(`${server.base}/g/${p.gameId}`);
+  await viewer.locator('#repetition-ruling-public .sealed[data-cast="0"]').waitFor();
+  assert.equal(await viewer.locator('#repetition-ruling-public button').count(), 0);
   // The facts for each side and the cycle itself.
   assert.match(await a.locator('#repetition-ruling').textContent(), /局面重复 6 次（每次循环 4 着）/);
   // The cycle in the reader's notation (Chinese here), once the move list has it.
@@ -286,6 +291,11 @@ test('three arbiters vote on a repetition from their own devices; the ruling sho
   assert.match(await c.locator('#repetition-ruling .ruled').textContent(), /Ruling: Black loses/);
   assert.equal(await a.locator('#repetition-ruling .vote-list li').count(), 3);
   assert.match(await a.locator('#repetition-ruling .vote-list').textContent(), /黑马h9g7起循环/);
+  await viewer.locator('#repetition-ruling-public .ruled', { hasText: 'Ruling: Black loses' }).waitFor({ timeout: 15000 });
+  assert.match(await viewer.locator('#repetition-ruling-public .vote-list').textContent(), /黑马h9g7起循环/, 'the votes and their notes stay on the game page');
+  await screenshot(viewer, 'ruling-public-360-en');
+  assertNoErrors(viewer, 'spectator');
+  await viewer.context().close();
   const done = await api('GET', `/games/${p.gameId}`);
   assert.equal(done.result, '1-0');
   await screenshot(a, 'ruling-done-1280');

@@ -27,6 +27,7 @@ import { reasonText, resultName } from '../../names.js';
 import { patch } from '../../core/view.js';
 import { h } from '../../ui.js';
 import { mountOfficial } from './official.js';
+import { mountRuling } from './ruling.js';
 import { barModel, canMove, checkSide, factsText, movesShown, NOTATIONS, notationSetting, pendingAfter, pieceCount, parseRecord, roleOf,
   saveNotation, saveSetting, setting, soundOf, statusKey } from './state.js';
 import { barView, confirmView, movesView, offerView } from './view.js';
@@ -84,7 +85,9 @@ export function mount(root, { gid, token: given = '' }) {
   const confirmBar = h('div', { class: 'confirm-bar', hidden: '' });
   const offerBar = h('div', { class: 'offer-bar', role: 'status', hidden: '' });
   const bar = h('div', { class: 'game-bar', hidden: '' });
-  const boardCol = h('div', { class: 'game-col' }, topSlot, boardHost, bottomSlot, errorBox, confirmBar, offerBar, resultBox, bar);
+  // G-6: the repetition ruling (the three verdicts and their notes) stays on the page for players and spectators.
+  const publicRuling = mountRuling(h('div'), { token: '' }, { readOnly: true });
+  const boardCol = h('div', { class: 'game-col' }, topSlot, boardHost, bottomSlot, errorBox, confirmBar, offerBar, resultBox, publicRuling.node, bar);
 
   const movesList = h('ol', { class: 'moves', 'aria-label': t('game.moves') });
   const notationSel = h('select', { id: 'game-notation' },
@@ -281,6 +284,7 @@ export function mount(root, { gid, token: given = '' }) {
     }
     if (!alive) return;
     renderMoves();
+    if (official) official.update(game); // the repetition pad writes its cycle in these texts
     if (game.ply !== want.ply || notation !== want.notation) loadNotation();
   }
 
@@ -334,6 +338,8 @@ export function mount(root, { gid, token: given = '' }) {
       fen: game.fen, legalMoves: movable ? game.legalMoves : [], lastMove: isICCS(lastMove) ? lastMove : '',
       check: checkSide(game), movable, pending: pending ? pending.move : '',
     });
+    if (role === 'official' || role === 'organiser') publicRuling.node.hidden = true; // their pad shows it
+    else publicRuling.update(game);
     if (game.status === 'over') {
       status.textContent = '';
       resultBox.textContent = `${resultName(game.result)}${game.reason ? ` · ${reasonText(game.reason)}` : ''}`;

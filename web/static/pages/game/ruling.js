@@ -59,11 +59,12 @@ export function shows(game) {
  * {token, post(path, body), showError(err), refresh()}. It returns
  * {update(game)}.
  */
-export function mountRuling(host, ctx) {
+export function mountRuling(host, ctx, { readOnly = false } = {}) {
   const me = tokenParts(ctx.token || '').id;
   const note = h('input', { id: 'rul-note', maxlength: 500, autocomplete: 'off' });
   const status = h('div', { class: 'status', 'aria-live': 'polite' });
-  const section = h('section', { class: 'card ruling', id: 'repetition-ruling', 'aria-labelledby': 'rul-h', hidden: true });
+  const section = h('section', { class: 'card ruling', id: readOnly ? 'repetition-ruling-public' : 'repetition-ruling',
+    'aria-labelledby': readOnly ? 'rul-h-public' : 'rul-h', hidden: true });
   let busy = false;
 
   async function send(path, body) {
@@ -124,13 +125,15 @@ export function mountRuling(host, ctx) {
   return {
     update(game) {
       const rep = game.repetition || {};
-      section.hidden = !shows(game);
+      // Players and spectators see the ruling and the count of sealed votes, not the arbiters' tools.
+      section.hidden = readOnly ? !(rep.ruling || game.status === 'pendingRuling') : !shows(game);
       if (section.hidden) return;
       const pending = game.status === 'pendingRuling';
       const votes = rep.votes || { cast: 0, needed: 3, by: [] };
       const voted = votes.by.includes(me);
-      const parts = [h('h3', { id: 'rul-h' }, t('rul.title')), ...facts(rep, game)];
+      const parts = [h('h3', { id: readOnly ? 'rul-h-public' : 'rul-h' }, t('rul.title')), ...(readOnly ? [] : facts(rep, game))];
       if (rep.ruling) parts.push(...ruled(rep.ruling));
+      else if (pending && readOnly) parts.push(h('p', { class: 'sealed', 'data-cast': String(votes.cast) }, t('rul.sealed', { n: votes.cast, of: votes.needed })));
       else if (pending) {
         parts.push(h('p', { class: 'sealed', 'data-cast': String(votes.cast) }, t('rul.sealed', { n: votes.cast, of: votes.needed })));
         if (voted) parts.push(h('p', { class: 'ok' }, t('rul.youVoted')));
