@@ -247,9 +247,11 @@ function crosstable(s, act) {
   const { ev } = s;
   const ct = s.tab.ct;
   if (!ev.round || !ct) return v('p', { class: 'muted', key: 'crosstable' }, t('st.none'));
-  // A cell sits under its round: a player who sat a round out keeps the columns aligned.
-  const rounds = Math.max(0, ...(ct.rows || []).flatMap((r) => r.cells.map((c, i) => c.round || i + 1)));
-  const byRound = (cells) => Array.from({ length: rounds }, (_, i) => cells.find((c, j) => (c.round || j + 1) === i + 1));
+  // A cell sits under its round, so a player who sat a round out keeps the columns aligned; where a
+  // round holds several games of a player (a knockout tie's rapid games) the cells follow one another.
+  const oneARound = (ct.rows || []).every((r) => r.cells.every((c) => c.round) && new Set(r.cells.map((c) => c.round)).size === r.cells.length);
+  const rounds = Math.max(0, ...(ct.rows || []).flatMap((r) => (oneARound ? r.cells.map((c) => c.round) : [r.cells.length])));
+  const byRound = (cells) => (oneARound ? Array.from({ length: rounds }, (_, i) => cells.find((c) => c.round === i + 1)) : cells);
   return v('div', { key: 'crosstable' },
     v('h2', { class: 'print-title' }, `${ev.name} — ${t('tab.crosstable')}`),
     v('div', { class: 'toolbar no-print' }, printButton(act)),
