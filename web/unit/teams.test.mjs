@@ -21,7 +21,7 @@ test('the match line: board points in the event\'s scoring, then match points; n
   assert.equal(matchTitle(match({})), '第 1 场：广州队 对 佛山队');
   useLanguage('en');
   assert.equal(matchTitle(match({ tie: 'F', rapid: true, homeBoardPoints: 2, awayBoardPoints: 2, homeMatchPoints: 1, awayMatchPoints: 1 }), 2),
-    'Match 1 · Final · Additional rapid match 2：广州队 2 : 2 佛山队 (Match points 1 : 1)');
+    'Match 1 · Final · Additional rapid match 2: 广州队 2 : 2 佛山队 (Match points 1 : 1)');
 });
 
 test('knockout ties: labels, why each was decided, rapid matches numbered per tie', () => {

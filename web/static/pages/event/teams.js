@@ -6,11 +6,13 @@
 // above the views are pure and unit-tested (web/unit/teams.test.mjs); the
 // views are virtual nodes for pages/event/view.js.
 
-import { t } from '../../core/i18n.js';
+import { lang, t } from '../../core/i18n.js';
 import { v } from '../../core/view.js';
 import { points } from '../../names.js';
 
 const known = (x) => x !== null && x !== undefined;
+// colon is a label's colon in the page's language (full width in Chinese).
+const colon = () => (lang === 'zh' ? '：' : ': ');
 
 /**
  * tieLabel names a knockout tie from its bracket id: "F" the final, "3P"
@@ -59,7 +61,7 @@ export function matchTitle(m, rapidIndex = 0) {
   const parts = [t('team.matchNo', { n: m.number })];
   if (m.tie) parts.push(tieLabel(m.tie));
   if (m.rapid) parts.push(rapidIndex ? t('ko.rapidN', { n: rapidIndex }) : t('ko.rapid'));
-  return `${parts.join(' · ')}：${matchLine(m)}`;
+  return `${parts.join(' · ')}${colon()}${matchLine(m)}`;
 }
 
 /** rapidIndexes numbers each tie's additional rapid matches 1, 2, … in the order given. */
@@ -249,8 +251,8 @@ export function bracketView(ties) {
       v('h4', {}, tieLabel(tie.tie)),
       v('ul', { class: 'plain' }, tie.items.map((x) => v('li', {},
         x.kind === 'match'
-          ? `${x.m.rapid ? `${t('ko.rapidN', { n: rapid.get(x.m.match) })}：` : ''}${matchLine(x.m)}`
-          : `${x.p.board > 1 ? `${gameNo(x.p)}：` : ''}${gameLine(x.p)}`))),
+          ? `${x.m.rapid ? `${t('ko.rapidN', { n: rapid.get(x.m.match) })}${colon()}` : ''}${matchLine(x.m)}`
+          : `${x.p.board > 1 ? `${gameNo(x.p)}${colon()}` : ''}${gameLine(x.p)}`))),
       decided ? v('p', { class: 'decided' }, decidedText(decided.m)) : null));
   }
   return v('section', { key: 'bracket', class: 'bracket', 'aria-label': t('tab.bracket') }, out.length ? out : v('p', { class: 'muted' }, t('pair.none')));
@@ -258,6 +260,6 @@ export function bracketView(ties) {
 
 /** signatureLine is the print layout's line for the chief arbiter's signature under team pairings. */
 export function signatureLine() {
-  return v('p', { class: 'print-only signature', key: 'signature' }, `${t('team.chiefSignature')}：`, v('span', { class: 'sign-space' }, ''),
-    ` ${t('team.signDate')}：`, v('span', { class: 'sign-space short' }, ''));
+  return v('p', { class: 'print-only signature', key: 'signature' }, `${t('team.chiefSignature')}${colon()}`, v('span', { class: 'sign-space' }, ''),
+    ` ${t('team.signDate')}${colon()}`, v('span', { class: 'sign-space short' }, ''));
 }
