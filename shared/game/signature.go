@@ -114,6 +114,7 @@ func (g *Game) Sign(now int64, by Actor, s Signature) error {
 	}
 	s.At, s.By = now, by
 	g.signs = append(g.signs, s)
+	g.version++
 	return nil
 }
 

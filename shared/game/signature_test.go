@@ -49,6 +49,10 @@ func TestSign_O3_ThreeLines(t *testing.T) {
 	if err := g.Sign(t0+3*mn, scribe, game.Signature{Line: game.SignRed, Name: "Wang"}); !isCode(err, game.CodeAlreadySigned) {
 		t.Fatalf("a second signature on the red line: %v", err)
 	}
+	pgn, err := g.Record(t0+3*mn, "pgn", game.RecordInfo{})
+	if err != nil || !strings.Contains(pgn, `[RedSignature "Wang 2027-01-15T08:02:00Z"]`) || !strings.Contains(pgn, `[Signatures "awaiting"]`) {
+		t.Fatalf("PGN with one line signed (%v):\n%s", err, pgn)
+	}
 	if err := g.Sign(t0+3*mn, scribe, game.Signature{Line: game.SignBlack, Name: "Zhao", Refused: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -74,6 +78,15 @@ func TestSign_O3_ThreeLines(t *testing.T) {
 	}
 	if v.Signatures[2].SVG() != "" {
 		t.Fatal("a signature without strokes draws an SVG")
+	}
+	pgn, _ = g.Record(t0+5*mn, "pgn", game.RecordInfo{})
+	for _, want := range []string{`[BlackSignature "refused: Zhao 2027-01-15T08:03:00Z"]`, `[ScribeSignature "Li 2027-01-15T08:04:00Z"]`} {
+		if !strings.Contains(pgn, want) {
+			t.Errorf("PGN lacks %s:\n%s", want, pgn)
+		}
+	}
+	if strings.Contains(pgn, "awaiting") {
+		t.Errorf("a signed sheet's PGN still awaits signatures:\n%s", pgn)
 	}
 	roundTrip(t, g, t0+5*mn)
 }

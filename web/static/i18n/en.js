@@ -160,6 +160,8 @@ export default {
   'err.missing_field': 'a required field is missing',
   'err.no_expulsion_proposed': 'no expulsion of this player has been proposed',
   'err.not_adjourned': 'the game is not adjourned',
+  'err.already_signed': 'this line of the scoresheet is already signed',
+  'err.game_not_over': 'the scoresheet is signed when the game has its result',
   'err.too_many_requests': 'too many live subscriptions changed at once; try again in a moment',
   'err.too_many_subscriptions': 'too many subscriptions',
   'err.invalid_path': 'the address is not valid',

@@ -163,6 +163,8 @@ export default {
   'err.missing_field': '缺少必填项',
   'err.no_expulsion_proposed': '尚无对该棋手的除名建议',
   'err.not_adjourned': '本局没有封棋',
+  'err.already_signed': '记录表的这一栏已经签过字',
+  'err.game_not_over': '对局结束、有结果后才签字',
   'err.too_many_requests': '实时订阅变动过于频繁，请稍后再试',
   'err.too_many_subscriptions': '订阅太多',
   'err.invalid_path': '地址不对',
