@@ -27,6 +27,8 @@ import { reasonText, resultName } from '../../names.js';
 import { patch } from '../../core/view.js';
 import { h } from '../../ui.js';
 import { mountOfficial } from './official.js';
+import * as sync from '../../core/sync.js';
+import { mountSync } from './sync.js';
 import { barModel, canMove, checkSide, factsText, movesShown, NOTATIONS, notationSetting, pendingAfter, pieceCount, parseRecord, roleOf,
   saveNotation, saveSetting, setting, soundOf, statusKey } from './state.js';
 import { barView, confirmView, movesView, offerView } from './view.js';
@@ -56,6 +58,11 @@ export function mount(root, { gid, token: given = '' }) {
   let unwatch = () => {};
   let official = null;
   let officialKind = ''; // 'scribe' | 'arbiter' once GET /me says
+  // An official's writes go to the offline queue (core/sync.js): the game
+  // shown is the server's view with the queued moves played on it.
+  let queueMode = false;
+  let serverGame = null;
+  let syncPanel = null;
 
   // ---- layout ----
   const title = h('h1', { id: 'game-title' }, t('game.title'));
@@ -117,7 +124,8 @@ export function mount(root, { gid, token: given = '' }) {
     h('h2', { id: 'game-set-h' }, t('game.settings')), confirmOpt.row, pressOpt.row, muteOpt.row, flip, tokenBox);
   const officialHost = h('div');
   const side = h('aside', { class: 'game-side' }, officialHost, movesBox, downloadsBox, settingsBox);
-  page.append(offline, head, announce, h('div', { class: 'game-layout' }, boardCol, side));
+  const syncHost = h('div');
+  page.append(offline, syncHost, head, announce, h('div', { class: 'game-layout' }, boardCol, side));
 
   const board = createBoard(boardHost, { orientation: 'red', onMove: (mv) => chooseMove(mv) });
   const clocks = createClocks({ red: seats.red.clockEl, black: seats.black.clockEl }, {
@@ -135,6 +143,11 @@ export function mount(root, { gid, token: given = '' }) {
   // key, settle, onQueued, contentType.
   async function post(path, body, opts = {}) {
     showError(null);
+    if (queueMode && (path === '/clock' || path === '/signatures')) {
+      // Recorded at the table: kept on the device and sent in order (offline too).
+      await sync.enqueue(gid, { kind: path === '/clock' ? 'press' : 'sign', path, body, ply: game.ply, token });
+      return null;
+    }
     const view = await outbox.post(`/games/${encodeURIComponent(gid)}${path}`, body, { token, ...opts });
     if (view && view.id) setGame(gid, view);
     return view;
@@ -157,6 +170,15 @@ export function mount(root, { gid, token: given = '' }) {
   function chooseMove(mv) {
     if (!game || pending) return;
     ask = '';
+    if (queueMode) {
+      // The scribe's move: into the queue with the ply it was made at; the
+      // board shows it at once (played by the engine), the server gets it
+      // when the network lets it.
+      const body = { move: mv, ply: game.ply };
+      if (pressOpt.input.checked) body.press = true;
+      sync.enqueue(gid, { kind: 'move', path: '/moves', body, ply: game.ply, token });
+      return;
+    }
     const useConfirm = confirmOpt.input.checked && role === 'player';
     pending = { move: mv, ply: game.ply, key: newKey(), state: useConfirm ? 'confirm' : 'sending' };
     render();
@@ -262,6 +284,22 @@ export function mount(root, { gid, token: given = '' }) {
     recordBusy = true;
     const want = { ply: game.ply, notation };
     const path = `/games/${encodeURIComponent(gid)}`;
+    if (queueMode && (game.queued || navigator.onLine === false)) {
+      // Moves not yet on the server (or no server to ask): the rules engine
+      // in the browser writes them, as the server would.
+      try {
+        const { notation: write } = await import('../../engine.js');
+        recordTexts = { ...want, moves: await write(game.startFen, game.moves, notation) };
+      } catch {
+        recordTexts = { ...want, moves: game.moves };
+      } finally {
+        recordBusy = false;
+      }
+      if (!alive) return;
+      renderMoves();
+      if (game.ply !== want.ply || notation !== want.notation) loadNotation();
+      return;
+    }
     try {
       // The game view writes its moves in the notation asked for (?notation=);
       // an API without it answers the plain view, and the record is read instead.
@@ -351,8 +389,50 @@ export function mount(root, { gid, token: given = '' }) {
 
   let lastFenPieces = null;
 
+  // The offline queue of an official's pad: load what an earlier page left,
+  // fetch the rules engine while online (the service worker keeps it), and
+  // show the queue's state and any conflict above the board.
+  function startQueue() {
+    queueMode = true;
+    import('../../engine.js').then((m) => m.load()).catch(() => { /* offline before the first load: the queue still keeps the moves */ });
+    syncPanel = mountSync(syncHost, {
+      gid, token, serverView: () => serverGame, notation: () => notation,
+      onView: (v) => setGame(gid, v), showError,
+    });
+    sync.start(gid);
+  }
+  const onSyncChange = (ev) => {
+    if (ev.detail.gid !== gid || !alive) return;
+    if (syncPanel) syncPanel.update();
+    showQueued({ source: 'local' });
+  };
+  const onSyncSent = (ev) => {
+    if (ev.detail.gid !== gid || !alive) return;
+    const v = ev.detail.view;
+    if (v && v.id) setGame(gid, v);
+  };
+  sync.events.addEventListener('change', onSyncChange);
+  sync.events.addEventListener('sent', onSyncSent);
+
+  // onGame takes a server view; showGame shows the game as the device has
+  // it (for an official with moves queued, the view with them played).
+  let overlaySeq = 0;
   function onGame(view, meta) {
     if (!alive) return;
+    serverGame = view;
+    sync.saveView(gid, view);
+    showQueued(meta);
+  }
+
+  function showQueued(meta) {
+    if (!serverGame) return;
+    const queued = queueMode ? sync.entries(gid) : [];
+    const n = ++overlaySeq;
+    if (!queued.length) { showGame({ ...serverGame, queued: 0 }, meta); return; }
+    sync.overlay(serverGame, queued).then((v) => { if (n === overlaySeq && alive) showGame(v, meta); });
+  }
+
+  function showGame(view, meta) {
     const first = !game;
     const prevPly = lastPly;
     game = view;
@@ -401,6 +481,7 @@ export function mount(root, { gid, token: given = '' }) {
     if (role === 'official' || role === 'organiser') {
       const ctx = { gid, token, role, post, showError, refresh: () => refreshGame(gid), setView: (v) => setGame(gid, v) };
       official = mountOfficial(officialHost, ctx);
+      if (role === 'official') startQueue();
       // GET /me (when the API has it) says whether the official is a scribe
       // (records moves and presses) or an arbiter (rules): show only their tools.
       if (role === 'official') {
@@ -473,6 +554,9 @@ export function mount(root, { gid, token: given = '' }) {
   watcher.onError = (err) => {
     if (!game && err instanceof ApiError && err.status === 404) {
       page.replaceChildren(h('p', { class: 'game-error', role: 'alert' }, t('game.notFound')));
+    } else if (!game && err instanceof ApiError && err.status === 0) {
+      // Opened offline: the view this device kept when it was last online.
+      sync.lastView(gid).then((v) => { if (v && !game && alive) setGame(gid, v); });
     }
   };
   unwatch = watchGame(gid, watcher);
@@ -485,5 +569,7 @@ export function mount(root, { gid, token: given = '' }) {
     clocks.stop();
     removeEventListener('offline', wentOffline);
     removeEventListener('online', cameOnline);
+    sync.events.removeEventListener('change', onSyncChange);
+    sync.events.removeEventListener('sent', onSyncSent);
   };
 }
