@@ -120,7 +120,7 @@ test('offline: another device records the same ply; the conflict shows both vers
   await ctx.setOffline(false);
   const box = pad.locator('.sync-conflict');
   await box.waitFor({ timeout: 15000 });
-  assert.match(await box.innerText(), /Someone else recorded a move at ply 2/);
+  assert.match(await box.innerText(), /another device recorded the game from the move marked 1… on/);
   assert.match(await box.locator('[data-version="server"]').innerText(), /C8=5/);
   assert.match(await box.locator('[data-version="mine"]').innerText(), /H8\+7|h9g7/);
   assert.match(await box.locator('[data-version="mine"]').innerText(), /H2\+3|h0g2/);
@@ -138,4 +138,76 @@ test('offline: another device records the same ply; the conflict shows both vers
   assert.deepEqual(kept[0].entries.map((e) => e.body.move), ['h9g7', 'h0g2'], 'kept in IndexedDB');
   assertNoOtherErrors(pad, 'conflict pad');
   await ctx.close();
+});
+
+test('O-3: both players and the scribe sign on the scribe\'s device, one offline; the game view and the PGN show the three', async () => {
+  const { scribe, gid } = await eventGame('Signed Open');
+  await apiCall(server.base, 'POST', `/games/${gid}/moves`, { token: scribe.token, body: { move: 'h2e2', ply: 0, press: true } });
+  const pad = await openPad(gid, scribe.token, { width: 390, locale: 'zh-CN' });
+  const ctx = pad.context();
+  assert.equal(await pad.locator('.signatures').isHidden(), true, 'no signatures while the game is played');
+  await apiCall(server.base, 'POST', `/games/${gid}/result`, { token: scribe.token, body: { result: '1-0', reason: 'resignation' } });
+  const sigs = pad.locator('.signatures');
+  await sigs.locator('.sig-state', { hasText: '等待签字' }).waitFor({ timeout: 15000 });
+
+  // Red signs with a drawn signature (the pointer on the pad), online.
+  const red = sigs.locator('.sig-line[data-line="red"]');
+  assert.equal(await red.locator('input').inputValue(), '甲', 'the player\'s name is filled in');
+  await red.locator('.sig-pad').scrollIntoViewIfNeeded();
+  const box = await red.locator('.sig-pad').boundingBox();
+  await pad.mouse.move(box.x + 10, box.y + 30);
+  await pad.mouse.down();
+  for (let i = 1; i <= 12; i++) await pad.mouse.move(box.x + 10 + i * 15, box.y + 30 + (i % 2 ? 12 : -12));
+  await pad.mouse.up();
+  await red.getByRole('button', { name: '签字', exact: true }).click();
+  await red.locator('.sig-text', { hasText: '甲 已签字' }).waitFor();
+  await red.locator('img.sig-img').waitFor();
+
+  // Black signs while the device is offline: kept, shown as waiting.
+  await ctx.setOffline(true);
+  const black = sigs.locator('.sig-line[data-line="black"]');
+  await black.getByRole('button', { name: '签字', exact: true }).click();
+  await black.locator('.sig-text', { hasText: '等待发送' }).waitFor();
+  await screenshot(pad, 'signatures-390-zh-offline');
+  // The scribe signs too, then the network comes back.
+  const sc = sigs.locator('.sig-line[data-line="scribe"]');
+  await sc.locator('input').fill('李书记');
+  await sc.getByRole('button', { name: '签字', exact: true }).click();
+  await ctx.setOffline(false);
+  await sigs.locator('.sig-state', { hasText: '已签字，对局结束' }).waitFor({ timeout: 15000 });
+  for (;;) {
+    const v = await apiCall(server.base, 'GET', `/games/${gid}`);
+    if (v.signed) {
+      assert.deepEqual(v.signatures.map((s) => [s.line, s.name, s.by]), [['red', '甲', 'scribe'], ['black', '乙', 'scribe'], ['scribe', '李书记', 'scribe']]);
+      assert.match(v.signatures[0].svg, /^<svg [^>]*><polyline points="[\d, ]+"\/>/, 'red\'s drawn signature as SVG');
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const pgn = await (await fetch(`${server.base}/games/${gid}/record?format=pgn`)).text();
+  for (const tag of ['[RedSignature "甲 ', '[BlackSignature "乙 ', '[ScribeSignature "李书记 ']) assert.ok(pgn.includes(tag), `the PGN has ${tag}`);
+  assert.ok(!pgn.includes('awaiting'), 'the PGN no longer awaits signatures');
+
+  // A spectator's page shows the three confirmations; the printed sheet has them on its three lines.
+  const viewer = await newPage(browser, { width: 1280, locale: 'en-US' });
+  await viewer.goto(`${server.base}/g/${gid}`);
+  const vs = viewer.locator('.signatures');
+  await vs.locator('.sig-state', { hasText: 'Signed by both players and the scribe' }).waitFor();
+  for (const [line, name] of [['red', '甲'], ['black', '乙'], ['scribe', '李书记']]) {
+    assert.match(await vs.locator(`.sig-line[data-line="${line}"] .sig-text`).innerText(), new RegExp(`Signed by ${name}, `));
+  }
+  await viewer.evaluate(() => { window.print = () => { window.printed = true; }; });
+  await viewer.getByRole('button', { name: 'Print the scoresheet' }).click();
+  await viewer.waitForFunction(() => window.printed === true);
+  const sheet = viewer.locator('.scoresheet');
+  assert.match(await sheet.locator('.sheet-result').innerText(), /1-0/);
+  assert.equal(await sheet.locator('.sheet-sig').count(), 3);
+  assert.match(await sheet.locator('.sheet-sig[data-line="scribe"]').innerText(), /李书记/);
+  await viewer.emulateMedia({ media: 'print' });
+  await screenshot(viewer, 'scoresheet-print-en');
+  assert.deepEqual(await checkA11y(viewer), []);
+  assertNoOtherErrors(pad, 'signing pad');
+  assertNoErrors(viewer, 'viewer');
+  await ctx.close();
+  await viewer.context().close();
 });

@@ -209,7 +209,8 @@ export async function overlay(view, queued) {
   let out = { ...view, moves: [...(view.moves || [])], clocks: { ...(view.clocks || {}) } };
   for (const e of queued) {
     if (e.kind === 'move') {
-      if (e.ply < out.ply) continue; // landed already
+      if (e.ply < out.ply && out.moves[e.ply] === e.body.move) continue; // landed already
+      if (e.ply < out.ply) break; // the server has another move there: the conflict the queue stops at
       if (e.ply !== out.ply) break;
       let p;
       try { p = await play(out.fen, e.body.move); } catch { break; }
@@ -217,6 +218,10 @@ export async function overlay(view, queued) {
         ply: out.ply + 1, moves: [...out.moves, p.move], clocks: { ...out.clocks, awaitingPress: !e.body.press } };
     } else if (e.kind === 'press' && e.ply === out.ply) {
       out = { ...out, clocks: { ...out.clocks, awaitingPress: false } };
+    }    else if (e.kind === 'sign' && !(out.signatures || []).some((x) => x.line === e.body.line)) {
+      // signed on this device, not yet on the server: shown as waiting
+      const sig = { line: e.body.line, name: e.body.name, refused: !!e.body.refused, strokes: e.body.strokes || [], at: new Date(e.created).toISOString(), by: 'scribe', pending: true };
+      out = { ...out, signatures: [...(out.signatures || []), sig] };
     }
   }
   out.queued = queued.length;

@@ -29,6 +29,8 @@ import { h } from '../../ui.js';
 import { mountOfficial } from './official.js';
 import * as sync from '../../core/sync.js';
 import { mountSync } from './sync.js';
+import { mountSignatures } from './signatures.js';
+import { scoresheet } from '../scoresheet/sheet.js';
 import { barModel, canMove, checkSide, factsText, movesShown, NOTATIONS, notationSetting, pendingAfter, pieceCount, parseRecord, roleOf,
   saveNotation, saveSetting, setting, soundOf, statusKey } from './state.js';
 import { barView, confirmView, movesView, offerView } from './view.js';
@@ -103,7 +105,10 @@ export function mount(root, { gid, token: given = '' }) {
   const downloads = h('div', { class: 'downloads' },
     ...['pgn', 'chinese', 'wxf', 'iccs', 'fen', 'yz3', 'yz4'].map((f) =>
       h('a', { href: `/games/${encodeURIComponent(gid)}/record?format=${f}`, download: `${gid}.${f === 'pgn' ? 'pgn' : `${f}.txt`}` }, f.toUpperCase())));
-  const downloadsBox = h('section', { 'aria-labelledby': 'game-dl-h' }, h('h2', { id: 'game-dl-h' }, t('game.downloads')), downloads);
+  const printSheet = h('button', { type: 'button', class: 'print-sheet' }, t('sheet.print'));
+  const downloadsBox = h('section', { 'aria-labelledby': 'game-dl-h' }, h('h2', { id: 'game-dl-h' }, t('game.downloads')), downloads,
+    h('div', { class: 'form-row' }, printSheet));
+  const sheetHost = h('div', { class: 'sheet-host' });
 
   const touch = typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
   const check = (id, label, on, change) => {
@@ -123,9 +128,35 @@ export function mount(root, { gid, token: given = '' }) {
   const settingsBox = h('section', { class: 'settings', 'aria-labelledby': 'game-set-h' },
     h('h2', { id: 'game-set-h' }, t('game.settings')), confirmOpt.row, pressOpt.row, muteOpt.row, flip, tokenBox);
   const officialHost = h('div');
-  const side = h('aside', { class: 'game-side' }, officialHost, movesBox, downloadsBox, settingsBox);
+  const sigHost = h('div');
+  const side = h('aside', { class: 'game-side' }, officialHost, sigHost, movesBox, downloadsBox, settingsBox);
   const syncHost = h('div');
-  page.append(offline, syncHost, head, announce, h('div', { class: 'game-layout' }, boardCol, side));
+  page.append(offline, syncHost, head, announce, h('div', { class: 'game-layout' }, boardCol, side), sheetHost);
+
+  // O-3: the scoresheet's signatures, taken on an official's pad.
+  let officialName = '';
+  const sigPanel = mountSignatures(sigHost, {
+    canSign: () => role === 'official' || role === 'organiser',
+    nameOf: (line) => (line === 'scribe' ? officialName : viewName(line) || (names[line] || '').replace(/ \(\d+\)$/, '')),
+    sign: (body) => act('/signatures', body),
+  });
+
+  // The printable scoresheet: drawn when asked for, printed alone.
+  printSheet.addEventListener('click', async () => {
+    if (!game) return;
+    let moves = game.moves;
+    if (notation !== 'iccs') {
+      try { moves = await (await import('../../engine.js')).notation(game.startFen, game.moves, notation); } catch { /* ICCS then */ }
+    }
+    const link = game.tournament || {};
+    sheetHost.replaceChildren(scoresheet(game, {
+      event: eventName, round: link.round, table: link.table, moves,
+      red: viewName('red') || names.red, black: viewName('black') || names.black,
+    }));
+    document.body.classList.add('print-sheet');
+    addEventListener('afterprint', () => document.body.classList.remove('print-sheet'), { once: true });
+    print();
+  });
 
   const board = createBoard(boardHost, { orientation: 'red', onMove: (mv) => chooseMove(mv) });
   const clocks = createClocks({ red: seats.red.clockEl, black: seats.black.clockEl }, {
@@ -385,6 +416,7 @@ export function mount(root, { gid, token: given = '' }) {
     renderBar();
     renderMoves();
     if (official) official.update(game);
+    sigPanel.update(game);
   }
 
   let lastFenPieces = null;
@@ -488,6 +520,7 @@ export function mount(root, { gid, token: given = '' }) {
         get('/me', { token }).then((me) => {
           if (!alive || !me || (me.role !== 'scribe' && me.role !== 'arbiter' && me.role !== 'chiefArbiter')) return;
           officialKind = me.role === 'chiefArbiter' ? 'arbiter' : me.role; // the chief arbiter's pad is an arbiter's
+          officialName = me.name || '';
           official.only(officialKind);
           render();
         }).catch(() => { /* no /me: every tool stays, the API refuses what is not theirs */ });

@@ -67,14 +67,17 @@ export function mountSync(host, ctx) {
     const serverMoves = await written(view.startFen, view.moves, from, name);
     const mineAll = view.moves.slice(0, from).concat(mine.map((e) => e.body.move));
     const myMoves = await written(view.startFen, mineAll, from, name);
-    const list = (items) => (items.length ? h('ol', { class: 'sync-moves', start: String(from + 1) }, ...items.map((m) => h('li', {}, m))) : h('p', { class: 'seat-meta' }, t('sync.none')));
+    // Numbered as the move list is: 2. for Red's second move, 1… for Black's first.
+    const redFirst = !/ b /.test(view.startFen || '');
+    const label = (ply) => { const k = ply + (redFirst ? 0 : 1); return `${Math.floor(k / 2) + 1}${k % 2 ? '…' : '.'}`; };
+    const list = (items) => (items.length ? h('ul', { class: 'sync-moves' }, ...items.map((m, i) => h('li', {}, `${label(from + i)} ${m}`))) : h('p', { class: 'seat-meta' }, t('sync.none')));
     const serverBtn = h('button', { type: 'button' }, t('sync.keepServer'));
     const mineBtn = h('button', { type: 'button', class: 'primary' }, t('sync.keepMine'));
     serverBtn.addEventListener('click', () => choose('server'));
     mineBtn.addEventListener('click', () => choose('mine'));
     box.replaceChildren(
       h('h2', {}, t('sync.conflict')),
-      h('p', {}, t(conflictKey(c), { ply: from + 1 }), ' ', h('span', { class: 'seat-meta' }, errorText(c))),
+      h('p', {}, t(conflictKey(c), { move: label(from) }), ' ', h('span', { class: 'seat-meta' }, errorText(c))),
       h('div', { class: 'sync-versions' },
         h('div', { class: 'sync-version', 'data-version': 'server' }, h('h3', {}, t('sync.serverVersion')), list(serverMoves),
           view.status === 'over' ? h('p', { class: 'seat-meta' }, t('sync.serverOver')) : null),
