@@ -131,16 +131,28 @@ func (g *Game) Signed() bool {
 	return seen[SignRed] && seen[SignBlack] && seen[SignScribe]
 }
 
-// SVG draws the signature's strokes as an SVG document of polylines in a
-// SignatureBox square; "" when it has none. Built from numbers only, so it
+// SVG draws the signature's strokes as an SVG document of polylines, its
+// view box their bounds; "" when it has none. Built from numbers only, so it
 // carries nothing a client sent as text.
 func (s Signature) SVG() string {
 	if len(s.Strokes) == 0 {
 		return ""
 	}
+	// The view box is the strokes' bounds with a margin for the pen, so a
+	// signature drawn on a wide, low pad fills its line on the sheet.
+	x0, y0, x1, y1 := SignatureBox, SignatureBox, 0, 0
+	for _, st := range s.Strokes {
+		for _, p := range st {
+			x0, y0, x1, y1 = min(x0, int(p[0])), min(y0, int(p[1])), max(x1, int(p[0])), max(y1, int(p[1]))
+		}
+	}
+	if x0 > x1 { // strokes without points
+		x0, y0, x1, y1 = 0, 0, 0, 0
+	}
+	const pen = 4
 	var b strings.Builder
-	box := strconv.Itoa(SignatureBox)
-	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ` + box + ` ` + box + `" fill="none" stroke="#000" stroke-width="3" stroke-linecap="round" stroke-linejoin="round">`)
+	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="` + strconv.Itoa(x0-pen) + " " + strconv.Itoa(y0-pen) + " " + strconv.Itoa(x1-x0+2*pen) + " " + strconv.Itoa(y1-y0+2*pen) +
+		`" fill="none" stroke="#000" stroke-width="3" stroke-linecap="round" stroke-linejoin="round">`)
 	for _, st := range s.Strokes {
 		b.WriteString(`<polyline points="`)
 		for i, p := range st {

@@ -76,6 +76,9 @@ func TestSign_O3_ThreeLines(t *testing.T) {
 	if got, want := red.SVG(), `<polyline points="10,20 30,40 50,45"/><polyline points="5,5 6,7"/></svg>`; !strings.HasSuffix(got, want) {
 		t.Fatalf("SVG = %s, want it to end %s", got, want)
 	}
+	if !strings.Contains(red.SVG(), `viewBox="1 1 53 48"`) {
+		t.Errorf("SVG %s: want the strokes' bounds (5…50, 5…45) and the pen's margin as its view box", red.SVG())
+	}
 	if v.Signatures[2].SVG() != "" {
 		t.Fatal("a signature without strokes draws an SVG")
 	}

@@ -22,7 +22,12 @@ export function strokesSVG(strokes) {
     for (let i = 0; i + 1 < st.length; i += 2) pts.push(`${st[i] | 0},${st[i + 1] | 0}`);
     return `<polyline points="${pts.join(' ')}"/>`;
   });
-  return `<svg xmlns="${SVGNS}" viewBox="0 0 ${BOX} ${BOX}" fill="none" stroke="#000" stroke-width="3" stroke-linecap="round" stroke-linejoin="round">${lines.join('')}</svg>`;
+  // the strokes' bounds with a margin for the pen, as the server draws it
+  const xs = strokes.flatMap((st) => st.filter((_, i) => i % 2 === 0));
+  const ys = strokes.flatMap((st) => st.filter((_, i) => i % 2 === 1));
+  const [x0, y0] = [Math.min(...xs), Math.min(...ys)];
+  const box = `${x0 - 4} ${y0 - 4} ${Math.max(...xs) - x0 + 8} ${Math.max(...ys) - y0 + 8}`;
+  return `<svg xmlns="${SVGNS}" viewBox="${box}" fill="none" stroke="#000" stroke-width="3" stroke-linecap="round" stroke-linejoin="round">${lines.join('')}</svg>`;
 }
 
 /** svgImage shows an SVG document as an image (data: URL; the page's CSP allows data: images only). */

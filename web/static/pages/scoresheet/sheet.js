@@ -64,7 +64,7 @@ export function scoresheet(game, info) {
       h('dt', {}, t('game.red')), h('dd', {}, info.red || '—'),
       h('dt', {}, t('game.black')), h('dd', {}, info.black || '—'),
       h('dt', {}, t('sheet.timeControl')), h('dd', {}, (game.timeControl && game.timeControl.name) || '—')),
-    h('div', { class: 'sheet-cols' }, table(list.slice(0, half)), table(list.slice(half))),
+    h('div', { class: 'sheet-cols' }, table(list.slice(0, half)), list.length > 1 ? table(list.slice(half)) : null),
     h('table', { class: 'sheet-facts' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), h('th', { scope: 'col' }, t('sheet.timeUsed')), h('th', { scope: 'col' }, t('sheet.fouls')))),
       h('tbody', {},
