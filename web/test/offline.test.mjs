@@ -100,7 +100,7 @@ test('offline: six moves, a reload from the cache, two more; back online the ser
   await ctx.close();
 });
 
-test('offline: another device records the same ply; the conflict shows both versions and nothing is lost', async () => {
+test('offline: another device records the same ply; the conflict shows both versions, nothing is lost, either can be kept', async () => {
   const { ev, scribe, gid } = await eventGame('Conflict Open');
   const pad = await openPad(gid, scribe.token, { width: 1280, locale: 'en-US' });
   const ctx = pad.context();
@@ -136,6 +136,20 @@ test('offline: another device records the same ply; the conflict shows both vers
   await atPly(pad, 2);
   const kept = await pad.evaluate(async (g) => (await import('/assets/core/sync.js')).setAside(g), gid);
   assert.deepEqual(kept[0].entries.map((e) => e.body.move), ['h9g7', 'h0g2'], 'kept in IndexedDB');
+
+  // Again, and this time the scribe keeps this device's move: it replaces the
+  // other device's as the table's record (the game's log keeps who did it).
+  await ctx.setOffline(true);
+  await clickMove(pad, 'h0g2');
+  await atPly(pad, 3);
+  await apiCall(server.base, 'POST', `/games/${gid}/moves`, { token: arb.token, body: { move: 'b0c2', ply: 2, press: true } });
+  await ctx.setOffline(false);
+  await box.waitFor({ timeout: 15000 });
+  await pad.getByRole('button', { name: /Keep mine/ }).click();
+  await box.waitFor({ state: 'hidden' });
+  await atPly(pad, 3);
+  assert.deepEqual(await serverMoves(gid), ['h2e2', 'h7e7', 'h0g2'], 'this device\'s move is the record now');
+  await pad.locator('.sync-line').waitFor({ state: 'hidden' });
   assertNoOtherErrors(pad, 'conflict pad');
   await ctx.close();
 });
