@@ -36,7 +36,7 @@ func TestSignatures_O3_ScribeTakesThreeLines(t *testing.T) {
 	wantError(t, s.Post(path+"/signatures", scribe, map[string]any{"line": "red", "name": "Wang"}), http.StatusUnprocessableEntity, "already_signed", "O-3")
 	s.Clock.Advance(time.Minute)
 	s.Post(path+"/signatures", scribe, map[string]any{"line": "black", "name": "Zhao", "refused": true}).Want(t, http.StatusOK)
-	if pgn := string(s.Get(path + "/record?format=pgn").Want(t, http.StatusOK).Body); !strings.Contains(pgn, `[Signatures "awaiting"]`) {
+	if pgn := string(s.Get(path+"/record?format=pgn").Want(t, http.StatusOK).Body); !strings.Contains(pgn, `[Signatures "awaiting"]`) {
 		t.Errorf("two lines signed, the PGN does not await the third:\n%s", pgn)
 	}
 	var v struct {
@@ -57,7 +57,7 @@ func TestSignatures_O3_ScribeTakesThreeLines(t *testing.T) {
 	if black.Line != "black" || !black.Refused || black.SVG != "" || black.At == red.At {
 		t.Errorf("black's line: %+v", black)
 	}
-	pgn := string(s.Get(path + "/record?format=pgn").Want(t, http.StatusOK).Body)
+	pgn := string(s.Get(path+"/record?format=pgn").Want(t, http.StatusOK).Body)
 	for _, want := range []string{`[RedSignature "Wang `, `[BlackSignature "refused: Zhao `, `[ScribeSignature "Li `} {
 		if !strings.Contains(pgn, want) {
 			t.Errorf("PGN lacks %s:\n%s", want, pgn)
