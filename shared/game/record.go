@@ -175,7 +175,7 @@ func (g *Game) pgn(now int64, info RecordInfo) (string, error) {
 }
 
 // signatureTags are the PGN tags of the scoresheet's three lines (O-3).
-var signatureTags = [signatories]string{"RedSignature", "BlackSignature", "ScribeSignature"}
+var signatureTags = [signatories]string{"RedSignature", "BlackSignature", "ScribeSignature", "SheetClosed"}
 
 func orQuestion(s string) string {
 	if s == "" {

@@ -17,17 +17,19 @@ import (
 // Signatory names a line of the scoresheet.
 type Signatory uint8
 
-// The three lines of the scoresheet.
+// The three lines of the scoresheet, and an arbiter's closing of a sheet
+// that will not be signed (SignClosed: a player gone, a scribe absent).
 const (
 	SignRed Signatory = iota
 	SignBlack
 	SignScribe
+	SignClosed
 	signatories
 )
 
-var signatoryNames = [...]string{"red", "black", "scribe"}
+var signatoryNames = [...]string{"red", "black", "scribe", "closed"}
 
-// String returns the API name: "red", "black" or "scribe".
+// String returns the API name: "red", "black", "scribe" or "closed".
 func (s Signatory) String() string {
 	if int(s) >= len(signatoryNames) {
 		return ""
@@ -82,15 +84,17 @@ func (g *Game) Sign(now int64, by Actor, s Signature) error {
 		return refuse(CodeNotOver, "O-3", "the scoresheet is signed when the game has its result")
 	}
 	if s.Line >= signatories {
-		return refuse(CodeInvalidArgument, "O-3", "line: want red, black or scribe")
+		return refuse(CodeInvalidArgument, "O-3", "line: want red, black, scribe or closed")
 	}
 	switch {
+	case s.Line == SignClosed && !by.Role.rules():
+		return refuse(CodeForbidden, "O-3", "only an arbiter closes a scoresheet without its signatures")
 	case by.Role == Player && (s.Line == SignScribe || int(s.Line) != int(by.Side)):
 		return refuse(CodeForbidden, "O-3", "a player signs only its own line")
 	case by.Role != Player && !by.Role.records():
 		return refuse(CodeForbidden, "O-3", "%s may not take signatures", by.Role.withArticle())
 	}
-	if s.Refused && s.Line == SignScribe {
+	if s.Refused && (s.Line == SignScribe || s.Line == SignClosed) {
 		return refuse(CodeInvalidArgument, "O-3", "only a player's refusal to sign is recorded (000 ch.4 (12))")
 	}
 	s.Name = strings.TrimSpace(s.Name)
@@ -122,13 +126,14 @@ func (g *Game) Sign(now int64, by Actor, s Signature) error {
 func (g *Game) Signatures() []Signature { return append([]Signature(nil), g.signs...) }
 
 // Signed reports whether all three lines of the scoresheet are dealt with
-// (signed, or a player's refusal recorded): the game is over for the record.
+// (signed, or a player's refusal recorded), or an arbiter closed it: the
+// game is over for the record.
 func (g *Game) Signed() bool {
 	var seen [signatories]bool
 	for _, s := range g.signs {
 		seen[s.Line] = true
 	}
-	return seen[SignRed] && seen[SignBlack] && seen[SignScribe]
+	return seen[SignClosed] || seen[SignRed] && seen[SignBlack] && seen[SignScribe]
 }
 
 // SVG draws the signature's strokes as an SVG document of polylines, its

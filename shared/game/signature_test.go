@@ -93,3 +93,21 @@ func TestSign_O3_ThreeLines(t *testing.T) {
 	}
 	roundTrip(t, g, t0+5*mn)
 }
+
+// O-3: an arbiter closes a sheet that will not be signed; a scribe may not.
+func TestSign_O3_ArbiterCloses(t *testing.T) {
+	g := newGame(t, game.Setup{Control: preset(t, "rapid-5/30")})
+	if err := g.Resign(t0+mn, game.PlayerOf(xiangqi.Red)); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Sign(t0+2*mn, game.Actor{Role: game.Scribe}, game.Signature{Line: game.SignClosed, Name: "Li"}); !isCode(err, game.CodeForbidden) {
+		t.Fatalf("a scribe closing: %v", err)
+	}
+	if err := g.Sign(t0+2*mn, arb, game.Signature{Line: game.SignClosed, Name: "Chief", Refused: true}); !isCode(err, game.CodeInvalidArgument) {
+		t.Fatalf("a refused closing: %v", err)
+	}
+	if err := g.Sign(t0+2*mn, arb, game.Signature{Line: game.SignClosed, Name: "Chief"}); err != nil || !g.Signed() {
+		t.Fatalf("closed by the arbiter: %v, signed %v", err, g.Signed())
+	}
+	roundTrip(t, g, t0+3*mn)
+}

@@ -26,7 +26,7 @@ func (a *API) sign(c *call) (int, any, error) {
 	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
 		line, ok := game.ParseSignatory(in.Line)
 		if !ok {
-			return signBad(`line: want "red", "black" or "scribe"`)
+			return signBad(`line: want "red", "black", "scribe" or "closed"`)
 		}
 		strokes, err := parseStrokes(in.Strokes)
 		if err != nil {

@@ -67,3 +67,43 @@ func TestSignatures_O3_ScribeTakesThreeLines(t *testing.T) {
 		t.Errorf("signed, the PGN still awaits:\n%s", pgn)
 	}
 }
+
+// TestSignatures_O3_SignedResultsOption: with the event's signedResults
+// option a result counts for the event (the round's pairing, the round
+// complete) only once the scoresheet is signed; an arbiter closes a sheet
+// that will not be signed (a scribe may not), and that counts too.
+func TestSignatures_O3_SignedResultsOption(t *testing.T) {
+	s := apitest.New(t)
+	pg := pairTwo(t, s, `{"name":"Signed only","system":"swiss","rounds":3,"timeControl":"rapid-10/40+5/30","signedResults":true}`)
+	if !s.Get("/tournaments/" + pg.ev.ID).Want(t, http.StatusOK).JSON()["signedResults"].(bool) {
+		t.Fatal("the event does not say signedResults")
+	}
+	scribe := s.Post("/tournaments/"+pg.ev.ID+"/officials", pg.ev.Token, `{"role":"scribe","name":"Li","tables":[1]}`).Want(t, http.StatusCreated).JSON()["token"].(string)
+	s.Post("/tournaments/"+pg.ev.ID+"/rounds/1/start", pg.ev.Token, nil).Want(t, http.StatusOK)
+	path := "/games/" + pg.gid
+	s.Post(path+"/resign", pg.black.Token, `{}`).Want(t, http.StatusOK)
+	result := func() any {
+		var r struct{ Pairings []struct{ Result any } }
+		s.Get("/tournaments/"+pg.ev.ID+"/rounds/1").Want(t, http.StatusOK).Decode(t, &r)
+		return r.Pairings[0].Result
+	}
+	if r := result(); r != nil {
+		t.Fatalf("unsigned, the event already has the result %v", r)
+	}
+	wantError(t, s.Post("/tournaments/"+pg.ev.ID+"/rounds", pg.ev.Token, `{}`), http.StatusUnprocessableEntity, "unfinished_games", "P-12") // the round is not complete
+	s.Post(path+"/signatures", scribe, map[string]any{"line": "red", "name": "Lü Qin"}).Want(t, http.StatusOK)
+	wantError(t, s.Post(path+"/signatures", scribe, map[string]any{"line": "closed", "name": "Li"}), http.StatusForbidden, "forbidden", "O-3")
+	if r := result(); r != nil {
+		t.Fatalf("one line signed, the event already has the result %v", r)
+	}
+	v := s.Post(path+"/signatures", pg.arb, map[string]any{"line": "closed", "name": "Chief"}).Want(t, http.StatusOK).JSON()
+	if v["signed"] != true {
+		t.Fatalf("closed by the arbiter, the sheet is not done: %v", v["signatures"])
+	}
+	if r := result(); r != "1-0" {
+		t.Fatalf("closed, the event's result is %v, want 1-0", r)
+	}
+	if pgn := string(s.Get(path + "/record?format=pgn").Want(t, http.StatusOK).Body); !strings.Contains(pgn, `[SheetClosed "Chief `) {
+		t.Errorf("the PGN does not say the sheet was closed:\n%s", pgn)
+	}
+}

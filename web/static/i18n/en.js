@@ -757,4 +757,5 @@ export default {
   'sheet.fouls': 'Fouls',
   'sheet.result': 'Result',
   'sheet.noResult': 'not finished',
+  'sig.closed': 'Closed by the arbiter {name}, {at}, without all its signatures.',
 };

@@ -760,4 +760,5 @@ export default {
   'sheet.fouls': '犯规',
   'sheet.result': '结果',
   'sheet.noResult': '未结束',
+  'sig.closed': '裁判 {name} 于 {at} 结束了本记录纸（签字不全）。',
 };

@@ -142,9 +142,11 @@ export function mountSignatures(host, ctx) {
       if (section.hidden) return;
       const sigs = game.signatures || [];
       const byLine = new Map(sigs.map((s) => [s.line, s]));
+      const closed = byLine.get('closed');
       const done = LINES.every((l) => byLine.has(l));
       head.textContent = t('sig.title');
-      state.textContent = done ? t('sig.allSigned') : t('sig.awaiting');
+      // An arbiter may close a sheet that will not be signed (O-3).
+      state.textContent = done ? t('sig.allSigned') : closed ? t('sig.closed', { name: closed.name, at: formatTime(closed.at, { dateStyle: 'short', timeStyle: 'short' }) }) : t('sig.awaiting');
       section.dataset.signed = String(!!game.signed);
       const key = JSON.stringify(sigs.map((s) => [s.line, s.at, !!s.pending])) + ctx.canSign();
       if (key === lastKey) return;
@@ -157,7 +159,7 @@ export function mountSignatures(host, ctx) {
           const svg = s.svg || strokesSVG(s.strokes);
           if (svg) row.append(svgImage(svg, t('sig.drawn', { name: s.name })));
           forms.delete(line);
-        } else if (ctx.canSign()) {
+        } else if (ctx.canSign() && !closed) {
           if (!forms.has(line)) forms.set(line, form(line));
           row.append(forms.get(line));
         } else {

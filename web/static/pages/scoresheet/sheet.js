@@ -71,6 +71,7 @@ export function scoresheet(game, info) {
         h('tr', {}, h('th', { scope: 'row' }, t('game.red')), h('td', {}, used('red')), h('td', {}, String(fouls.red || 0))),
         h('tr', {}, h('th', { scope: 'row' }, t('game.black')), h('td', {}, used('black')), h('td', {}, String(fouls.black || 0))))),
     h('p', { class: 'sheet-result' }, h('strong', {}, `${t('sheet.result')}: `), result),
-    h('p', { class: 'sheet-state' }, game.signed ? t('sig.allSigned') : t('sig.awaiting')),
+    h('p', { class: 'sheet-state' }, sigs.has('closed') ? t('sig.closed', { name: sigs.get('closed').name, at: formatTime(sigs.get('closed').at, { dateStyle: 'short', timeStyle: 'short' }) })
+      : game.signed ? t('sig.allSigned') : t('sig.awaiting')),
     h('div', { class: 'sheet-sigs' }, sigLine('red', info.red), sigLine('black', info.black), sigLine('scribe', '')));
 }
