@@ -12,16 +12,20 @@
 //     the client's router draws the page from the URL);
 //   - a fingerprinted asset: the cache first (its URL changes with its
 //     content, so a cached copy is never stale);
-//   - anything else (the API): the network only. The pages keep what they
-//     need offline themselves (core/sync.js: the last game view, the queue).
+//   - a public read of the API (GET /tournaments/…, /games/…, no token):
+//     the network first, its last answer kept (cache "xqtour-api") for when
+//     there is none, so an event page visited once shows its pairings and
+//     standings offline. A read with a token is never kept: it may say what
+//     only that token may see. Writes never come here (the pages queue them).
 //
-// activate drops the caches of earlier versions.
+// activate drops the caches of earlier versions (the API cache stays).
 
 /* global self, caches */
 const VERSION = self.XQ_VERSION || 'dev';
 const ASSETS = self.XQ_ASSETS || [];
 const CACHE = `xqtour-${VERSION}`;
 const SHELL = '/';
+const API = 'xqtour-api';
 
 self.addEventListener('install', (ev) => {
   ev.waitUntil((async () => {
@@ -33,12 +37,13 @@ self.addEventListener('install', (ev) => {
 
 self.addEventListener('activate', (ev) => {
   ev.waitUntil((async () => {
-    for (const name of await caches.keys()) if (name.startsWith('xqtour-') && name !== CACHE) await caches.delete(name);
+    for (const name of await caches.keys()) if (name.startsWith('xqtour-') && name !== CACHE && name !== API) await caches.delete(name);
     await self.clients.claim();
   })());
 });
 
 const PAGE = /^\/($|t\/[^/]+\/?$|t\/[^/]+\/live\/?$|g\/[^/]+\/?$)/;
+const READS = /^\/(tournaments|games)\/[^/]+(\/[A-Za-z0-9/]*)?$/;
 const HASHED = /^\/assets\/.+\.[0-9a-f]{10}\.[A-Za-z0-9]+$/;
 
 self.addEventListener('fetch', (ev) => {
@@ -50,6 +55,8 @@ self.addEventListener('fetch', (ev) => {
     ev.respondWith(page(req));
   } else if (HASHED.test(url.pathname)) {
     ev.respondWith(asset(req));
+  } else if (READS.test(url.pathname) && !req.headers.has('Authorization')) {
+    ev.respondWith(read(req));
   }
 });
 
@@ -61,6 +68,19 @@ async function page(req) {
     return res;
   } catch (err) {
     const held = await cache.match(SHELL);
+    if (held) return held;
+    throw err;
+  }
+}
+
+async function read(req) {
+  const cache = await caches.open(API);
+  try {
+    const res = await fetch(req);
+    if (res.status === 200) await cache.put(req, res.clone());
+    return res;
+  } catch (err) {
+    const held = await cache.match(req, { ignoreVary: true });
     if (held) return held;
     throw err;
   }

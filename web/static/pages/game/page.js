@@ -451,8 +451,8 @@ export function mount(root, { gid, token: given = '' }) {
   let overlaySeq = 0;
   function onGame(view, meta) {
     if (!alive) return;
+    if (queueMode || !serverGame) sync.saveView(gid, view); // a pad's, for a page opened offline
     serverGame = view;
-    sync.saveView(gid, view);
     showQueued(meta);
   }
 
