@@ -210,8 +210,18 @@ export function mount(root, { gid, token: given = '' }) {
       // board shows it at once (played by the engine), the server gets it
       // when the network lets it.
       const body = { move: mv, ply: game.ply };
-      if (pressOpt.input.checked) body.press = true;
-      sync.enqueue(gid, { kind: 'move', path: '/moves', body, ply: game.ply, token });
+      // A scribe's armed offer (D-1) goes in order behind the move of the side
+      // it is for and before the clock press, all three in the one queue.
+      const offer = drawArmed && drawSide !== '' && drawSide === game.sideToMove;
+      if (pressOpt.input.checked && !offer) body.press = true;
+      const ply = game.ply;
+      sync.enqueue(gid, { kind: 'move', path: '/moves', body, ply, token });
+      if (offer) {
+        drawArmed = false;
+        sync.enqueue(gid, { kind: 'draw', path: '/draw', body: { action: 'offer', side: drawSide }, ply: ply + 1, token });
+        if (pressOpt.input.checked) sync.enqueue(gid, { kind: 'press', path: '/clock', body: {}, ply: ply + 1, token });
+        render();
+      }
       return;
     }
     const useConfirm = confirmOpt.input.checked && role === 'player';
