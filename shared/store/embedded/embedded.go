@@ -78,6 +78,7 @@ type Server struct {
 	intercept atomic.Pointer[func(op string, body []byte) Fault]
 	feed      atomic.Pointer[func(table string, changes []store.Change)]
 	faults    atomic.Pointer[Faults]
+	limiter   atomic.Pointer[limiter]
 	injected  faultCounters
 	tokens    clientTokens
 	hooked    sync.Once
@@ -181,6 +182,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, http.StatusInternalServerError, "InternalServerError", "Internal server error")
 		return
 	}
+	if l := s.limiter.Load(); l != nil && !schemaOp {
+		s.limited(l, w, op, body, func(w http.ResponseWriter) { s.drawAndServe(w, r, target, op, schemaOp, body) })
+		return
+	}
+	s.drawAndServe(w, r, target, op, schemaOp, body)
+}
+
+// drawAndServe serves a request, or the fault the injector draws for it.
+func (s *Server) drawAndServe(w http.ResponseWriter, r *http.Request, target, op string, schemaOp bool, body []byte) {
 	switch fl := s.draw(op, body); fl {
 	case noFault:
 	case ambiguousFault:
