@@ -51,19 +51,20 @@ func main() {
 	vcpu := flag.Float64("vcpu", 0, "CPUs the handlers may use (0: no limit); 1 is a 1,769 MB function")
 	seed := flag.Uint64("seed", 1, "seed of the results")
 	profile := flag.String("pairprofile", "", "write a CPU profile of the last round's pairing request to this file")
+	partition := flag.Bool("partition", true, "enforce DynamoDB's per-partition throughput (1,000 WCU, 3,000 RCU a second per partition key) in the store")
 	flag.Parse()
-	if err := run(*players, *rounds, *workers, *vcpu, *seed, *profile); err != nil {
+	if err := run(*players, *rounds, *workers, *vcpu, *seed, *profile, *partition); err != nil {
 		fmt.Fprintln(os.Stderr, "bigevent:", err)
 		os.Exit(1)
 	}
 }
 
-func run(players, rounds, workers int, vcpu float64, seed uint64, profile string) error {
+func run(players, rounds, workers int, vcpu float64, seed uint64, profile string, partition bool) error {
 	if players < 2 || rounds < 1 || workers < 1 {
 		return fmt.Errorf("want -players ≥ 2, -rounds ≥ 1, -workers ≥ 1")
 	}
 	ctx := context.Background()
-	endpoint, stop, storePID, err := startStore()
+	endpoint, storeStats, stop, storePID, err := startStore(partition)
 	if err != nil {
 		return err
 	}
@@ -99,16 +100,26 @@ func run(players, rounds, workers int, vcpu float64, seed uint64, profile string
 	}
 	units := newUnitsLog()
 	api := httpapi.New(st, httpapi.WithLogger(slog.New(units)))
-	lam := &lambda{proxy: httpadapter.NewV2(api.Handler()), stats: stats, storePID: storePID, units: units}
+	lam := &lambda{proxy: httpadapter.NewV2(api.Handler()), stats: stats, storePID: storePID, units: units, store: storeStats}
 	b := &builder{lam: lam, rng: rand.New(rand.NewPCG(seed, 16)), workers: workers, profile: profile}
 	began := time.Now()
-	fmt.Printf("bigevent: %d players, %d rounds, GOMAXPROCS %d\n", players, rounds, runtime.GOMAXPROCS(0))
+	limits := "off"
+	if partition {
+		limits = "on (1,000 WCU and 3,000 RCU a second per partition key)"
+	}
+	fmt.Printf("bigevent: %d players, %d rounds, GOMAXPROCS %d, partition limits %s\n", players, rounds, runtime.GOMAXPROCS(0), limits)
 	if err := b.build(players, rounds); err != nil {
 		return err
 	}
 	lam.stats.print(os.Stdout)
+	if partition {
+		if err := printPartitions(os.Stdout, storeStats, lam.stats); err != nil {
+			return err
+		}
+	}
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	fmt.Printf("\nbuilt and measured in %s; the handlers' process peaked at %d MB resident\n", time.Since(began).Round(time.Second), ru.Maxrss/1024)
+	fmt.Printf("\nbuilt and measured in %s; the handlers' process peaked at %d MB resident, the store's at %d MB\n",
+		time.Since(began).Round(time.Second), ru.Maxrss/1024, peakMemory(storePID))
 	return nil
 }

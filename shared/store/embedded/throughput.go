@@ -650,17 +650,22 @@ func (s *Server) limited(l *limiter, w http.ResponseWriter, op string, body []by
 type teeResponse struct {
 	http.ResponseWriter
 	status int
+	wrote  bool // the status is sent (a second WriteHeader changes nothing)
 	keep   bool
 	body   bytes.Buffer
 	head   []byte // the first bytes of an error answer
 }
 
 func (t *teeResponse) WriteHeader(status int) {
-	t.status = status
+	if t.wrote {
+		return
+	}
+	t.status, t.wrote = status, true
 	t.ResponseWriter.WriteHeader(status)
 }
 
 func (t *teeResponse) Write(b []byte) (int, error) {
+	t.wrote = true
 	if t.keep {
 		t.body.Write(b)
 	} else if t.status != http.StatusOK && len(t.head) < 256 {
@@ -701,4 +706,20 @@ func (s *Server) PartitionUse(pk string) PartitionUse {
 		return b.used
 	}
 	return PartitionUse{}
+}
+
+// Throttles counts the requests the partition limits refused.
+type Throttles struct {
+	Reads  int64 `json:"reads"`
+	Writes int64 `json:"writes"`
+}
+
+// PartitionThrottles is how many requests the partition limits refused so
+// far: cheaper than Partitions, which sorts every key.
+func (s *Server) PartitionThrottles() Throttles {
+	l := s.limiter.Load()
+	if l == nil {
+		return Throttles{}
+	}
+	return Throttles{Reads: l.throttledReads.Load(), Writes: l.throttledWrites.Load()}
 }
