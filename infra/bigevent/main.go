@@ -108,8 +108,10 @@ func run(players, rounds, workers int, vcpu float64, seed uint64, profile string
 		limits = "on (1,000 WCU and 3,000 RCU a second per partition key)"
 	}
 	fmt.Printf("bigevent: %d players, %d rounds, GOMAXPROCS %d, partition limits %s\n", players, rounds, runtime.GOMAXPROCS(0), limits)
-	if err := b.build(players, rounds); err != nil {
-		return err
+	buildErr := b.build(players, rounds)
+	if buildErr != nil {
+		// What was measured up to the failure is still the report.
+		fmt.Printf("\nstopped: %v\nmeasured so far:\n", buildErr)
 	}
 	lam.stats.print(os.Stdout)
 	if partition {
@@ -121,5 +123,5 @@ func run(players, rounds, workers int, vcpu float64, seed uint64, profile string
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	fmt.Printf("\nbuilt and measured in %s; the handlers' process peaked at %d MB resident, the store's at %d MB\n",
 		time.Since(began).Round(time.Second), ru.Maxrss/1024, peakMemory(storePID))
-	return nil
+	return buildErr
 }
