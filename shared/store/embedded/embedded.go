@@ -37,6 +37,13 @@
 // needs. DynamoDB's semantics — all-or-nothing transactions, ConditionCheck,
 // TransactionCanceledException with cancellation reasons — are unchanged and
 // the store tests check them over HTTP with the real SDK.
+//
+// # Failing as DynamoDB does
+//
+// The engine never fails on its own; faults.go injects DynamoDB's failures
+// (conflicts, throttles, internal errors, lost answers, latency) and
+// throughput.go its per-partition throughput limits, each when asked
+// (DYNAMODB_FAULTS, SetFaults, LimitPartitions).
 package embedded
 
 import (
