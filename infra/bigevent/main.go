@@ -17,6 +17,9 @@
 // -pairprofile writes a CPU profile of the last round's pairing request (the
 // handler's alone: the store runs elsewhere) for `go tool pprof`.
 //
+// -paironly times the Swiss pairing alone at any size (the event's cap of
+// 20,000 players does not apply: no event is built), for the curve past it.
+//
 // -vcpu limits this process to that many CPUs (GOMAXPROCS and a cgroup CPU
 // quota, when the machine lets it create one): Lambda gives a function
 // memory/1,769 MB of a vCPU, so -vcpu 1 is 1,769 MB and -vcpu 0.58 is 1,024 MB.
@@ -52,7 +55,15 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the results")
 	profile := flag.String("pairprofile", "", "write a CPU profile of the last round's pairing request to this file")
 	partition := flag.Bool("partition", true, "enforce DynamoDB's per-partition throughput (1,000 WCU, 3,000 RCU a second per partition key) in the store")
+	paironly := flag.Bool("paironly", false, "time only the Swiss pairing of the last round, after the pairing checker simulated the rounds before it (no store, no handlers): sizes above the event's cap")
 	flag.Parse()
+	if *paironly {
+		if err := pairOnly(*players, *rounds, *seed); err != nil {
+			fmt.Fprintln(os.Stderr, "bigevent:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*players, *rounds, *workers, *vcpu, *seed, *profile, *partition); err != nil {
 		fmt.Fprintln(os.Stderr, "bigevent:", err)
 		os.Exit(1)
