@@ -215,9 +215,12 @@ func TestPartitionLimits_UnitsAreDynamoDBs(t *testing.T) {
 		tick()
 	}
 
-	// A Query of ten 100 KB items is one 1,000 KB page: 250 units.
+	// A Query of ten 100 KB items is one 1,000 KB page: 250 units. (Each
+	// put at its own instant: ten at once are the key's whole second, and
+	// a put made again after a lost answer would be refused.)
 	for i := range 10 {
 		put("q", fmt.Sprint(i), 100*1024)
+		tick()
 	}
 	tick()
 	if err := answered(func() error {
