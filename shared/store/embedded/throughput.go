@@ -50,7 +50,7 @@ import (
 // throttling error for a hot key: ProvisionedThroughputExceededException with
 // the throttling reason TableReadKeyRangeThroughputExceeded or
 // TableWriteKeyRangeThroughputExceeded (for TransactWriteItems,
-// TransactionCanceledException with ThrottlingError for the hot items), which
+// TransactionCanceledException with ThrottlingError for every item), which
 // the SDK retries with back-off. BatchGetItem and BatchWriteItem are refused
 // whole when one of their partitions is hot (DynamoDB would return the hot
 // items as unprocessed; the store retries both answers alike).
