@@ -18,7 +18,8 @@
 //
 // DYNAMODB_FAULTS makes the embedded DynamoDB fail as DynamoDB does now and
 // then (embedded.ParseFaults: e.g. "conflict=0.05,throttle=0.05,internal=0.03,
-// ambiguous=0.03,latency=0-30ms"; off when unset): the spec is logged at start,
+// ambiguous=0.03,latency=0-30ms"; "partition" adds DynamoDB's per-partition
+// throughput limits; off when unset): the spec is logged at start,
 // and at exit one JSON line {"injected":{"conflict":n,…}} counts what was injected.
 //
 // Live updates are served at ws://ADDR/ws through the same fan-out as the
