@@ -140,6 +140,11 @@ type tournamentIn struct {
 	ChallengeTeam    int              `json:"challengeTeam"`
 	// BroadcastDelaySeconds delays public reads of the event's games.
 	BroadcastDelaySeconds int `json:"broadcastDelaySeconds"`
+	// CheckIn pairs each round only the players checked in for it (E-2).
+	CheckIn bool `json:"checkIn"`
+	// Festival makes the event a section of that festival (E-3); the
+	// request then carries the festival's token.
+	Festival string `json:"festival"`
 }
 
 // lateEntriesJSON is a Swiss event's late-entry rules (S-2).
@@ -247,6 +252,10 @@ type tournamentOut struct {
 	// BroadcastDelaySeconds is how far behind the play public reads of the
 	// event's games are.
 	BroadcastDelaySeconds int `json:"broadcastDelaySeconds"`
+	// CheckIn, Festival and Entries: E-2, E-3, E-1.
+	CheckIn  bool        `json:"checkIn,omitempty"`
+	Festival string      `json:"festival,omitempty"`
+	Entries  *entriesOut `json:"entries,omitempty"`
 }
 
 func rfc3339(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
@@ -259,7 +268,11 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch, RankByGamePoints: s.RankByGamePoints,
 		Playoff: s.PlayoffPlaces() == 0, ShareTitle: s.ShareTitle, PlacesCounted: s.PlacesCounted, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Entrants(), Round: t.Round,
 		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s), Rating: ratingOut(s.Rating), ChallengeDraw: s.ChallengeDraw, ChallengeTeam: s.ChallengeTeam,
-		BroadcastDelaySeconds: s.BroadcastDelaySeconds,
+		BroadcastDelaySeconds: s.BroadcastDelaySeconds, CheckIn: s.CheckIn, Festival: t.Festival,
+	}
+	if t.Entries != nil {
+		ev := entriesView(t, 0) // open as the organiser left it; closesAt says when it closes
+		out.Entries = &ev
 	}
 	if s.StartsAt != 0 {
 		v := rfc3339(s.StartsAt)

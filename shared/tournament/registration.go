@@ -56,6 +56,11 @@ type Tournament struct {
 	// (Unix ms): the deployment's retention after its creation or its start,
 	// whichever is later. Pairing the first round clears it: a played event is kept.
 	ExpiresAt int64
+	// Entries is how the event takes entries from the players themselves
+	// (E-1); nil until the organiser first opens it to entries.
+	Entries *EntryPolicy `json:",omitempty"`
+	// Festival is the championship this event is a section of (E-3), or "".
+	Festival string `json:",omitempty"`
 }
 
 // New starts an event from validated settings.
@@ -97,6 +102,8 @@ type Player struct {
 	RegisteredAt   int64
 	// Expulsion is the player's expulsion (除名), proposed or decided; nil when none (O-2).
 	Expulsion *Expulsion `json:",omitempty"`
+	// CheckedIn is the last round the player checked in for (E-2).
+	CheckedIn int `json:",omitempty"`
 }
 
 // Sentinel errors of the life cycle; each is wrapped with context.

@@ -179,6 +179,9 @@ type Settings struct {
 	// hall; the event's own tokens read them live. 0 (default) shows them
 	// live. Fixed before round 1: every game copies it when it is made.
 	BroadcastDelaySeconds int
+	// CheckIn pairs each round only the players who checked in for it
+	// (E-2); the others are listed in the round as absent.
+	CheckIn bool `json:",omitempty"`
 }
 
 // MaxBroadcastDelaySeconds bounds BroadcastDelaySeconds: an hour.
@@ -253,6 +256,9 @@ func (s *Settings) Normalize() error {
 	}
 	if s.System == "" {
 		s.System = Swiss
+	}
+	if err := s.checkCheckIn(); err != nil {
+		return err
 	}
 	if !slices.Contains(Systems, s.System) {
 		return &FieldError{Field: "system", Message: fmt.Sprintf("unknown system %q (want one of %s)", s.System, strings.Join(Systems, ", ")), Rule: "S-1"}
