@@ -1,0 +1,250 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+
+	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/httpapi/apitest"
+)
+
+// E-1: 200 players enter at once, 20 at a time: every one is 201, the
+// players list holds exactly 200, with 200 distinct numbers; the retries
+// the burst cost are logged.
+func TestEntries_Burst200_E1(t *testing.T) {
+	s := apitest.New(t)
+	ev := newEvent(t, s, `{"name":"Open","system":"swiss","rounds":7}`)
+	s.Post("/tournaments/"+ev.ID+"/entries/open", ev.Token, `{}`).Want(t, http.StatusOK)
+	attempts0, runs0 := httpapi.EntryCounts()
+	const n, parallel = 200, 20
+	statuses := make([]int, n)
+	sem := make(chan struct{}, parallel)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			r := s.Do(apitest.Req{Method: "POST", Path: "/tournaments/" + ev.ID + "/entries", Body: map[string]any{"name": fmt.Sprintf("Entrant %03d", i), "club": "Club"}})
+			statuses[i] = r.Status
+		}()
+	}
+	wg.Wait()
+	for i, st := range statuses {
+		if st != http.StatusCreated {
+			t.Errorf("entry %d: %d", i, st)
+		}
+	}
+	ps := listPlayers(t, s, ev.ID).Players
+	if len(ps) != n {
+		t.Fatalf("%d players, want %d", len(ps), n)
+	}
+	seen := map[int]bool{}
+	for _, p := range ps {
+		seen[p.Number] = true
+	}
+	if len(seen) != n {
+		t.Fatalf("%d distinct numbers for %d players", len(seen), n)
+	}
+	attempts, runs := httpapi.EntryCounts()
+	t.Logf("%d entries took %d steps: %d retries", runs-runs0, attempts-attempts0, (attempts-attempts0)-(runs-runs0))
+}
+
+// E-1: the refusals — closed (403), full (409), a likely duplicate (422
+// unless duplicateOk), a required field missing (400) — change nothing;
+// approval holds an entry (202) whose token opens the player's page once
+// approved, and a rejection frees its place.
+func TestEntries_Refusals_E1(t *testing.T) {
+	s := apitest.New(t)
+	ev := newEvent(t, s, `{"name":"Open","system":"swiss","rounds":5}`)
+	base := "/tournaments/" + ev.ID + "/entries"
+	enter := func(body any) *apitest.Resp { return s.Do(apitest.Req{Method: "POST", Path: base, Body: body}) }
+	wantError(t, enter(map[string]any{"name": "Early"}), http.StatusForbidden, "entries_closed", "E-1")
+	s.Post(base+"/open", ev.Token, `{"capacity":3,"fields":["club"]}`).Want(t, http.StatusOK)
+	wantError(t, enter(map[string]any{"name": "No Club"}), http.StatusBadRequest, "invalid_field", "E-1")
+	enter(map[string]any{"name": "Wang Tianyi", "club": "Hangzhou"}).Want(t, http.StatusCreated)
+	wantError(t, enter(map[string]any{"name": " wang  tianyi ", "club": "HANGZHOU"}), http.StatusUnprocessableEntity, "likely_duplicate", "E-1")
+	enter(map[string]any{"name": "Wang Tianyi", "club": "Hangzhou", "duplicateOk": true}).Want(t, http.StatusCreated)
+	enter(map[string]any{"name": "Zheng Weitong", "club": "Beijing"}).Want(t, http.StatusCreated)
+	wantError(t, enter(map[string]any{"name": "Late", "club": "X"}), http.StatusConflict, "event_full", "E-1")
+	if got := len(listPlayers(t, s, ev.ID).Players); got != 3 {
+		t.Fatalf("%d players after the refusals, want 3", got)
+	}
+	var list struct {
+		Rows []struct {
+			ID         string
+			Duplicates []string
+		}
+	}
+	s.Do(apitest.Req{Method: "GET", Path: base, Token: ev.Token}).Want(t, http.StatusOK).Decode(t, &list)
+	dups := 0
+	for _, r := range list.Rows {
+		dups += len(r.Duplicates)
+	}
+	if len(list.Rows) != 3 || dups != 2 {
+		t.Fatalf("entry list %+v: want 3 rows, the two Wang Tianyi flagged", list.Rows)
+	}
+	s.Post(base+"/close", ev.Token, nil).Want(t, http.StatusOK)
+	wantError(t, enter(map[string]any{"name": "After", "club": "X"}), http.StatusForbidden, "entries_closed", "E-1")
+
+	// Approval: held (202), counted against the capacity, approved or rejected.
+	s.Post(base+"/open", ev.Token, `{"capacity":5,"approval":true}`).Want(t, http.StatusOK)
+	var a, b created
+	enter(map[string]any{"name": "Pending A"}).Want(t, http.StatusAccepted).Decode(t, &a)
+	enter(map[string]any{"name": "Pending B"}).Want(t, http.StatusAccepted).Decode(t, &b)
+	wantError(t, enter(map[string]any{"name": "Pending C"}), http.StatusConflict, "event_full", "E-1")
+	s.Do(apitest.Req{Method: "GET", Path: "/me", Token: a.Token}).Want(t, http.StatusUnauthorized)
+	s.Post("/tournaments/"+ev.ID+"/players/"+a.ID+"/approve", ev.Token, nil).Want(t, http.StatusOK)
+	if m := me(t, s, a.Token); m.Role != "player" {
+		t.Fatalf("approved entrant's token: %+v", m)
+	}
+	s.Post("/tournaments/"+ev.ID+"/players/"+b.ID+"/reject", ev.Token, nil).Want(t, http.StatusOK)
+	s.Do(apitest.Req{Method: "GET", Path: "/me", Token: b.Token}).Want(t, http.StatusUnauthorized)
+	wantError(t, s.Post("/tournaments/"+ev.ID+"/players/"+b.ID+"/approve", ev.Token, nil), http.StatusNotFound, "not_found", "")
+	enter(map[string]any{"name": "Pending B"}).Want(t, http.StatusAccepted) // the rejection freed its place and its name
+	if got := len(listPlayers(t, s, ev.ID).Players); got != 4 {
+		t.Fatalf("%d players, want 4", got)
+	}
+	// Only the organiser opens, closes, lists, approves.
+	var p created
+	enter(map[string]any{"name": "Other"}).Decode(t, &p)
+	s.Post(base+"/close", a.Token, nil).Want(t, http.StatusForbidden)
+	s.Do(apitest.Req{Method: "GET", Path: base, Token: a.Token}).Want(t, http.StatusForbidden)
+}
+
+// E-2: a 12-player Swiss with check-in; ten check in for round 2 (by their
+// own token or at the desk), two do not: round 2 pairs the ten and lists
+// the two as absent, and they score nothing for it.
+func TestCheckIn_TwoAbsent_E2(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Checked","system":"swiss","rounds":5,"checkIn":true}`, 12)
+	tid := f.ev.ID
+	for _, p := range f.players {
+		s.Post("/tournaments/"+tid+"/rounds/1/checkin", p.Token, nil).Want(t, http.StatusOK)
+	}
+	wantError(t, s.Post("/tournaments/"+tid+"/rounds/2/checkin", f.players[0].Token, nil), http.StatusUnprocessableEntity, "checkin_not_open", "E-2")
+	r1 := f.pair(t, s, `{}`, http.StatusCreated)
+	if len(r1.Pairings) != 6 {
+		t.Fatalf("round 1: %d boards", len(r1.Pairings))
+	}
+	wantError(t, s.Post("/tournaments/"+tid+"/rounds/1/checkin", f.players[0].Token, nil), http.StatusUnprocessableEntity, "checkin_closed", "E-2")
+	f.finishRound(t, s, r1, nil)
+	absent := map[string]bool{f.players[3].ID: true, f.players[8].ID: true}
+	arb := s.Post("/tournaments/"+tid+"/officials", f.ev.Token, `{"role":"arbiter","name":"Desk"}`).Want(t, http.StatusCreated).JSON()["token"].(string)
+	for i, p := range f.players {
+		switch {
+		case absent[p.ID]:
+		case i%2 == 0:
+			s.Post("/tournaments/"+tid+"/rounds/2/checkin", p.Token, nil).Want(t, http.StatusOK)
+		default:
+			s.Post("/tournaments/"+tid+"/rounds/2/checkin", arb, map[string]string{"player": p.ID}).Want(t, http.StatusOK)
+		}
+	}
+	// A player checks in only themselves.
+	s.Post("/tournaments/"+tid+"/rounds/2/checkin", f.players[0].Token, map[string]string{"player": f.players[3].ID}).Want(t, http.StatusForbidden)
+	var desk struct {
+		CheckedIn int
+		Players   []struct {
+			ID        string
+			CheckedIn bool
+		}
+	}
+	s.Do(apitest.Req{Method: "GET", Path: "/tournaments/" + tid + "/rounds/2/checkin", Token: arb}).Want(t, http.StatusOK).Decode(t, &desk)
+	if desk.CheckedIn != 10 || len(desk.Players) != 12 {
+		t.Fatalf("desk: %d checked in of %d", desk.CheckedIn, len(desk.Players))
+	}
+	var r2 struct {
+		roundJSON
+		Absent []string `json:"absent"`
+	}
+	s.Post("/tournaments/"+tid+"/rounds", f.ev.Token, `{}`).Want(t, http.StatusCreated).Decode(t, &r2)
+	if len(r2.Pairings) != 5 || len(r2.Byes) != 0 {
+		t.Fatalf("round 2: %d boards, byes %v; want 5 boards, no bye", len(r2.Pairings), r2.Byes)
+	}
+	for _, p := range r2.Pairings {
+		if absent[p.Red] || absent[p.Black] {
+			t.Fatalf("an absent player is paired: %+v", p)
+		}
+	}
+	if len(r2.Absent) != 2 || !absent[r2.Absent[0]] || !absent[r2.Absent[1]] {
+		t.Fatalf("absent %v, want the two who did not check in", r2.Absent)
+	}
+	before := scores(t, s, tid)
+	f.finishRound(t, s, r2.roundJSON, nil)
+	after := scores(t, s, tid)
+	for id := range absent {
+		if after[id] != before[id] {
+			t.Errorf("absent %s scored %v → %v", id, before[id], after[id])
+		}
+	}
+}
+
+// scores reads each player's points from the standings.
+func scores(t *testing.T, s *apitest.Server, tid string) map[string]float64 {
+	t.Helper()
+	var st struct {
+		Standings []struct {
+			Player string  `json:"playerId"`
+			ID     string  `json:"id"`
+			Points float64 `json:"points"`
+		}
+	}
+	s.Get("/tournaments/"+tid+"/standings").Want(t, http.StatusOK).Decode(t, &st)
+	out := map[string]float64{}
+	for _, r := range st.Standings {
+		out[r.Player+r.ID] = r.Points
+	}
+	return out
+}
+
+// E-3: a festival with an individual Swiss and a team round robin lists
+// both; its token pairs a round in each, and its arbiter acts in each; a
+// stranger's event does not take its token.
+func TestFestival_TwoSections_E3(t *testing.T) {
+	s := apitest.New(t)
+	var fest created
+	s.Post("/festivals", "", `{"name":"City Championship"}`).Want(t, http.StatusCreated).Decode(t, &fest)
+	var swiss, teams created
+	s.Post("/tournaments", fest.Token, map[string]any{"name": "Men", "system": "swiss", "rounds": 5, "festival": fest.ID}).Want(t, http.StatusCreated).Decode(t, &swiss)
+	s.Post("/tournaments", fest.Token, map[string]any{"name": "Teams", "system": "roundRobin", "teams": true, "boards": 2, "festival": fest.ID}).Want(t, http.StatusCreated).Decode(t, &teams)
+	s.Post("/tournaments", "", map[string]any{"name": "Sneaky", "rounds": 3, "festival": fest.ID}).Want(t, http.StatusUnauthorized)
+	for i := range 6 {
+		s.Post("/tournaments/"+swiss.ID+"/players", fest.Token, map[string]any{"name": fmt.Sprintf("M%d", i)}).Want(t, http.StatusCreated)
+	}
+	for i := range 4 {
+		s.Post("/tournaments/"+teams.ID+"/teams", fest.Token, map[string]any{"name": fmt.Sprintf("Team %d", i),
+			"members": []map[string]any{{"name": fmt.Sprintf("T%d a", i)}, {"name": fmt.Sprintf("T%d b", i)}}}).Want(t, http.StatusCreated)
+	}
+	var page struct {
+		Name     string
+		Sections []struct {
+			ID, Name, System string
+			Teams            bool
+			Round            int
+		}
+	}
+	s.Get("/festivals/"+fest.ID).Want(t, http.StatusOK).Decode(t, &page)
+	if page.Name != "City Championship" || len(page.Sections) != 2 || page.Sections[0].ID != swiss.ID || !page.Sections[1].Teams {
+		t.Fatalf("festival page: %+v", page)
+	}
+	s.Post("/tournaments/"+swiss.ID+"/rounds", fest.Token, `{}`).Want(t, http.StatusCreated)
+	s.Post("/tournaments/"+teams.ID+"/rounds", fest.Token, `{}`).Want(t, http.StatusCreated)
+	s.Get("/festivals/"+fest.ID).Want(t, http.StatusOK).Decode(t, &page)
+	for _, sec := range page.Sections {
+		if sec.Round != 1 {
+			t.Errorf("section %s at round %d after the festival paired it", sec.Name, sec.Round)
+		}
+	}
+	// A festival arbiter starts round 1 in both sections.
+	arb := s.Post("/festivals/"+fest.ID+"/officials", fest.Token, `{"role":"arbiter","name":"Chief Desk"}`).Want(t, http.StatusCreated).JSON()["token"].(string)
+	s.Post("/tournaments/"+swiss.ID+"/rounds/1/start", arb, nil).Want(t, http.StatusOK)
+	s.Post("/tournaments/"+teams.ID+"/rounds/1/start", arb, nil).Want(t, http.StatusOK)
+	// Neither token acts in an event outside the festival.
+	other := newEvent(t, s, `{"name":"Elsewhere","rounds":3}`)
+	s.Post("/tournaments/"+other.ID+"/players", fest.Token, map[string]any{"name": "X"}).Want(t, http.StatusForbidden)
+	s.Post("/tournaments/"+other.ID+"/officials", arb, `{"role":"scribe","name":"Y"}`).Want(t, http.StatusForbidden)
+	s.Post("/festivals/"+fest.ID+"/officials", swiss.Token, `{"role":"arbiter","name":"Z"}`).Want(t, http.StatusForbidden)
+}
