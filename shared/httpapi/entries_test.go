@@ -175,6 +175,9 @@ func TestCheckIn_TwoAbsent_E2(t *testing.T) {
 	before := scores(t, s, tid)
 	f.finishRound(t, s, r2.roundJSON, nil)
 	after := scores(t, s, tid)
+	if len(after) != 12 {
+		t.Fatalf("standings of %d players, want 12", len(after))
+	}
 	for id := range absent {
 		if after[id] != before[id] {
 			t.Errorf("absent %s scored %v → %v", id, before[id], after[id])
