@@ -242,15 +242,27 @@ func (a *API) enter(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	var resp map[string]any
+	status := http.StatusCreated
 	if pending {
-		return http.StatusAccepted, map[string]any{"id": player.ID, "token": token, "status": "pending",
-			"player": map[string]any{"id": player.ID, "name": player.Name, "rating": player.Rating, "club": nilIfEmpty(player.Club)}}, nil
+		status = http.StatusAccepted
+		resp = map[string]any{"id": player.ID, "token": token, "status": "pending",
+			"player": map[string]any{"id": player.ID, "name": player.Name, "rating": player.Rating, "club": nilIfEmpty(player.Club)}}
+	} else {
+		out, err := a.shownPlayer(c.ctx(), t, &player)
+		if err != nil {
+			return 0, nil, err
+		}
+		resp = map[string]any{"id": player.ID, "token": token, "player": out}
 	}
-	out, err := a.shownPlayer(c.ctx(), t, &player)
-	if err != nil {
-		return 0, nil, err
+	// A browser's entry gets its link as a QR code too, to keep on paper
+	// or another phone; a script's (no Origin) costs nothing more.
+	if origin := browserOrigin(c); origin != "" {
+		if qr := linkQR(origin + "/t/" + tid + "#token=" + token); qr != "" {
+			resp["qr"] = qr
+		}
 	}
-	return http.StatusCreated, map[string]any{"id": player.ID, "token": token, "player": out}, nil
+	return status, resp, nil
 }
 
 func isNotFound(err error) bool {

@@ -1,8 +1,11 @@
 package httpapi_test
 
 import (
+	"bytes"
+	"encoding/base64"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 
@@ -250,4 +253,25 @@ func TestFestival_TwoSections_E3(t *testing.T) {
 	s.Post("/tournaments/"+other.ID+"/players", fest.Token, map[string]any{"name": "X"}).Want(t, http.StatusForbidden)
 	s.Post("/tournaments/"+other.ID+"/officials", arb, `{"role":"scribe","name":"Y"}`).Want(t, http.StatusForbidden)
 	s.Post("/festivals/"+fest.ID+"/officials", swiss.Token, `{"role":"arbiter","name":"Z"}`).Want(t, http.StatusForbidden)
+}
+
+// E-1: a browser's entry (its Origin) carries the player's link as a QR
+// code; a script's carries none.
+func TestEntries_QRForBrowsers_E1(t *testing.T) {
+	s := apitest.New(t)
+	ev := newEvent(t, s, `{"name":"QR Open","rounds":3}`)
+	s.Post("/tournaments/"+ev.ID+"/entries/open", ev.Token, nil).Want(t, http.StatusOK)
+	r := s.Do(apitest.Req{Method: "POST", Path: "/tournaments/" + ev.ID + "/entries", Body: `{"name":"Phone"}`, Header: map[string]string{"Origin": "https://xq.example.org"}}).Want(t, http.StatusCreated)
+	qr, _ := r.JSON()["qr"].(string)
+	const prefix = "data:image/svg+xml;base64,"
+	if !strings.HasPrefix(qr, prefix) {
+		t.Fatalf("qr %.60q", qr)
+	}
+	svg, err := base64.StdEncoding.DecodeString(qr[len(prefix):])
+	if err != nil || !bytes.Contains(svg, []byte("<path d=\"M")) {
+		t.Fatalf("qr is no SVG of modules: %v %.80s", err, svg)
+	}
+	if r := s.Do(apitest.Req{Method: "POST", Path: "/tournaments/" + ev.ID + "/entries", Body: `{"name":"Script"}`}).Want(t, http.StatusCreated); r.JSON()["qr"] != nil {
+		t.Fatal("a script's entry got a QR code")
+	}
 }
