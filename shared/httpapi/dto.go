@@ -315,13 +315,15 @@ type playerOut struct {
 	Status         string `json:"status"`
 	JoinedRound    int    `json:"joinedRound"`
 	WithdrawnAfter *int   `json:"withdrawnAfter,omitempty"`
+	// CheckedIn is the last round the player checked in for (E-2).
+	CheckedIn int `json:"checkedIn,omitempty"`
 }
 
 // playerView is a player as clients see it, number being the player's
 // number as the event shows it (tournament.ShownNumbers).
 func playerView(p *tournament.Player, number int) playerOut {
 	out := playerOut{ID: p.ID, Number: number, EntryNumber: p.Number, Name: p.Name, Rating: p.Rating, Club: p.Club, Seeded: p.Seeded,
-		Status: string(p.Status), JoinedRound: p.JoinedRound}
+		Status: string(p.Status), JoinedRound: p.JoinedRound, CheckedIn: p.CheckedIn}
 	if p.Status == tournament.Withdrawn {
 		out.WithdrawnAfter = &p.WithdrawnAfter
 	}

@@ -45,6 +45,7 @@ export async function mount(root, { tid }) {
       clear(out,
         h('p', { class: 'ok', role: 'status' }, res.status === 'pending' ? t('enter.pending') : t('enter.done', { number: res.player.number })),
         linkBox(t('enter.link'), link),
+        res.qr ? h('figure', { class: 'qr' }, h('img', { src: res.qr, alt: t('enter.qrAlt'), width: 220, height: 220 }), h('figcaption', { class: 'muted' }, t('enter.qr'))) : null,
         h('p', {}, h('a', { href: `/t/${encodeURIComponent(tid)}`, class: 'button' }, t('enter.open'))));
     } catch (err) {
       if (err.code === 'likely_duplicate') dupBox.hidden = false;

@@ -15,6 +15,7 @@ import * as outbox from '../../core/outbox.js';
 import { eventLink as linkTo, eventLinks, getToken, keepLink as keep, saveToken } from '../../core/tokens.js';
 import { playerStatus, resultName, resultShort, RESULTS } from '../../names.js';
 import { act, checkbox, clear, confirmDialog, field, h, linkBox, parseCSV, select, showError, showOk, validate } from '../../ui.js';
+import { deskSection, entriesSection } from './entries.js';
 
 /**
  * csvPlayers turns pasted or uploaded CSV (name, rating, club) into the
@@ -442,6 +443,8 @@ export function createAdmin(page) {
       h('p', { class: 'muted' }, t('adm.consoleLead')),
       h('p', {}, t('adm.nextSteps')),
       roundControls(page.ev.round),
+      page.ev.checkIn && page.ev.status !== 'finished' ? deskSection(page) : null,
+      page.ev.teams ? null : entriesSection(page),
       h('section', { class: 'card' }, h('h3', {}, t('adm.organiserLink')), linkBox(t('adm.organiserLink'), eventLink(token))),
       h('section', { class: 'card' }, h('h3', {}, t('adm.officials')), memo('officials', officialsForm)),
       h('section', { class: 'card' }, h('h3', {}, t('adm.links')), linksList()));
