@@ -51,7 +51,8 @@ type entriesOpenIn struct {
 
 // entriesOut is an event's entry terms as clients see them.
 type entriesOut struct {
-	Open     bool     `json:"open"`
+	Open bool `json:"open"`
+	// Capacity is the cap the organiser set; 0 is none but the event's own.
 	Capacity int      `json:"capacity"`
 	ClosesAt *string  `json:"closesAt,omitempty"`
 	Approval bool     `json:"approval"`
@@ -63,19 +64,20 @@ type entriesOut struct {
 }
 
 func entriesView(t *tournament.Tournament, now int64) entriesOut {
-	out := entriesOut{Fields: []string{}, Players: t.Entrants(), Capacity: tournament.MaxPlayers}
+	out := entriesOut{Fields: []string{}, Players: t.Entrants()}
+	places := tournament.MaxPlayers
 	if p := t.Entries; p != nil {
-		out.Open, out.Approval, out.Pending = t.EntriesOpen(now), p.Approval, p.Pending
+		out.Open, out.Approval, out.Pending, out.Capacity = t.EntriesOpen(now), p.Approval, p.Pending, p.Capacity
 		out.Fields = append(out.Fields, p.Fields...)
 		if p.Capacity > 0 {
-			out.Capacity = p.Capacity
+			places = p.Capacity
 		}
 		if p.ClosesAt != 0 {
 			s := rfc3339(p.ClosesAt)
 			out.ClosesAt = &s
 		}
 	}
-	out.Places = max(0, out.Capacity-out.Players-out.Pending)
+	out.Places = max(0, places-out.Players-out.Pending)
 	return out
 }
 

@@ -54,5 +54,5 @@ export async function mount(root, { tid }) {
       submit.disabled = false;
     }
   });
-  clear(root, title, h('p', {}, t('enter.places', { places: entries.places })), form, out);
+  clear(root, title, entries.capacity ? h('p', {}, t('enter.places', { places: entries.places })) : null, form, out);
 }

@@ -14,7 +14,7 @@ import { act, checkbox, clear, field, h, linkBox, showError } from '../../ui.js'
 export function entriesSection(page) {
   const status = h('div', { class: 'status', 'aria-live': 'polite' });
   const list = h('div', { class: 'entry-list' });
-  const capacity = h('input', { type: 'number', name: 'capacity', min: 0, max: 10000, inputmode: 'numeric', placeholder: '0' });
+  const capacity = h('input', { type: 'number', name: 'capacity', min: 0, max: 20000, inputmode: 'numeric', placeholder: '0' });
   const approval = checkbox(t('ent.approval'), { name: 'approval' });
   const needClub = checkbox(t('ent.needClub'), { name: 'needClub' });
   const needRating = checkbox(t('ent.needRating'), { name: 'needRating' });
@@ -32,6 +32,14 @@ export function entriesSection(page) {
       const e = res.entries;
       terms.textContent = e.open ? t('ent.isOpen', { places: e.places, pending: e.pending }) : t('ent.isClosed');
       closeBtn.disabled = !e.open;
+      // The form shows the terms in force; sending it again changes them.
+      openBtn.textContent = e.open ? t('ent.update') : t('ent.open');
+      if (e.open && document.activeElement?.form !== form) {
+        capacity.value = e.capacity ? String(e.capacity) : '';
+        approval.querySelector('input').checked = e.approval;
+        needClub.querySelector('input').checked = e.fields.includes('club');
+        needRating.querySelector('input').checked = e.fields.includes('rating');
+      }
       drawRows(res.rows);
     } catch (err) {
       showError(status, err);

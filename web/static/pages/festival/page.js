@@ -24,7 +24,7 @@ export async function mount(root, { fid }) {
       h('li', {}, t('ev.players', { n: s.players }))),
     h('p', {},
       h('a', { class: 'button', href: `/t/${enc(s.id)}` }, t('fest.open')), ' ',
-      s.enter ? h('a', { class: 'button primary', href: s.enter }, t('fest.enter', { places: s.entries.places })) : null)));
+      s.enter ? h('a', { class: 'button primary', href: s.enter }, s.entries.capacity ? t('fest.enter', { places: s.entries.places }) : t('fest.enterAny')) : null)));
   clear(root,
     h('h1', {}, f.name),
     h('p', { class: 'muted' }, t('fest.lead', { n: f.sections.length })),
