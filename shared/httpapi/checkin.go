@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
@@ -75,7 +76,7 @@ func (a *API) checkIn(c *call) (int, any, error) {
 		if p.CheckedIn >= n && p.Status == tournament.Active && n == t.Round+1 {
 			return nil // already checked in: the same answer, nothing written
 		}
-		if err := t.CheckIn(p, n); err != nil {
+		if err := t.CheckIn(p, n, c.nowMs()); err != nil {
 			return err
 		}
 		return a.store.Transact(c.ctx(), []*store.Record{encode(rec, p)}, meta)
@@ -126,6 +127,60 @@ func (a *API) checkInDesk(c *call) (int, any, error) {
 		}
 		rows = append(rows, deskRow{ID: p.ID, Number: number[p.ID], Name: p.Name, Club: clubOf(p.Club), Status: string(p.Status), CheckedIn: ok})
 	}
-	return http.StatusOK, map[string]any{"round": n, "checkIn": t.Settings.CheckIn, "open": t.Settings.CheckIn && n == t.Round+1 && t.Status != tournament.Finished,
-		"checkedIn": in, "players": rows}, nil
+	out := map[string]any{"round": n, "checkIn": t.Settings.CheckIn, "open": t.CheckInOpen(n, c.nowMs()), "checkedIn": in, "players": rows}
+	if w := t.CheckInOpens; w != nil && w.Round == n {
+		out["opensAt"] = rfc3339(w.OpensAt)
+	}
+	return http.StatusOK, out, nil
+}
+
+// checkInSettingsIn is POST /tournaments/{tid}/checkin: turn check-in on or
+// off (before round 1), and when the next round's check-in opens (null or
+// absent: unchanged; "" : at the previous round's pairing again).
+type checkInSettingsIn struct {
+	CheckIn *bool   `json:"checkIn"`
+	OpensAt *string `json:"opensAt"`
+}
+
+// POST /tournaments/{tid}/checkin — organiser: the event's check-in (E-2).
+func (a *API) configureCheckIn(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	var in checkInSettingsIn
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	var opensAt *int64
+	if in.OpensAt != nil {
+		var ms int64
+		if *in.OpensAt != "" {
+			at, err := time.Parse(time.RFC3339, *in.OpensAt)
+			if err != nil {
+				return 0, nil, badRequest("invalid_field", "opensAt: want an RFC 3339 time such as 2026-12-06T08:30:00+08:00, or \"\" to open at the previous round's pairing")
+			}
+			ms = at.UnixMilli()
+		}
+		opensAt = &ms
+	}
+	var t *tournament.Tournament
+	err := sequenced(tid, func() error {
+		var (
+			meta *store.Record
+			err  error
+		)
+		if t, meta, err = a.organiserEvent(c, tid); err != nil {
+			return err
+		}
+		if err := t.ConfigureCheckIn(in.CheckIn, opensAt, c.nowMs()); err != nil {
+			return err
+		}
+		return a.store.Put(c.ctx(), encode(meta, t))
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	out := map[string]any{"checkIn": t.Settings.CheckIn, "round": t.Round + 1, "open": t.CheckInOpen(t.Round+1, c.nowMs())}
+	if w := t.CheckInOpens; w != nil && w.Round == t.Round+1 {
+		out["opensAt"] = rfc3339(w.OpensAt)
+	}
+	return http.StatusOK, out, nil
 }

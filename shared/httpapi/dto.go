@@ -253,9 +253,12 @@ type tournamentOut struct {
 	// event's games are.
 	BroadcastDelaySeconds int `json:"broadcastDelaySeconds"`
 	// CheckIn, Festival and Entries: E-2, E-3, E-1.
-	CheckIn  bool        `json:"checkIn,omitempty"`
-	Festival string      `json:"festival,omitempty"`
-	Entries  *entriesOut `json:"entries,omitempty"`
+	CheckIn bool `json:"checkIn,omitempty"`
+	// CheckInOpensAt is when the next round's check-in opens, when the
+	// organiser set a time (E-2).
+	CheckInOpensAt *string     `json:"checkInOpensAt,omitempty"`
+	Festival       string      `json:"festival,omitempty"`
+	Entries        *entriesOut `json:"entries,omitempty"`
 }
 
 func rfc3339(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
@@ -269,6 +272,10 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 		Playoff: s.PlayoffPlaces() == 0, ShareTitle: s.ShareTitle, PlacesCounted: s.PlacesCounted, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Entrants(), Round: t.Round,
 		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s), Rating: ratingOut(s.Rating), ChallengeDraw: s.ChallengeDraw, ChallengeTeam: s.ChallengeTeam,
 		BroadcastDelaySeconds: s.BroadcastDelaySeconds, CheckIn: s.CheckIn, Festival: t.Festival,
+	}
+	if w := t.CheckInOpens; w != nil && w.Round == t.Round+1 {
+		s := rfc3339(w.OpensAt)
+		out.CheckInOpensAt = &s
 	}
 	if t.Entries != nil {
 		ev := entriesView(t, 0) // open as the organiser left it; closesAt says when it closes

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
@@ -192,16 +193,15 @@ func TestCheckIn_TwoAbsent_E2(t *testing.T) {
 func scores(t *testing.T, s *apitest.Server, tid string) map[string]float64 {
 	t.Helper()
 	var st struct {
-		Standings []struct {
+		Rows []struct {
 			Player string  `json:"playerId"`
-			ID     string  `json:"id"`
 			Points float64 `json:"points"`
 		}
 	}
 	s.Get("/tournaments/"+tid+"/standings").Want(t, http.StatusOK).Decode(t, &st)
 	out := map[string]float64{}
-	for _, r := range st.Standings {
-		out[r.Player+r.ID] = r.Points
+	for _, r := range st.Rows {
+		out[r.Player] = r.Points
 	}
 	return out
 }
@@ -274,4 +274,42 @@ func TestEntries_QRForBrowsers_E1(t *testing.T) {
 	if r := s.Do(apitest.Req{Method: "POST", Path: "/tournaments/" + ev.ID + "/entries", Body: `{"name":"Script"}`}).Want(t, http.StatusCreated); r.JSON()["qr"] != nil {
 		t.Fatal("a script's entry got a QR code")
 	}
+}
+
+// E-2: the organiser turns check-in on before round 1 (not after) and may
+// open a round's check-in at a time of its own; before it a check-in is
+// refused, from it accepted.
+func TestCheckIn_Settings_E2(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Later","system":"swiss","rounds":5}`, 4)
+	tid := f.ev.ID
+	wantError(t, s.Post("/tournaments/"+tid+"/rounds/1/checkin", f.players[0].Token, nil), http.StatusUnprocessableEntity, "checkin_off", "E-2")
+	wantError(t, s.Post("/tournaments/"+tid+"/checkin", f.ev.Token, `{"opensAt":"2026-11-28T10:00:00Z"}`), http.StatusUnprocessableEntity, "checkin_off", "E-2")
+	s.Post("/tournaments/"+tid+"/checkin", f.players[0].Token, `{"checkIn":true}`).Want(t, http.StatusForbidden)
+	var cfg struct {
+		CheckIn bool
+		Round   int
+		Open    bool
+		OpensAt string
+	}
+	s.Post("/tournaments/"+tid+"/checkin", f.ev.Token, `{"checkIn":true,"opensAt":"2026-11-28T10:00:00Z"}`).Want(t, http.StatusOK).Decode(t, &cfg)
+	if !cfg.CheckIn || cfg.Round != 1 || cfg.Open || cfg.OpensAt != "2026-11-28T10:00:00Z" {
+		t.Fatalf("check-in settings: %+v", cfg)
+	}
+	wantError(t, s.Post("/tournaments/"+tid+"/rounds/1/checkin", f.players[0].Token, nil), http.StatusUnprocessableEntity, "checkin_not_open", "E-2")
+	s.Clock.Advance(time.Hour) // the test clock starts at 09:00
+	for _, p := range f.players[:3] {
+		s.Post("/tournaments/"+tid+"/rounds/1/checkin", p.Token, nil).Want(t, http.StatusOK)
+	}
+	var r1 struct {
+		roundJSON
+		Absent []string `json:"absent"`
+	}
+	s.Post("/tournaments/"+tid+"/rounds", f.ev.Token, `{}`).Want(t, http.StatusCreated).Decode(t, &r1)
+	if len(r1.Pairings) != 1 || len(r1.Byes) != 1 || len(r1.Absent) != 1 || r1.Absent[0] != f.players[3].ID {
+		t.Fatalf("round 1 of three present: %d boards, byes %v, absent %v", len(r1.Pairings), r1.Byes, r1.Absent)
+	}
+	wantError(t, s.Post("/tournaments/"+tid+"/checkin", f.ev.Token, `{"checkIn":false}`), http.StatusUnprocessableEntity, "checkin_fixed", "E-2")
+	// The time set was for round 1: round 2 opens at round 1's pairing.
+	s.Post("/tournaments/"+tid+"/rounds/2/checkin", f.players[3].Token, nil).Want(t, http.StatusOK)
 }

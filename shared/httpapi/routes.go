@@ -154,6 +154,7 @@ var Routes = []Route{
 	{"POST", "/tournaments/{tid}/players/{pid}/approve", FnTournaments, Roles{RoleOrganiser}, (*API).approveEntry},
 	{"POST", "/tournaments/{tid}/players/{pid}/reject", FnTournaments, Roles{RoleOrganiser}, (*API).rejectEntry},
 	{"POST", "/tournaments/{tid}/rounds/{n}/checkin", FnTournaments, Roles{RolePlayer, RoleOrganiser, RoleArbiter, RoleChiefArbiter}, (*API).checkIn},
+	{"POST", "/tournaments/{tid}/checkin", FnTournaments, Roles{RoleOrganiser}, (*API).configureCheckIn},
 	{"GET", "/tournaments/{tid}/rounds/{n}/checkin", FnTournaments, Roles{RoleOrganiser, RoleArbiter, RoleChiefArbiter}, (*API).checkInDesk},
 	{"POST", "/festivals", FnTournaments, Roles{RoleAnyone}, (*API).createFestival},
 	{"GET", "/festivals/{fid}", FnTournaments, Roles{RolePublic}, (*API).getFestival},

@@ -32,6 +32,7 @@ const (
 	CodeCheckInNotOpen    = "checkin_not_open"
 	CodeCheckInClosed     = "checkin_closed"
 	CodeCheckInNotActive  = "checkin_not_active"
+	CodeCheckInFixed      = "checkin_fixed"
 )
 
 // EntryPolicy is how an event takes entries from the players themselves (E-1).
@@ -184,10 +185,67 @@ func (s *Settings) checkCheckIn() error {
 	return nil
 }
 
+// CheckInWindow is when the organiser opens the next round's check-in
+// (E-2), instead of at the previous round's pairing.
+type CheckInWindow struct {
+	// Round is the round the opening time is for; a later round opens at
+	// its previous round's pairing again.
+	Round int
+	// OpensAt is when its check-in opens (Unix ms).
+	OpensAt int64
+}
+
+// ConfigureCheckIn turns check-in on or off (before round 1 only: the
+// rounds paired so far paired everyone, or only those present) and sets,
+// or with opensAt 0 clears, when the next round's check-in opens (E-2).
+func (t *Tournament) ConfigureCheckIn(on *bool, opensAt *int64, now int64) error {
+	if t.Status == Finished {
+		return &RuleError{Code: "event_finished", Message: "the event is finished", Rule: "E-2"}
+	}
+	if on != nil && *on != t.Settings.CheckIn {
+		if t.Round > 0 {
+			return &RuleError{Code: CodeCheckInFixed, Message: "check-in is turned on or off before round 1 is paired; the rounds paired so far decided who plays", Rule: "E-2"}
+		}
+		s := t.Settings
+		s.CheckIn = *on
+		if err := s.checkCheckIn(); err != nil {
+			return err
+		}
+		t.Settings.CheckIn = *on
+	}
+	if opensAt != nil {
+		if !t.Settings.CheckIn {
+			return &RuleError{Code: CodeCheckInOff, Message: "this event pairs every active player; it was not created with \"checkIn\": true", Rule: "E-2"}
+		}
+		if *opensAt == 0 {
+			t.CheckInOpens = nil
+		} else if *opensAt < now-24*3600*1000 || *opensAt > now+366*24*3600*1000 {
+			return &FieldError{Field: "opensAt", Message: "must be within a day before now and a year after", Rule: "E-2"}
+		} else {
+			t.CheckInOpens = &CheckInWindow{Round: t.Round + 1, OpensAt: *opensAt}
+		}
+	}
+	return nil
+}
+
+// checkInOpensAt is when round n's check-in opens, 0 at the previous
+// round's pairing (E-2).
+func (t *Tournament) checkInOpensAt(n int) int64 {
+	if w := t.CheckInOpens; w != nil && w.Round == n {
+		return w.OpensAt
+	}
+	return 0
+}
+
+// CheckInOpen reports whether round n's check-in is open at now (E-2).
+func (t *Tournament) CheckInOpen(n int, now int64) bool {
+	return t.Settings.CheckIn && t.Status != Finished && n == t.Round+1 && (t.Settings.Rounds == 0 || n <= t.Settings.Rounds) && now >= t.checkInOpensAt(n)
+}
+
 // CheckIn records that player p is present for round n (E-2). Round n's
-// window opens when round n-1 is paired (round 1's at registration) and
-// closes when round n is paired.
-func (t *Tournament) CheckIn(p *Player, n int) error {
+// window opens when round n-1 is paired (round 1's at registration), or
+// at the time the organiser set, and closes when round n is paired.
+func (t *Tournament) CheckIn(p *Player, n int, now int64) error {
 	switch {
 	case !t.Settings.CheckIn:
 		return &RuleError{Code: CodeCheckInOff, Message: "this event pairs every active player; it was not created with \"checkIn\": true", Rule: "E-2"}
@@ -199,6 +257,8 @@ func (t *Tournament) CheckIn(p *Player, n int) error {
 		return &RuleError{Code: CodeCheckInNotOpen, Message: fmt.Sprintf("check-in for round %d opens when round %d is paired", n, n-1), Rule: "E-2"}
 	case t.Settings.Rounds > 0 && n > t.Settings.Rounds:
 		return &RuleError{Code: CodeEventComplete, Message: fmt.Sprintf("the event has %d rounds", t.Settings.Rounds), Rule: "E-2"}
+	case now < t.checkInOpensAt(n):
+		return &RuleError{Code: CodeCheckInNotOpen, Message: fmt.Sprintf("check-in for round %d opens at the time the organiser set", n), Rule: "E-2"}
 	case p.Status != Active:
 		return &RuleError{Code: CodeCheckInNotActive, Message: fmt.Sprintf("%s (entry no. %d) is %s and is not paired", p.Name, p.Number, p.Status), Rule: "E-2"}
 	}

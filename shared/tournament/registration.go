@@ -61,6 +61,9 @@ type Tournament struct {
 	Entries *EntryPolicy `json:",omitempty"`
 	// Festival is the championship this event is a section of (E-3), or "".
 	Festival string `json:",omitempty"`
+	// CheckInOpens, when set, is when the organiser opens a round's
+	// check-in instead of at the previous round's pairing (E-2).
+	CheckInOpens *CheckInWindow `json:",omitempty"`
 }
 
 // New starts an event from validated settings.

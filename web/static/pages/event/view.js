@@ -92,6 +92,9 @@ function checkInPart(s, act) {
   if (!ev.checkIn || ev.status === 'finished' || (ev.rounds && ev.round >= ev.rounds) || me.player?.status !== 'active') return null;
   const n = ev.round + 1;
   if ((me.player.checkedIn || 0) >= n) return v('p', { class: 'ok checked-in', key: 'ci' }, `✓ ${t('me.checkedIn', { round: n })}`);
+  if (ev.checkInOpensAt && new Date(ev.checkInOpensAt).getTime() > Date.now()) {
+    return v('p', { class: 'muted', key: 'ci' }, t('me.checkInOpens', { round: n, time: formatTime(ev.checkInOpensAt) }));
+  }
   return v('button', { type: 'button', class: 'primary big', id: 'check-in', key: 'ci', onclick: () => act.checkIn(n) }, t('me.checkIn', { round: n }));
 }
 
