@@ -11,6 +11,13 @@ import { clear, h } from '../../ui.js';
 
 const enc = encodeURIComponent;
 
+// roundText is a section's round as the event page's header says it (a
+// round robin's rounds follow from its field: none said before the draw).
+function roundText(s) {
+  if (!s.rounds) return s.round ? t('ev.roundsOpen', { n: s.round }) : t('pair.none');
+  return s.round ? t('ev.round', { n: s.round, of: s.rounds }) : t('ev.roundNone', { of: s.rounds });
+}
+
 /** mount draws festival fid's page into root. */
 export async function mount(root, { fid }) {
   const f = await get(`/festivals/${enc(fid)}`);
@@ -20,7 +27,7 @@ export async function mount(root, { fid }) {
     h('p', { class: 'muted' }, systemName(s.system) + (s.teams ? ` · ${t('tab.teams')}` : '')),
     h('ul', { class: 'event-meta' },
       h('li', {}, statusName(s.status)),
-      h('li', {}, s.round ? t('ev.round', { n: s.round, of: s.rounds }) : t('ev.roundNone', { of: s.rounds })),
+      h('li', {}, roundText(s)),
       h('li', {}, t('ev.players', { n: s.players }))),
     h('p', {},
       h('a', { class: 'button', href: `/t/${enc(s.id)}` }, t('fest.open')), ' ',
