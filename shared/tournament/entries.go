@@ -140,6 +140,9 @@ func (t *Tournament) Enter(e Entry, now int64) (Entry, bool, error) {
 			return Entry{}, false, &FieldError{Field: f, Message: "this event asks every entry for its " + f, Rule: "E-1"}
 		}
 	}
+	if err := t.admitsPlayers(); err != nil {
+		return Entry{}, false, err
+	}
 	if t.Entrants()+t.Entries.Pending >= t.places() {
 		return Entry{}, false, &RuleError{Code: CodeEventFull, Message: fmt.Sprintf("all %d places are taken", t.places()), Rule: "E-1"}
 	}
