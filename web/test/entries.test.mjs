@@ -109,6 +109,9 @@ test('a festival shows its sections side by side with their entry links', async 
       assert.equal(a, b, 'side by side on a wide screen');
       await page.locator('.section-card a.button.primary').click();
       await page.locator('form.enter-form').waitFor();
+      // The festival's token opens the organiser's console of each section.
+      await page.goto(`${server.base}/t/${men.id}?tab=console#token=${fest.token}`);
+      await page.locator('#entries').waitFor();
     }
     assertNoErrors(page, 'festival');
     await page.context().close();

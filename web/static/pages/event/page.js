@@ -103,7 +103,9 @@ export function mount(root, { tid }) {
     pasteToken(e) {
       e.preventDefault();
       const tok = tokenIn(e.currentTarget.elements.token.value);
-      if (tokenParts(tok).scope !== tid) { setUi({ tokenBad: true }); return; }
+      // A festival's token is organiser of its sections (E-3).
+      const scope = tokenParts(tok).scope;
+      if (scope !== tid && !(state.ev?.festival && scope === state.ev.festival)) { setUi({ tokenBad: true }); return; }
       saveToken(`event:${tid}`, tok).then(() => location.reload());
     },
     async downloadPgn(rounds) {
