@@ -14,6 +14,8 @@
 //	registration.go   Tournament, Player, Official, Team; Register, Withdraw
 //	people.go         edits and removals before round 1; Entrants
 //	pause.go          a Swiss player's pause and return (S-6)
+//	entries.go        entries by the players (E-1) and check-in (E-2): the
+//	                  terms, the places held, the window, who a round leaves absent
 //	options.go        numbering, knockout options, the round-robin order (S-1, S-6)
 //	round.go          Round, Pairing, Result: what a paired round stores
 //	roundrules.go     which round may be paired, started or changed (S-2, C-1,
