@@ -140,6 +140,8 @@ type tournamentIn struct {
 	ChallengeTeam    int              `json:"challengeTeam"`
 	// BroadcastDelaySeconds delays public reads of the event's games.
 	BroadcastDelaySeconds int `json:"broadcastDelaySeconds"`
+	// SignedResults counts a game's result only once its scoresheet is signed (O-3).
+	SignedResults bool `json:"signedResults"`
 	// CheckIn pairs each round only the players checked in for it (E-2).
 	CheckIn bool `json:"checkIn"`
 	// Festival makes the event a section of that festival (E-3); the
@@ -212,6 +214,7 @@ func (in *tournamentIn) combinedSettings(s *tournament.Settings) {
 	s.Rating = in.Rating.params()
 	s.ChallengeDraw = in.ChallengeDraw
 	s.BroadcastDelaySeconds = in.BroadcastDelaySeconds
+	s.SignedResults = in.SignedResults
 	s.ChallengeTeam = in.ChallengeTeam
 }
 
@@ -252,6 +255,8 @@ type tournamentOut struct {
 	// BroadcastDelaySeconds is how far behind the play public reads of the
 	// event's games are.
 	BroadcastDelaySeconds int `json:"broadcastDelaySeconds"`
+	// SignedResults says a result counts once the game's scoresheet is signed (O-3).
+	SignedResults bool `json:"signedResults"`
 	// CheckIn, Festival and Entries: E-2, E-3, E-1.
 	CheckIn bool `json:"checkIn,omitempty"`
 	// CheckInOpensAt is when the next round's check-in opens, when the
@@ -271,7 +276,7 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch, RankByGamePoints: s.RankByGamePoints,
 		Playoff: s.PlayoffPlaces() == 0, ShareTitle: s.ShareTitle, PlacesCounted: s.PlacesCounted, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Entrants(), Round: t.Round,
 		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s), Rating: ratingOut(s.Rating), ChallengeDraw: s.ChallengeDraw, ChallengeTeam: s.ChallengeTeam,
-		BroadcastDelaySeconds: s.BroadcastDelaySeconds, CheckIn: s.CheckIn, Festival: t.Festival,
+		BroadcastDelaySeconds: s.BroadcastDelaySeconds, SignedResults: s.SignedResults, CheckIn: s.CheckIn, Festival: t.Festival,
 	}
 	if w := t.CheckInOpens; w != nil && w.Round == t.Round+1 {
 		s := rfc3339(w.OpensAt)
