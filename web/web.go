@@ -35,7 +35,7 @@ var static embed.FS
 
 // Routes are the page and asset routes the handler serves, as Go 1.22
 // ServeMux patterns (the deployed HTTP API routes them to the Web function).
-var Routes = []string{"GET /{$}", "GET /t/{tid}", "GET /t/{tid}/live", "GET /g/{gid}", "GET /assets/{name...}"}
+var Routes = []string{"GET /{$}", "GET /t/{tid}", "GET /t/{tid}/live", "GET /g/{gid}", "GET /assets/{name...}", "GET /t/{tid}/enter", "GET /f/{fid}"}
 
 // Options configure the handler.
 type Options struct {

@@ -250,6 +250,17 @@ var rules = []Rule{
 		"At the end of a game the scoresheet holds the record, the result, the time each side used and the fouls, and both players and the scribe sign it; the game is over for the record when all three lines are signed (对局终了, 在记录纸上记录比赛结果及双方所用时间.犯规情况,双方棋手和书记当场签字认可,为对局结束; the scribe invites the players to sign, 书记员 5). The scribe takes the three signatures on its device, each a name and a tap with an optional drawn signature; a player may sign only its own line. Each line is signed once. A player may not refuse to sign (对局终了后不得拒不签字): a refusal is recorded as such for the chief arbiter and closes that line, so no one keeps the record open by refusing.",
 		"RB, competition rules ch. 3 (scribe 5), ch. 4 (12), ch. 7 §2 art. 6"},
 
+	// E — entries, check-in and championships.
+	{"E-1", "Entries by the players",
+		"An organiser may open an individual event to entries: anyone with the event's link then enters with a name and, when the event asks for them, a club and a rating. An entry is a registration like the organiser's own (the rules of S-1 and S-2 on when a player may join still apply) or, when the organiser approves entries, a request held until approved or rejected. The event may cap its places; a place is held from the moment of entry, so pending entries count against the cap and a rejection frees one. Entries close when the organiser closes them, at the closing time set, or when the event finishes. An entry with the same name and club as one already made (case and spacing ignored) is refused as a likely duplicate unless the entrant confirms it is another person; the organiser's list of entries flags such pairs.",
+		"RB, competition rules ch. 1 (the organising body takes the entries), read for entries made by the players themselves"},
+	{"E-2", "Check-in before each round",
+		"An event may pair each round only the players present. The organiser turns check-in on when creating the event or before round 1 is paired. Check-in for a round opens when the previous round is paired (for round 1, from registration), or at a later time the organiser sets, and closes when the organiser pairs the round; a player checks in with their own link, or the organiser or an arbiter checks them in at the desk. Pairing a round leaves out the active players not checked in: the round lists them as absent, they get no game, no points and no bye (S-7 gives the bye to a player who is present), and nothing else changes for them — they may check in for the next round. Only an individual Swiss offers check-in: a round robin's table and a knockout's bracket seat every player.",
+		"RB, competition rules ch. 2 (players report before the round), read for events that pair only those present"},
+	{"E-3", "Sections of a championship",
+		"A championship (festival) groups several events under one organiser and one front page: men's, women's and juniors' sections, individual and team. The championship's token is organiser of every section created under it, officials appointed for the championship act in every section, and each section keeps its own system, players, rounds and standings.",
+		"RB, competition rules ch. 1 (one organising body, several events and groups)"},
+
 	// L — later.
 	{"L-1", "Ratings",
 		"After an event the chief arbiter works out each player's rating (等级分) change. Here the rating report uses Elo: the expected score from the rating difference (capped), K by rating band, only games played over the board counting, and a first rating from performance once an unrated player has played enough rated opponents.",

@@ -16,6 +16,7 @@ import { eventLink as linkTo, eventLinks, getToken, keepLink as keep, saveToken 
 import { playerStatus, resultName, resultShort, RESULTS } from '../../names.js';
 import { act, checkbox, clear, confirmDialog, field, h, linkBox, parseCSV, select, showError, showOk, validate } from '../../ui.js';
 import { officialsList } from './officials.js';
+import { deskSection, entriesSection } from './entries.js';
 
 /**
  * csvPlayers turns pasted or uploaded CSV (name, rating, club) into the
@@ -458,6 +459,8 @@ export function createAdmin(page) {
       h('p', { class: 'muted' }, t('adm.consoleLead')),
       h('p', {}, t(page.ev.teams ? 'adm.nextStepsTeams' : 'adm.nextSteps')),
       roundControls(page.ev.round),
+      page.ev.checkIn && page.ev.status !== 'finished' ? deskSection(page) : null,
+      page.ev.teams ? null : entriesSection(page),
       h('section', { class: 'card' }, h('h3', {}, t('adm.organiserLink')), linkBox(t('adm.organiserLink'), eventLink(token))),
       h('section', { class: 'card' }, h('h3', {}, t('adm.officials')), memo('officials', officialsForm), memo('officials-list', listOfOfficials)),
       h('section', { class: 'card' }, h('h3', {}, t('adm.links')), linksList()));

@@ -8,6 +8,7 @@
 
 import { errorText } from '../../core/i18n.js';
 import { watchEvent } from '../../core/live.js';
+import * as outbox from '../../core/outbox.js';
 import { createStore } from '../../core/store.js';
 import { saveToken, tokenIn, tokenParts } from '../../core/tokens.js';
 import { mountView } from '../../core/view.js';
@@ -93,11 +94,19 @@ export function mount(root, { tid }) {
       afterDraw(() => root.querySelector(`button[data-player="${id}"]`)?.focus());
     },
     print: () => window.print(),
+    // checkIn checks the reader, a player, in for round n (E-2).
+    checkIn: (n) => busy(async () => {
+      await outbox.post(`/tournaments/${encodeURIComponent(tid)}/rounds/${n}/checkin`, {}, { token: state.token });
+      await state.loadMe();
+      await reload();
+    }),
     forget: () => saveToken(`event:${tid}`, '').then(() => location.reload()),
     pasteToken(e) {
       e.preventDefault();
       const tok = tokenIn(e.currentTarget.elements.token.value);
-      if (tokenParts(tok).scope !== tid) { setUi({ tokenBad: true }); return; }
+      // A festival's token is organiser of its sections (E-3).
+      const scope = tokenParts(tok).scope;
+      if (scope !== tid && !(state.ev?.festival && scope === state.ev.festival)) { setUi({ tokenBad: true }); return; }
       saveToken(`event:${tid}`, tok).then(() => location.reload());
     },
     async downloadPgn(rounds) {

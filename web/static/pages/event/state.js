@@ -19,6 +19,9 @@ export class EventState {
     this.token = tokenFrom(`event:${tid}`);
     const parts = tokenParts(this.token);
     this.kind = parts.scope === tid ? parts.kind : '';
+    // A festival's token (E-3) is kept until the event says whether it is
+    // one of the festival's sections (loadCore).
+    this.festivalToken = parts.scope !== tid && parts.scope.startsWith('f') ? this.token : '';
     if (parts.scope !== tid) this.token = '';
     this.ev = null;
     this.players = [];
@@ -37,6 +40,10 @@ export class EventState {
   async loadCore() {
     const [ev, pl] = await Promise.all([get(this.base()), get(`${this.base()}/players`)]);
     this.ev = ev;
+    if (this.festivalToken && ev.festival === tokenParts(this.festivalToken).scope) {
+      this.token = this.festivalToken;
+      this.kind = tokenParts(this.token).kind;
+    }
     this.players = pl.players || [];
     if (ev.teams) this.teams = (await get(`${this.base()}/teams`)).teams || [];
     this.updatedAt = new Date();

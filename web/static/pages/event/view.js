@@ -79,6 +79,8 @@ function meCard(s, act) {
       const g = me.nextGame;
       parts.push(v('p', {}, v('a', { href: `/g/${enc(g.gameId)}` }, t('me.next', { round: g.round, table: g.table, name: g.opponentName, colour: colour(g.colour) }))));
     }
+    const ci = checkInPart(s, act);
+    if (ci) parts.push(ci);
     parts.push(v('p', { class: 'muted' }, t('me.player', { name: me.name || '' })));
   } else if (me.role === 'captain') {
     parts.push(v('p', { class: 'muted' }, t('me.captain', { name: me.name || '' })));
@@ -87,6 +89,19 @@ function meCard(s, act) {
   }
   return v('div', { class: 'me', key: 'me' }, v('div', { class: 'card me-card' }, parts,
     v('button', { type: 'button', class: 'link small', onclick: act.forget }, t('me.forget'))));
+}
+
+// checkInPart is the player's check-in for the next round (E-2): a button
+// while its window is open, "checked in" once done.
+function checkInPart(s, act) {
+  const { ev, me } = s;
+  if (!ev.checkIn || ev.status === 'finished' || (ev.rounds && ev.round >= ev.rounds) || me.player?.status !== 'active') return null;
+  const n = ev.round + 1;
+  if ((me.player.checkedIn || 0) >= n) return v('p', { class: 'ok checked-in', key: 'ci' }, `✓ ${t('me.checkedIn', { round: n })}`);
+  if (ev.checkInOpensAt && new Date(ev.checkInOpensAt).getTime() > Date.now()) {
+    return v('p', { class: 'muted', key: 'ci' }, t('me.checkInOpens', { round: n, time: formatTime(ev.checkInOpensAt) }));
+  }
+  return v('button', { type: 'button', class: 'primary big', id: 'check-in', key: 'ci', onclick: () => act.checkIn(n) }, t('me.checkIn', { round: n }));
 }
 
 const isMine = (me, ...ids) => !!(me && me.role === 'player' && ids.includes(me.id));
