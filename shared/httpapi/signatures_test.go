@@ -75,7 +75,7 @@ func TestSignatures_O3_ScribeTakesThreeLines(t *testing.T) {
 func TestSignatures_O3_SignedResultsOption(t *testing.T) {
 	s := apitest.New(t)
 	pg := pairTwo(t, s, `{"name":"Signed only","system":"swiss","rounds":3,"timeControl":"rapid-10/40+5/30","signedResults":true}`)
-	if !s.Get("/tournaments/" + pg.ev.ID).Want(t, http.StatusOK).JSON()["signedResults"].(bool) {
+	if !s.Get("/tournaments/"+pg.ev.ID).Want(t, http.StatusOK).JSON()["signedResults"].(bool) {
 		t.Fatal("the event does not say signedResults")
 	}
 	scribe := s.Post("/tournaments/"+pg.ev.ID+"/officials", pg.ev.Token, `{"role":"scribe","name":"Li","tables":[1]}`).Want(t, http.StatusCreated).JSON()["token"].(string)
@@ -103,7 +103,7 @@ func TestSignatures_O3_SignedResultsOption(t *testing.T) {
 	if r := result(); r != "1-0" {
 		t.Fatalf("closed, the event's result is %v, want 1-0", r)
 	}
-	if pgn := string(s.Get(path + "/record?format=pgn").Want(t, http.StatusOK).Body); !strings.Contains(pgn, `[SheetClosed "Chief `) {
+	if pgn := string(s.Get(path+"/record?format=pgn").Want(t, http.StatusOK).Body); !strings.Contains(pgn, `[SheetClosed "Chief `) {
 		t.Errorf("the PGN does not say the sheet was closed:\n%s", pgn)
 	}
 }
