@@ -106,6 +106,7 @@ var Routes = []Route{
 	{"POST", "/tournaments/{tid}/officials/{oid}/token", FnTournaments, Roles{RoleOrganiser}, (*API).reissueOfficialToken},
 	{"POST", "/tournaments/{tid}/token", FnTournaments, Roles{RoleOrganiser}, (*API).rotateOrganiserToken},
 	{"POST", "/tournaments/{tid}/broadcast", FnTournaments, Roles{RoleOrganiser}, (*API).setBroadcast},
+	{"POST", "/tournaments/{tid}/qr", FnTournaments, Roles{RoleOrganiser}, (*API).qrCodes},
 	{"GET", "/me", FnTournaments, Roles{RoleAnyToken}, (*API).me},
 	{"POST", "/games", FnGames, Roles{RoleAnyone}, (*API).createGame},
 	{"GET", "/games/{gid}", FnGames, Roles{RolePublic}, (*API).getGame},
