@@ -10,11 +10,13 @@
 // arbiter once ("Organiser") and keeps that token in this browser.
 
 import { ApiError } from '../../core/http.js';
-import { errorText, t } from '../../core/i18n.js';
+import { errorText, lang, t } from '../../core/i18n.js';
 import * as outbox from '../../core/outbox.js';
 import { eventLink as linkTo, eventLinks, getToken, keepLink as keep, saveToken } from '../../core/tokens.js';
 import { playerStatus, resultName, resultShort, RESULTS } from '../../names.js';
 import { act, checkbox, clear, confirmDialog, field, h, linkBox, parseCSV, select, showError, showOk, validate } from '../../ui.js';
+import { linksSection } from './links.js';
+import { openSlips } from './slips.js';
 
 /**
  * csvPlayers turns pasted or uploaded CSV (name, rating, club) into the
@@ -240,11 +242,16 @@ export function createAdmin(page) {
     return res;
   }
 
-  function linksList() {
-    const list = links();
-    if (!list.length) return h('p', { class: 'muted' }, t('adm.linksNone'));
-    return h('ul', { class: 'plain links' }, list.map((l) => h('li', {}, linkBox(`${l.number ?? ''} ${l.name}`, eventLink(l.token)))));
-  }
+  // linkCtx is what links.js and slips.js need of the console.
+  const linkCtx = {
+    tid, token, base,
+    get players() { return page.players; },
+    get teams() { return page.teams; },
+    get eventName() { return page.ev.name; },
+    links, keepLink, eventLink,
+    post: (path, body) => post(path, body),
+    openSlips: (status) => openSlips(linkCtx, status),
+  };
 
 
   function registerForms() {
@@ -433,7 +440,7 @@ export function createAdmin(page) {
   // The console is kept while what it shows is unchanged (a redraw keeps
   // the focus and a half-typed appointment in it).
   function consoleView() {
-    return memo(`console-${page.ev.round}-${page.ev.status}-${links().length}`, buildConsole);
+    return memo(`console-${page.ev.round}-${page.ev.status}-${page.players.length}-${page.teams.length}`, buildConsole);
   }
 
   function buildConsole() {
@@ -444,7 +451,8 @@ export function createAdmin(page) {
       roundControls(page.ev.round),
       h('section', { class: 'card' }, h('h3', {}, t('adm.organiserLink')), linkBox(t('adm.organiserLink'), eventLink(token))),
       h('section', { class: 'card' }, h('h3', {}, t('adm.officials')), memo('officials', officialsForm)),
-      h('section', { class: 'card' }, h('h3', {}, t('adm.links')), linksList()));
+      linksSection(linkCtx),
+      h('p', { class: 'help-link' }, h('a', { href: `/help?lang=${lang}`, target: '_blank', rel: 'noopener' }, t('help.link'))));
   }
 
   return { roundControls, resultControl, changeForm, playerActions, registerForms, teamForms, teamActions, consoleView };
