@@ -236,6 +236,7 @@ export default {
   'err.unsupported_media_type': 'that content type is not supported',
   // ev — the event page
   'ev.inPlay': { one: '{n} game in play', other: '{n} games in play' },
+  'ev.notStarted': 'Round {n} is paired, not started',
   'ev.notFound': 'There is no such event.',
   'ev.players': { one: '{n} player', other: '{n} players' },
   'ev.round': 'Round {n} of {of}',
@@ -563,6 +564,16 @@ export default {
   'res.1-0': 'Red wins',
   'res.1/2-1/2': 'Draw',
   // st — event statuses and the standings
+  'sheet.club': 'Club',
+  'sheet.draws': 'Draws',
+  'sheet.games': 'Games',
+  'sheet.losses': 'Losses',
+  'sheet.name': 'Name',
+  'sheet.number': 'No.',
+  'sheet.points': 'Points',
+  'sheet.rank': 'Rank',
+  'sheet.rating': 'Rating',
+  'sheet.wins': 'Wins',
   'st.afterRound': 'After round {n}',
   'st.boardPoints': 'BP',
   'st.card': '{name}, round by round',
@@ -697,6 +708,8 @@ export default {
   'tok.label': 'Token or link',
   'tok.paste': 'Have an organiser’s or player’s link? Paste its token',
   'tok.use': 'Use',
+  'tok.wrong': 'The link\'s token is wrong or no longer works.',
+  'tok.wrongWhat': 'It may be mistyped, or a new link has replaced it. This page now shows what everyone sees: ask the organiser for your link again, or paste it below.',
   // ui — shared controls
   'ui.cancel': 'Cancel',
   'ui.close': 'Close',

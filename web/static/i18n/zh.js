@@ -239,6 +239,7 @@ export default {
   'err.unsupported_media_type': '不支持这种内容格式',
   // ev — the event page
   'ev.inPlay': '{n} 盘对局进行中',
+  'ev.notStarted': '第 {n} 轮已编排，尚未开始',
   'ev.notFound': '找不到这个赛事。',
   'ev.players': '{n} 名棋手',
   'ev.round': '第 {n} 轮 / 共 {of} 轮',
@@ -566,6 +567,16 @@ export default {
   'res.1-0': '红胜',
   'res.1/2-1/2': '和棋',
   // st — event statuses and the standings
+  'sheet.club': '单位',
+  'sheet.draws': '和',
+  'sheet.games': '局数',
+  'sheet.losses': '负',
+  'sheet.name': '姓名',
+  'sheet.number': '编号',
+  'sheet.points': '积分',
+  'sheet.rank': '名次',
+  'sheet.rating': '等级分',
+  'sheet.wins': '胜',
   'st.afterRound': '第 {n} 轮后',
   'st.boardPoints': '局分',
   'st.card': '{name} 的各轮',
@@ -700,6 +711,8 @@ export default {
   'tok.label': '令牌或链接',
   'tok.paste': '有组织者或棋手链接？粘贴令牌',
   'tok.use': '使用',
+  'tok.wrong': '链接中的令牌有误或已失效。',
+  'tok.wrongWhat': '可能是抄错了，或者已经生成了新链接替换它。本页现在只显示公开内容：请向组织者重新索取链接，或在下方粘贴。',
   // ui — shared controls
   'ui.cancel': '取消',
   'ui.close': '关闭',

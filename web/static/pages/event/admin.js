@@ -95,18 +95,21 @@ export function createAdmin(page) {
     return memoNodes.get(key);
   }
 
-  function roundControls(n) {
-    return memo(`round-${page.ev.round}-${page.ev.status}-${n}`, () => buildRoundControls(n));
+  // roundControls: started says whether the latest round's clocks have
+  // started (GET /rounds/{n}'s started); while they have not, "Start round
+  // n" is the step to take and pairing the next round waits.
+  function roundControls(n, started = true) {
+    return memo(`round-${page.ev.round}-${page.ev.status}-${started}`, () => buildRoundControls(n, started));
   }
 
-  function buildRoundControls(n) {
+  function buildRoundControls(n, started) {
     const ev = page.ev;
     const status = h('div', { class: 'status', 'aria-live': 'polite' });
     const next = ev.round + 1;
     const canPair = ev.status !== 'finished' && (!ev.rounds || next <= ev.rounds);
     const startsAt = h('input', { type: 'datetime-local', name: 'startsAt' });
     const asDraws = checkbox(t('adm.unfinishedAsDraws'), { name: 'unfinishedAsDraws' });
-    const pairBtn = h('button', { type: 'button', class: 'primary', id: 'pair-next' }, t('adm.pair', { n: next }));
+    const pairBtn = h('button', { type: 'button', class: started ? 'primary' : '', id: 'pair-next' }, t('adm.pair', { n: next }));
     pairBtn.addEventListener('click', () => act(pairBtn, status, async () => {
       const body = {};
       if (startsAt.value) body.startsAt = new Date(startsAt.value).toISOString();
@@ -116,8 +119,8 @@ export function createAdmin(page) {
       page.roundCache.delete(r.round);
       after(status, t('adm.paired', { n: r.round }));
     }));
-    const cur = n || ev.round;
-    const startBtn = cur ? h('button', { type: 'button', id: 'start-round' }, t('adm.start', { n: cur })) : null;
+    const cur = ev.round;
+    const startBtn = cur && !started ? h('button', { type: 'button', class: 'primary', id: 'start-round' }, t('adm.start', { n: cur })) : null;
     if (startBtn) {
       startBtn.addEventListener('click', () => act(startBtn, status, async () => {
         try {
@@ -139,7 +142,7 @@ export function createAdmin(page) {
       }));
     }
     return h('section', { class: 'card admin no-print', 'aria-label': t('adm.round') },
-      h('div', { class: 'row wrap' }, canPair ? pairBtn : h('p', { class: 'muted' }, t('adm.allPaired')), startBtn),
+      h('div', { class: 'row wrap' }, startBtn, canPair ? pairBtn : h('p', { class: 'muted' }, t('adm.allPaired'))),
       canPair ? h('details', {}, h('summary', {}, t('adm.pairOptions')), field(t('adm.startsAt'), startsAt), asDraws) : null,
       status);
   }
@@ -440,7 +443,8 @@ export function createAdmin(page) {
   // The console is kept while what it shows is unchanged (a redraw keeps
   // the focus and a half-typed appointment in it).
   function consoleView() {
-    return memo(`console-${page.ev.round}-${page.ev.status}-${page.players.length}-${page.teams.length}`, buildConsole);
+    const started = page.roundCache.get(page.ev.round)?.started !== false;
+    return memo(`console-${page.ev.round}-${page.ev.status}-${started}-${page.players.length}-${page.teams.length}`, buildConsole);
   }
 
   function buildConsole() {
@@ -448,7 +452,7 @@ export function createAdmin(page) {
       h('h2', {}, t('adm.console')),
       h('p', { class: 'muted' }, t('adm.consoleLead')),
       h('p', {}, t('adm.nextSteps')),
-      roundControls(page.ev.round),
+      roundControls(page.ev.round, page.roundCache.get(page.ev.round)?.started !== false),
       h('section', { class: 'card' }, h('h3', {}, t('adm.organiserLink')), linkBox(t('adm.organiserLink'), eventLink(token))),
       h('section', { class: 'card' }, h('h3', {}, t('adm.officials')), memo('officials', officialsForm)),
       linksSection(linkCtx),

@@ -38,6 +38,7 @@ export function headerItems(ev, current, now = Date.now()) {
   if (current && ev.status === 'running') {
     const playing = playingCount(current);
     if (current.startsAt && new Date(current.startsAt).getTime() > now) items.push([t('ev.startsIn', { time: startsIn(current.startsAt, now) }), 'starts']);
+    else if (current.started === false) items.push([t('ev.notStarted', { n: current.round }), 'starts']);
     else if (playing) items.push([t('ev.inPlay', { n: playing }), 'inplay']);
   }
   return items;
@@ -120,7 +121,9 @@ function pairRow(s, ui, act, admin, p, n, before) {
 function pairings(s, ui, act, admin) {
   const { ev } = s;
   const { n, round: r, before } = s.tab;
-  const adminTop = admin ? island(`round-controls-${ev.round}-${ev.status}`, admin.roundControls(n)) : null;
+  const latest = n === ev.round ? r : s.current;
+  const started = !latest || latest.started !== false;
+  const adminTop = admin ? island(`round-controls-${ev.round}-${ev.status}-${started}`, admin.roundControls(n, started)) : null;
   if (!n) return v('div', { key: 'pairings' }, adminTop, v('p', { class: 'muted' }, t('pair.none')));
   const rows = [];
   for (const g of pairingGroups(r)) {
@@ -278,16 +281,24 @@ function downloads(s, ui, act, admin) {
   return v('div', { class: 'downloads', key: 'downloads' },
     v('h2', {}, t('dl.title')),
     v('ul', { class: 'plain' },
-      v('li', {}, v('a', { href: `/tournaments/${enc(s.tid)}/standings?format=csv`, download: `${ev.name}-standings.csv`, class: 'button' }, t('dl.standingsCsv'))),
+      v('li', {}, v('button', { type: 'button', id: 'standings-csv', disabled: busy, onclick: act.downloadStandings }, t('dl.standingsCsv'))),
       ev.round ? v('li', {}, pgn(t('dl.pgn'), all, 'all')) : null,
       all.map((n) => v('li', { key: `r${n}` }, pgn(t('dl.pgnRound', { n }), [n], `r${n}`))),
       admin ? v('li', {}, v('button', { type: 'button', id: 'export-event', disabled: busy, onclick: act.exportEvent }, t('dl.export'))) : null),
     v('div', { class: 'status', 'aria-live': 'polite' }, ui.error ? v('p', { class: 'error', role: 'alert' }, ui.error) : null));
 }
 
+// tokenWrong says, at the top of the page, that the link's token does not
+// work here, and what to do.
+function tokenWrong(ui) {
+  if (!ui.tokenWrong) return v('div', { key: 'token-wrong' });
+  return v('div', { key: 'token-wrong', class: 'card token-wrong no-print', role: 'alert' },
+    v('p', {}, v('strong', {}, t('tok.wrong'))), v('p', {}, t('tok.wrongWhat')));
+}
+
 function tokenPaste(s, ui, act) {
   if (s.hasToken) return null;
-  return v('details', { class: 'token-paste no-print', key: 'token-paste' }, v('summary', {}, t('tok.paste')),
+  return v('details', { class: 'token-paste no-print', key: 'token-paste', open: ui.tokenWrong || undefined }, v('summary', {}, t('tok.paste')),
     v('form', { class: 'token-form', onsubmit: act.pasteToken },
       v('div', { class: 'field' }, v('label', { for: 'token-input' }, t('tok.label')),
         v('input', { id: 'token-input', type: 'password', autocomplete: 'off', name: 'token' })),
@@ -321,6 +332,7 @@ export function view(snap, ui, act, admin, tables) {
                 : tab === 'console' ? island('console', admin.consoleView())
                   : island('tables', tables);
   return [
+    tokenWrong(ui),
     header(snap),
     meCard(snap, act),
     v('nav', { class: 'tabs', role: 'tablist', 'aria-label': snap.ev.name, key: 'tabs' }, tabs.map((name) => v('button', {

@@ -120,8 +120,13 @@ export function mount(root, { gid, token: given = '' }) {
   page.append(offline, head, announce, h('div', { class: 'game-layout' }, boardCol, side));
 
   const board = createBoard(boardHost, { orientation: 'red', onMove: (mv) => chooseMove(mv) });
+  // A clock that reaches zero here is a question for the server, which
+  // decides a flag fall at its read (C-4): ask soon, then less often while
+  // it still says the game goes on (the two clocks may differ a little).
+  let zeroAsks = 0;
   const clocks = createClocks({ red: seats.red.clockEl, black: seats.black.clockEl }, {
     onLow: (s) => { if (role === 'player' && s === mySide) play('low'); },
+    onZero: () => { setTimeout(() => refreshGame(gid), [250, 1000, 2000, 5000][Math.min(zeroAsks++, 3)]); },
   });
 
   // ---- helpers ----
