@@ -147,4 +147,6 @@ var Routes = []Route{
 	{"GET", "/t/{tid}/live", FnWeb, Roles{RolePublic}, nil},
 	{"GET", "/g/{gid}", FnWeb, Roles{RolePublic}, nil},
 	{"GET", "/assets/{name...}", FnWeb, Roles{RolePublic}, nil},
+	{"GET", "/help", FnWeb, Roles{RolePublic}, nil},
+	{"GET", "/help/{name}", FnWeb, Roles{RolePublic}, nil},
 }

@@ -213,7 +213,7 @@ export function createAdmin(page) {
   }
 
   function playerActions(p) {
-    return memo(`player-${p.id}-${p.status}`, () => buildPlayerActions(p));
+    return memo(`player-${p.id}-${p.status}-${page.ev.round ? 'on' : 'before'}`, () => buildPlayerActions(p));
   }
 
   function buildPlayerActions(p) {
@@ -221,19 +221,31 @@ export function createAdmin(page) {
     const mk = (what, label) => {
       const b = h('button', { type: 'button', class: 'small', 'aria-label': `${label}: ${p.name}` }, label);
       b.addEventListener('click', async () => {
-        if (what === 'withdraw' && !(await confirmDialog(t('adm.confirmWithdraw', { name: p.name }), { yes: t('adm.withdraw') }))) return;
+        // Say which player: two entrants may share a name.
+        const who = p.number ? `${t('err.p.player', { n: p.number })} ${p.name}${p.club ? ` (${p.club})` : ''}` : p.name;
+        if (what === 'withdraw' && !(await confirmDialog(t('adm.confirmWithdraw', { name: who }), { yes: t('adm.withdraw') }))) return;
+        if (what === 'remove' && !(await confirmDialog(t('adm.confirmRemove', { name: who }), { yes: t('adm.remove') }))) return;
         act(b, status, async () => {
           await post(`${base()}/players/${enc(p.id)}/${what}`, {});
+          if (what === 'remove') { showOk(status, t('adm.removed', { name: who })); page.refresh({ what: 'players', force: true }); return; }
           after(status, `${p.name}: ${playerStatus(what === 'withdraw' ? 'withdrawn' : what === 'pause' ? 'paused' : 'active')}`);
         });
       });
       return b;
     };
     if (p.status === 'withdrawn') return status;
+    // Before round 1 a mistaken entry is removed (its number goes with it);
+    // from then on a player can only withdraw.
+    if (!page.ev.round) return h('div', { class: 'row-actions' }, mk('remove', t('adm.remove')), status);
     return h('div', { class: 'row-actions' },
       p.status === 'paused' ? mk('resume', t('adm.resume')) : mk('pause', t('adm.pause')),
       mk('withdraw', t('adm.withdraw')), status);
   }
+
+  // sameAs finds a registered player (or an earlier CSV row) the new entry
+  // repeats: the same name, and the same rating and club where both give one.
+  const sameAs = (p, list) => list.find((q) => q.name.trim().toLowerCase() === p.name.trim().toLowerCase()
+    && (!p.rating || !q.rating || Number(q.rating) === Number(p.rating)) && (!p.club || !q.club || q.club === p.club));
 
   async function register(p) {
     const body = { name: p.name };
@@ -275,7 +287,10 @@ export function createAdmin(page) {
       e.preventDefault();
       if (!validate(e.currentTarget)) return;
       act(addBtn, status, async () => {
-        const res = await register({ name: name.value.trim(), rating: rating.value ? Number(rating.value) : undefined, club: club.value.trim(), seeded: seeded.querySelector('input').checked });
+        const entry = { name: name.value.trim(), rating: rating.value ? Number(rating.value) : undefined, club: club.value.trim(), seeded: seeded.querySelector('input').checked };
+        const dup = sameAs(entry, page.players);
+        if (dup && !(await confirmDialog(t('adm.dupConfirm', { name: dup.name, n: dup.number ?? '' }), { yes: t('adm.add') }))) return;
+        const res = await register(entry);
         one.reset();
         name.focus();
         after(status, t('adm.added', { name: res.player.name, n: res.player.number }));
@@ -304,7 +319,11 @@ export function createAdmin(page) {
         if (!list.length) { showError(csvStatus, new Error(t('adm.csvEmpty'))); return; }
         let ok = 0;
         const bad = [];
+        const seen = [...page.players];
         for (const p of list) {
+          const dup = sameAs(p, seen);
+          seen.push(p);
+          if (dup) { bad.push(h('li', {}, t('adm.csvRow', { line: p.line, name: p.name, msg: t('adm.dupSkipped', { name: dup.name, n: dup.number ?? '' }) }))); continue; }
           try {
             await register(p);
             ok++;
@@ -456,7 +475,7 @@ export function createAdmin(page) {
       h('section', { class: 'card' }, h('h3', {}, t('adm.organiserLink')), linkBox(t('adm.organiserLink'), eventLink(token))),
       h('section', { class: 'card' }, h('h3', {}, t('adm.officials')), memo('officials', officialsForm)),
       linksSection(linkCtx),
-      h('p', { class: 'help-link' }, h('a', { href: `/help?lang=${lang}`, target: '_blank', rel: 'noopener' }, t('help.link'))));
+      h('p', { class: 'help-link' }, h('a', { href: `/help/organiser.${lang}`, target: '_blank', rel: 'noopener' }, t('help.link'))));
   }
 
   return { roundControls, resultControl, changeForm, playerActions, registerForms, teamForms, teamActions, consoleView };

@@ -247,9 +247,9 @@ function players(s, admin) {
     const mine = isMine(s.me, p.id);
     return v('tr', { key: p.id, class: [mine ? 'mine' : '', p.status !== 'active' ? p.status : ''].join(' ').trim() || null },
       v('td', { class: 'num' }, p.number),
-      v('th', { scope: 'row', class: 'name' }, p.name, mine ? t('pl.you') : ''),
+      v('th', { scope: 'row', class: 'name' }, p.name, mine ? t('pl.you') : '', p.club ? v('small', { class: 'club-sub' }, p.club) : null),
       v('td', { class: 'num' }, p.rating || ''),
-      v('td', {}, p.club || ''),
+      v('td', { class: 'col-club' }, p.club || ''),
       v('td', {}, playerStatus(p.status), p.joinedRound > 1 ? v('small', { class: 'muted' }, ` · ${t('pl.joined', { n: p.joinedRound })}`) : null),
       admin ? v('td', { class: 'no-print' }, island(`pa-${p.id}-${p.status}`, admin.playerActions(p))) : null);
   });
@@ -257,7 +257,7 @@ function players(s, admin) {
   return v('div', { key: 'players' },
     forms ? island('register', forms) : null,
     s.players.length ? v('div', { class: 'table-wrap' }, v('table', { class: 'players' },
-      v('thead', {}, v('tr', {}, ['st.no', 'st.name', 'st.rating', 'st.club', 'pl.status'].map((k) => v('th', { scope: 'col' }, t(k))),
+      v('thead', {}, v('tr', {}, ['st.no', 'st.name', 'st.rating', 'st.club', 'pl.status'].map((k) => v('th', { scope: 'col', class: k === 'st.club' ? 'col-club' : null }, t(k))),
         admin ? v('th', { scope: 'col', class: 'no-print' }, v('span', { class: 'visually-hidden' }, t('tab.console'))) : null)),
       v('tbody', {}, rows))) : v('p', { class: 'muted' }, t('pl.none')));
 }
