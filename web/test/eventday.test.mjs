@@ -326,3 +326,29 @@ test('10: the board draws the rule book\'s characters and 河界; the standings 
   assert.ok(rows.some((l) => l.includes('王天一,2650,杭州')), rows.join('\n'));
   await ep.context().close();
 });
+
+test('10: tie-breaks are picked by name and ordered, never typed as ids', async () => {
+  for (const [width, locale] of [[360, 'zh-CN'], [1280, 'en-US']]) {
+    const page = await newPage(browser, { width, locale });
+    await page.goto(`${server.base}/`);
+    await page.locator('#create-event input[name=name]').fill(`Tie-breaks ${width}`);
+    await page.locator('#create-event details.advanced summary').click();
+    assert.equal(await page.locator('#create-event input[type=text][name=tiebreaks]').count(), 0, 'no free-text tie-break field');
+    const add = page.locator('#tiebreak-add');
+    const label = async (id) => add.locator(`option[value="${id}"]`).innerText();
+    const wins = await label('wins');
+    assert.notEqual(wins, 'wins', 'the criterion is offered by its name');
+    await add.selectOption('opponentScore');
+    await add.selectOption('wins');
+    await page.locator('.tb-chain li[data-tiebreak="wins"] button', { hasText: '↑' }).click();
+    const order = await page.locator('.tb-chain li').evaluateAll((els) => els.map((e) => e.dataset.tiebreak));
+    assert.deepEqual(order, ['wins', 'opponentScore']);
+    assert.ok(!/opponentScore/.test(await page.locator('.tb-chain').innerText()), 'the chain shows names, not ids');
+    const answer = page.waitForResponse((r) => r.url().endsWith('/tournaments') && r.request().method() === 'POST');
+    await page.locator('#create-event button[type=submit]').click();
+    const created = await (await answer).json();
+    assert.deepEqual(created.tournament.tiebreaks.slice(0, 2), ['wins', 'opponentScore']);
+    assert.ok(await overflow(page) <= 0);
+    await page.context().close();
+  }
+});

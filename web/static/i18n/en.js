@@ -76,6 +76,7 @@ export default {
   'adm.teamAdded': '{name} is registered.',
   'adm.teamName': 'Team name',
   'adm.unfinishedAsDraws': 'Pair although games are unfinished (they count as draws)',
+  'adm.unsaved': 'not saved yet',
   'adm.withdraw': 'Withdraw',
   'adm.withdrawTeam': 'Withdraw the team',
   // app — the shell: skip link, footer, load failure
@@ -412,6 +413,11 @@ export default {
   'home.tf.fixedBoards': 'Fixed boards',
   'home.tf.lineupPerMatch': 'A lineup per match',
   'home.tiebreaks': 'Tie-breaks (in order, comma-separated; empty for the system’s default)',
+  'home.tb.add': 'Add a tie-break…',
+  'home.tb.default': 'The system’s own tie-breaks (add to choose yours, in order)',
+  'home.tb.down': 'Move down',
+  'home.tb.remove': 'Remove',
+  'home.tb.up': 'Move up',
   'home.title': 'Xiangqi tournaments',
   'home.watch': 'Spectators’ link',
   // lang — the language switch
@@ -454,6 +460,7 @@ export default {
   'lnk.tables': 'tables {tables}',
   'lnk.title': 'Links of players, officials and captains',
   'me.black': 'black',
+  'me.youBlack': 'you play Black',
   'me.current': 'Round {round}, table {table}, against {name} ({colour})',
   'me.forget': 'Sign out on this device',
   'me.next': 'Your next game: round {round}, table {table}, against {name} ({colour})',
@@ -461,6 +468,7 @@ export default {
   'me.player': 'Signed in as the player {name}',
   'me.playing': 'You are playing — open your game',
   'me.red': 'red',
+  'me.youRed': 'you play Red',
   // nav — navigation
   'nav.home': 'Home',
   // off — the official’s table pad

@@ -79,6 +79,7 @@ export default {
   'adm.teamAdded': '{name} 已报名。',
   'adm.teamName': '队名',
   'adm.unfinishedAsDraws': '未完成的对局按和棋计算后编排',
+  'adm.unsaved': '尚未保存',
   'adm.withdraw': '退赛',
   'adm.withdrawTeam': '队伍退赛',
   // app — the shell: skip link, footer, load failure
@@ -415,6 +416,11 @@ export default {
   'home.tf.fixedBoards': '固定台次',
   'home.tf.lineupPerMatch': '每场报名单',
   'home.tiebreaks': '名次区分（按顺序，逗号分隔；留空用赛制默认）',
+  'home.tb.add': '添加破同分方法…',
+  'home.tb.default': '使用赛制默认的破同分方法（添加后按次序使用你选的）',
+  'home.tb.down': '下移',
+  'home.tb.remove': '移除',
+  'home.tb.up': '上移',
   'home.title': '象棋赛事',
   'home.watch': '观战链接',
   // lang — the language switch
@@ -457,6 +463,7 @@ export default {
   'lnk.tables': '第 {tables} 台',
   'lnk.title': '棋手、裁判和队长的链接',
   'me.black': '执黑',
+  'me.youBlack': '你执黑',
   'me.current': '第 {round} 轮第 {table} 台，对 {name}（{colour}）',
   'me.forget': '在本机退出',
   'me.next': '你的下一盘：第 {round} 轮第 {table} 台，对 {name}（{colour}）',
@@ -464,6 +471,7 @@ export default {
   'me.player': '已用棋手身份登录：{name}',
   'me.playing': '你正在比赛——进入你的对局',
   'me.red': '执红',
+  'me.youRed': '你执红',
   // nav — navigation
   'nav.home': '首页',
   // off — the official’s table pad

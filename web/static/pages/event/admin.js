@@ -99,7 +99,9 @@ export function createAdmin(page) {
   // started (GET /rounds/{n}'s started); while they have not, "Start round
   // n" is the step to take and pairing the next round waits.
   function roundControls(n, started = true) {
-    return memo(`round-${page.ev.round}-${page.ev.status}-${started}`, () => buildRoundControls(n, started));
+    // The players' count is in the key: a refusal shown before registering
+    // ("too few players") must not outlive the registrations that answer it.
+    return memo(`round-${page.ev.round}-${page.ev.status}-${started}-${page.players.length}`, () => buildRoundControls(n, started));
   }
 
   function buildRoundControls(n, started) {
@@ -156,6 +158,12 @@ export function createAdmin(page) {
     const sel = select([['', '—'], ...RESULTS.map((r) => [r, `${resultShort(r)} ${resultName(r)}`])], { 'aria-label': label, value: p.result || '', class: 'result-select' });
     const btn = h('button', { type: 'button', class: 'small' }, p.result ? t('adm.correct') : t('adm.save'));
     const status = h('span', { class: 'status inline', 'aria-live': 'polite' });
+    // A choice not yet saved says so: the select alone looks the same saved or not.
+    sel.addEventListener('change', () => {
+      const dirty = sel.value !== (p.result || '');
+      sel.classList.toggle('unsaved', dirty);
+      clear(status, dirty ? h('span', { class: 'muted unsaved-note' }, t('adm.unsaved')) : null);
+    });
     btn.addEventListener('click', () => act(btn, status, async () => {
       if (!sel.value) return;
       await recordResult(p, sel.value);

@@ -64,7 +64,8 @@ function header(s) {
 function meCard(s, act) {
   const me = s.me;
   if (!me) return v('div', { class: 'me', key: 'me' });
-  const colour = (c) => t(c === 'red' ? 'me.red' : 'me.black');
+  // "(you play Red)": a bare "(red)" after the opponent's name read as theirs.
+  const colour = (c) => t(c === 'red' ? 'me.youRed' : 'me.youBlack');
   const parts = [];
   if (me.role === 'player') {
     if (me.currentGame) {
@@ -167,7 +168,9 @@ function standings(s, ui, act) {
   const tools = v('div', { class: 'toolbar no-print' },
     views.length > 1 ? v('select', { key: 'st-view', 'aria-label': t('st.view'), onchange: (e) => act.setUi({ standingsView: e.target.value }) },
       views.map((x) => v('option', { value: x, selected: x === view }, t(`st.view.${x}`)))) : null,
-    roundPicker(ev, n, (r) => act.setUi({ standingsRound: r }), 'st-round'),
+    // The picker shows the round the standings are after (the API's
+    // round: the last complete one), as the heading below does.
+    roundPicker(ev, (st && st.round) || n, (r) => act.setUi({ standingsRound: r }), 'st-round'),
     groups ? v('select', { key: 'st-group', 'aria-label': t('st.group'), onchange: (e) => act.setUi({ group: e.target.value }) },
       groups.map((g) => v('option', { value: g, selected: g === ui.group }, g || t('st.group.all')))) : null,
     printButton(act));
