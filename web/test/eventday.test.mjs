@@ -352,3 +352,19 @@ test('10: tie-breaks are picked by name and ordered, never typed as ids', async 
     await page.context().close();
   }
 });
+
+test('10: the offerer is told a draw offer was declined', async () => {
+  const g = await apiCall(server.base, 'POST', '/games', { body: { timeControl: 'rapid-10/40+5/30' } });
+  const page = await newPage(browser, { width: 360, locale: 'zh-CN' });
+  await page.goto(`${server.base}/g/${g.id}#token=${g.redToken}`);
+  await page.locator('.game-page[data-ply="0"]').waitFor();
+  await apiCall(server.base, 'POST', `/games/${g.id}/moves`, { token: g.redToken, body: { move: 'h2e2', ply: 0 } });
+  await apiCall(server.base, 'POST', `/games/${g.id}/draw`, { token: g.redToken, body: { action: 'offer' } });
+  await apiCall(server.base, 'POST', `/games/${g.id}/clock`, { token: g.redToken, body: {} });
+  await page.locator('.offer-bar:not([hidden])').waitFor();
+  await apiCall(server.base, 'POST', `/games/${g.id}/draw`, { token: g.blackToken, body: { action: 'decline' } });
+  const note = page.locator('.game-notice:not([hidden])');
+  await note.waitFor({ timeout: 10000 });
+  assert.match(await note.innerText(), /对方拒绝了你的提和/);
+  await page.context().close();
+});

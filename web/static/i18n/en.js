@@ -267,6 +267,7 @@ export default {
   'game.downloads': 'Download the record',
   'game.drawArmed': 'A draw will be offered with your next move',
   'game.drawArmedCancel': 'Cancel the offer',
+  'game.drawDeclined': 'Your draw offer was declined; the game goes on.',
   'game.drawIncoming': 'Your opponent offers a draw',
   'game.drawOffered': 'Draw offered; waiting for the answer',
   'game.event': 'Back to the event',

@@ -270,6 +270,7 @@ export default {
   'game.downloads': '下载棋谱',
   'game.drawArmed': '走下一步时提和',
   'game.drawArmedCancel': '取消提和',
+  'game.drawDeclined': '对方拒绝了你的提和，对局继续。',
   'game.drawIncoming': '对方提和',
   'game.drawOffered': '已提和，等待对方答复',
   'game.event': '返回赛事',

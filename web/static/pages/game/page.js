@@ -356,11 +356,29 @@ export function mount(root, { gid, token: given = '' }) {
 
   let lastFenPieces = null;
 
+  // declinedNote tells the offerer their draw offer is gone while the game
+  // goes on: declined (or answered by a move); a page that only watched the
+  // offer vanish would say nothing.
+  const declinedNote = h('div', { class: 'game-notice', role: 'status', hidden: '' });
+  offerBar.after(declinedNote);
+  let declinedTimer = 0;
+  function noteDeclined(prev, next) {
+    const mine = (g) => g && g.drawOffer && g.drawOffer.pending && g.drawOffer.by === mySide;
+    if (role !== 'player' || !mine(prev) || mine(next) || next.status !== 'playing') return;
+    declinedNote.textContent = t('game.drawDeclined');
+    declinedNote.hidden = false;
+    announce.textContent = t('game.drawDeclined');
+    clearTimeout(declinedTimer);
+    declinedTimer = setTimeout(() => { declinedNote.hidden = true; }, 15000);
+  }
+
   function onGame(view, meta) {
     if (!alive) return;
     const first = !game;
     const prevPly = lastPly;
+    const prevGame = game;
     game = view;
+    if (!first) noteDeclined(prevGame, game);
     if (!Array.isArray(game.moves)) game.moves = [];
     if (first) {
       whoAmI();
