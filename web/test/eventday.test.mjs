@@ -368,3 +368,30 @@ test('10: the offerer is told a draw offer was declined', async () => {
   assert.match(await note.innerText(), /对方拒绝了你的提和/);
   await page.context().close();
 });
+
+test('10: a scribe sees no pad and no legal targets on a table it does not keep', async () => {
+  const ev = await newEvent('Scribes');
+  const r = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: {} });
+  await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds/1/start`, { token: ev.token, body: {} });
+  const sc = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/officials`, { token: ev.token, body: { role: 'scribe', name: 'S', tables: [2] } });
+  const open = async (table) => {
+    const page = await newPage(browser, { width: 1280, locale: 'en-US' });
+    const gid = r.pairings.find((p) => p.table === table).gameId;
+    await page.goto(`${server.base}/g/${gid}#token=${sc.token}`);
+    await page.locator('.game-page[data-ply]').waitFor();
+    return page;
+  };
+  const other = await open(1);
+  await other.locator('.not-your-table').waitFor();
+  assert.match(await other.locator('.not-your-table').innerText(), /tables 2, not this one/);
+  await other.locator('.xq-point[data-square="h2"]').click();
+  await other.waitForTimeout(300);
+  assert.equal(await other.locator('.xq-dot').count(), 0, 'no legal targets on a table not kept');
+  await other.context().close();
+  const mine = await open(2);
+  await mine.locator('.official-pad, .official-host, .game-side section').first().waitFor();
+  assert.equal(await mine.locator('.not-your-table').count(), 0);
+  await mine.locator('.xq-point[data-square="h2"]').click();
+  await mine.locator('.xq-dot').first().waitFor();
+  await mine.context().close();
+});

@@ -279,6 +279,7 @@ export default {
   'game.noMoves': 'No moves yet',
   'game.notFound': 'No such game.',
   'game.notStarted': 'The round has not started',
+  'game.notYourTable': 'You keep tables {tables}, not this one: you can watch it, not record it.',
   'game.notation': 'Notation',
   'game.notation.chinese': '中文',
   'game.notation.iccs': 'ICCS',

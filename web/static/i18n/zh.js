@@ -282,6 +282,7 @@ export default {
   'game.noMoves': '尚无着法',
   'game.notFound': '找不到这盘棋。',
   'game.notStarted': '本轮尚未开始',
+  'game.notYourTable': '你负责第 {tables} 台，不是本台：可以观看，不能记录。',
   'game.notation': '记谱法',
   'game.notation.chinese': '中文',
   'game.notation.iccs': 'ICCS',

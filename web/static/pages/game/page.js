@@ -430,6 +430,15 @@ export function mount(root, { gid, token: given = '' }) {
         get('/me', { token }).then((me) => {
           if (!alive || !me || (me.role !== 'scribe' && me.role !== 'arbiter' && me.role !== 'chiefArbiter')) return;
           officialKind = me.role === 'chiefArbiter' ? 'arbiter' : me.role; // the chief arbiter's pad is an arbiter's
+          // A scribe keeps only its own tables (O-1): elsewhere the page is a
+          // spectator's — no pad, no legal targets — and says why.
+          const tables = Array.isArray(me.tables) ? me.tables : [];
+          if (officialKind === 'scribe' && tables.length && game.tournament && !tables.includes(game.tournament.table)) {
+            officialKind = 'elsewhere';
+            officialHost.replaceChildren(h('p', { class: 'muted not-your-table' }, t('game.notYourTable', { tables: tables.join(', ') })));
+            render();
+            return;
+          }
           official.only(officialKind);
           render();
         }).catch(() => { /* no /me: every tool stays, the API refuses what is not theirs */ });
