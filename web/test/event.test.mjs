@@ -360,9 +360,9 @@ test('event page: downloads, print layout and keyboard tabs', async () => {
   await page.emulateMedia({ media: 'screen' });
   // Downloads: the standings CSV and the round's PGN.
   await page.locator('#tab-downloads').click();
-  const [csv] = await Promise.all([page.waitForEvent('download'), page.locator('.downloads a.button').click()]);
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.locator('#standings-csv').click()]);
   assert.match(csv.suggestedFilename(), /\.csv$/);
-  const [pgn] = await Promise.all([page.waitForEvent('download'), page.locator('.downloads button').first().click()]);
+  const [pgn] = await Promise.all([page.waitForEvent('download'), page.locator('.downloads button:not(#standings-csv)').first().click()]);
   assert.match(pgn.suggestedFilename(), /\.pgn$/);
   const text = await (await pgn.createReadStream()).toArray();
   assert.match(Buffer.concat(text).toString(), /\[Game "Chinese Chess"\]/);

@@ -395,3 +395,18 @@ test('10: a scribe sees no pad and no legal targets on a table it does not keep'
   await mine.locator('.xq-dot').first().waitFor();
   await mine.context().close();
 });
+
+test('10: a forfeit entered in the console is recorded as a forfeit', async () => {
+  const ev = await newEvent('Forfeits');
+  const r = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: {} });
+  const page = await openEvent(ev, { width: 1280 });
+  const row = page.locator('table.pairings tr[data-table="1"]');
+  await row.locator('select.result-select').selectOption('+-');
+  assert.match(await row.locator('.unsaved-note').innerText(), /not saved yet/);
+  await row.locator('.result-entry button').click();
+  await page.locator('table.pairings tr[data-table="1"] .status .ok').waitFor();
+  const g = await apiCall(server.base, 'GET', `/games/${r.pairings[0].gameId}`);
+  assert.equal(g.result, '+-');
+  assert.equal(g.reason, 'forfeit');
+  await page.context().close();
+});

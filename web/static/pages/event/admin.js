@@ -43,6 +43,9 @@ export function parseMembers(text) {
 /** tableList reads an official's tables, "1, 2 3，4" → [1, 2, 3, 4]. */
 export const tableList = (text) => String(text).split(/[,，\s]+/).filter(Boolean).map(Number);
 
+/** FORFEITS are the results that say a game was not played. */
+const FORFEITS = ['+-', '-+', '0-0'];
+
 /** createAdmin gives the event page its organiser controls. */
 export function createAdmin(page) {
   const tid = page.tid;
@@ -72,14 +75,16 @@ export function createAdmin(page) {
   async function recordResult(p, result) {
     const path = `/games/${enc(p.gameId)}/result`;
     const note = 'organiser console';
+    // A forfeit (+-, -+, 0-0) is recorded as one, not as an arbiter's decision.
+    const reason = FORFEITS.includes(result) ? { reason: 'forfeit' } : {};
     try {
-      return await post(path, p.result ? { result, correction: true, note } : { result });
+      return await post(path, p.result ? { result, ...reason, correction: true, note } : { result, ...reason });
     } catch (err) {
       if (!(err instanceof ApiError) || !(err.status === 403 || (err.status === 400 && err.code === 'unknown_field'))) throw err;
     }
     const arb = await arbiterToken();
     if (p.result) return post(`/games/${enc(p.gameId)}/rulings`, { kind: 'result', result, note }, arb);
-    return post(path, { result }, arb);
+    return post(path, { result, ...reason }, arb);
   }
 
   function after(status, text) {
