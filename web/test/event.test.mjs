@@ -465,7 +465,9 @@ test('the pairing explanations follow the language the reader chose, not the bro
 
 test('an organiser whose browser kept the token and the player links in localStorage (the older client) keeps both', async () => {
   const { ev } = await swiss4('Upgrade Open');
-  const kept = [{ id: 'p1', name: 'Wang Tianyi', number: 1, token: `${ev.id}.p1.old-secret` }];
+  // (the console lists the event's players, each with the link kept for them)
+  const p1 = (await apiCall(server.base, 'GET', `/tournaments/${ev.id}/players`)).players[0];
+  const kept = [{ id: p1.id, name: p1.name, number: p1.number, token: `${ev.id}.${p1.id}.old-secret` }];
   const page = await newPage(browser, { width: 1280, locale: 'en-US' });
   // What the older client left: its keys, set before any of the page's scripts runs.
   await page.addInitScript(({ tid, token, links }) => {

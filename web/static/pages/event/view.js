@@ -177,7 +177,7 @@ function standings(s, ui, act) {
   if (!st || !(st.rows || []).length) return v('div', { key: 'standings' }, tools, v('p', { class: 'muted' }, t('st.none')));
   const chain = (st.chain || []).filter((c) => c !== 'points' && c !== 'matchPoints');
   const cells = new Map(((ct && ct.rows) || []).map((r) => [r.playerId, r.cells]));
-  const rounds = team ? 0 : Math.max(0, ...[...cells.values()].map((c) => c.length));
+  const rounds = team ? 0 : Math.max(0, ...[...cells.values()].map(roundsOf));
   const roundCell = (playerId, c) => {
     const gid = games.get(`${c.round}:${playerId}`);
     const text = cellShort(c);
@@ -204,7 +204,7 @@ function standings(s, ui, act) {
       v('th', { scope: 'row', class: 'name' }, name, flags ? v('small', { class: 'flag' }, ` ${flags}`) : null),
       team ? null : v('td', { class: 'num col-rating' }, p?.rating || ''),
       team ? null : Array.from({ length: rounds }, (_, i) => {
-        const c = (cells.get(row.playerId) || [])[i];
+        const c = cellOf(cells.get(row.playerId) || [], i + 1);
         return c ? roundCell(row.playerId, c) : v('td', { class: 'col-round' }, '');
       }),
       team ? v('td', { class: 'num strong' }, points(row.matchPoints)) : null,
@@ -228,11 +228,17 @@ function standings(s, ui, act) {
       v('button', { type: 'button', class: 'small', onclick: act.closeCard }, t('ui.close'))] : null));
 }
 
+/** roundsOf is how many round columns a crosstable row's cells need. */
+export const roundsOf = (cells) => Math.max(cells.length, ...cells.map((c) => c.round || 0));
+
+/** cellOf is a row's cell of round n (by its round; by position when cells carry none). */
+export const cellOf = (cells, n) => cells.find((c) => c.round === n) || (cells.some((c) => c.round) ? null : cells[n - 1]);
+
 function crosstable(s, act) {
   const { ev } = s;
   const ct = s.tab.ct;
   if (!ev.round || !ct) return v('p', { class: 'muted', key: 'crosstable' }, t('st.none'));
-  const rounds = Math.max(0, ...(ct.rows || []).map((r) => r.cells.length));
+  const rounds = Math.max(0, ...(ct.rows || []).map((r) => roundsOf(r.cells)));
   return v('div', { key: 'crosstable' },
     v('h2', { class: 'print-title' }, `${ev.name} — ${t('tab.crosstable')}`),
     v('div', { class: 'toolbar no-print' }, printButton(act)),
@@ -241,7 +247,12 @@ function crosstable(s, act) {
         Array.from({ length: rounds }, (_, i) => v('th', { scope: 'col' }, String(i + 1))), v('th', { scope: 'col' }, t('st.points')))),
       v('tbody', {}, (ct.rows || []).map((r) => v('tr', { key: r.playerId },
         v('td', { class: 'num' }, r.number), v('th', { scope: 'row', class: 'name' }, r.name),
-        r.cells.map((c) => v('td', { class: `cell ${c.colour || ''} ${c.mark || ''}`, title: cellText(c, ct) }, cellShort(c))),
+        // One column per round, by the cell's round: a withdrawn player's
+        // missing rounds are empty cells, so the points stay in their column.
+        Array.from({ length: rounds }, (_, i) => {
+          const c = cellOf(r.cells, i + 1);
+          return c ? v('td', { class: `cell ${c.colour || ''} ${c.mark || ''}`, title: cellText(c, ct) }, cellShort(c)) : v('td', { class: 'cell' }, '');
+        }),
         v('td', { class: 'num strong' }, points(r.points))))))));
 }
 
