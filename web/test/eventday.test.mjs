@@ -189,6 +189,14 @@ test('4: a wrong or replaced token is said to be wrong and forgotten; the paste 
     assert.ok(!kept.includes(token), 'the wrong token is not kept');
     await page.context().close();
   }
+  // The organiser signs out on a borrowed device: the page is the public's again.
+  const page = await openEvent(ev, { tab: 'console', width: 360 });
+  await page.locator('#sign-out').click();
+  await page.locator('dialog.confirm-dialog button.primary').click();
+  await page.waitForLoadState('load');
+  await page.locator('#tab-pairings').waitFor();
+  assert.equal(await page.locator('#tab-console').count(), 0, 'signed out: no console');
+  await page.context().close();
 });
 
 test('5: a refusal in Chinese names tables and the page\'s own option, no English sentence and no id; in English too', async () => {

@@ -65,6 +65,7 @@ export default {
   'adm.saved': 'Table {table}: {result}',
   'adm.seeded': 'Seeded',
   'adm.selfArbiter': 'Organiser',
+  'adm.signOutConfirm': 'Sign out on this device? Keep the organiser link somewhere first: it is the only way back into the console.',
   'adm.start': 'Start round {n}',
   'adm.startMissing': 'This server starts a round when it is paired (or at its start time).',
   'adm.started': 'Round {n} has started.',

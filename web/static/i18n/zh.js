@@ -68,6 +68,7 @@ export default {
   'adm.saved': '第 {table} 台：{result}',
   'adm.seeded': '种子',
   'adm.selfArbiter': '组织者',
+  'adm.signOutConfirm': '在本设备上退出？请先保存好组织者链接：这是回到控制台的唯一途径。',
   'adm.start': '开始第 {n} 轮',
   'adm.startMissing': '此服务器在编排（或到达开始时间）时自动开始一轮。',
   'adm.started': '第 {n} 轮已开始。',

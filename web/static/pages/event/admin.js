@@ -472,6 +472,18 @@ export function createAdmin(page) {
     return form;
   }
 
+  // signOut forgets the organiser link on this device (a borrowed phone, a
+  // venue laptop): the page reloads as the public's.
+  function signOut() {
+    const b = h('button', { type: 'button', class: 'small', id: 'sign-out' }, t('me.forget'));
+    b.addEventListener('click', async () => {
+      if (!(await confirmDialog(t('adm.signOutConfirm'), { yes: t('me.forget') }))) return;
+      await saveToken(`event:${tid}`, '');
+      location.reload();
+    });
+    return h('p', {}, b);
+  }
+
   // The console is kept while what it shows is unchanged (a redraw keeps
   // the focus and a half-typed appointment in it).
   function consoleView() {
@@ -485,7 +497,7 @@ export function createAdmin(page) {
       h('p', { class: 'muted' }, t('adm.consoleLead')),
       h('p', {}, t('adm.nextSteps')),
       roundControls(page.ev.round, page.roundCache.get(page.ev.round)?.started !== false),
-      h('section', { class: 'card' }, h('h3', {}, t('adm.organiserLink')), linkBox(t('adm.organiserLink'), eventLink(token))),
+      h('section', { class: 'card' }, h('h3', {}, t('adm.organiserLink')), linkBox(t('adm.organiserLink'), eventLink(token)), signOut()),
       h('section', { class: 'card' }, h('h3', {}, t('adm.officials')), memo('officials', officialsForm)),
       linksSection(linkCtx),
       h('p', { class: 'help-link' }, h('a', { href: `/help/organiser.${lang}`, target: '_blank', rel: 'noopener' }, t('help.link'))));
