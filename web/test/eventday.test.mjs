@@ -149,7 +149,7 @@ test('2: a round paired but not started says so, and Start comes before pairing 
 
 test('3: the player\'s two clocks and the resign button are inside a 1280×800 and a 1366×768 window, and on a phone', async () => {
   const g = await apiCall(server.base, 'POST', '/games', { body: { timeControl: 'rapid-10/40+5/30' } });
-  for (const [width, height] of [[1280, 800], [1366, 768], [360, 740], [390, 844]]) {
+  for (const [width, height] of [[1280, 800], [1366, 768], [768, 1024], [360, 740], [390, 844]]) {
     for (const locale of ['en-US', 'zh-CN']) {
       const page = await newPage(browser, { width, height, locale });
       await page.goto(`${server.base}/g/${g.id}#token=${g.blackToken}`);
