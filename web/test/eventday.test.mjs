@@ -160,7 +160,7 @@ test('3: the player\'s two clocks and the resign button are inside a 1280×800 a
         return { clocks: [...document.querySelectorAll('.clock')].map(box), resign: box(document.querySelector('.game-bar button.danger')),
           board: box(document.querySelector('.xq-svg')), h: innerHeight, w: document.documentElement.clientWidth };
       });
-      if (width >= 1280) await screenshot(page, `eventday-game-${width}x${height}-${locale.slice(0, 2)}`, { fullPage: false });
+      if (width >= 768) await screenshot(page, `eventday-game-${width}x${height}-${locale.slice(0, 2)}`, { fullPage: false });
       if (width === 360) await screenshot(page, `eventday-game-360-${locale.slice(0, 2)}`, { fullPage: false });
       for (const b of [...boxes.clocks, boxes.resign]) {
         assert.ok(b.t >= 0 && b.b <= boxes.h + 0.5 && b.r <= boxes.w + 0.5, `${width}×${height}: ${JSON.stringify(b)} is outside the window (${boxes.h}px high)`);
