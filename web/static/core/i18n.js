@@ -102,8 +102,22 @@ export function number(n, opts) {
 export function errorParams(err) {
   const p = { rule: (err && err.rule) || '' };
   const m = /^([A-Za-z][\w.[\]]*):\s/.exec((err && err.message) || '');
-  p.field = (err && err.params && err.params.field) || (m ? m[1] : '');
-  return { ...p, ...sayParams((err && err.params) || {}) };
+  p.field = fieldLabel((err && err.params && err.params.field) || (m ? m[1] : ''));
+  return { ...p, ...sayParams((err && err.params) || {}), field: p.field };
+}
+
+// fieldLabels name a request field by the label of the form field that
+// fills it; a field with no label here is not named at all (the reader
+// never sees a JSON field name), and the refusal says the request is wrong.
+const fieldLabels = {
+  name: 'adm.name', rating: 'adm.rating', club: 'adm.club', rounds: 'home.rounds', tiebreaks: 'home.tiebreaks',
+  startsAt: 'adm.startsAt', tables: 'adm.tables', note: 'adm.note', timeControl: 'home.tc', system: 'home.system', scoring: 'home.scoring',
+};
+
+/** fieldLabel is the reader's name of a refused field ("tiebreaks[0]" → "Tie-breaks"), or "". */
+export function fieldLabel(field) {
+  const base = /^([A-Za-z]+)/.exec(field || '');
+  return base && fieldLabels[base[1]] ? t(fieldLabels[base[1]]) : '';
 }
 
 // optionLabels name a request option a refusal points to by the page's own

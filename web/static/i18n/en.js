@@ -415,7 +415,7 @@ export default {
   'home.tf.boardsWithSubstitutes': 'Boards with substitutes',
   'home.tf.fixedBoards': 'Fixed boards',
   'home.tf.lineupPerMatch': 'A lineup per match',
-  'home.tiebreaks': 'Tie-breaks (in order, comma-separated; empty for the system’s default)',
+  'home.tiebreaks': 'Tie-breaks (compared in order; none chosen: the system’s own)',
   'home.tb.add': 'Add a tie-break…',
   'home.tb.default': 'The system’s own tie-breaks (add to choose yours, in order)',
   'home.tb.down': 'Move down',

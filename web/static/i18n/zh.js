@@ -418,7 +418,7 @@ export default {
   'home.tf.boardsWithSubstitutes': '台次可替补',
   'home.tf.fixedBoards': '固定台次',
   'home.tf.lineupPerMatch': '每场报名单',
-  'home.tiebreaks': '名次区分（按顺序，逗号分隔；留空用赛制默认）',
+  'home.tiebreaks': '名次区分（按顺序比较；不选则用赛制默认）',
   'home.tb.add': '添加破同分方法…',
   'home.tb.default': '使用赛制默认的破同分方法（添加后按次序使用你选的）',
   'home.tb.down': '下移',
