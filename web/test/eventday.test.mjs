@@ -412,8 +412,12 @@ test('10: a forfeit entered in the console is recorded as a forfeit', async () =
   await row.locator('select.result-select').selectOption('+-');
   assert.match(await row.locator('.unsaved-note').innerText(), /not saved yet/);
   await row.locator('.result-entry button').click();
-  await page.locator('table.pairings tr[data-table="1"] .status .ok').waitFor();
-  const g = await apiCall(server.base, 'GET', `/games/${r.pairings[0].gameId}`);
+  // (the saved note may be redrawn away at once: the stored result is what counts)
+  let g = null;
+  for (let i = 0; i < 100 && !(g && g.result); i++) {
+    g = await apiCall(server.base, 'GET', `/games/${r.pairings[0].gameId}`);
+    if (!g.result) await page.waitForTimeout(100);
+  }
   assert.equal(g.result, '+-');
   assert.equal(g.reason, 'forfeit');
   await page.context().close();
