@@ -83,7 +83,7 @@ func New(opts Options) (*Handler, error) {
 	h := &Handler{assets: map[string]*asset{}}
 	var names []string
 	err = fs.WalkDir(sub, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || p == "index.html" {
+		if err != nil || d.IsDir() || p == "index.html" || p == serviceWorker {
 			return err
 		}
 		names = append(names, p)
@@ -100,6 +100,9 @@ func New(opts Options) (*Handler, error) {
 		h.addAsset(name, body)
 	}
 	if err := h.addEngine(opts.Engine); err != nil {
+		return nil, err
+	}
+	if err := h.addServiceWorker(sub); err != nil {
 		return nil, err
 	}
 	page, err := fs.ReadFile(sub, "index.html")
@@ -141,6 +144,36 @@ func (h *Handler) addAsset(name string, body []byte) {
 	a := &asset{body: body, contentType: contentType(name), hashed: strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:])[:hashLen] + ext}
 	h.assets[name] = a
 	h.assets[a.hashed] = a
+}
+
+// serviceWorker is the service worker's asset (sw.js), served at its plain
+// name /assets/sw.js with the scope "/" allowed: a browser checks that
+// stable URL for updates, and the file names this deploy's assets.
+const serviceWorker = "sw.js"
+
+// addServiceWorker serves sw.js with, in front of it, the deploy's version
+// and the fingerprinted URL of every other asset, which the worker caches
+// when it installs (web/static/sw.js says what it does with them).
+func (h *Handler) addServiceWorker(sub fs.FS) error {
+	body, err := fs.ReadFile(sub, serviceWorker)
+	if err != nil {
+		return err
+	}
+	var urls []string
+	for name, a := range h.assets {
+		if name == a.hashed {
+			urls = append(urls, "/assets/"+a.hashed)
+		}
+	}
+	slices.Sort(urls)
+	list, err := json.Marshal(urls)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(list)
+	head := fmt.Sprintf("self.XQ_VERSION = %q;\nself.XQ_ASSETS = %s;\n", hex.EncodeToString(sum[:])[:hashLen], list)
+	h.addAsset(serviceWorker, slices.Concat([]byte(head), body))
+	return nil
 }
 
 // rewrite replaces, in every match of re, the asset name its first group
@@ -253,6 +286,9 @@ func (h *Handler) serveAsset(w http.ResponseWriter, r *http.Request) {
 	} else {
 		// A plain name (a browser without import maps) is always revalidated.
 		hd.Set("Cache-Control", "no-cache")
+	}
+	if name == serviceWorker {
+		hd.Set("Service-Worker-Allowed", "/") // its scope is every page, not /assets/
 	}
 	// ServeContent answers If-None-Match against this ETag with a 304.
 	hd.Set("ETag", `"`+strings.TrimPrefix(path.Ext(strings.TrimSuffix(a.hashed, path.Ext(a.hashed))), ".")+`"`)

@@ -140,6 +140,8 @@ type tournamentIn struct {
 	ChallengeTeam    int              `json:"challengeTeam"`
 	// BroadcastDelaySeconds delays public reads of the event's games.
 	BroadcastDelaySeconds int `json:"broadcastDelaySeconds"`
+	// SignedResults counts a game's result only once its scoresheet is signed (O-3).
+	SignedResults bool `json:"signedResults"`
 }
 
 // lateEntriesJSON is a Swiss event's late-entry rules (S-2).
@@ -207,6 +209,7 @@ func (in *tournamentIn) combinedSettings(s *tournament.Settings) {
 	s.Rating = in.Rating.params()
 	s.ChallengeDraw = in.ChallengeDraw
 	s.BroadcastDelaySeconds = in.BroadcastDelaySeconds
+	s.SignedResults = in.SignedResults
 	s.ChallengeTeam = in.ChallengeTeam
 }
 
@@ -247,6 +250,8 @@ type tournamentOut struct {
 	// BroadcastDelaySeconds is how far behind the play public reads of the
 	// event's games are.
 	BroadcastDelaySeconds int `json:"broadcastDelaySeconds"`
+	// SignedResults says a result counts once the game's scoresheet is signed (O-3).
+	SignedResults bool `json:"signedResults"`
 }
 
 func rfc3339(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
@@ -259,7 +264,7 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch, RankByGamePoints: s.RankByGamePoints,
 		Playoff: s.PlayoffPlaces() == 0, ShareTitle: s.ShareTitle, PlacesCounted: s.PlacesCounted, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Entrants(), Round: t.Round,
 		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s), Rating: ratingOut(s.Rating), ChallengeDraw: s.ChallengeDraw, ChallengeTeam: s.ChallengeTeam,
-		BroadcastDelaySeconds: s.BroadcastDelaySeconds,
+		BroadcastDelaySeconds: s.BroadcastDelaySeconds, SignedResults: s.SignedResults,
 	}
 	if s.StartsAt != 0 {
 		v := rfc3339(s.StartsAt)

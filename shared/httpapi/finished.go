@@ -16,6 +16,15 @@ func (ev *event) finished() bool {
 	if ev.t.Round == 0 || len(ev.h.Unfinished()) > 0 {
 		return false
 	}
+	// A team match whose lineups are still awaited has no board games yet,
+	// so nothing is unfinished; it is not over for that.
+	if r := ev.round(ev.t.Round); r != nil {
+		for _, m := range r.Matches {
+			if !tournament.MatchSet(r, m) {
+				return false
+			}
+		}
+	}
 	_, err := ev.pairNext(tournament.PairOptions{UnfinishedAsDraws: true}, func(int, int, int) string { return "" })
 	var re *tournament.RuleError
 	return errors.As(err, &re) && re.Code == tournament.CodeEventComplete

@@ -44,6 +44,9 @@ type gameLink struct {
 	// is made (the setting is fixed before round 1), so a public read
 	// knows it without reading the event.
 	Delay int `json:"d,omitempty"`
+	// SignedResults is the event's setting, copied when the game is made:
+	// the result reaches the event once the scoresheet is signed (O-3).
+	SignedResults bool `json:"sr,omitempty"`
 }
 
 // recordInfoJSON is the stored form of game.RecordInfo.
@@ -136,7 +139,7 @@ func (a *API) eventGame(t *tournament.Tournament, r *tournament.Round, p tournam
 		return nil, err
 	}
 	link := gameLink{Tournament: t.ID, Round: r.Number, Table: p.Table, Red: red.ID, Black: black.ID, RedHash: red.TokenHash, BlackHash: black.TokenHash,
-		RedName: red.Name, BlackName: black.Name, RedNumber: numbers[red.ID], BlackNumber: numbers[black.ID], Delay: t.Settings.BroadcastDelaySeconds}
+		RedName: red.Name, BlackName: black.Name, RedNumber: numbers[red.ID], BlackNumber: numbers[black.ID], Delay: t.Settings.BroadcastDelaySeconds, SignedResults: t.Settings.SignedResults}
 	return encodeGame(&store.Record{PK: store.GamePK(p.GameID), SK: store.GameSK, Kind: store.KindGame}, link, g)
 }
 
@@ -213,7 +216,8 @@ func (a *API) saveGame(c *call, sg *storedGame, corrected bool) error {
 	if corrected {
 		return a.correctResult(c, sg)
 	}
-	report := sg.Link.Tournament != "" && !sg.Link.Reported && sg.Game.Status() == game.Over
+	report := sg.Link.Tournament != "" && !sg.Link.Reported && sg.Game.Status() == game.Over &&
+		(!sg.Link.SignedResults || sg.Game.Signed()) // O-3: the event's option waits for the signatures
 	if report {
 		// Only the pairing's own game writes the table's result: an item
 		// that merely names the table (planted before imports were

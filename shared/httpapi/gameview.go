@@ -45,7 +45,11 @@ type gameOut struct {
 	Discipline []disciplineOut `json:"discipline"`
 	// Adjourned is the adjournment (C-7), null while the game is not adjourned.
 	Adjourned *adjournedOut `json:"adjourned"`
-	Version   uint64        `json:"version"`
+	// Signatures are the scoresheet's signed lines (O-3), and Signed says
+	// all three are: until then the record is awaiting signatures.
+	Signatures []signatureOut `json:"signatures"`
+	Signed     bool           `json:"signed"`
+	Version    uint64         `json:"version"`
 }
 
 type colourInts struct {
@@ -91,6 +95,10 @@ type repetitionOut struct {
 	PerpetualChase colourBool `json:"perpetualChase"`
 	CouldBreak     colourBool `json:"couldBreak"`
 	BreakingMove   colourMove `json:"breakingMove"`
+	// Votes is the sealed vote on a pending repetition (votes.go), null when
+	// none is under way; Ruling is the repetition ruling once made.
+	Votes  *votesOut            `json:"votes"`
+	Ruling *repetitionRulingOut `json:"ruling"`
 }
 
 // colourMove is a move per side in ICCS, null when there is none.
@@ -210,6 +218,7 @@ func gameView(sg *storedGame, now int64, since int) gameOut {
 	if m := r.BreakingMove[xiangqi.Black]; m != "" {
 		out.Repetition.BreakingMove.Black = strp(m)
 	}
+	out.Repetition.Votes, out.Repetition.Ruling = votesView(sg.Game)
 	if r.Requested {
 		out.Repetition.RequestedBy = strp(r.RequestedBy.String())
 	}
@@ -223,6 +232,7 @@ func gameView(sg *storedGame, now int64, since int) gameOut {
 	if v.Adjourned {
 		out.Adjourned = &adjournedOut{At: rfc3339(v.AdjournedAt), SealedBy: v.AdjournedBy.String()}
 	}
+	out.Signatures, out.Signed = signaturesView(v), v.Signed
 	if sg.Link.Tournament != "" {
 		l := sg.Link
 		out.Tournament = &linkOut{ID: l.Tournament, Round: l.Round, Table: l.Table, Red: l.Red, Black: l.Black,

@@ -123,6 +123,8 @@ var Routes = []Route{
 	{"POST", "/games/{gid}/claims", FnDraw, Roles{RolePlayer, RoleScribe}, (*API).claim},
 	{"POST", "/games/{gid}/result", FnRulings, Roles{RoleArbiter, RoleChiefArbiter, RoleScribe, RoleOrganiser}, (*API).recordResult},
 	{"POST", "/games/{gid}/rulings", FnRulings, Roles{RoleArbiter, RoleChiefArbiter, RoleScribe, RoleOrganiser}, (*API).rule},
+	{"POST", "/games/{gid}/votes", FnRulings, Roles{RoleArbiter, RoleChiefArbiter, RoleOrganiser}, (*API).vote},
+	{"POST", "/games/{gid}/signatures", FnRulings, Roles{RolePlayer, RoleScribe, RoleArbiter, RoleChiefArbiter, RoleOrganiser}, (*API).sign},
 	{"POST", "/tournaments/{tid}/rounds", FnPairRound, Roles{RoleOrganiser}, (*API).pairRound},
 	{"GET", "/tournaments/{tid}/rounds", FnPairRound, Roles{RolePublic}, (*API).listRounds},
 	{"GET", "/tournaments/{tid}/rounds/{n}", FnPairRound, Roles{RolePublic}, (*API).getRound},

@@ -179,6 +179,12 @@ type Settings struct {
 	// hall; the event's own tokens read them live. 0 (default) shows them
 	// live. Fixed before round 1: every game copies it when it is made.
 	BroadcastDelaySeconds int
+	// SignedResults makes a game's result count for the event (its round
+	// complete, the standings) only once its scoresheet is signed by both
+	// players and the scribe, or closed by an arbiter (O-3: 签字认可,为对局
+	// 结束). Every game copies it when it is made. Off by default: the result
+	// counts when it is recorded.
+	SignedResults bool
 }
 
 // MaxBroadcastDelaySeconds bounds BroadcastDelaySeconds: an hour.

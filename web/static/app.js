@@ -84,5 +84,14 @@ async function route() {
   }
 }
 
+// The service worker (sw.js) caches the shell and every fingerprinted asset,
+// so a page visited once opens again with no network (a venue's Wi-Fi
+// down). Its script sits under /assets/ but is allowed the whole site.
+function installable() {
+  if (!('serviceWorker' in navigator)) return;
+  navigator.serviceWorker.register('/assets/sw.js', { scope: '/' }).catch((err) => console.warn('service worker:', err.message));
+}
+
 chrome();
+installable();
 route();

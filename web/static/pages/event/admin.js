@@ -17,6 +17,7 @@ import { playerStatus, resultName, resultShort, RESULTS } from '../../names.js';
 import { act, checkbox, clear, confirmDialog, field, h, linkBox, parseCSV, select, showError, showOk, validate } from '../../ui.js';
 import { linksSection } from './links.js';
 import { openSlips } from './slips.js';
+import { officialsList } from './officials.js';
 
 /**
  * csvPlayers turns pasted or uploaded CSV (name, rating, club) into the
@@ -72,9 +73,8 @@ export function createAdmin(page) {
   // recordResult enters or corrects a game's result as the organiser; a
   // server where only officials record results (403, or a correction field it
   // does not know) gets it from the organiser appointed as an arbiter.
-  async function recordResult(p, result) {
+  async function recordResult(p, result, note = '') {
     const path = `/games/${enc(p.gameId)}/result`;
-    const note = 'organiser console';
     // A forfeit (+-, -+, 0-0) is recorded as one, not as an arbiter's decision.
     const reason = FORFEITS.includes(result) ? { reason: 'forfeit' } : {};
     try {
@@ -101,15 +101,16 @@ export function createAdmin(page) {
   }
 
   // roundControls: started says whether the latest round's clocks have
-  // started (GET /rounds/{n}'s started); while they have not, "Start round
-  // n" is the step to take and pairing the next round waits.
-  function roundControls(n, started = true) {
-    // The players' count is in the key: a refusal shown before registering
-    // ("too few players") must not outlive the registrations that answer it.
-    return memo(`round-${page.ev.round}-${page.ev.status}-${started}-${page.players.length}`, () => buildRoundControls(n, started));
+  // started (GET /rounds/{n}'s started; read from the cache when not given);
+  // while they have not, "Start round n" is the step to take. The players'
+  // count is in the key: a refusal shown before registering ("too few
+  // players") must not outlive the registrations that answer it.
+  function roundControls(n, startedArg) {
+    const started = startedArg ?? !!page.roundCache.get(n || page.ev.round)?.started;
+    return memo(`round-${page.ev.round}-${page.ev.status}-${n}-${started}-${page.players.length}`, () => buildRoundControls(n, started));
   }
 
-  function buildRoundControls(n, started) {
+  function buildRoundControls(n, started = false) {
     const ev = page.ev;
     const status = h('div', { class: 'status', 'aria-live': 'polite' });
     const next = ev.round + 1;
@@ -127,7 +128,7 @@ export function createAdmin(page) {
       after(status, t('adm.paired', { n: r.round }));
     }));
     const cur = ev.round;
-    const startBtn = cur && !started ? h('button', { type: 'button', class: 'primary', id: 'start-round' }, t('adm.start', { n: cur })) : null;
+    const startBtn = cur && !started && ev.status !== 'finished' ? h('button', { type: 'button', class: 'primary', id: 'start-round' }, t('adm.start', { n: cur })) : null;
     if (startBtn) {
       startBtn.addEventListener('click', () => act(startBtn, status, async () => {
         try {
@@ -149,7 +150,8 @@ export function createAdmin(page) {
       }));
     }
     return h('section', { class: 'card admin no-print', 'aria-label': t('adm.round') },
-      h('div', { class: 'row wrap' }, startBtn, canPair ? pairBtn : h('p', { class: 'muted' }, t('adm.allPaired'))),
+      h('div', { class: 'row wrap' }, startBtn, canPair ? pairBtn : h('p', { class: 'muted' }, t('adm.allPaired')),
+        cur && started && ev.status !== 'finished' ? h('p', { class: 'ok' }, t('adm.started', { n: cur })) : null),
       canPair ? h('details', {}, h('summary', {}, t('adm.pairOptions')), field(t('adm.startsAt'), startsAt), asDraws) : null,
       status);
   }
@@ -159,23 +161,32 @@ export function createAdmin(page) {
   }
 
   function buildResultControl(p, n) {
-    const label = t('adm.result', { table: p.board ? `${p.table}.${p.board}` : p.table });
-    const sel = select([['', '—'], ...RESULTS.map((r) => [r, `${resultShort(r)} ${resultName(r)}`])], { 'aria-label': label, value: p.result || '', class: 'result-select' });
+    const boardNo = p.board ? `${p.table}.${p.board}` : p.table;
+    const label = t('adm.result', { table: boardNo });
+    // A correction starts from no choice: the result it would replace is shown beside it, not pre-selected.
+    const sel = select([['', '—'], ...RESULTS.map((r) => [r, `${resultShort(r)} ${resultName(r)}`])], { 'aria-label': label, value: '', class: 'result-select' });
     const btn = h('button', { type: 'button', class: 'small' }, p.result ? t('adm.correct') : t('adm.save'));
     const status = h('span', { class: 'status inline', 'aria-live': 'polite' });
+    // O-1: a correction says why (kept in the game's log) and is confirmed before it is sent.
+    const note = p.result ? h('input', { class: 'correction-note', maxlength: 500, 'aria-label': t('adm.correctNote', { table: boardNo }), placeholder: t('adm.correctNoteHint') }) : null;
     // A choice not yet saved says so: the select alone looks the same saved or not.
     sel.addEventListener('change', () => {
-      const dirty = sel.value !== (p.result || '');
+      const dirty = sel.value !== '';
       sel.classList.toggle('unsaved', dirty);
       clear(status, dirty ? h('span', { class: 'muted unsaved-note' }, t('adm.unsaved')) : null);
     });
     btn.addEventListener('click', () => act(btn, status, async () => {
-      if (!sel.value) return;
-      await recordResult(p, sel.value);
+      if (!sel.value) { showError(status, new Error(t('adm.pickResult'))); sel.focus(); return; }
+      if (p.result) {
+        if (sel.value === p.result) { showError(status, new Error(t('adm.sameResult'))); return; }
+        if (!note.value.trim()) { showError(status, new Error(t('adm.correctNoteNeeded'))); note.focus(); return; }
+        if (!(await confirmDialog(t('adm.correctConfirm', { table: boardNo, before: resultShort(p.result), after: resultShort(sel.value), note: note.value.trim() })))) return;
+      }
+      await recordResult(p, sel.value, note ? note.value.trim() : '');
       page.roundCache.delete(n);
       after(status, t('adm.saved', { table: p.table, result: sel.value }));
     }));
-    return h('div', { class: 'result-entry no-print' }, sel, btn, status);
+    return h('div', { class: 'result-entry no-print' }, sel, note, btn, status);
   }
 
   function playerOptions() {
@@ -465,6 +476,7 @@ export function createAdmin(page) {
         const res = await post(`${base()}/officials`, body);
         keepLink({ id: res.id, name: `${body.name} (${t(`adm.role.${body.role}`)})`, token: res.token });
         clear(out, h('p', {}, t('adm.appointed', { name: body.name })), linkBox(body.name, eventLink(res.token)));
+        memo('officials-list', listOfOfficials).reload();
         name.value = '';
         tables.value = '';
       });
@@ -484,6 +496,9 @@ export function createAdmin(page) {
     return h('p', {}, b);
   }
 
+  // The officials as the server has them: kept across reloads, each with a new link on request.
+  const listOfOfficials = () => officialsList({ base, token, post, eventLink, keepLink });
+
   // The console is kept while what it shows is unchanged (a redraw keeps
   // the focus and a half-typed appointment in it).
   function consoleView() {
@@ -495,10 +510,10 @@ export function createAdmin(page) {
     return h('div', { class: 'console' },
       h('h2', {}, t('adm.console')),
       h('p', { class: 'muted' }, t('adm.consoleLead')),
-      h('p', {}, t('adm.nextSteps')),
+      h('p', {}, t(page.ev.teams ? 'adm.nextStepsTeams' : 'adm.nextSteps')),
       roundControls(page.ev.round, page.roundCache.get(page.ev.round)?.started !== false),
       h('section', { class: 'card' }, h('h3', {}, t('adm.organiserLink')), linkBox(t('adm.organiserLink'), eventLink(token)), signOut()),
-      h('section', { class: 'card' }, h('h3', {}, t('adm.officials')), memo('officials', officialsForm)),
+      h('section', { class: 'card' }, h('h3', {}, t('adm.officials')), memo('officials', officialsForm), memo('officials-list', listOfOfficials)),
       linksSection(linkCtx),
       h('p', { class: 'help-link' }, h('a', { href: `/help/organiser.${lang}`, target: '_blank', rel: 'noopener' }, t('help.link'))));
   }

@@ -1,11 +1,10 @@
 // pages/event/links.js — the console's links, which can always be had
-// again: every player, official and captain of the event, with the link this
+// again: every player and captain of the event (officials: officials.js), with the link this
 // browser keeps (if it keeps one) and "New link", which asks the server for
 // a new token (the old link stops working) — so an organiser on any device
 // holding the organiser link can hand a player their link. "Print link
 // slips" opens slips.js. Nothing here is shown to anyone but the organiser.
 
-import { get } from '../../core/http.js';
 import { t } from '../../core/i18n.js';
 import { act, clear, confirmDialog, h, linkBox } from '../../ui.js';
 
@@ -45,7 +44,7 @@ export function whoText(x) {
 /**
  * linksSection draws the console's links card. ctx: {tid, base(), token,
  * players, teams, links(), keepLink(entry), eventLink(token), post(path,
- * body), openSlips()}; the officials are read here (organiser only).
+ * body), openSlips()}.
  */
 export function linksSection(ctx) {
   const box = h('div', { class: 'links-list' }, h('p', { class: 'muted' }, t('ui.loading')));
@@ -56,15 +55,11 @@ export function linksSection(ctx) {
     h('h3', {}, t('lnk.title')),
     h('p', { class: 'muted' }, t('lnk.lead')),
     h('div', { class: 'row wrap' }, slipsBtn), slipsStatus, box);
-  (async () => {
-    let officials = [];
-    try {
-      officials = (await get(`${ctx.base()}/officials`, { token: ctx.token })).officials || [];
-    } catch { /* shown without officials; a reload tries again */ }
-    const rows = people(ctx.players, officials, ctx.teams);
-    if (!rows.length) { clear(box, h('p', { class: 'muted' }, t('lnk.none'))); return; }
-    clear(box, h('ul', { class: 'plain links' }, rows.map((x) => row(ctx, x))));
-  })();
+  // The officials have their own list with "New link" under "Arbiters and
+  // scribes" (officials.js); the slips still print the scribes' tables.
+  const rows = people(ctx.players, [], ctx.teams);
+  if (!rows.length) clear(box, h('p', { class: 'muted' }, t('lnk.none')));
+  else clear(box, h('ul', { class: 'plain links' }, rows.map((x) => row(ctx, x))));
   return section;
 }
 

@@ -27,6 +27,11 @@ import { reasonText, resultName } from '../../names.js';
 import { patch } from '../../core/view.js';
 import { h } from '../../ui.js';
 import { mountOfficial } from './official.js';
+import { mountRuling } from './ruling.js';
+import * as sync from '../../core/sync.js';
+import { mountSync } from './sync.js';
+import { mountSignatures } from './signatures.js';
+import { scoresheet } from '../scoresheet/sheet.js';
 import { barModel, canMove, checkSide, factsText, movesShown, NOTATIONS, notationSetting, pendingAfter, pieceCount, parseRecord, roleOf,
   saveNotation, saveSetting, setting, soundOf, statusKey } from './state.js';
 import { barView, confirmView, movesView, offerView } from './view.js';
@@ -48,6 +53,7 @@ export function mount(root, { gid, token: given = '' }) {
   let ask = ''; // the action asking ✓/✗ in place: 'draw' | 'resign' | ''
   let arrived = false; // this page recorded the player's arrival (C-6)
   let drawArmed = false; // D-1: an offer goes with the next move, before the clock press
+  let drawSide = ''; // the side a scribe's armed offer is for (the pad's draw row)
   let lastPly = -1;
   let lastStatus = '';
   let notation = notationSetting();
@@ -56,6 +62,11 @@ export function mount(root, { gid, token: given = '' }) {
   let unwatch = () => {};
   let official = null;
   let officialKind = ''; // 'scribe' | 'arbiter' once GET /me says
+  // An official's writes go to the offline queue (core/sync.js): the game
+  // shown is the server's view with the queued moves played on it.
+  let queueMode = false;
+  let serverGame = null;
+  let syncPanel = null;
 
   // ---- layout ----
   const title = h('h1', { id: 'game-title' }, t('game.title'));
@@ -83,7 +94,9 @@ export function mount(root, { gid, token: given = '' }) {
   const confirmBar = h('div', { class: 'confirm-bar', hidden: '' });
   const offerBar = h('div', { class: 'offer-bar', role: 'status', hidden: '' });
   const bar = h('div', { class: 'game-bar', hidden: '' });
-  const boardCol = h('div', { class: 'game-col' }, topSlot, boardHost, bottomSlot, errorBox, confirmBar, offerBar, resultBox, bar);
+  // G-6: the repetition ruling (the three verdicts and their notes) stays on the page for players and spectators.
+  const publicRuling = mountRuling(h('div'), { token: '' }, { readOnly: true });
+  const boardCol = h('div', { class: 'game-col' }, topSlot, boardHost, bottomSlot, errorBox, confirmBar, offerBar, resultBox, publicRuling.node, bar);
 
   const movesList = h('ol', { class: 'moves', 'aria-label': t('game.moves') });
   const notationSel = h('select', { id: 'game-notation' },
@@ -96,7 +109,10 @@ export function mount(root, { gid, token: given = '' }) {
   const downloads = h('div', { class: 'downloads' },
     ...['pgn', 'chinese', 'wxf', 'iccs', 'fen', 'yz3', 'yz4'].map((f) =>
       h('a', { href: `/games/${encodeURIComponent(gid)}/record?format=${f}`, download: `${gid}.${f === 'pgn' ? 'pgn' : `${f}.txt`}` }, f.toUpperCase())));
-  const downloadsBox = h('section', { 'aria-labelledby': 'game-dl-h' }, h('h2', { id: 'game-dl-h' }, t('game.downloads')), downloads);
+  const printSheet = h('button', { type: 'button', class: 'print-sheet' }, t('sheet.print'));
+  const downloadsBox = h('section', { 'aria-labelledby': 'game-dl-h' }, h('h2', { id: 'game-dl-h' }, t('game.downloads')), downloads,
+    h('div', { class: 'form-row' }, printSheet));
+  const sheetHost = h('div', { class: 'sheet-host' });
 
   const touch = typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
   const check = (id, label, on, change) => {
@@ -116,8 +132,35 @@ export function mount(root, { gid, token: given = '' }) {
   const settingsBox = h('section', { class: 'settings', 'aria-labelledby': 'game-set-h' },
     h('h2', { id: 'game-set-h' }, t('game.settings')), confirmOpt.row, pressOpt.row, muteOpt.row, flip, tokenBox);
   const officialHost = h('div');
-  const side = h('aside', { class: 'game-side' }, officialHost, movesBox, downloadsBox, settingsBox);
-  page.append(offline, head, announce, h('div', { class: 'game-layout' }, boardCol, side));
+  const sigHost = h('div');
+  const side = h('aside', { class: 'game-side' }, officialHost, sigHost, movesBox, downloadsBox, settingsBox);
+  const syncHost = h('div');
+  page.append(offline, syncHost, head, announce, h('div', { class: 'game-layout' }, boardCol, side), sheetHost);
+
+  // O-3: the scoresheet's signatures, taken on an official's pad.
+  let officialName = '';
+  const sigPanel = mountSignatures(sigHost, {
+    canSign: () => role === 'official' || role === 'organiser',
+    nameOf: (line) => (line === 'scribe' ? officialName : viewName(line) || (names[line] || '').replace(/ \(\d+\)$/, '')),
+    sign: (body) => act('/signatures', body),
+  });
+
+  // The printable scoresheet: drawn when asked for, printed alone.
+  printSheet.addEventListener('click', async () => {
+    if (!game) return;
+    let moves = game.moves;
+    if (notation !== 'iccs') {
+      try { moves = await (await import('../../engine.js')).notation(game.startFen, game.moves, notation); } catch { /* ICCS then */ }
+    }
+    const link = game.tournament || {};
+    sheetHost.replaceChildren(scoresheet(game, {
+      event: eventName, round: link.round, table: link.table, moves,
+      red: viewName('red') || names.red, black: viewName('black') || names.black,
+    }));
+    document.body.classList.add('print-sheet');
+    addEventListener('afterprint', () => document.body.classList.remove('print-sheet'), { once: true });
+    print();
+  });
 
   const board = createBoard(boardHost, { orientation: 'red', onMove: (mv) => chooseMove(mv) });
   // A clock that reaches zero here is a question for the server, which
@@ -140,6 +183,11 @@ export function mount(root, { gid, token: given = '' }) {
   // key, settle, onQueued, contentType.
   async function post(path, body, opts = {}) {
     showError(null);
+    if (queueMode && (path === '/clock' || path === '/signatures')) {
+      // Recorded at the table: kept on the device and sent in order (offline too).
+      await sync.enqueue(gid, { kind: path === '/clock' ? 'press' : 'sign', path, body, ply: game.ply, token });
+      return null;
+    }
     const view = await outbox.post(`/games/${encodeURIComponent(gid)}${path}`, body, { token, ...opts });
     if (view && view.id) setGame(gid, view);
     return view;
@@ -162,6 +210,15 @@ export function mount(root, { gid, token: given = '' }) {
   function chooseMove(mv) {
     if (!game || pending) return;
     ask = '';
+    if (queueMode) {
+      // The scribe's move: into the queue with the ply it was made at; the
+      // board shows it at once (played by the engine), the server gets it
+      // when the network lets it.
+      const body = { move: mv, ply: game.ply };
+      if (pressOpt.input.checked) body.press = true;
+      sync.enqueue(gid, { kind: 'move', path: '/moves', body, ply: game.ply, token });
+      return;
+    }
     const useConfirm = confirmOpt.input.checked && role === 'player';
     pending = { move: mv, ply: game.ply, key: newKey(), state: useConfirm ? 'confirm' : 'sending' };
     render();
@@ -174,7 +231,8 @@ export function mount(root, { gid, token: given = '' }) {
     p.state = 'sending';
     render();
     const body = { move: p.move, ply: p.ply };
-    const offer = drawArmed && role === 'player';
+    // A scribe's armed offer goes with the move of the side it is for (D-1, with auto-press on).
+    const offer = drawArmed && (role === 'player' || (drawSide !== '' && drawSide === game.sideToMove));
     if (pressOpt.input.checked && !offer) body.press = true;
     try {
       // Lost on the way (or the server busy), the move waits in the outbox
@@ -190,7 +248,7 @@ export function mount(root, { gid, token: given = '' }) {
         // D-1: offer after one's own move and before pressing the clock.
         drawArmed = false;
         try {
-          await post('/draw', { action: 'offer' });
+          await post('/draw', role === 'player' ? { action: 'offer' } : { action: 'offer', side: drawSide });
         } catch (err) {
           showError(err);
         }
@@ -267,6 +325,22 @@ export function mount(root, { gid, token: given = '' }) {
     recordBusy = true;
     const want = { ply: game.ply, notation };
     const path = `/games/${encodeURIComponent(gid)}`;
+    if (queueMode && (game.queued || navigator.onLine === false)) {
+      // Moves not yet on the server (or no server to ask): the rules engine
+      // in the browser writes them, as the server would.
+      try {
+        const { notation: write } = await import('../../engine.js');
+        recordTexts = { ...want, moves: await write(game.startFen, game.moves, notation) };
+      } catch {
+        recordTexts = { ...want, moves: game.moves };
+      } finally {
+        recordBusy = false;
+      }
+      if (!alive) return;
+      renderMoves();
+      if (game.ply !== want.ply || notation !== want.notation) loadNotation();
+      return;
+    }
     try {
       // The game view writes its moves in the notation asked for (?notation=);
       // an API without it answers the plain view, and the record is read instead.
@@ -284,6 +358,7 @@ export function mount(root, { gid, token: given = '' }) {
     }
     if (!alive) return;
     renderMoves();
+    if (official) official.update(game); // the repetition pad writes its cycle in these texts
     if (game.ply !== want.ply || notation !== want.notation) loadNotation();
   }
 
@@ -337,6 +412,8 @@ export function mount(root, { gid, token: given = '' }) {
       fen: game.fen, legalMoves: movable ? game.legalMoves : [], lastMove: isICCS(lastMove) ? lastMove : '',
       check: checkSide(game), movable, pending: pending ? pending.move : '',
     });
+    if (role === 'official' || role === 'organiser') publicRuling.node.hidden = true; // their pad shows it
+    else publicRuling.update(game);
     if (game.status === 'over') {
       status.textContent = '';
       resultBox.textContent = `${resultName(game.result)}${game.reason ? ` · ${reasonText(game.reason)}` : ''}`;
@@ -352,6 +429,7 @@ export function mount(root, { gid, token: given = '' }) {
     renderBar();
     renderMoves();
     if (official) official.update(game);
+    sigPanel.update(game);
   }
 
   let lastFenPieces = null;
@@ -372,8 +450,50 @@ export function mount(root, { gid, token: given = '' }) {
     declinedTimer = setTimeout(() => { declinedNote.hidden = true; }, 15000);
   }
 
+  // The offline queue of an official's pad: load what an earlier page left,
+  // fetch the rules engine while online (the service worker keeps it), and
+  // show the queue's state and any conflict above the board.
+  function startQueue() {
+    queueMode = true;
+    import('../../engine.js').then((m) => m.load()).catch(() => { /* offline before the first load: the queue still keeps the moves */ });
+    syncPanel = mountSync(syncHost, {
+      gid, token, serverView: () => serverGame, notation: () => notation,
+      onView: (v) => setGame(gid, v), showError,
+    });
+    sync.start(gid);
+  }
+  const onSyncChange = (ev) => {
+    if (ev.detail.gid !== gid || !alive) return;
+    if (syncPanel) syncPanel.update();
+    showQueued({ source: 'local' });
+  };
+  const onSyncSent = (ev) => {
+    if (ev.detail.gid !== gid || !alive) return;
+    const v = ev.detail.view;
+    if (v && v.id) setGame(gid, v);
+  };
+  sync.events.addEventListener('change', onSyncChange);
+  sync.events.addEventListener('sent', onSyncSent);
+
+  // onGame takes a server view; showGame shows the game as the device has
+  // it (for an official with moves queued, the view with them played).
+  let overlaySeq = 0;
   function onGame(view, meta) {
     if (!alive) return;
+    if (queueMode || !serverGame) sync.saveView(gid, view); // a pad's, for a page opened offline
+    serverGame = view;
+    showQueued(meta);
+  }
+
+  function showQueued(meta) {
+    if (!serverGame) return;
+    const queued = queueMode ? sync.entries(gid) : [];
+    const n = ++overlaySeq;
+    if (!queued.length) { showGame({ ...serverGame, queued: 0 }, meta); return; }
+    sync.overlay(serverGame, queued).then((v) => { if (n === overlaySeq && alive) showGame(v, meta); });
+  }
+
+  function showGame(view, meta) {
     const first = !game;
     const prevPly = lastPly;
     const prevGame = game;
@@ -422,14 +542,21 @@ export function mount(root, { gid, token: given = '' }) {
       loadNames(link);
     }
     if (role === 'official' || role === 'organiser') {
-      const ctx = { gid, token, role, post, showError, refresh: () => refreshGame(gid), setView: (v) => setGame(gid, v) };
+      const ctx = { gid, token, role, post, showError, refresh: () => refreshGame(gid), setView: (v) => setGame(gid, v),
+        // D-1 for a scribe with auto-press on: the offer waits for that side's next move, made without the press.
+        armDraw: (side) => { drawArmed = !!side; drawSide = side || ''; render(); },
+        autoPress: () => pressOpt.input.checked,
+        // The moves as the move list writes them (the reader's notation), for the repetition pad's cycle.
+        moveTexts: () => (game ? movesShown(game, recordTexts, notation).moves : []) };
       official = mountOfficial(officialHost, ctx);
+      if (role === 'official') startQueue();
       // GET /me (when the API has it) says whether the official is a scribe
       // (records moves and presses) or an arbiter (rules): show only their tools.
       if (role === 'official') {
         get('/me', { token }).then((me) => {
           if (!alive || !me || (me.role !== 'scribe' && me.role !== 'arbiter' && me.role !== 'chiefArbiter')) return;
           officialKind = me.role === 'chiefArbiter' ? 'arbiter' : me.role; // the chief arbiter's pad is an arbiter's
+          officialName = me.name || '';
           // A scribe keeps only its own tables (O-1): elsewhere the page is a
           // spectator's — no pad, no legal targets — and says why.
           const tables = Array.isArray(me.tables) ? me.tables : [];
@@ -505,6 +632,9 @@ export function mount(root, { gid, token: given = '' }) {
   watcher.onError = (err) => {
     if (!game && err instanceof ApiError && err.status === 404) {
       page.replaceChildren(h('p', { class: 'game-error', role: 'alert' }, t('game.notFound')));
+    } else if (!game && err instanceof ApiError && err.status === 0) {
+      // Opened offline: the view this device kept when it was last online.
+      sync.lastView(gid).then((v) => { if (v && !game && alive) setGame(gid, v); });
     }
   };
   unwatch = watchGame(gid, watcher);
@@ -517,5 +647,7 @@ export function mount(root, { gid, token: given = '' }) {
     clocks.stop();
     removeEventListener('offline', wentOffline);
     removeEventListener('online', cameOnline);
+    sync.events.removeEventListener('change', onSyncChange);
+    sync.events.removeEventListener('sent', onSyncSent);
   };
 }
