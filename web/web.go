@@ -35,7 +35,7 @@ var static embed.FS
 
 // Routes are the page and asset routes the handler serves, as Go 1.22
 // ServeMux patterns (the deployed HTTP API routes them to the Web function).
-var Routes = []string{"GET /{$}", "GET /t/{tid}", "GET /t/{tid}/live", "GET /g/{gid}", "GET /assets/{name...}", "GET /t/{tid}/enter", "GET /f/{fid}"}
+var Routes = []string{"GET /{$}", "GET /t/{tid}", "GET /t/{tid}/live", "GET /g/{gid}", "GET /assets/{name...}", "GET /t/{tid}/enter", "GET /f/{fid}", "GET /help", "GET /help/{name}"}
 
 // Options configure the handler.
 type Options struct {
@@ -61,6 +61,7 @@ type Handler struct {
 	assets map[string]*asset // by plain name and by fingerprinted name
 	shell  []byte
 	csp    string
+	help   map[string][]byte // the handbooks by name (help.go)
 	mux    *http.ServeMux
 }
 
@@ -111,12 +112,18 @@ func New(opts Options) (*Handler, error) {
 	if err := h.renderShell(page, opts); err != nil {
 		return nil, err
 	}
+	if err := h.loadHelp(); err != nil {
+		return nil, err
+	}
 	h.mux = http.NewServeMux()
 	h.mux.HandleFunc("/", notFound)
 	for _, pattern := range Routes {
-		if strings.HasPrefix(pattern, "GET /assets/") {
+		switch {
+		case strings.HasPrefix(pattern, "GET /assets/"):
 			h.mux.HandleFunc(pattern, h.serveAsset)
-		} else {
+		case strings.HasPrefix(pattern, "GET /help"):
+			h.mux.HandleFunc(pattern, h.serveHelp)
+		default:
 			h.mux.HandleFunc(pattern, h.serveShell)
 		}
 	}

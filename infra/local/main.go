@@ -158,7 +158,7 @@ func run(ctx context.Context, log *slog.Logger) error {
 	go func() { errc <- srv.ListenAndServe() }()
 	fmt.Fprintf(os.Stderr, "xqtour is listening on http://%s (every route, the web client at /; store: %s)\n", addr, storeName(db, cfg))
 	fmt.Fprintf(os.Stderr, "live updates: ws://%s/ws\n", addr)
-	fmt.Fprintf(os.Stderr, "try: curl -s -X POST http://%s/tournaments -d '{\"name\":\"Saturday Swiss\",\"system\":\"swiss\",\"rounds\":7}'\n", addr)
+	fmt.Fprintf(os.Stderr, "try: curl -s -X POST http://%s/tournaments -H 'Content-Type: application/json' -d '{\"name\":\"Saturday Swiss\",\"system\":\"swiss\",\"rounds\":7}'\n", addr)
 	select {
 	case err := <-errc:
 		if !errors.Is(err, http.ErrServerClosed) {

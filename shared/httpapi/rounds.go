@@ -552,6 +552,7 @@ func (a *API) startRound(c *call) (int, any, error) {
 		if r.Started(c.nowMs()) {
 			return &Error{Status: http.StatusConflict, Code: "round_already_started", Rule: "C-1",
 				Message: fmt.Sprintf("round %d started at %s; its clocks are running and nothing changed", n, rfc3339(r.StartsAt)),
+				Params:  map[string]any{"round": n, "startedAt": rfc3339(r.StartsAt)},
 				Current: ev.roundView(r, false, c.nowMs())}
 		}
 		changed := *r

@@ -112,6 +112,7 @@ var Routes = []Route{
 	{"POST", "/tournaments/{tid}/officials/{oid}/token", FnTournaments, Roles{RoleOrganiser}, (*API).reissueOfficialToken},
 	{"POST", "/tournaments/{tid}/token", FnTournaments, Roles{RoleOrganiser}, (*API).rotateOrganiserToken},
 	{"POST", "/tournaments/{tid}/broadcast", FnTournaments, Roles{RoleOrganiser}, (*API).setBroadcast},
+	{"POST", "/tournaments/{tid}/qr", FnTournaments, Roles{RoleOrganiser}, (*API).qrCodes},
 	{"GET", "/me", FnTournaments, Roles{RoleAnyToken}, (*API).me},
 	{"POST", "/games", FnGames, Roles{RoleAnyone}, (*API).createGame},
 	{"GET", "/games/{gid}", FnGames, Roles{RolePublic}, (*API).getGame},
@@ -168,4 +169,6 @@ var Routes = []Route{
 	{"GET", "/t/{tid}/enter", FnWeb, Roles{RolePublic}, nil},
 	{"GET", "/f/{fid}", FnWeb, Roles{RolePublic}, nil},
 	{"GET", "/assets/{name...}", FnWeb, Roles{RolePublic}, nil},
+	{"GET", "/help", FnWeb, Roles{RolePublic}, nil},
+	{"GET", "/help/{name}", FnWeb, Roles{RolePublic}, nil},
 }

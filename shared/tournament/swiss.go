@@ -204,7 +204,8 @@ func swissInput(t *Tournament, h *History, n int, o PairOptions) (swiss.Input, *
 		in.Players = append(in.Players, sp)
 	}
 	if active < 2 {
-		return in, nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d active player(s); a round needs at least 2", active), Rule: "S-2"}
+		return in, nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d active player(s); a round needs at least 2", active), Rule: "S-2",
+			Params: map[string]any{"active": active, "min": 2}}
 	}
 	for _, f := range o.Forbidden {
 		a, b := st.num[f[0]], st.num[f[1]]

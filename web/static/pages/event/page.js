@@ -14,6 +14,7 @@ import { saveToken, tokenIn, tokenParts } from '../../core/tokens.js';
 import { mountView } from '../../core/view.js';
 import { download } from '../../ui.js';
 import { EventState, tabsOf } from './state.js';
+import { standingsSheet } from './sheet.js';
 import { view } from './view.js';
 
 /** mount draws the event page for tid into root. */
@@ -22,7 +23,7 @@ export function mount(root, { tid }) {
   const store = createStore({
     snap: null,
     ui: { tab: new URLSearchParams(location.search).get('tab') || 'pairings', round: 0, standingsView: '', standingsRound: 0,
-      group: '', openWhy: new Set(), card: null, busy: false, error: '', tokenBad: false, loadError: '', refreshError: '' },
+      group: '', openWhy: new Set(), card: null, busy: false, error: '', tokenBad: false, tokenWrong: false, loadError: '', refreshError: '' },
   });
   const ui = () => store.get().ui;
   const setUi = (patch) => store.set({ ui: { ...ui(), ...patch } });
@@ -113,6 +114,9 @@ export function mount(root, { tid }) {
       const ev = state.ev;
       await busy(async () => download(`${ev.name}${rounds.length === 1 ? `-r${rounds[0]}` : ''}.pgn`, await state.pgn(rounds), 'application/x-chess-pgn'));
     },
+    async downloadStandings() {
+      await busy(async () => download(`${state.ev.name}-standings.csv`, standingsSheet(await state.standingsRows(), state.players), 'text/csv'));
+    },
     async exportEvent() {
       const ev = state.ev;
       await busy(async () => {
@@ -140,6 +144,12 @@ export function mount(root, { tid }) {
       return;
     }
     document.title = `${state.ev.name} · xqtour`;
+    // A wrong or replaced token is said to be wrong, forgotten here, and
+    // the paste box offered; a network failure keeps it (the next load asks again).
+    if (await state.checkToken().catch(() => 'ok') === 'bad') {
+      await saveToken(`event:${tid}`, '');
+      setUi({ tokenWrong: true });
+    }
     if (state.kind === 'organiser') {
       const mod = await import('./admin.js');
       // The console's view of the page: the data and the page's refresh.

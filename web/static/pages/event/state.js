@@ -17,6 +17,9 @@ export class EventState {
   constructor(tid) {
     this.tid = tid;
     this.token = tokenFrom(`event:${tid}`);
+    // rawToken is what the link or this browser gave, kept so a token that
+    // is not this event's, or no longer works, is said to be wrong (checkToken).
+    this.rawToken = this.token;
     const parts = tokenParts(this.token);
     this.kind = parts.scope === tid ? parts.kind : '';
     // A festival's token (E-3) is kept until the event says whether it is
@@ -58,6 +61,11 @@ export class EventState {
     return r;
   }
 
+  /** standingsRows reads the current standings, every page of them, for the spreadsheet. */
+  async standingsRows() {
+    return (await getAll(`${this.base()}/standings`)).rows || [];
+  }
+
   /** allRounds reads every paired round (kept in the round cache). */
   async allRounds() {
     return Promise.all(Array.from({ length: this.ev.round }, (_, i) => this.round(i + 1).catch(() => null)));
@@ -72,6 +80,29 @@ export class EventState {
     } catch {
       return new Map();
     }
+  }
+
+  /**
+   * checkToken says whether the token the page was given works: "none" (no
+   * token), "ok", or "bad" — not this event's token's shape, or refused by
+   * GET /me (401: mistyped, or replaced by a new link). A bad token is
+   * dropped: the page reads as the public's and says why.
+   */
+  async checkToken() {
+    if (!this.rawToken) return 'none';
+    let bad = !this.token;
+    if (!bad) {
+      try {
+        await get('/me', { token: this.token });
+      } catch (err) {
+        bad = err instanceof ApiError && (err.status === 401 || err.status === 403);
+        if (!bad && !(err instanceof ApiError && err.status === 404)) throw err;
+      }
+    }
+    if (!bad) return 'ok';
+    this.token = '';
+    this.kind = '';
+    return 'bad';
   }
 
   /** loadMe asks who the token is (GET /me), else reads it from the token and the round. */

@@ -163,8 +163,13 @@ export function mount(root, { gid, token: given = '' }) {
   });
 
   const board = createBoard(boardHost, { orientation: 'red', onMove: (mv) => chooseMove(mv) });
+  // A clock that reaches zero here is a question for the server, which
+  // decides a flag fall at its read (C-4): ask soon, then less often while
+  // it still says the game goes on (the two clocks may differ a little).
+  let zeroAsks = 0;
   const clocks = createClocks({ red: seats.red.clockEl, black: seats.black.clockEl }, {
     onLow: (s) => { if (role === 'player' && s === mySide) play('low'); },
+    onZero: () => { setTimeout(() => refreshGame(gid), [250, 1000, 2000, 5000][Math.min(zeroAsks++, 3)]); },
   });
 
   // ---- helpers ----
@@ -439,6 +444,22 @@ export function mount(root, { gid, token: given = '' }) {
 
   let lastFenPieces = null;
 
+  // declinedNote tells the offerer their draw offer is gone while the game
+  // goes on: declined (or answered by a move); a page that only watched the
+  // offer vanish would say nothing.
+  const declinedNote = h('div', { class: 'game-notice', role: 'status', hidden: '' });
+  offerBar.after(declinedNote);
+  let declinedTimer = 0;
+  function noteDeclined(prev, next) {
+    const mine = (g) => g && g.drawOffer && g.drawOffer.pending && g.drawOffer.by === mySide;
+    if (role !== 'player' || !mine(prev) || mine(next) || next.status !== 'playing') return;
+    declinedNote.textContent = t('game.drawDeclined');
+    declinedNote.hidden = false;
+    announce.textContent = t('game.drawDeclined');
+    clearTimeout(declinedTimer);
+    declinedTimer = setTimeout(() => { declinedNote.hidden = true; }, 15000);
+  }
+
   // The offline queue of an official's pad: load what an earlier page left,
   // fetch the rules engine while online (the service worker keeps it), and
   // show the queue's state and any conflict above the board.
@@ -485,7 +506,9 @@ export function mount(root, { gid, token: given = '' }) {
   function showGame(view, meta) {
     const first = !game;
     const prevPly = lastPly;
+    const prevGame = game;
     game = view;
+    if (!first) noteDeclined(prevGame, game);
     if (!Array.isArray(game.moves)) game.moves = [];
     if (first) {
       whoAmI();
@@ -544,6 +567,15 @@ export function mount(root, { gid, token: given = '' }) {
           if (!alive || !me || (me.role !== 'scribe' && me.role !== 'arbiter' && me.role !== 'chiefArbiter')) return;
           officialKind = me.role === 'chiefArbiter' ? 'arbiter' : me.role; // the chief arbiter's pad is an arbiter's
           officialName = me.name || '';
+          // A scribe keeps only its own tables (O-1): elsewhere the page is a
+          // spectator's — no pad, no legal targets — and says why.
+          const tables = Array.isArray(me.tables) ? me.tables : [];
+          if (officialKind === 'scribe' && tables.length && game.tournament && !tables.includes(game.tournament.table)) {
+            officialKind = 'elsewhere';
+            officialHost.replaceChildren(h('p', { class: 'muted not-your-table' }, t('game.notYourTable', { tables: tables.join(', ') })));
+            render();
+            return;
+          }
           official.only(officialKind);
           render();
         }).catch(() => { /* no /me: every tool stays, the API refuses what is not theirs */ });
