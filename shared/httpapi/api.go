@@ -92,6 +92,8 @@ type API struct {
 	// exportPage, when positive, is the most one export page holds
 	// (ExportPageBytes otherwise).
 	exportPage int
+	// mirrors, when set, sends this stack's mirrors (mirrorsend.go).
+	mirrors *Mirrors
 }
 
 // Option configures an API.

@@ -259,6 +259,9 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 		return writeError(w, a.log, err)
 	}
 	c := &call{r: r, body: body, now: a.now().UTC()}
+	if err := a.refuseMirrored(c, rt); err != nil { // the one refusal of writes to a mirror's read-only event (mirror.go)
+		return writeError(w, a.log, err)
+	}
 	key := r.Header.Get("Idempotency-Key")
 	if r.Method != http.MethodPost || key == "" {
 		return a.respond(w, c, rt)
