@@ -109,9 +109,9 @@ func (a *API) replicaMirror(c *call) (int, any, error) {
 // when it is larger than one may hold).
 func (a *API) applyMirror(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
-	token, _, _, err := bearer(c.r)
-	if err != nil || token == "" {
-		return 0, nil, errNoToken
+	scheme, token, _ := strings.Cut(strings.TrimSpace(c.r.Header.Get("Authorization")), " ")
+	if token = strings.TrimSpace(token); !strings.EqualFold(scheme, "Bearer") || !strings.HasPrefix(token, "mirror."+tid+".") {
+		return 0, nil, &Error{Status: http.StatusUnauthorized, Code: "unauthorized", Message: "a mirror's changes need its token (mirror." + tid + ".…) as Authorization: Bearer"}
 	}
 	var body mirrorChanges
 	if err := json.Unmarshal(c.body, &body); err != nil {
