@@ -215,9 +215,14 @@ func TestMirrorTwoStacks(t *testing.T) {
 	if got := mirrorView(t, b.base(), tid, 2, games[:2])[games[1]].([]any)[0].([]any); len(got) != len(moves) {
 		t.Fatalf("B's game has %d moves after the outage, want %d (none twice)", len(got), len(moves))
 	}
-	st = call(t, "GET", a.base()+"/tournaments/"+tid+"/mirror", org, nil, 200)
-	if st["waiting"].(float64) != 0 || st["sent"].(float64) == 0 {
-		t.Fatalf("A's mirror after catching up: %v", st)
+	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) { // the last acknowledgement is being recorded
+		st = call(t, "GET", a.base()+"/tournaments/"+tid+"/mirror", org, nil, 200)
+		if st["waiting"].(float64) == 0 && st["sent"].(float64) > 0 && st["lastError"] == nil {
+			break
+		}
+		if time.Since(start) > 5*time.Second {
+			t.Fatalf("A's mirror after catching up: %v", st)
+		}
 	}
 
 	// Takeover: B writes the event, A refuses.

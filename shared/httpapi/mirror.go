@@ -345,6 +345,9 @@ func (a *API) stopMirror(c *call) (int, any, error) {
 	if err := a.requireOrganiser(c, tid); err != nil {
 		return 0, nil, err
 	}
+	if err := c.decode(&struct{}{}); err != nil { // no body, or {}
+		return 0, nil, err
+	}
 	o, err := a.updateMirrorOut(c, tid, func(o *mirrorOut) bool {
 		if o.State != mirrorRunning {
 			return false
@@ -407,6 +410,9 @@ func (a *API) dropQueue(c *call, tid string) {
 func (a *API) handoverMirror(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
 	if err := a.requireOrganiser(c, tid); err != nil {
+		return 0, nil, err
+	}
+	if err := c.decode(&struct{}{}); err != nil { // no body, or {}
 		return 0, nil, err
 	}
 	o, err := a.handOver(c, tid)
@@ -479,6 +485,9 @@ func eventGames(ev *event) []string {
 func (a *API) takeoverMirror(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
 	if err := a.requireOrganiser(c, tid); err != nil {
+		return 0, nil, err
+	}
+	if err := c.decode(&struct{}{}); err != nil { // no body, or {}
 		return 0, nil, err
 	}
 	var in *mirrorIn

@@ -109,13 +109,17 @@ func (a *API) replicaMirror(c *call) (int, any, error) {
 // when it is larger than one may hold).
 func (a *API) applyMirror(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
-	scheme, token, _ := strings.Cut(strings.TrimSpace(c.r.Header.Get("Authorization")), " ")
-	if token = strings.TrimSpace(token); !strings.EqualFold(scheme, "Bearer") || !strings.HasPrefix(token, "mirror."+tid+".") {
-		return 0, nil, &Error{Status: http.StatusUnauthorized, Code: "unauthorized", Message: "a mirror's changes need its token (mirror." + tid + ".…) as Authorization: Bearer"}
-	}
 	var body mirrorChanges
-	if err := json.Unmarshal(c.body, &body); err != nil {
-		return 0, nil, badRequest("malformed_json", "the body must be a batch of mirrored changes: "+err.Error())
+	if err := c.decode(&body); err != nil {
+		return 0, nil, err
+	}
+	scheme, token, _ := strings.Cut(strings.TrimSpace(c.r.Header.Get("Authorization")), " ")
+	switch token = strings.TrimSpace(token); {
+	case strings.EqualFold(scheme, "Bearer") && strings.HasPrefix(token, "mirror."+tid+"."):
+	case strings.EqualFold(scheme, "Bearer") && strings.Count(token, ".") == 2:
+		return 0, nil, forbidden("this route takes the mirror's own token (mirror." + tid + ".…), not an event's or a game's")
+	default:
+		return 0, nil, &Error{Status: http.StatusUnauthorized, Code: "unauthorized", Message: "a mirror's changes need its token (mirror." + tid + ".…) as Authorization: Bearer"}
 	}
 	for range 5 {
 		in, rec, err := a.loadMirrorIn(c, tid)

@@ -37,7 +37,8 @@ import (
 // that is not (a retry, a duplicate). A queue item is deleted only once the
 // copy has acknowledged it: an unreachable or restarted copy loses nothing,
 // the queue waits in the table and is sent in order when it answers again,
-// with back-off between attempts (0.5 s doubling to 30 s).
+// with back-off between attempts (0.5 s doubling to 4 s, so a copy back
+// after an outage is caught up within seconds).
 //
 // What a crash of the source between a commit and its queue item would lose,
 // a full resend covers: at every start of the sender each running mirror
@@ -52,7 +53,7 @@ const (
 	mirrorBatchBytes = 3 << 20
 	mirrorBatchItems = 60
 	mirrorTimeout    = 25 * time.Second
-	mirrorMaxBackoff = 30 * time.Second
+	mirrorMaxBackoff = 4 * time.Second
 	mirrorPoll       = 10 * time.Second
 )
 
