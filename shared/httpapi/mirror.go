@@ -51,7 +51,8 @@ type mirrorIn struct {
 	LastSeq      int64  `json:"lastSeq"`
 	LastChangeAt int64  `json:"lastChangeAt,omitempty"`
 	TakenOver    bool   `json:"takenOver,omitempty"`
-	// Games are the event's games this copy has marked read-only.
+	// Games are the games the stream brought (those of the import and of
+	// the rounds are found through the event's rounds as well).
 	Games []string `json:"games,omitempty"`
 }
 
@@ -515,7 +516,11 @@ func (a *API) takeoverMirror(c *call) (int, any, error) {
 	if in == nil || !in.TakenOver {
 		return 0, nil, &Error{Status: http.StatusConflict, Code: "conflict", Message: "changes kept landing: send the takeover again"}
 	}
-	for _, id := range append([]string{tid}, in.Games...) {
+	ev, err := a.loadEvent(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
+	for _, id := range append(append([]string{tid}, in.Games...), eventGames(ev)...) {
 		if err := a.store.Delete(c.ctx(), store.MirrorPK(id), store.ReadOnlySK); err != nil {
 			return 0, nil, err
 		}

@@ -178,9 +178,30 @@ func (a *API) checkChanges(c *call, t *tournament.Tournament, in *mirrorIn, item
 	if err != nil {
 		return nil, badRequest("invalid_export", err.Error())
 	}
+	// The games this copy has already are the event's by their marks.
+	var markKeys []store.Key
+	for _, rec := range recs {
+		if gid, ok := store.GameOf(rec.PK); ok {
+			markKeys = append(markKeys, store.Key{PK: store.MirrorPK(gid), SK: store.ReadOnlySK})
+		}
+	}
+	for _, k := range deleted {
+		if gid, ok := store.GameOf(k.PK); ok {
+			markKeys = append(markKeys, store.Key{PK: store.MirrorPK(gid), SK: store.ReadOnlySK})
+		}
+	}
 	known := map[string]bool{}
-	for _, g := range in.Games {
-		known[g] = true
+	if len(markKeys) > 0 {
+		marks, err := a.store.GetMany(c.ctx(), markKeys...)
+		if err != nil {
+			return nil, err
+		}
+		for k, rec := range marks {
+			var m mirrorMark
+			if json.Unmarshal(rec.Doc, &m) == nil && m.Tournament == tid {
+				known[strings.TrimPrefix(k.PK, store.MirrorPrefix)] = true
+			}
+		}
 	}
 	var rounds []*tournament.Round
 	var games []*storedGame
@@ -281,6 +302,24 @@ func (a *API) checkChanges(c *call, t *tournament.Tournament, in *mirrorIn, item
 		}
 	}
 	return fresh, nil
+}
+
+// copyMarks adds, to an import of event tid that a mirror claimed here
+// (its copy), the read-only marks of the games it brings, so that they are
+// read-only from the moment they exist, like the event (whose mark the
+// claim wrote).
+func (a *API) copyMarks(c *call, tid string, ev *importedEvent) error {
+	in, _, err := a.loadMirrorIn(c, tid)
+	if err != nil || in == nil || in.TakenOver {
+		return err
+	}
+	mark, _ := json.Marshal(mirrorMark{Tournament: tid, Source: in.Source})
+	for _, it := range ev.items {
+		if gid, ok := store.GameOf(it.PK); ok && it.SK == store.GameSK {
+			ev.items = append(ev.items, store.ItemOf(&store.Record{PK: store.MirrorPK(gid), SK: store.ReadOnlySK, Kind: store.KindReadOnly, Doc: mark, Version: 1}))
+		}
+	}
+	return nil
 }
 
 // eventsGame reports whether sg is a game event t pairs: its id keyed with

@@ -194,6 +194,10 @@ func (s *Store) partCounts(ctx context.Context, keys []Key) (map[Key]int, error)
 	return out, nil
 }
 
+// ItemOf is record r as an item to create, at its version (a mark
+// created with an imported event).
+func ItemOf(r *Record) *Item { return newItem(r.item(r.Version)) }
+
 // HeadKey is the key of the document a continuation part belongs to (k
 // itself for a head).
 func HeadKey(k Key) Key {
