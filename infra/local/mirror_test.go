@@ -10,8 +10,11 @@ import (
 	"net/http"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // stack is one local stack of the mirror test, restartable on its address
@@ -161,12 +164,42 @@ func TestMirrorTwoStacks(t *testing.T) {
 		games = append(games, p.(map[string]any)["gameId"].(string))
 	}
 	call(t, "POST", a.base()+"/tournaments/"+tid+"/rounds/1/start", org, nil, 200)
+	// A spectator on B's live socket follows the first game.
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(b.base(), "http")+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	if err := ws.Write(ctx, websocket.MessageText, []byte(`{"action":"subscribe","game":"`+games[0]+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+	live := func(want func(typ string, ply int) bool) {
+		t.Helper()
+		for {
+			_, data, err := ws.Read(ctx)
+			if err != nil {
+				t.Fatalf("B's live socket: %v", err)
+			}
+			var m struct {
+				Type string
+				Game struct{ Ply int }
+			}
+			_ = json.Unmarshal(data, &m)
+			if want(m.Type, m.Game.Ply) {
+				return
+			}
+		}
+	}
+	live(func(typ string, _ int) bool { return typ == "subscribed" })
 	moves := []string{"C2.5", "H8+7", "H2+3", "R9.8"}
 	for _, g := range games[:2] {
 		for ply, mv := range moves {
 			call(t, "POST", a.base()+"/games/"+g+"/moves", scribe, map[string]any{"move": mv, "ply": ply, "press": true}, 200)
 		}
 	}
+	live(func(typ string, ply int) bool { return typ == "game" && ply == len(moves) }) // B pushed A's moves
 	// Every round-1 result.
 	for _, g := range games {
 		call(t, "POST", a.base()+"/games/"+g+"/result", arbiter, map[string]any{"result": "1-0"}, 200)

@@ -78,7 +78,7 @@ func TestMirrorStreamWritesOnlyItsEvent(t *testing.T) {
 			t.Errorf("POST %s on the copy: %d %s", w.path, r.Status, r.Body)
 		}
 	}
-	if m := dst.Get("/tournaments/" + f.tid).Want(t, http.StatusOK).JSON()["mirror"].(map[string]any); m["source"] != "http://127.0.0.1:1" {
+	if m := dst.Get("/tournaments/"+f.tid).Want(t, http.StatusOK).JSON()["mirror"].(map[string]any); m["source"] != "http://127.0.0.1:1" {
 		t.Errorf("the copy's mirror: %v", m)
 	}
 
@@ -133,7 +133,7 @@ func TestMirrorStreamWritesOnlyItsEvent(t *testing.T) {
 	_, items = exportLines(t, export(t, src, f.tid, f.org))
 	game := findLine(t, items, "G#"+f.gid, "GAME")
 	send(token, 1, [][]byte{game}, nil).Want(t, http.StatusOK)
-	moves := func() int { return len(dst.Get("/games/" + f.gid).Want(t, http.StatusOK).JSON()["moves"].([]any)) }
+	moves := func() int { return len(dst.Get("/games/"+f.gid).Want(t, http.StatusOK).JSON()["moves"].([]any)) }
 	if n := moves(); n != 1 {
 		t.Fatalf("the copy's game has %d moves, want 1", n)
 	}
@@ -150,7 +150,7 @@ func TestMirrorStreamWritesOnlyItsEvent(t *testing.T) {
 		t.Errorf("the stream after the takeover: %d %s", r.Status, r.Body)
 	}
 	dst.Post("/games/"+f.gid+"/result", f.arb, map[string]any{"result": "1-0"}).Want(t, http.StatusOK)
-	if m := dst.Get("/tournaments/" + f.tid).Want(t, http.StatusOK).JSON()["mirror"]; m != nil {
+	if m := dst.Get("/tournaments/"+f.tid).Want(t, http.StatusOK).JSON()["mirror"]; m != nil {
 		t.Errorf("the event taken over still shows a mirror: %v", m)
 	}
 }
