@@ -33,7 +33,7 @@ import (
 //     and refuses writes from then on through the same refusal.
 //
 // Items: Y#<id>/RO marks an event or game read-only (on a copy, or on a
-// source after a takeover), Y#<tid>/IN is a copy's state, Y#mirrors/<tid>
+// source after a takeover), Y#<tid>/COPY is a copy's state, Y#mirrors/<tid>
 // a mirror this stack sends and Y#<tid>/Q#<seq> its changes waiting.
 
 // mirrorMark is a read-only mark (Y#<id>/RO): on a copy, the source its
@@ -44,7 +44,7 @@ type mirrorMark struct {
 	To         string `json:"to,omitempty"`
 }
 
-// mirrorIn is a copy's state (Y#<tid>/IN).
+// mirrorIn is a copy's state (Y#<tid>/COPY).
 type mirrorIn struct {
 	Source       string `json:"source"`
 	TokenHash    string `json:"tokenHash"`
@@ -108,22 +108,19 @@ func optTime(ms int64) *string {
 	return &s
 }
 
-// isMirrorRoute: the mirror's own routes, which refuseMirrored lets through
-// (they are how a copy is fed, taken over and asked about).
-func isMirrorRoute(rt Route) bool {
-	return strings.HasPrefix(rt.Path, "/tournaments/{tid}/mirror")
-}
-
 // refuseMirrored is the one place a write to a read-only event is refused:
-// serve calls it for every request, before the body is acted on or an
-// Idempotency-Key reserved. A POST naming an event or a game (its path's
-// tid or gid) that carries a read-only mark is 409 mirror_read_only, naming
-// where the event is written. It costs a POST one small strongly consistent
-// read of the mark.
-func (a *API) refuseMirrored(c *call, rt Route) error {
-	if rt.Method != http.MethodPost || isMirrorRoute(rt) {
+// authenticate calls it once a token is proven, and every write route on an
+// event or a game takes a token (the mirror's own routes excepted: they are
+// how a copy is claimed, fed, taken over and asked about). A POST naming
+// an event or a game (its path's tid or gid) that carries a read-only mark
+// is 409 mirror_read_only, naming where the event is written. It costs an
+// authenticated POST one small strongly consistent read of the mark, and a
+// caller without a valid token nothing.
+func (a *API) refuseMirrored(c *call) error {
+	if c.mirrorChecked || c.r.Method != http.MethodPost || strings.Contains(c.r.Pattern, "/tournaments/{tid}/mirror") {
 		return nil
 	}
+	c.mirrorChecked = true
 	id := c.r.PathValue("tid")
 	if id == "" {
 		id = c.r.PathValue("gid")
@@ -217,6 +214,9 @@ func (a *API) loadMirrorOut(c *call, tid string) (*mirrorOut, *store.Record, err
 type mirrorBody struct {
 	Target      string `json:"target"`
 	CreationKey string `json:"creationKey"`
+	// Source is this stack's address as the copy names it (and calls it at
+	// a takeover); by default the address the request came to.
+	Source string `json:"source"`
 }
 
 // checkTarget refuses a target that is not an http(s) base URL of another
@@ -279,8 +279,14 @@ func (a *API) startMirror(c *call) (int, any, error) {
 	if rec == nil {
 		rec = &store.Record{PK: store.MirrorsPK, SK: tid, Kind: store.KindMirrorOut}
 	}
+	source := baseURL(c.r)
+	if body.Source != "" {
+		if source, err = checkTarget(body.Source); err != nil {
+			return 0, nil, badRequest("invalid_field", "source: want this stack's base URL as the target should name it, e.g. http://192.168.1.20:3000")
+		}
+	}
 	token, _ := newToken("mirror", tid)
-	o := mirrorOut{Target: target, Source: baseURL(c.r), Token: token, State: mirrorRunning, StartedAt: c.nowMs()}
+	o := mirrorOut{Target: target, Source: source, Token: token, State: mirrorRunning, StartedAt: c.nowMs()}
 	if err := a.mirrors.begin(c, tid, rec, &o, body.CreationKey); err != nil {
 		return 0, nil, err
 	}

@@ -67,13 +67,13 @@ func TestMirrorStreamWritesOnlyItsEvent(t *testing.T) {
 	importEvent(dst, export(t, src, f.tid, f.org)).Want(t, http.StatusCreated)
 
 	// Read-only: every write route on the event or its games.
-	for _, w := range []struct{ path, token string }{
-		{"/tournaments/" + f.tid + "/players", f.org},
-		{"/tournaments/" + f.tid + "/rounds", f.org},
-		{"/games/" + f.gid + "/moves", f.ptoken},
-		{"/games/" + f.gid + "/result", f.arb},
+	for _, w := range []struct{ path, token, body string }{
+		{"/tournaments/" + f.tid + "/players", f.org, `{"name":"X"}`},
+		{"/tournaments/" + f.tid + "/rounds", f.org, `{}`},
+		{"/games/" + f.gid + "/moves", f.ptoken, `{"move":"C2.5","ply":0,"press":true}`},
+		{"/games/" + f.gid + "/result", f.arb, `{"result":"1-0"}`},
 	} {
-		r := dst.Do(apitest.Req{Method: "POST", Path: w.path, Token: w.token, Body: `{"name":"X","move":"C2.5","ply":0,"result":"1-0"}`, Invalid: true})
+		r := dst.Do(apitest.Req{Method: "POST", Path: w.path, Token: w.token, Body: w.body})
 		if r.Status != http.StatusConflict || r.ErrorCode() != "mirror_read_only" || !bytes.Contains(r.Body, []byte("http://127.0.0.1:1")) {
 			t.Errorf("POST %s on the copy: %d %s", w.path, r.Status, r.Body)
 		}

@@ -81,7 +81,9 @@ func (a *API) replicaMirror(c *call) (int, any, error) {
 			rec = &store.Record{PK: store.MirrorPK(tid), SK: store.MirrorInSK, Kind: store.KindMirrorIn}
 			in = &mirrorIn{}
 		}
-		in.Source, in.TokenHash = source, hashToken(body.Token)
+		// A new stream: its seqs start again from 1 (a copy renewed by a
+		// second mirror of the event gets the event whole as its first change).
+		in.Source, in.TokenHash, in.LastSeq = source, hashToken(body.Token), 0
 		rec.Doc, _ = json.Marshal(in)
 		mark, _ := json.Marshal(mirrorMark{Tournament: tid, Source: source})
 		// The mark first: the event is read-only before its first item lands.

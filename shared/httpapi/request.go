@@ -43,6 +43,9 @@ type call struct {
 	// until that time (ms; 0: no time limit) (responseviews.go).
 	keep  bool
 	until int64
+	// mirrorChecked: the write was checked against a mirror's read-only
+	// mark once (authenticate, mirror.go).
+	mirrorChecked bool
 }
 
 func (c *call) ctx() context.Context { return c.r.Context() }
@@ -259,9 +262,6 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 		return writeError(w, a.log, err)
 	}
 	c := &call{r: r, body: body, now: a.now().UTC()}
-	if err := a.refuseMirrored(c, rt); err != nil { // the one refusal of writes to a mirror's read-only event (mirror.go)
-		return writeError(w, a.log, err)
-	}
 	key := r.Header.Get("Idempotency-Key")
 	if r.Method != http.MethodPost || key == "" {
 		return a.respond(w, c, rt)

@@ -92,9 +92,9 @@ func TestUsage_KnownSequence(t *testing.T) {
 		}
 		s.Post("/tournaments/"+ev.ID+"/players", ev.Token, map[string]any{"name": name}).Want(t, http.StatusCreated).Decode(t, &p)
 		want.requests++
-		want.read += read
+		want.read += read + store.ReadUnits(0, true) // and the mirror's read-only mark, absent (mirror.go)
 		want.write += 2*(store.WriteUnits(meta())+store.WriteUnits(size(t, s.Store, store.TournamentPK(ev.ID), store.PlayerSK(p.Player.ID)))) + stampWrite
-		want.calls += 2 + 1
+		want.calls += 2 + 1 + 1
 	}
 	register("Li")
 	register("Wang")

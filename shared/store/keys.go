@@ -35,7 +35,7 @@
 //	V#<tid>       D#<view>#<build>#<nnn>  500 rows of that view's build, gzipped JSON
 //	Y#<id>        RO          a mirror's read-only mark on event or game id (mirror.go): on a copy,
 //	                          where its writes come from; on a source after a takeover, where they went
-//	Y#<tid>       IN          a mirrored copy's state: its source, the stream's token hash, last change
+//	Y#<tid>       COPY        a mirrored copy's state: its source, the stream's token hash, last change
 //	Y#<tid>       Q#<nnnnnnnnnnnn>  a change to event tid waiting to be sent to its mirror, in commit order
 //	Y#mirrors     <tid>       a mirror this stack sends: its target, token, progress, last error
 //	U#<tid>       USAGE       event tid's usage counters (requests, Lambda ms, DynamoDB units),
@@ -157,7 +157,7 @@ const (
 	// ReadOnlySK is a mirror's read-only mark under Y#<id>.
 	ReadOnlySK = "RO"
 	// MirrorInSK is a mirrored copy's state under Y#<tid>.
-	MirrorInSK = "IN"
+	MirrorInSK = "COPY"
 )
 
 // Item kinds: what a Record's Doc holds. The live fan-out and the stream's
@@ -182,7 +182,7 @@ const (
 	KindImport       = "import"       // J#<tid>/IMPORT
 	KindStaged       = "staged"       // J#<tid>/Q#<offset>#<nnn>
 	KindReadOnly     = "readonly"     // Y#<id>/RO
-	KindMirrorIn     = "mirrorin"     // Y#<tid>/IN
+	KindMirrorIn     = "mirrorin"     // Y#<tid>/COPY
 	KindQueued       = "queued"       // Y#<tid>/Q#<seq>
 	KindMirrorOut    = "mirrorout"    // Y#mirrors/<tid>
 )
