@@ -94,6 +94,8 @@ type API struct {
 	exportPage int
 	// mirrors, when set, sends this stack's mirrors (mirrorsend.go).
 	mirrors *Mirrors
+	// marks remembers whether the table holds any mirror's read-only mark (mirror.go).
+	marks markCache
 }
 
 // Option configures an API.

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
@@ -121,6 +123,9 @@ func (a *API) refuseMirrored(c *call) error {
 		return nil
 	}
 	c.mirrorChecked = true
+	if held, err := a.mayHoldMarks(c); err != nil || !held {
+		return err
+	}
 	id := c.r.PathValue("tid")
 	if id == "" {
 		id = c.r.PathValue("gid")
@@ -144,6 +149,71 @@ func (a *API) refuseMirrored(c *call) error {
 	}
 	return &Error{Status: http.StatusConflict, Code: "mirror_read_only",
 		Message: "tournament " + m.Tournament + " is a read-only mirror of " + m.Source + ": make changes there, or take this copy over (POST /tournaments/" + m.Tournament + "/mirror/takeover)"}
+}
+
+// A stack that never held a read-only mark (most stacks: no mirror was
+// ever sent to them, nor taken over from them) should not pay a read per
+// write for the refusal. The flag item Y#marks/RO is written before the
+// first mark ever is; an API reads it at most once per marksTTL of its clock
+// while it is absent, and never again once it has seen it. The first claim
+// of a copy on a stack waits marksTTL after writing the flag before it
+// answers, so every process of the stack (each Lambda instance) has read it
+// again before the copy's first item exists; the source's own marks (a
+// takeover) are written by the same process that then refuses (the local
+// stack).
+const marksTTL = 2 * time.Second
+
+// markCache is what an API knows of the flag.
+type markCache struct {
+	mu        sync.Mutex
+	seen      bool
+	checkedAt time.Time // when it was last found absent
+}
+
+// mayHoldMarks reports whether the table may hold a read-only mark.
+func (a *API) mayHoldMarks(c *call) (bool, error) {
+	a.marks.mu.Lock()
+	seen, at := a.marks.seen, a.marks.checkedAt
+	a.marks.mu.Unlock()
+	if seen {
+		return true, nil
+	}
+	if now := a.now(); !at.IsZero() && !now.Before(at) && now.Sub(at) < marksTTL {
+		return false, nil
+	}
+	_, err := a.store.Get(c.ctx(), store.MarksPK, store.ReadOnlySK)
+	a.marks.mu.Lock()
+	defer a.marks.mu.Unlock()
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		a.marks.checkedAt = a.now()
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	a.marks.seen = true
+	return true, nil
+}
+
+// holdMarks is called before the first read-only mark is written: it
+// writes the flag, and the first time ever on this table waits until every
+// process's view of its absence has expired (wait: a copy's claim).
+func (a *API) holdMarks(c *call, wait bool) error {
+	a.marks.mu.Lock()
+	a.marks.seen = true
+	a.marks.mu.Unlock()
+	if _, err := a.store.Get(c.ctx(), store.MarksPK, store.ReadOnlySK); err == nil {
+		return nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	if err := a.store.Replace(c.ctx(), &store.Record{PK: store.MarksPK, SK: store.ReadOnlySK, Kind: store.KindReadOnly, Doc: []byte("{}"), Version: 1}); err != nil {
+		return err
+	}
+	if wait {
+		time.Sleep(marksTTL + 250*time.Millisecond)
+	}
+	return nil
 }
 
 // mirrorOf is the "mirror" GET /tournaments/{tid} shows on a copy (nil
@@ -443,6 +513,9 @@ func (a *API) handOver(c *call, tid string) (*mirrorOut, error) {
 	}
 	ev, err := a.loadEvent(c.ctx(), tid)
 	if err != nil {
+		return nil, err
+	}
+	if err := a.holdMarks(c, false); err != nil { // this process refuses from now on
 		return nil, err
 	}
 	mark, _ := json.Marshal(mirrorMark{Tournament: tid, To: o.Target})

@@ -85,6 +85,9 @@ func (a *API) replicaMirror(c *call) (int, any, error) {
 		// second mirror of the event gets the event whole as its first change).
 		in.Source, in.TokenHash, in.LastSeq = source, hashToken(body.Token), 0
 		rec.Doc, _ = json.Marshal(in)
+		if err := a.holdMarks(c, true); err != nil {
+			return 0, nil, err
+		}
 		mark, _ := json.Marshal(mirrorMark{Tournament: tid, Source: source})
 		// The mark first: the event is read-only before its first item lands.
 		if err := a.store.Replace(c.ctx(), &store.Record{PK: store.MirrorPK(tid), SK: store.ReadOnlySK, Kind: store.KindReadOnly, Doc: mark, Version: 1}); err != nil {

@@ -38,6 +38,7 @@
 //	Y#<tid>       COPY        a mirrored copy's state: its source, the stream's token hash, last change
 //	Y#<tid>       Q#<nnnnnnnnnnnn>  a change to event tid waiting to be sent to its mirror, in commit order
 //	Y#mirrors     <tid>       a mirror this stack sends: its target, token, progress, last error
+//	Y#marks       RO          present once this table holds any read-only mark (the refusal's shortcut)
 //	U#<tid>       USAGE       event tid's usage counters (requests, Lambda ms, DynamoDB units),
 //	                          added to by atomic ADDs (AddCounters); apart from T#<tid> so no
 //	                          event Query or export reads them; expires through "ttl"
@@ -204,6 +205,10 @@ func StagedSK(offset, i int) string { return fmt.Sprintf("%s%08d#%03d", StagedPr
 
 // MirrorPK is the partition of a mirror's items about event or game id.
 func MirrorPK(id string) string { return MirrorPrefix + id }
+
+// MarksPK is the item (under ReadOnlySK) that says this table holds some
+// mirror's read-only mark: a stack that never had one reads no mark per write.
+const MarksPK = MirrorPrefix + "marks"
 
 // MirrorsPK is the partition listing the mirrors this stack sends, one item per event.
 const MirrorsPK = MirrorPrefix + "mirrors"
