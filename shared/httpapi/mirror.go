@@ -161,7 +161,7 @@ func (a *API) refuseMirrored(c *call) error {
 // again before the copy's first item exists; the source's own marks (a
 // takeover) are written by the same process that then refuses (the local
 // stack).
-const marksTTL = 2 * time.Second
+const marksTTL = 10 * time.Second
 
 // markCache is what an API knows of the flag.
 type markCache struct {
