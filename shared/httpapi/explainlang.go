@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/pairing/swiss"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -106,7 +107,9 @@ var (
 	reFinal      = regexp.MustCompile(`^N\+1 final: first and second after round (\d+) meet whether or not they have met \(S-4\)$`)
 	reBracket    = regexp.MustCompile(`^bracket match (\S+): upper slot v lower slot \(S-3\)$`)
 	reGame       = regexp.MustCompile(`^match (\S+), game (\d+) of the regular (\d+) \(S-3\)$`)
-	reRapid      = regexp.MustCompile(`^match (\S+) level after (\d+) game\(s\): additional rapid game (\d+) at (\S+) \(附加快棋, S-3\)$`)
+	reRapid      = regexp.MustCompile(`^match (\S+) level after (\d+) game\(s\): additional rapid game (\d+)(?: \(rapid match (\d+) game (\d+)\))? at (\S+) \(附加快棋, S-3\)$`)
+	reTieRound   = regexp.MustCompile(`^R(\d+)-(\d+)$`)
+	reTiePlacing = regexp.MustCompile(`^P(\d+)-(\d+)`)
 	reRing       = regexp.MustCompile(`^the ring's holder meets the next challenger in registration order \(S-8\)$`)
 	reManual     = regexp.MustCompile(`^changed by the organiser: (.*)$`)
 	reSwapped    = regexp.MustCompile(`^table (\d+): colours swapped, (\S+) now red(.*)$`)
@@ -153,7 +156,16 @@ func explainText(e tournament.Explanation, lang string) string {
 		}
 		return b.String()
 	}
+	if m := reRapid.FindStringSubmatch(s); m != nil {
+		return rapidText(m, lang)
+	}
 	if !zh {
+		if m := reBracket.FindStringSubmatch(s); m != nil {
+			return fmt.Sprintf("%s: upper slot v lower slot (S-3)", tieWords(m[1], lang))
+		}
+		if m := reGame.FindStringSubmatch(s); m != nil {
+			return fmt.Sprintf("%s: game %s of the regular %s (S-3)", tieWords(m[1], lang), m[2], m[3])
+		}
 		if reManual.MatchString(s) {
 			return s // the organiser's note, if any, stays as typed
 		}
@@ -179,11 +191,9 @@ func explainText(e tournament.Explanation, lang string) string {
 	case match(reFinal, s, &m):
 		return fmt.Sprintf("N+1决赛：第%s轮后的第一、二名无论是否相遇过都进行决赛（S-4）", m[1])
 	case match(reBracket, s, &m):
-		return fmt.Sprintf("淘汰赛对阵%s：上签位对下签位（S-3）", m[1])
+		return fmt.Sprintf("淘汰赛%s：上签位对下签位（S-3）", tieWords(m[1], lang))
 	case match(reGame, s, &m):
-		return fmt.Sprintf("对阵%s：常规%s局中的第%s局（S-3）", m[1], m[3], m[2])
-	case match(reRapid, s, &m):
-		return fmt.Sprintf("对阵%s前%s局战平：附加快棋第%s局，时限%s（S-3）", m[1], m[2], m[3], m[4])
+		return fmt.Sprintf("%s：常规%s局中的第%s局（S-3）", tieWords(m[1], lang), m[3], m[2])
 	case match(reRing, s, &m):
 		return "擂主迎战按报名顺序的下一位攻擂者（S-8）"
 	case match(reManual, s, &m):
@@ -257,4 +267,85 @@ func localizeRound(out roundOut, r *http.Request) roundOut {
 		out.Language = lang
 	}
 	return out
+}
+
+// tieWords names a knockout tie as the page's bracket does ("第 1 轮第 2 组",
+// "决赛"), never by its internal id; an id of no known shape stays as sent.
+func tieWords(id, lang string) string {
+	zh := lang == langZh
+	var m []string
+	switch {
+	case id == "F":
+		return map[bool]string{true: "决赛", false: "the final"}[zh]
+	case id == "3P":
+		return map[bool]string{true: "三四名决赛", false: "the third-place match"}[zh]
+	case match(reTieRound, id, &m):
+		if zh {
+			return fmt.Sprintf("第%s轮第%s组", m[1], m[2])
+		}
+		return fmt.Sprintf("round %s, match %s", m[1], m[2])
+	case match(reTiePlacing, id, &m):
+		if zh {
+			return fmt.Sprintf("第%s–%s名排位赛", m[1], m[2])
+		}
+		return fmt.Sprintf("the match for places %s–%s", m[1], m[2])
+	}
+	return id
+}
+
+// rapidText renders an additional rapid game's explanation (S-3): the tie in
+// words, how many games were level, which game of which rapid match, and the
+// time control in words. Texts stored before the rapid match was named give
+// the game's number in the whole tie instead.
+func rapidText(m []string, lang string) string {
+	tie, level, game, rm, rg, control := tieWords(m[1], lang), m[2], m[3], m[4], m[5], controlWords(m[6], lang)
+	if lang == langZh {
+		which := fmt.Sprintf("全场第%s局", game)
+		if rm != "" {
+			which = fmt.Sprintf("第%s场第%s局", rm, rg)
+		}
+		return fmt.Sprintf("%s前%s局战平：附加快棋%s，%s（S-3）", tie, level, which, control)
+	}
+	which := "game " + game + " of the tie"
+	if rm != "" {
+		which = fmt.Sprintf("rapid match %s, game %s", rm, rg)
+	}
+	return fmt.Sprintf("%s level after %s game(s): additional rapid games, %s, %s (S-3)", tie, level, which, control)
+}
+
+// controlWords says a time control preset in words ("每方10分钟走40步，
+// 此后每5分钟走30步"); a name that is no preset is said only as "快棋".
+func controlWords(name, lang string) string {
+	zh := lang == langZh
+	c, ok := clock.Preset(name)
+	if !ok || len(c.Periods) == 0 {
+		return map[bool]string{true: "快棋时限", false: "at a rapid time control"}[zh]
+	}
+	var parts []string
+	for i, p := range c.Periods {
+		mins := p.Ms / 60000
+		last := i == len(c.Periods)-1
+		switch {
+		case zh && i == 0 && p.Moves == 0:
+			parts = append(parts, fmt.Sprintf("每方%d分钟", mins))
+		case zh && i == 0:
+			parts = append(parts, fmt.Sprintf("每方%d分钟走%d步", mins, p.Moves))
+		case zh && last:
+			parts = append(parts, fmt.Sprintf("此后每%d分钟走%d步", mins, p.Moves))
+		case zh:
+			parts = append(parts, fmt.Sprintf("再%d分钟走%d步", mins, p.Moves))
+		case i == 0 && p.Moves == 0:
+			parts = append(parts, fmt.Sprintf("%d minutes each", mins))
+		case i == 0:
+			parts = append(parts, fmt.Sprintf("%d minutes each for %d moves", mins, p.Moves))
+		case last:
+			parts = append(parts, fmt.Sprintf("then %d minutes for every %d moves", mins, p.Moves))
+		default:
+			parts = append(parts, fmt.Sprintf("then %d minutes for %d moves", mins, p.Moves))
+		}
+	}
+	if zh {
+		return "时限" + strings.Join(parts, "，")
+	}
+	return strings.Join(parts, ", ")
 }

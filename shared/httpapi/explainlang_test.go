@@ -78,3 +78,37 @@ func TestExplanations_OneLanguagePerResponse(t *testing.T) {
 		}
 	}
 }
+
+// A knockout's additional rapid game is explained in the reader's language
+// from what the pairing knows (S-3): the tie in words (决赛, "the final"),
+// which game of which two-game rapid match, and the time control in words —
+// never the tie's internal id or the preset's name.
+func TestExplanations_RapidGameInWords(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Cup","system":"knockout","timeControl":"60/30+10/10"}`, 2)
+	r1 := f.pair(t, s, nil, http.StatusCreated)
+	p := r1.Pairings[0]
+	finish(t, s, f.ev.ID, 1, p.Table, p.GameID, p.Red, p.Black, "1/2-1/2")
+	want := map[string][]string{
+		"zh": {"决赛前1局战平：附加快棋第1场第1局，时限每方10分钟走40步，此后每5分钟走30步（S-3）", "淘汰赛决赛：上签位对下签位（S-3）"},
+		"en": {"the final level after 1 game(s): additional rapid games, rapid match 1, game 1, 10 minutes each for 40 moves, then 5 minutes for every 30 moves (S-3)",
+			"the final: upper slot v lower slot (S-3)"},
+	}
+	for lang, texts := range want {
+		r := explained(t, s, "/tournaments/"+f.ev.ID+"/rounds/1", lang)
+		if len(r.Pairings) != 2 || r.Pairings[1].Explanation == nil || r.Pairings[0].Explanation == nil {
+			t.Fatalf("%s: the drawn final has no explained rapid game: %+v", lang, r.Pairings)
+		}
+		if got := r.Pairings[1].Explanation.Opponent; got != texts[0] {
+			t.Errorf("%s rapid game: %q, want %q", lang, got, texts[0])
+		}
+		if got := r.Pairings[0].Explanation.Opponent; got != texts[1] {
+			t.Errorf("%s first game: %q, want %q", lang, got, texts[1])
+		}
+		for _, pr := range r.Pairings {
+			if o := pr.Explanation.Opponent; strings.Contains(o, "rapid-") || regexp.MustCompile(`\b(F|R\d+-\d+)\b`).MatchString(o) {
+				t.Errorf("%s: an internal id in %q", lang, o)
+			}
+		}
+	}
+}

@@ -82,7 +82,7 @@ func TestKnockoutRounds(t *testing.T) {
 	}
 	var now roundJSON
 	s.Get("/tournaments/"+f.ev.ID+"/rounds/2?explain=true").Want(t, http.StatusOK).Decode(t, &now)
-	if len(now.Pairings) != 2 || now.Pairings[1].Red != p.Black || !strings.Contains(now.Pairings[1].Explanation.Opponent, "rapid") {
+	if len(now.Pairings) != 2 || now.Pairings[1].Red != p.Black || !strings.Contains(now.Pairings[1].Explanation.Opponent, "附加快棋") {
 		t.Fatalf("rapid game 1: %+v", now.Pairings)
 	}
 	rapid := now.Pairings[1]

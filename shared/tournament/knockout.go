@@ -263,7 +263,12 @@ func NextGames(t *Tournament, h *History, gameID GameIDFunc) ([]Pairing, []Expla
 		ps = append(ps, Pairing{Table: table, Red: d.Next.Red, Black: d.Next.Black, GameID: gameID(n, table, d.Next.Number), Match: m.ID, Board: d.Next.Number})
 		why := fmt.Sprintf("match %s, game %d of the regular %d (S-3)", m.ID, d.Next.Number, f.Games)
 		if d.NeedsTieBreak {
-			why = fmt.Sprintf("match %s level after %d game(s): additional rapid game %d at %s (附加快棋, S-3)", m.ID, d.Next.Number-1, d.Next.Number, d.Next.TimeControl)
+			// The rapid games come in two-game mini-matches (S-3): the text
+			// names the mini-match and the game in it, so a reader is told
+			// "rapid match 1, game 2" rather than the match's game count.
+			k := d.Next.Number - f.Games
+			why = fmt.Sprintf("match %s level after %d game(s): additional rapid game %d (rapid match %d game %d) at %s (附加快棋, S-3)",
+				m.ID, d.Next.Number-1, d.Next.Number, (k+1)/2, (k-1)%2+1, d.Next.TimeControl)
 		}
 		colour := "alternate"
 		if f.Colours == knockout.LoserTakesRed {
