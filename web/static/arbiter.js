@@ -4,7 +4,7 @@
 // It reads GET /me when the API has it, else the event and its round.
 
 import { ApiError, get } from './core/http.js';
-import { errorText, t } from './core/i18n.js';
+import { errorText, formatTime, t } from './core/i18n.js';
 import { getToken } from './core/tokens.js';
 import { resultName } from './names.js';
 import { h } from './ui.js';
@@ -38,10 +38,18 @@ export function mountTables(host, { tid, token = getToken(`event:${tid}`) }) {
       const round = who && Array.isArray(who.games) && who.games.length ? { pairings: who.games }
         : await get(`/tournaments/${encodeURIComponent(tid)}/rounds/${n}`);
       const mine = who && Array.isArray(who.tables) && who.tables.length ? new Set(who.tables) : null;
+      // A paired round whose start time has not come is not in play (C-1):
+      // its tables read "paired, starts at HH:MM" until the round starts. A
+      // scribe's games carry no start, so the round is read for it.
+      const r = round.started === undefined ? await get(`/tournaments/${encodeURIComponent(tid)}/rounds/${n}`) : round;
+      const waiting = r.started === false || (r.startsAt && new Date(r.startsAt).getTime() > Date.now());
+      const unplayed = waiting
+        ? (r.startsAt ? t('tables.startsAt', { time: formatTime(r.startsAt, { timeStyle: 'short' }) }) : t('tables.paired'))
+        : t('tables.playing');
       const list = h('ul', { class: 'tables' });
       for (const p of round.pairings || []) {
         if (mine && !mine.has(p.table)) continue;
-        const state = p.result ? resultName(p.result) || p.result : t('tables.playing');
+        const state = p.result ? resultName(p.result) || p.result : unplayed;
         list.append(h('li', {},
           h('a', { href: `/g/${encodeURIComponent(p.gameId)}` }, t('tables.table', { n: p.table })),
           ` ${p.redName || p.red} – ${p.blackName || p.black} · ${state}`));

@@ -147,6 +147,41 @@ test('2: a round paired but not started says so, and Start comes before pairing 
   await page.context().close();
 });
 
+test('2 (#30 point 10): before its start time a paired round reads "paired, starts at HH:MM", never in play, on the header and an arbiter\'s tables', async () => {
+  const ev = await newEvent('Start Time');
+  const at = new Date(Date.now() + 7 * 60000);
+  await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: { startsAt: at.toISOString() } });
+  const arb = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/officials`, { token: ev.token, body: { role: 'arbiter', name: 'A' } });
+  const sc = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/officials`, { token: ev.token, body: { role: 'scribe', name: 'S', tables: [1, 2] } });
+  for (const [width, locale] of [[1280, 'en-US'], [360, 'zh-CN'], [360, 'en-US'], [1280, 'zh-CN']]) {
+    for (const [who, token] of [['arbiter', arb.token], ['scribe', sc.token]]) {
+      const page = await openEvent(ev, { width, locale, token });
+      const meta = await page.locator('.event-meta').innerText();
+      assert.ok(!/in play|Running|进行中|在下/.test(meta), `${who} ${width} ${locale}: the header says the round runs: ${meta}`);
+      assert.match(meta, locale === 'zh-CN' ? /已编排/ : /Paired/);
+      await page.locator('#tab-tables').click();
+      const items = page.locator('ul.tables li');
+      await items.first().waitFor();
+      const hhmm = at.toLocaleTimeString(locale, { timeStyle: 'short' });
+      for (const text of await items.allInnerTexts()) {
+        assert.ok(!/in play|进行中/.test(text), `${who} ${width} ${locale}: ${text}`);
+        assert.ok(text.includes(locale === 'zh-CN' ? `已编排，${hhmm} 开始` : `paired, starts at ${hhmm}`), `${who} ${locale}: ${text} (want ${hhmm})`);
+      }
+      if (who === 'arbiter') await screenshot(page, `leftovers-starts-${width}-${locale.slice(0, 2)}`, { fullPage: false });
+      assertNoErrors(page, `${who} tables ${width}`);
+      await page.context().close();
+    }
+  }
+  // Started now, the same tables are in play.
+  await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds/1/start`, { token: ev.token, body: {} });
+  const page = await openEvent(ev, { token: arb.token });
+  await page.locator('#tab-tables').click();
+  await page.locator('ul.tables li').first().waitFor();
+  assert.match(await page.locator('ul.tables li').first().innerText(), /in play/);
+  assert.match(await page.locator('.event-meta').innerText(), /Running/);
+  await page.context().close();
+});
+
 test('3: the player\'s two clocks and the resign button are inside a 1280×800 and a 1366×768 window, and on a phone', async () => {
   const g = await apiCall(server.base, 'POST', '/games', { body: { timeControl: 'rapid-10/40+5/30' } });
   for (const [width, height] of [[1280, 800], [1366, 768], [768, 1024], [360, 740], [390, 844]]) {

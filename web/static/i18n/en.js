@@ -745,6 +745,7 @@ export default {
   'st.name': 'Name',
   'st.no': 'No.',
   'st.none': 'No standings yet.',
+  'st.paired': 'Paired',
   'st.playoff': 'play-off',
   'st.podium': 'Podium',
   'st.points': 'Pts',
@@ -800,7 +801,9 @@ export default {
   'tab.teams': 'Teams',
   // tables — an official’s table list
   'tables.none': 'This round is not paired yet.',
+  'tables.paired': 'paired, not started',
   'tables.playing': 'in play',
+  'tables.startsAt': 'paired, starts at {time}',
   'tables.table': 'Table {n}',
   'tables.title': 'My tables (round {round})',
   // tb — tie-break criteria

@@ -748,6 +748,7 @@ export default {
   'st.name': '姓名',
   'st.no': '号',
   'st.none': '还没有名次。',
+  'st.paired': '已编排',
   'st.playoff': '需加赛',
   'st.podium': '前三名',
   'st.points': '积分',
@@ -803,7 +804,9 @@ export default {
   'tab.teams': '队伍',
   // tables — an official’s table list
   'tables.none': '本轮尚未编排。',
+  'tables.paired': '已编排，尚未开始',
   'tables.playing': '进行中',
+  'tables.startsAt': '已编排，{time} 开始',
   'tables.table': '第 {n} 台',
   'tables.title': '我的对局台（第 {round} 轮）',
   // tb — tie-break criteria

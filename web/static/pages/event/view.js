@@ -36,7 +36,10 @@ export function headerItems(ev, current, now = Date.now(), teamCount = undefined
     [systemName(ev.system) + (ev.teams ? ` · ${t('tab.teams')}` : ''), 'system'],
     [roundText, 'round'],
     [tcName(ev.timeControl), 'tc'],
-    [statusName(ev.status), `status st-${ev.status}`],
+    // Pairing round 1 makes the event "running", but nothing is in play
+    // until the round starts (C-1): till then it reads "paired".
+    [ev.status === 'running' && ev.round === 1 && current && (current.started === false || (current.startsAt && new Date(current.startsAt).getTime() > now))
+      ? t('st.paired') : statusName(ev.status), `status st-${ev.status}`],
     [ev.teams && teamCount !== undefined ? t('ev.teamCount', { n: teamCount }) : t('ev.players', { n: ev.players }), 'count'],
   ];
   if (current && ev.status === 'running') {
