@@ -173,6 +173,10 @@ export class EventState {
         tab.ct = ct;
         tab.games = gamesByRound(this.roundCache, tab.n);
       }
+      // A knockout's players table ranks by the bracket's places (S-3), not by points.
+      if (ev.system === 'knockout' && tab.st && !tab.team && !tab.overall) {
+        tab.places = await getAll(`${this.base()}/standings?view=overall`).catch(() => null);
+      }
       if (ev.status === 'finished' && !tab.team && !tab.overall) {
         // The statistics count every round's games.
         await Promise.all(Array.from({ length: ev.round }, (_, i) => this.round(i + 1).catch(() => null)));

@@ -216,7 +216,13 @@ function standings(s, ui, act) {
   // The team table shows match and board points in their own columns; the chain repeats neither.
   const chain = (st.chain || []).filter((c) => c !== 'points' && c !== 'matchPoints' && !(team && c === 'boardPoints'));
   const cells = new Map(((ct && ct.rows) || []).map((r) => [r.playerId, r.cells]));
-  const rounds = team ? 0 : Math.max(0, ...[...cells.values()].map(roundsOf));
+  // A knockout tie's additional rapid games are played in the tie's round
+  // (S-3): they sit in that round's cell as 附加快棋 n, not as rounds of
+  // their own; and its places come from the bracket, not from points.
+  const ko = ev.system === 'knockout' && !team;
+  const rounds = team ? 0 : Math.max(0, ...[...cells.values()].map((c) => (ko ? Math.max(0, ...c.map((x) => x.round || 0)) : roundsOf(c))));
+  const places = ko && s.tab.places ? new Map((s.tab.places.rows || []).map((r) => [r.playerId, r.place])) : null;
+  const rowsInOrder = places ? [...st.rows].sort((a, b) => (places.get(a.playerId) ?? 1e9) - (places.get(b.playerId) ?? 1e9)) : st.rows;
   const roundCell = (playerId, c) => {
     const gid = games.get(`${c.round}:${playerId}`);
     const text = cellShort(c);
@@ -231,18 +237,28 @@ function standings(s, ui, act) {
     v('th', { scope: 'col' }, team ? abbr(tiebreakHelp('boardPoints'), t('st.boardPoints')) : abbr(tiebreakHelp('points'), t('st.points'))),
     chain.map((c) => v('th', { scope: 'col' }, abbr(tiebreakHelp(c) || tiebreakName(c), tiebreakName(c)))),
     team ? null : v('th', { scope: 'col' }, t('st.record')));
-  const rows = st.rows.map((row) => {
+  const koCell = (playerId, list) => {
+    const [c, ...rapid] = list;
+    const gid = games.get(`${c.round}:${playerId}`);
+    return v('td', { class: `cell col-round ${c.colour || ''} ${c.mark || ''}`, title: cellText(c, ct) },
+      gid && c.opponent ? v('a', { href: `/g/${enc(gid)}` }, cellShort(c)) : cellShort(c),
+      rapid.flatMap((x, k) => [v('br'), v('small', { class: 'ko-rapid', title: cellText(x, ct) }, `${t('ko.rapidGame', { n: k + 1 })} ${cellShort(x)}`)]));
+  };
+  const rows = rowsInOrder.map((row) => {
     const p = team ? null : s.players.find((x) => x.id === row.playerId);
-    const flags = [row.shared ? t('st.shared') : '', row.playoff && ev.status === 'finished' ? t('st.playoff') : '', row.withdrawn ? t('st.withdrawn') : ''].filter(Boolean).join(' · ');
+    const place = places ? places.get(row.playerId) : undefined;
+    const flags = [row.shared && place === undefined ? t('st.shared') : '', row.playoff && ev.status === 'finished' ? t('st.playoff') : '', row.withdrawn ? t('st.withdrawn') : ''].filter(Boolean).join(' · ');
     const tb = new Map((row.tiebreaks || []).map((x) => [x.name, x.value]));
     const name = team ? row.name : v('button', { type: 'button', class: 'link', 'aria-controls': 'player-card', 'data-player': row.playerId,
       onclick: () => act.openCard(row.playerId, row.name) }, row.name);
     return v('tr', { key: `r-${row.playerId || row.name}`, class: [isMine(s.me, row.playerId) ? 'mine' : '', row.withdrawn ? 'withdrawn' : ''].join(' ').trim() || null },
-      v('td', { class: 'num' }, row.rank),
+      v('td', { class: 'num' }, place ?? row.rank),
       v('td', { class: 'num' }, row.number ?? ''),
       v('th', { scope: 'row', class: 'name' }, name, flags ? v('small', { class: 'flag' }, ` ${flags}`) : null),
       team ? null : v('td', { class: 'num col-rating' }, p?.rating || ''),
       team ? null : Array.from({ length: rounds }, (_, i) => {
+        const inRound = ko ? (cells.get(row.playerId) || []).filter((x) => x.round === i + 1) : [];
+        if (inRound.length) return koCell(row.playerId, inRound);
         const c = cellOf(cells.get(row.playerId) || [], i + 1);
         return c ? roundCell(row.playerId, c) : v('td', { class: 'col-round' }, '');
       }),
@@ -253,7 +269,8 @@ function standings(s, ui, act) {
   });
   const card = ui.card;
   return v('div', { key: 'standings' },
-    stats ? v('section', { class: 'card podium', 'aria-label': t('st.podium') },
+    places ? podiumView(s.tab.places.rows) : null,
+    stats && !places ? v('section', { class: 'card podium', 'aria-label': t('st.podium') },
       v('h2', {}, t('st.podium')),
       v('ol', {}, st.rows.slice(0, 3).map((r) => v('li', {}, v('strong', {}, r.name), ` — ${points(r.points)}`))),
       v('p', { class: 'muted' }, `${t('stat.title')}: ${t('stat.redWins')} ${stats.red} · ${t('stat.blackWins')} ${stats.black} · ${t('stat.draws')} ${stats.draw} · ${t('stat.byes')} ${stats.bye} · ${t('stat.forfeits')} ${stats.forfeit}`)) : null,
