@@ -294,23 +294,23 @@ func tieWords(id, lang string) string {
 }
 
 // rapidText renders an additional rapid game's explanation (S-3): the tie in
-// words, how many games were level, which game of which rapid match, and the
-// time control in words. Texts stored before the rapid match was named give
-// the game's number in the whole tie instead.
+// words, which game of which rapid match, and the time control in words.
+// Once the rapid match is named the text says the regular games were level
+// (game 2 of a rapid match follows a decided game 1, so "level after 2 games"
+// would be wrong); texts stored before then keep their count and give the
+// game's number in the whole tie.
 func rapidText(m []string, lang string) string {
 	tie, level, game, rm, rg, control := tieWords(m[1], lang), m[2], m[3], m[4], m[5], controlWords(m[6], lang)
 	if lang == langZh {
-		which := fmt.Sprintf("全场第%s局", game)
 		if rm != "" {
-			which = fmt.Sprintf("第%s场第%s局", rm, rg)
+			return fmt.Sprintf("%s常规对局战平：附加快棋第%s场第%s局，%s（S-3）", tie, rm, rg, control)
 		}
-		return fmt.Sprintf("%s前%s局战平：附加快棋%s，%s（S-3）", tie, level, which, control)
+		return fmt.Sprintf("%s前%s局战平：附加快棋，全场第%s局，%s（S-3）", tie, level, game, control)
 	}
-	which := "game " + game + " of the tie"
 	if rm != "" {
-		which = fmt.Sprintf("rapid match %s, game %s", rm, rg)
+		return fmt.Sprintf("%s level after the regular games: additional rapid match %s, game %s, at %s (S-3)", tie, rm, rg, control)
 	}
-	return fmt.Sprintf("%s level after %s game(s): additional rapid games, %s, %s (S-3)", tie, level, which, control)
+	return fmt.Sprintf("%s level after %s game(s): additional rapid games, game %s of the tie, at %s (S-3)", tie, level, game, control)
 }
 
 // controlWords says a time control preset in words ("每方10分钟走40步，
@@ -319,7 +319,7 @@ func controlWords(name, lang string) string {
 	zh := lang == langZh
 	c, ok := clock.Preset(name)
 	if !ok || len(c.Periods) == 0 {
-		return map[bool]string{true: "快棋时限", false: "at a rapid time control"}[zh]
+		return map[bool]string{true: "快棋时限", false: "a rapid time control"}[zh]
 	}
 	var parts []string
 	for i, p := range c.Periods {

@@ -90,8 +90,8 @@ func TestExplanations_RapidGameInWords(t *testing.T) {
 	p := r1.Pairings[0]
 	finish(t, s, f.ev.ID, 1, p.Table, p.GameID, p.Red, p.Black, "1/2-1/2")
 	want := map[string][]string{
-		"zh": {"决赛前1局战平：附加快棋第1场第1局，时限每方10分钟走40步，此后每5分钟走30步（S-3）", "淘汰赛决赛：上签位对下签位（S-3）"},
-		"en": {"the final level after 1 game(s): additional rapid games, rapid match 1, game 1, 10 minutes each for 40 moves, then 5 minutes for every 30 moves (S-3)",
+		"zh": {"决赛常规对局战平：附加快棋第1场第1局，时限每方10分钟走40步，此后每5分钟走30步（S-3）", "淘汰赛决赛：上签位对下签位（S-3）"},
+		"en": {"the final level after the regular games: additional rapid match 1, game 1, at 10 minutes each for 40 moves, then 5 minutes for every 30 moves (S-3)",
 			"the final: upper slot v lower slot (S-3)"},
 	}
 	for lang, texts := range want {

@@ -79,9 +79,9 @@ test('a rapid game\'s "?" says the tie, the game of the rapid match and the time
   const { ev, round1 } = await cup();
   const rapid = round1.pairings.filter((p) => p.board > 1);
   const wants = {
-    'zh-CN': [/第1轮第2组前1局战平：附加快棋第1场第1局，时限每方10分钟走40步，此后每5分钟走30步/, /第1轮第2组前2局战平：附加快棋第1场第2局/],
-    'en-US': [/round 1, match 2 level after 1 game\(s\): additional rapid games, rapid match 1, game 1, 10 minutes each for 40 moves, then 5 minutes for every 30 moves/,
-      /rapid match 1, game 2/],
+    'zh-CN': [/第1轮第2组常规对局战平：附加快棋第1场第1局，时限每方10分钟走40步，此后每5分钟走30步/, /第1轮第2组常规对局战平：附加快棋第1场第2局/],
+    'en-US': [/round 1, match 2 level after the regular games: additional rapid match 1, game 1, at 10 minutes each for 40 moves, then 5 minutes for every 30 moves/,
+      /additional rapid match 1, game 2,/],
   };
   for (const [width, locale] of [[360, 'zh-CN'], [1280, 'zh-CN'], [360, 'en-US'], [1280, 'en-US']]) {
     const page = await newPage(browser, { width, locale });

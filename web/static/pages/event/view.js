@@ -139,7 +139,7 @@ function pairRow(s, ui, act, admin, p, n, before, matches) {
         v('strong', {}, t('pair.whyFor', { table: p.table })),
         v('p', {}, x.opponent),
         v('p', {}, `${whyText(x.opponentReason)} · ${t('pair.colour', { why: whyText(x.colourReason) })}`),
-        x.scoreGroup !== undefined ? v('p', { class: 'muted' }, t('pair.scoreGroup', { g: points(x.scoreGroup) })) : null)));
+        x.scoreGroup !== undefined && x.opponentReason !== 'bracket' ? v('p', { class: 'muted' }, t('pair.scoreGroup', { g: points(x.scoreGroup) })) : null)));
   }
   return rows;
 }
