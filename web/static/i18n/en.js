@@ -652,6 +652,7 @@ export default {
   'pair.table': 'Table',
   'pair.why': 'Why',
   'pair.whyFor': 'Why table {table}',
+  'pair.whyNumbers': 'Numbers at this table: red no. {red} {redName}, black no. {black} {blackName}',
   // piece — pieces
   'piece.a': 'advisor',
   'piece.b': 'elephant',

@@ -655,6 +655,7 @@ export default {
   'pair.table': '台',
   'pair.why': '编排说明',
   'pair.whyFor': '第 {table} 台编排说明',
+  'pair.whyNumbers': '本台编号：红方 {red} 号 {redName}，黑方 {black} 号 {blackName}',
   // piece — pieces
   'piece.a': '仕',
   'piece.b': '相',

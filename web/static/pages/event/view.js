@@ -137,6 +137,10 @@ function pairRow(s, ui, act, admin, p, n, before, matches) {
     rows.push(v('tr', { key: `w-${id}`, class: 'why-row', id, hidden: !open },
       v('td', { colspan: 9 },
         v('strong', {}, t('pair.whyFor', { table: p.table })),
+        // The numbers the explanation speaks of (P-3): on a phone the No.
+        // columns are hidden, so the row says whose they are.
+        num(p.red) !== '' && num(p.black) !== '' ? v('p', { class: 'why-nums' },
+          t('pair.whyNumbers', { red: num(p.red), redName: p.redName, black: num(p.black), blackName: p.blackName })) : null,
         v('p', {}, x.opponent),
         v('p', {}, `${whyText(x.opponentReason)} · ${t('pair.colour', { why: whyText(x.colourReason) })}`),
         x.scoreGroup !== undefined && x.opponentReason !== 'bracket' ? v('p', { class: 'muted' }, t('pair.scoreGroup', { g: points(x.scoreGroup) })) : null)));
