@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 
+	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -101,7 +102,7 @@ func (a *API) setBroadcast(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	var t *tournament.Tournament
-	err := retryConflicts(func() error {
+	err := command.Retry(func() error {
 		var (
 			meta *store.Record
 			err  error

@@ -14,6 +14,7 @@ import (
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/rulebook"
+	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -59,15 +60,30 @@ var refusalStatus = map[string]int{
 	game.CodeInvalidArgument: http.StatusBadRequest,
 }
 
+// kindStatus is the status of each kind of the application layer's refusals.
+var kindStatus = map[command.Kind]int{
+	command.Invalid:      http.StatusBadRequest,
+	command.Unauthorized: http.StatusUnauthorized,
+	command.Forbidden:    http.StatusForbidden,
+	command.NotFound:     http.StatusNotFound,
+	command.Conflict:     http.StatusConflict,
+	command.Refused:      http.StatusUnprocessableEntity,
+	command.Throttled:    http.StatusTooManyRequests,
+	command.Unavailable:  http.StatusServiceUnavailable,
+}
+
 // toError maps any error to the API error model, in this one place.
 func toError(err error) *Error {
 	var e *Error
 	var fe *tournament.FieldError
 	var ce *clock.ControlError
 	var re *rulebook.RuleError
+	var ce2 *command.Error
 	switch {
 	case errors.As(err, &e):
 		return e
+	case errors.As(err, &ce2):
+		return &Error{Status: kindStatus[ce2.Kind], Code: ce2.Code, Message: ce2.Message, Rule: ce2.Rule, Current: ce2.Current, RetryAfter: ce2.RetryAfter}
 	case errors.As(err, &re):
 		status := refusalStatus[re.Code]
 		if status == 0 {

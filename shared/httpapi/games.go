@@ -13,6 +13,7 @@ import (
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/notation"
 	"github.com/xqtour/xqtour/shared/result"
+	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 	"github.com/xqtour/xqtour/shared/xiangqi"
@@ -141,7 +142,7 @@ func (a *API) createGame(c *call) (int, any, error) {
 	}
 	sg := &storedGame{ID: gid, Link: link, Game: g, rec: rec}
 	rec.Expires = a.gameTTL(sg, c.nowMs())
-	if err := retryConflicts(func() error { return a.store.Put(c.ctx(), rec) }); err != nil { // a new id: only DynamoDB's own contention can refuse it (retry.go)
+	if err := command.Retry(func() error { return a.store.Put(c.ctx(), rec) }); err != nil { // a new id: only DynamoDB's own contention can refuse it (retry.go)
 		return 0, nil, err
 	}
 	return http.StatusCreated, map[string]any{"id": gid, "redToken": redToken, "blackToken": blackToken, "game": gameView(sg, c.nowMs(), 0)}, nil

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 	"github.com/xqtour/xqtour/shared/xiangqi"
@@ -179,18 +180,18 @@ func (a *API) mutateGame(c *call, op func(sg *storedGame, by game.Actor) error) 
 						return http.StatusOK, gameView(now, c.nowMs(), 0), nil
 					}
 				}
-				if retryable(err) {
+				if command.Retryable(err) {
 					// The game changed between this read and write (or the
 					// store failed and nothing was written): read it again
 					// and redo the operation on what it is now, after a
 					// jittered pause, within the retry budget. A move made on
 					// a stale view then fails its ply check (409); contention
 					// that outlasts the budget is the server's, a 503.
-					if pause := backoff(attempt - 1); time.Since(start)+pause < retryBudget {
+					if pause := command.Backoff(attempt - 1); time.Since(start)+pause < command.Budget {
 						time.Sleep(pause)
 						continue
 					}
-					return 0, nil, contended(err)
+					return 0, nil, command.Contended(err)
 				}
 				return 0, nil, err
 			}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -34,7 +35,7 @@ func (a *API) editPlayer(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	var p *tournament.Player
-	err := retryConflicts(func() error {
+	err := command.Retry(func() error {
 		t, meta, err := a.organiserEvent(c, tid)
 		if err != nil {
 			return err
@@ -69,7 +70,7 @@ func (a *API) removePlayer(c *call) (int, any, error) {
 		p *tournament.Player
 		t *tournament.Tournament
 	)
-	err := retryConflicts(func() error {
+	err := command.Retry(func() error {
 		var (
 			meta, rec *store.Record
 			err       error
@@ -108,7 +109,7 @@ func (a *API) reissuePlayerToken(c *call) (int, any, error) {
 		p      *tournament.Player
 		number int
 	)
-	err := retryConflicts(func() error {
+	err := command.Retry(func() error {
 		ev, err := a.loadEvent(c.ctx(), tid)
 		if err != nil {
 			return err
@@ -202,7 +203,7 @@ func reissueToken[T any](a *API, c *call, tid, id string, load func(context.Cont
 		token string
 		v     T
 	)
-	err := retryConflicts(func() error {
+	err := command.Retry(func() error {
 		if _, _, err := a.organiserEvent(c, tid); err != nil {
 			return err
 		}
@@ -269,7 +270,7 @@ func (a *API) rotateOrganiserToken(c *call) (int, any, error) {
 		token string
 		t     *tournament.Tournament
 	)
-	err := retryConflicts(func() error {
+	err := command.Retry(func() error {
 		var (
 			meta *store.Record
 			err  error

@@ -17,6 +17,7 @@ import (
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/notation"
 	"github.com/xqtour/xqtour/shared/result"
+	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -287,8 +288,8 @@ func (a *API) importGames(c *call) (int, any, error) {
 		if err != nil {
 			return 0, nil, err
 		}
-		rec.Expires = a.gameTTL(&storedGame{ID: gid, Link: link, Game: g, rec: rec}, now)         // a finished record expires as a finished game does
-		if err := retryConflicts(func() error { return a.store.Put(c.ctx(), rec) }); err != nil { // a new id: only DynamoDB's own contention can refuse it (retry.go)
+		rec.Expires = a.gameTTL(&storedGame{ID: gid, Link: link, Game: g, rec: rec}, now)        // a finished record expires as a finished game does
+		if err := command.Retry(func() error { return a.store.Put(c.ctx(), rec) }); err != nil { // a new id: only DynamoDB's own contention can refuse it (retry.go)
 			return 0, nil, err
 		}
 		imported++

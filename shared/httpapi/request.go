@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -318,7 +319,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 		// run afresh, and keep no record of a refused caller.
 		// Retried like any write (retry.go): a key left reserved would answer
 		// the client's retry 409 request_in_progress until its lease ran out.
-		if err := retryConflicts(func() error { return a.store.Release(ctx, scope) }); err != nil {
+		if err := command.Retry(func() error { return a.store.Release(ctx, scope) }); err != nil {
 			a.log.Error("idempotency key not released", "err", err.Error())
 		}
 	} else if err := a.complete(ctx, scope, store.Response{RequestHash: reqHash, Status: status, Body: sealReplay(auth, key, rec.body.Bytes())}, c.now); err != nil {
@@ -379,7 +380,7 @@ func openReplay(auth, key string, sealed []byte) ([]byte, error) {
 // the request has acted, and a key left reserved would be served afresh,
 // acting twice, once its lease runs out.
 func (a *API) complete(ctx context.Context, scope string, resp store.Response, now time.Time) error {
-	return retryConflicts(func() error { return a.store.Complete(ctx, scope, resp, now) })
+	return command.Retry(func() error { return a.store.Complete(ctx, scope, resp, now) })
 }
 
 // transient reports whether a status says "try again" rather than answering

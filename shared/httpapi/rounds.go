@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -212,7 +213,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 		status int
 		stored *store.Record // the round's record, when this request created it
 	)
-	err := retryConflicts(func() error {
+	err := command.Retry(func() error {
 		var err error
 		if ev, err = a.loadEvent(c.ctx(), tid); err != nil {
 			return err
@@ -536,7 +537,7 @@ func (a *API) startRound(c *call) (int, any, error) {
 	}
 	var ev *event
 	var r *tournament.Round
-	err = retryConflicts(func() error {
+	err = command.Retry(func() error {
 		if ev, err = a.loadEvent(c.ctx(), tid); err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -221,7 +222,7 @@ func (a *API) registerTeam(c *call) (int, any, error) {
 		tokens  []playerTokenOut
 		token   string
 	)
-	err := retryConflicts(func() error {
+	err := command.Retry(func() error {
 		t, meta, err := a.loadTournament(c.ctx(), tid)
 		if err != nil {
 			return err
@@ -412,7 +413,7 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	err = retryConflicts(func() error {
+	err = command.Retry(func() error {
 		ev, err := a.loadEvent(c.ctx(), tid)
 		if err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
@@ -67,7 +68,7 @@ func (a *API) createTournament(c *call) (int, any, error) {
 	// lost to DynamoDB's own contention or throttling is retried (retry.go),
 	// and one applied although its answer was lost is recognised by the store.
 	rec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.MetaSK, Kind: store.KindTournament, Expires: eventTTL(t)}, t)
-	if err := retryConflicts(func() error { return a.store.Put(c.ctx(), rec) }); err != nil {
+	if err := command.Retry(func() error { return a.store.Put(c.ctx(), rec) }); err != nil {
 		return 0, nil, err
 	}
 	noteEvent(c.ctx(), tid, "")
@@ -99,7 +100,7 @@ func (a *API) registerPlayer(c *call) (int, any, error) {
 		t      *tournament.Tournament
 	)
 	// A burst of registrations all rewrite the event item: one at a time (retry.go).
-	err := sequenced(tid, func() error {
+	err := command.Sequenced(tid, func() error {
 		var (
 			meta *store.Record
 			err  error
@@ -177,7 +178,7 @@ func (a *API) addOfficial(c *call) (int, any, error) {
 		o     tournament.Official
 		token string
 	)
-	err := retryConflicts(func() error {
+	err := command.Retry(func() error {
 		t, meta, err := a.loadTournament(c.ctx(), tid)
 		if err != nil {
 			return err
