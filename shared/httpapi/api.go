@@ -64,6 +64,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -89,6 +90,8 @@ type API struct {
 	// function's memory size, which prices its milliseconds.
 	usage    *usageBook
 	memoryMB int
+	// games is the game layer (shared/service/games) over store.
+	games *games.Store
 	// exportPage, when positive, is the most one export page holds
 	// (ExportPageBytes otherwise).
 	exportPage int
@@ -148,6 +151,7 @@ func New(st *store.Store, opts ...Option) *API {
 	for _, o := range opts {
 		o(a)
 	}
+	a.games = a.gameStore()
 	return a
 }
 

@@ -6,7 +6,6 @@ import (
 	"crypto/subtle"
 	"encoding/base32"
 	"encoding/hex"
-	"errors"
 	"net/http"
 	"slices"
 	"strings"
@@ -109,8 +108,7 @@ func (a *API) authenticate(c *call, known func(scope, id string) (credential, bo
 		cred, err = a.lookupCredential(c, scope, id)
 		// A token whose principal is gone (a registration removed) or never
 		// was is unknown: 401, never a 404 that names the item looked for.
-		var e *Error
-		if errors.Is(err, store.ErrNotFound) || (errors.As(err, &e) && e.Status == http.StatusNotFound) {
+		if err != nil && toError(err).Status == http.StatusNotFound {
 			return Principal{}, errUnknownToken
 		}
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/xqtour/xqtour/shared/service/command"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -25,14 +26,11 @@ import (
 // cacheLive is the Cache-Control of a delayed game read live with an event token.
 const cacheLive = "private, no-store"
 
-// delayMs is the game's broadcast delay in ms; 0 when it has none.
-func (sg *storedGame) delayMs() int64 { return int64(sg.Link.Delay) * 1000 }
-
 // seenBy is the game as the request may see it at now, and the instant to
 // read its clocks at: the game live for a game without a delay or a reader
 // with a token of its event, else the game as it stood the delay ago.
-func (a *API) seenBy(c *call, sg *storedGame, now int64) (*storedGame, int64) {
-	d := sg.delayMs()
+func (a *API) seenBy(c *call, sg *games.Item, now int64) (*games.Item, int64) {
+	d := sg.DelayMs()
 	if d == 0 {
 		return sg, now
 	}
@@ -41,16 +39,7 @@ func (a *API) seenBy(c *call, sg *storedGame, now int64) (*storedGame, int64) {
 		c.cache = cacheLive
 		return sg, now
 	}
-	return sg.asOf(now - d), now - d
-}
-
-// asOf is sg as its game stood at at (game.AsOf), sharing the link.
-func (sg *storedGame) asOf(at int64) *storedGame {
-	g := sg.Game.AsOf(at)
-	if g == sg.Game {
-		return sg
-	}
-	return &storedGame{ID: sg.ID, Link: sg.Link, Game: g, rec: sg.rec}
+	return sg.AsOf(now - d), now - d
 }
 
 // eventReader reports whether the request bears a valid token of the
@@ -58,7 +47,7 @@ func (sg *storedGame) asOf(at int64) *storedGame {
 // read); an official's or the organiser's token costs the read of its item.
 // A missing, malformed, unknown or foreign token reads as the public does:
 // the route is public, so a bad token is no error, only no privilege.
-func (a *API) eventReader(c *call, sg *storedGame) bool {
+func (a *API) eventReader(c *call, sg *games.Item) bool {
 	if c.r.Header.Get("Authorization") == "" || sg.Link.Tournament == "" {
 		return false
 	}

@@ -9,45 +9,11 @@ import (
 	"strconv"
 
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
-
-// disciplineOut is one line of a game's discipline record (O-2, 000 ch.3
-// 裁判长 7: a written report of every penalty): a foul, a warning or heavier
-// penalty, a dropped piece, or a draw offer the rules made a loss — who
-// gave it, when, against which side and why.
-type disciplineOut struct {
-	At      string `json:"at"`
-	By      string `json:"by"`
-	ByID    string `json:"byId,omitempty"`
-	Kind    string `json:"kind"`
-	Penalty string `json:"penalty,omitempty"`
-	Side    string `json:"side"`
-	Note    string `json:"note"`
-}
-
-// disciplinary reports whether a log entry belongs in the discipline record.
-func disciplinary(k game.RulingKind) bool {
-	return k == game.RulingFoul || k == game.RulingPenalty || k == game.RulingDroppedPiece || k == game.RulingForbiddenOffer
-}
-
-func disciplineView(log []game.LogEntry) []disciplineOut {
-	out := []disciplineOut{}
-	for _, e := range log {
-		if !disciplinary(e.Ruling.Kind) {
-			continue
-		}
-		d := disciplineOut{At: rfc3339(e.At), By: e.By.Role.String(), ByID: e.By.ID, Kind: e.Ruling.Kind.String(),
-			Side: e.Ruling.Side.String(), Note: e.Ruling.Note}
-		if e.Ruling.Kind == game.RulingPenalty {
-			d.Penalty = e.Ruling.Penalty.String()
-		}
-		out = append(out, d)
-	}
-	return out
-}
 
 // expulsionOut is a player's expulsion (除名, O-2): the chief arbiter's
 // proposal and the organiser's decision, each with who, when and why.
@@ -84,7 +50,7 @@ type eventDisciplineOut struct {
 	Player     string `json:"player"`
 	PlayerName string `json:"playerName"`
 	ByName     string `json:"byName,omitempty"`
-	disciplineOut
+	games.Discipline
 }
 
 // playerExpulsionOut is an expulsion in the event's report, with its player.
@@ -126,24 +92,24 @@ func (a *API) getDiscipline(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	names[tid] = "organiser"
-	var games []eventGameOut
+	var rows []eventGameOut
 	for _, r := range ev.h.Rounds {
 		if only != 0 && r.Number != only {
 			continue
 		}
 		for _, p := range roundView(r, ev.h, ev.numbers(), false, c.nowMs()).Pairings {
 			if p.GameID != "" {
-				games = append(games, eventGameOut{Round: r.Number, pairingOut: p})
+				rows = append(rows, eventGameOut{Round: r.Number, pairingOut: p})
 			}
 		}
 	}
-	slices.SortStableFunc(games, func(x, y eventGameOut) int {
+	slices.SortStableFunc(rows, func(x, y eventGameOut) int {
 		return cmp.Or(cmp.Compare(x.Round, y.Round), cmp.Compare(x.Table, y.Table))
 	})
-	total := len(games)
-	games = pageSlice(games, pg)
-	keys := make([]store.Key, len(games))
-	for i, g := range games {
+	total := len(rows)
+	rows = pageSlice(rows, pg)
+	keys := make([]store.Key, len(rows))
+	for i, g := range rows {
 		keys[i] = store.Key{PK: store.GamePK(g.GameID), SK: store.GameSK}
 	}
 	recs, err := a.store.GetMany(c.ctx(), keys...)
@@ -151,18 +117,18 @@ func (a *API) getDiscipline(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	entries := []eventDisciplineOut{}
-	for i, g := range games {
+	for i, g := range rows {
 		rec := recs[keys[i]]
 		if rec == nil {
 			continue // a game not created yet (an interrupted pairing)
 		}
-		sg, err := decodeGame(g.GameID, rec)
+		sg, err := games.Decode(g.GameID, rec)
 		if err != nil {
 			return 0, nil, err
 		}
-		for _, d := range disciplineView(sg.Game.Log()) {
+		for _, d := range games.DisciplineOf(sg.Game.Log()) {
 			e := eventDisciplineOut{Round: g.Round, Table: g.Table, GameID: g.GameID, Player: g.Red, PlayerName: g.RedName,
-				ByName: names[d.ByID], disciplineOut: d}
+				ByName: names[d.ByID], Discipline: d}
 			if d.Side == xiangqi.Black.String() {
 				e.Player, e.PlayerName = g.Black, g.BlackName
 			}
@@ -212,7 +178,7 @@ func (a *API) officialNames(c *call, tid string) (map[string]string, error) {
 // organiser to decide; the organiser's, as chief arbiter, is decided at once
 // and the player leaves the event (S-6). It returns the player item, and the
 // event's when the player leaves, to be written with the game.
-func (a *API) expulsionRecords(c *call, sg *storedGame, by game.Actor, r game.Ruling) ([]*store.Record, error) {
+func (a *API) expulsionRecords(c *call, sg *games.Item, by game.Actor, r game.Ruling) ([]*store.Record, error) {
 	tid, pid := sg.Link.Tournament, sg.Link.Red
 	if r.Side == xiangqi.Black {
 		pid = sg.Link.Black

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -8,6 +9,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -83,9 +85,9 @@ const keyedGames = 64
 // cost of the event item (one small read): only the event's key makes it.
 // An id made otherwise (before ids were keyed, or keyed with an organiser
 // token hash since reissued) is looked up in its round, once, at its end.
-func (a *API) pairingsGame(c *call, sg *storedGame) (bool, error) {
+func (a *API) pairingsGame(ctx context.Context, sg *games.Item) (bool, error) {
 	l := sg.Link
-	t, _, err := a.loadTournament(c.ctx(), l.Tournament)
+	t, _, err := a.loadTournament(ctx, l.Tournament)
 	var e *Error
 	if errors.As(err, &e) && e.Status == 404 {
 		return false, nil
@@ -101,7 +103,7 @@ func (a *API) pairingsGame(c *call, sg *storedGame) (bool, error) {
 		}
 	}
 	var r tournament.Round
-	if _, err := a.load(c.ctx(), store.TournamentPK(t.ID), store.RoundSK(l.Round), "round", &r); errors.As(err, &e) && e.Status == 404 {
+	if _, err := a.load(ctx, store.TournamentPK(t.ID), store.RoundSK(l.Round), "round", &r); errors.As(err, &e) && e.Status == 404 {
 		return false, nil
 	} else if err != nil {
 		return false, err

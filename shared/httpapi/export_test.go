@@ -8,6 +8,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
@@ -51,7 +52,7 @@ func StoreLongGame(t *testing.T, st *store.Store, plies int) (gid, red, black st
 	gid = newID('g')
 	red, redHash := newToken(gid, "red")
 	black, blackHash := newToken(gid, "black")
-	rec, err := encodeGame(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame}, gameLink{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash}, g)
+	rec, err := games.Encode(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame}, games.Link{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash}, g)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/xqtour/xqtour/shared/notation"
 	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/service/command"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 	"github.com/xqtour/xqtour/shared/xiangqi"
@@ -22,7 +23,7 @@ import (
 // gameActor authenticates the caller of a game route and says whom it acts
 // as. Players are checked against the hashes in the game item (no extra
 // read); officials and the organiser are looked up in their event.
-func (a *API) gameActor(c *call, sg *storedGame) (game.Actor, Principal, error) {
+func (a *API) gameActor(c *call, sg *games.Item) (game.Actor, Principal, error) {
 	scope := sg.Link.Tournament
 	if scope == "" {
 		scope = sg.ID
@@ -116,7 +117,7 @@ func (a *API) createGame(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	tc, err := in.TimeControl.control()
+	tc, err := controlOf(in.TimeControl)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -135,17 +136,17 @@ func (a *API) createGame(c *call) (int, any, error) {
 	gid := newID('g')
 	redToken, redHash := newToken(gid, "red")
 	blackToken, blackHash := newToken(gid, "black")
-	link := gameLink{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash}
-	rec, err := encodeGame(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame}, link, g)
+	link := games.Link{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash}
+	rec, err := games.Encode(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame}, link, g)
 	if err != nil {
 		return 0, nil, err
 	}
-	sg := &storedGame{ID: gid, Link: link, Game: g, rec: rec}
-	rec.Expires = a.gameTTL(sg, c.nowMs())
+	sg := &games.Item{ID: gid, Link: link, Game: g, Rec: rec}
+	rec.Expires = a.games.TTL(sg, c.nowMs())
 	if err := command.Retry(func() error { return a.store.Put(c.ctx(), rec) }); err != nil { // a new id: only DynamoDB's own contention can refuse it (retry.go)
 		return 0, nil, err
 	}
-	return http.StatusCreated, map[string]any{"id": gid, "redToken": redToken, "blackToken": blackToken, "game": gameView(sg, c.nowMs(), 0)}, nil
+	return http.StatusCreated, map[string]any{"id": gid, "redToken": redToken, "blackToken": blackToken, "game": games.ViewOf(sg, c.nowMs(), 0)}, nil
 }
 
 // GET /games/{gid} — public; ?since=ply returns only the moves after ply.
@@ -166,16 +167,16 @@ func (a *API) getGame(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	a.settleOnRead(c, sg)
+	a.games.SettleOnRead(c.ctx(), sg, c.nowMs())
 	sg, at := a.seenBy(c, sg, c.nowMs())
-	out := gameView(sg, at, since)
+	out := games.ViewOf(sg, at, since)
 	if want != nil {
 		moves, err := sg.Game.MovesIn(want.n, out.Since)
 		if err != nil {
 			return 0, nil, err
 		}
 		want.Moves = moves
-		out.Notation = &want.notationOut
+		out.Notation = &want.Notation
 	}
 	return http.StatusOK, out, nil
 }
@@ -186,7 +187,7 @@ var moveNotations = []string{"chinese", "wxf", "iccs", "yz3", "yz4"}
 
 // notationWanted is a game view's ?notation= and ?script=, read.
 type notationWanted struct {
-	notationOut
+	games.Notation
 	n notation.Notation
 }
 
@@ -208,7 +209,7 @@ func notationQuery(c *call) (*notationWanted, error) {
 		return nil, badRequest("invalid_query", "script: goes with notation=chinese, yz3 or yz4")
 	}
 	n, _ := notation.ByName(name)
-	w := &notationWanted{notationOut: notationOut{Name: name}, n: notation.WithScript(n, sc)}
+	w := &notationWanted{Notation: games.Notation{Name: name}, n: notation.WithScript(n, sc)}
 	if chinese {
 		w.Script = sc.String()
 	}
@@ -227,7 +228,7 @@ func (a *API) submitMove(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
 		if in.Move == "" || in.Ply == nil {
 			return badRequest("invalid_field", "move and ply are required (ply: the moves already played as the client saw them)")
 		}
@@ -246,7 +247,7 @@ func (a *API) pressClock(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
 		return sg.Game.Press(c.nowMs(), by)
 	})
 }
@@ -282,7 +283,7 @@ func (a *API) arrive(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
 		if by.Role == game.Arbiter || by.Role == game.ChiefArbiter {
 			side, err := parseColor("side", in.Side)
 			if err != nil {
@@ -305,7 +306,7 @@ func (a *API) draw(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
 		var do func(*game.Game, int64, game.Actor) error
 		switch in.Action {
 		case "offer":
@@ -330,7 +331,7 @@ func (a *API) resign(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
 		if by.Role != game.Player {
 			return forbidden("only a player resigns")
 		}
@@ -350,7 +351,7 @@ func (a *API) claim(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
 		kind, ok := game.ParseClaimKind(in.Kind)
 		if !ok {
 			return badRequest("invalid_field", `kind: want "time", "noCapture" or "ruling"`)
@@ -376,7 +377,7 @@ func (a *API) recordResult(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
 		if by.Role == game.Player {
 			return forbidden("only an arbiter, the table's scribe or the organiser records a result (O-1)")
 		}
@@ -508,7 +509,7 @@ func (a *API) rule(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
 		if by.Role == game.Player {
 			return forbidden("only an official rules (O-1)")
 		}
@@ -522,7 +523,7 @@ func (a *API) rule(c *call) (int, any, error) {
 		if r.Kind == game.RulingPenalty && r.Penalty == game.Expulsion && sg.Link.Tournament != "" &&
 			(by.Role == game.ChiefArbiter || by.Role == game.Organiser) {
 			// Checked before the game changes: a refused expulsion logs nothing.
-			if sg.also, err = a.expulsionRecords(c, sg, by, r); err != nil {
+			if sg.Also, err = a.expulsionRecords(c, sg, by, r); err != nil {
 				return err
 			}
 		}
@@ -553,7 +554,7 @@ func (a *API) gameRecord(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	a.settleOnRead(c, sg)
+	a.games.SettleOnRead(c.ctx(), sg, c.nowMs())
 	info := game.RecordInfo{Red: "Red", Black: "Black"}
 	if i := sg.Link.Info; i != nil {
 		info = game.RecordInfo{Event: i.Event, Site: i.Site, Date: i.Date, Round: i.Round, Red: i.Red, Black: i.Black}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -60,7 +61,7 @@ func (a *API) checkImport(c *call, tid string, items []*store.Item) (*importedEv
 	var (
 		players []*tournament.Player
 		rounds  []*tournament.Round
-		games   []*storedGame
+		found   []*games.Item
 	)
 	pk := store.TournamentPK(tid)
 	for _, rec := range recs {
@@ -68,14 +69,14 @@ func (a *API) checkImport(c *call, tid string, items []*store.Item) (*importedEv
 			if !validID('g', gid) || rec.SK != store.GameSK || rec.Kind != store.KindGame {
 				return nil, refuseItem(rec.PK, rec.SK, "not a game item (G#<game id>/GAME, kind game)")
 			}
-			sg, err := decodeGame(gid, rec)
+			sg, err := games.Decode(gid, rec)
 			if err != nil {
 				return nil, refuseItem(rec.PK, rec.SK, "a corrupt game: "+err.Error())
 			}
 			if err := renders(sg); err != nil {
 				return nil, refuseItem(rec.PK, rec.SK, "a corrupt game: "+err.Error())
 			}
-			games = append(games, sg)
+			found = append(found, sg)
 			continue
 		}
 		if rec.PK != pk {
@@ -168,7 +169,7 @@ func (a *API) checkImport(c *call, tid string, items []*store.Item) (*importedEv
 		}
 	}
 	have := map[string]bool{}
-	for _, sg := range games {
+	for _, sg := range found {
 		l, gpk := sg.Link, store.GamePK(sg.ID)
 		pp, ok := pairings[sg.ID]
 		switch {
@@ -227,13 +228,13 @@ func decodeItem(rec *store.Record, kind string, v any) error {
 
 // renders reports whether every public read of a game works on sg: its
 // view and its record in each format.
-func renders(sg *storedGame) (err error) {
+func renders(sg *games.Item) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)
 		}
 	}()
-	_ = gameView(sg, 0, 0)
+	_ = games.ViewOf(sg, 0, 0)
 	for _, f := range game.RecordFormats {
 		if _, err := sg.Game.Record(0, f, game.RecordInfo{Red: "Red", Black: "Black"}); err != nil {
 			return fmt.Errorf("its %s record: %v", f, err)

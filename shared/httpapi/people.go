@@ -7,6 +7,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/service/command"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -170,7 +171,7 @@ func (a *API) playerGameWrites(c *call, ev *event, pid, hash string) ([]*store.R
 			continue // not created yet: it will copy the new hash from the player
 		}
 		gid, _ := store.GameOf(k.PK)
-		sg, err := decodeGame(gid, rec)
+		sg, err := games.Decode(gid, rec)
 		if err != nil {
 			return nil, err
 		}
@@ -183,7 +184,7 @@ func (a *API) playerGameWrites(c *call, ev *event, pid, hash string) ([]*store.R
 		if sg.Link.Black == pid {
 			sg.Link.BlackHash = hash
 		}
-		if _, err := encodeGame(rec, sg.Link, sg.Game); err != nil {
+		if _, err := games.Encode(rec, sg.Link, sg.Game); err != nil {
 			return nil, err
 		}
 		if sg.Game.Status() == game.Playing {

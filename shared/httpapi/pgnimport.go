@@ -18,6 +18,7 @@ import (
 	"github.com/xqtour/xqtour/shared/notation"
 	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/service/command"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -179,10 +180,10 @@ func replayErrorJSON(e *notation.ReplayError) *importErrorJSON {
 
 // recordInfoOf keeps what a record's tags say of the game, so that its
 // export carries them again.
-func recordInfoOf(g notation.PGNGame) *recordInfoJSON {
-	info := &recordInfoJSON{Event: g.Tag("Event"), Site: g.Tag("Site"), Date: g.Tag("Date"), Round: g.Tag("Round"),
+func recordInfoOf(g notation.PGNGame) *games.RecordInfo {
+	info := &games.RecordInfo{Event: g.Tag("Event"), Site: g.Tag("Site"), Date: g.Tag("Date"), Round: g.Tag("Round"),
 		Red: g.Tag("Red"), Black: g.Tag("Black")}
-	if *info == (recordInfoJSON{}) {
+	if *info == (games.RecordInfo{}) {
 		return nil
 	}
 	for _, s := range []*string{&info.Event, &info.Site, &info.Date, &info.Round, &info.Red, &info.Black} {
@@ -233,22 +234,22 @@ func (a *API) importGames(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	games := notation.ReadPGN(text)
-	if len(games) == 0 {
+	pgns := notation.ReadPGN(text)
+	if len(pgns) == 0 {
 		return 0, nil, badRequest("no_games", "the body holds no PGN game: want tags such as [Event \"…\"] and moves such as 1. 炮二平五 马8进7")
 	}
-	if len(games) > MaxImportGames {
+	if len(pgns) > MaxImportGames {
 		return 0, nil, &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_many_games",
-			Message: fmt.Sprintf("the file holds %d games; import at most %d at a time", len(games), MaxImportGames)}
+			Message: fmt.Sprintf("the file holds %d games; import at most %d at a time", len(pgns), MaxImportGames)}
 	}
 	rules, err := standaloneGameRules(clock.Control{}, nil)
 	if err != nil {
 		return 0, nil, err
 	}
 	now := c.nowMs()
-	out := make([]importedGameJSON, len(games))
+	out := make([]importedGameJSON, len(pgns))
 	imported := 0
-	for i, pg := range games {
+	for i, pg := range pgns {
 		row := &out[i]
 		row.Index, row.Line = i+1, pg.Line
 		row.Event, row.Red, row.Black = clip(pg.Tag("Event"), maxTagBytes), clip(pg.Tag("Red"), maxTagBytes), clip(pg.Tag("Black"), maxTagBytes)
@@ -283,12 +284,12 @@ func (a *API) importGames(c *call) (int, any, error) {
 		gid := newID('g')
 		redToken, redHash := newToken(gid, "red")
 		blackToken, blackHash := newToken(gid, "black")
-		link := gameLink{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash, Info: recordInfoOf(pg)}
-		rec, err := encodeGame(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame}, link, g)
+		link := games.Link{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash, Info: recordInfoOf(pg)}
+		rec, err := games.Encode(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame}, link, g)
 		if err != nil {
 			return 0, nil, err
 		}
-		rec.Expires = a.gameTTL(&storedGame{ID: gid, Link: link, Game: g, rec: rec}, now)        // a finished record expires as a finished game does
+		rec.Expires = a.games.TTL(&games.Item{ID: gid, Link: link, Game: g, Rec: rec}, now)      // a finished record expires as a finished game does
 		if err := command.Retry(func() error { return a.store.Put(c.ctx(), rec) }); err != nil { // a new id: only DynamoDB's own contention can refuse it (retry.go)
 			return 0, nil, err
 		}
@@ -299,7 +300,7 @@ func (a *API) importGames(c *call) (int, any, error) {
 			row.Result, row.Reason = &rs, &ws
 		}
 	}
-	body := map[string]any{"imported": imported, "failed": len(games) - imported, "games": out}
+	body := map[string]any{"imported": imported, "failed": len(pgns) - imported, "games": out}
 	if imported == 0 {
 		body["error"] = map[string]string{"code": "import_failed", "message": "no game of the file could be imported: each game's error says why"}
 		return http.StatusUnprocessableEntity, body, nil
@@ -312,7 +313,7 @@ func (a *API) importGames(c *call) (int, any, error) {
 // the game's log keeps who did it and what it replaced, and a result the
 // record gives reaches the event as any result does.
 func (a *API) loadRecord(c *call) (int, any, error) {
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
 		if by.Role != game.Arbiter && by.Role != game.ChiefArbiter && by.Role != game.Scribe {
 			return forbidden("only an arbiter or the table's scribe loads a record (O-1)")
 		}
@@ -323,14 +324,14 @@ func (a *API) loadRecord(c *call) (int, any, error) {
 		if err != nil {
 			return err
 		}
-		games := notation.ReadPGN(text)
-		if len(games) != 1 {
-			return badRequest("invalid_record", fmt.Sprintf("send exactly one game; the body holds %d", len(games)))
+		pgns := notation.ReadPGN(text)
+		if len(pgns) != 1 {
+			return badRequest("invalid_record", fmt.Sprintf("send exactly one game; the body holds %d", len(pgns)))
 		}
-		if err := checkTags(games[0]); err != nil {
+		if err := checkTags(pgns[0]); err != nil {
 			return badRequest("invalid_record", err.Error())
 		}
-		rep, rerr := games[0].Replay()
+		rep, rerr := pgns[0].Replay()
 		if rerr != nil {
 			return &Error{Status: http.StatusUnprocessableEntity, Code: "invalid_record", Rule: rerr.Rule,
 				Message: rerr.Error() + " (position " + rerr.FEN + ")"}
@@ -339,7 +340,7 @@ func (a *API) loadRecord(c *call) (int, any, error) {
 			return &Error{Status: http.StatusUnprocessableEntity, Code: "invalid_record",
 				Message: "the record starts from " + rep.Start.FEN() + ", the game from " + start}
 		}
-		res, err := recordResult(games[0])
+		res, err := recordResult(pgns[0])
 		if err != nil {
 			return badRequest("invalid_record", err.Error())
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/service/command"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -291,7 +292,7 @@ func checkRoundStart(startsAt *time.Time, now time.Time) error {
 		return nil
 	}
 	if startsAt.Before(now.Add(-roundStartWindow)) || startsAt.After(now.AddDate(1, 0, 0)) {
-		return badRequest("invalid_field", "startsAt: a round starts between a day before it is paired and a year after (the games' clocks run from it, C-6)")
+		return badRequest("invalid_field", "startsAt: a round starts between a day before it is paired and a year after (the have' clocks run from it, C-6)")
 	}
 	return nil
 }
@@ -458,11 +459,11 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	if err := ev.t.CheckChange(r, ev.h, c.nowMs()); err != nil {
 		return 0, nil, err
 	}
-	games, err := a.roundGames(c, r)
+	have, err := a.roundGames(c, r)
 	if err != nil {
 		return 0, nil, err
 	}
-	begun := func(p tournament.Pairing) bool { sg := games[p.GameID]; return sg != nil && started(sg) }
+	begun := func(p tournament.Pairing) bool { sg := have[p.GameID]; return sg != nil && sg.Begun() }
 	if err := r.CheckGamesUnbegun(begun); err != nil {
 		return 0, nil, err
 	}
@@ -478,7 +479,7 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	// The round, the games it gives new players (under the versions that
 	// showed them unstarted) and the event (no round paired since) change
 	// together: a move made or a round paired meanwhile makes this a 409.
-	rewrites, err := a.gameWrites(ev.t, &changed, ev.h, games, false, c.nowMs())
+	rewrites, err := a.gameWrites(ev.t, &changed, ev.h, have, false, c.nowMs())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -487,7 +488,7 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	// each of its tables' games did; otherwise the next read repairs them.
 	changed.GamesReady = true
 	for _, p := range changed.Pairings {
-		if games[p.GameID] == nil {
+		if have[p.GameID] == nil {
 			changed.GamesReady = false
 		}
 	}
@@ -509,15 +510,10 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	return http.StatusOK, localizeRound(roundView(&changed, ev.h, ev.numbers(), true, c.nowMs()), c.r), nil
 }
 
-// started reports whether anything has happened in a game since it was created.
-func started(sg *storedGame) bool {
-	return sg.Game.Ply() > 0 || sg.Game.Status() != game.Playing || len(sg.Game.Log()) > 0
-}
-
 // needsStart reports whether a game still waits for a round that has
 // started by now: the round was started (perhaps before its start time) after
 // the game was made. A game made after the start has started at its making.
-func needsStart(sg *storedGame, r *tournament.Round, now int64) bool {
+func needsStart(sg *games.Item, r *tournament.Round, now int64) bool {
 	return r.Started(now) && sg.Game.Status() != game.Over && !sg.Game.Started(now)
 }
 
@@ -588,15 +584,15 @@ func (a *API) startGames(c *call, t *tournament.Tournament, r *tournament.Round,
 	detached.r = c.r.WithContext(context.WithoutCancel(c.ctx()))
 	for range 3 {
 		if err := a.ensureGames(&detached, t, r, h); err != nil {
-			a.log.Warn("round started, its games left to the next read", "tournament", t.ID, "round", r.Number, "err", err.Error())
+			a.log.Warn("round started, its have left to the next read", "tournament", t.ID, "round", r.Number, "err", err.Error())
 			return
 		}
-		games, err := a.roundGames(&detached, r)
+		have, err := a.roundGames(&detached, r)
 		if err != nil {
 			return
 		}
 		waiting := false
-		for _, sg := range games {
+		for _, sg := range have {
 			waiting = waiting || needsStart(sg, r, c.nowMs())
 		}
 		if !waiting {
@@ -608,7 +604,7 @@ func (a *API) startGames(c *call, t *tournament.Tournament, r *tournament.Round,
 // roundGames reads the round's games in batches of 100 keys, several
 // batches at once (a 10,000-player round is 50 of them); missing games are
 // absent.
-func (a *API) roundGames(c *call, r *tournament.Round) (map[string]*storedGame, error) {
+func (a *API) roundGames(c *call, r *tournament.Round) (map[string]*games.Item, error) {
 	keys := make([]store.Key, len(r.Pairings))
 	for i, p := range r.Pairings {
 		keys[i] = store.Key{PK: store.GamePK(p.GameID), SK: store.GameSK}
@@ -623,11 +619,11 @@ func (a *API) roundGames(c *call, r *tournament.Round) (map[string]*storedGame, 
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]*storedGame, len(keys))
+	out := make(map[string]*games.Item, len(keys))
 	for _, recs := range found {
 		for k, rec := range recs {
 			gid, _ := store.GameOf(k.PK)
-			sg, err := decodeGame(gid, rec)
+			sg, err := games.Decode(gid, rec)
 			if err != nil {
 				return nil, err
 			}
@@ -664,11 +660,11 @@ func inParallel(n int, fn func(i int) error) error {
 // fine), and a game whose players an organiser's change replaced is rewritten
 // while it has not started.
 func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History) error {
-	games, err := a.roundGames(c, r)
+	have, err := a.roundGames(c, r)
 	if err != nil {
 		return err
 	}
-	return a.makeGames(c, t, r, h, games, nil)
+	return a.makeGames(c, t, r, h, have, nil)
 }
 
 // makeGames writes what gameWrites finds missing or stale against games (the
@@ -684,8 +680,8 @@ func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round
 // games meanwhile — is written again item by item, where a lost create is
 // another request's same game and a lost rewrite (a start, new players) is
 // a game that changed meanwhile and still needs it.
-func (a *API) makeGames(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History, games map[string]*storedGame, stored *store.Record) error {
-	recs, err := a.gameWrites(t, r, h, games, true, c.nowMs())
+func (a *API) makeGames(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History, have map[string]*games.Item, stored *store.Record) error {
+	recs, err := a.gameWrites(t, r, h, have, true, c.nowMs())
 	if err != nil {
 		return err
 	}
@@ -755,18 +751,18 @@ func (a *API) markGamesReady(c *call, tid string, r *tournament.Round, stored *s
 		}
 	}
 	if err != nil && !errors.Is(err, store.ErrConflict) {
-		a.log.Warn("games ensured, round not marked ready", "tournament", tid, "round", r.Number, "err", err.Error())
+		a.log.Warn("have ensured, round not marked ready", "tournament", tid, "round", r.Number, "err", err.Error())
 	}
 }
 
 // gameWrites returns the game records that make the round's games match its
 // pairings, given the games read: missing games (when create is set) and
 // games whose players changed, unless they have begun.
-func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tournament.History, games map[string]*storedGame, create bool, now int64) ([]*store.Record, error) {
+func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tournament.History, have map[string]*games.Item, create bool, now int64) ([]*store.Record, error) {
 	var recs []*store.Record
 	var numbers map[string]int // as the event shows them (P-3), worked out for the first game made
 	for _, p := range r.Pairings {
-		sg := games[p.GameID]
+		sg := have[p.GameID]
 		if sg != nil {
 			if err := a.ownGame(t, r, p, h, sg); err != nil {
 				return nil, err
@@ -779,7 +775,7 @@ func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tourn
 				if err := sg.Game.Start(r.StartsAt); err != nil {
 					return nil, err
 				}
-				rec, err := encodeGame(sg.rec, sg.Link, sg.Game)
+				rec, err := games.Encode(sg.Rec, sg.Link, sg.Game)
 				if err != nil {
 					return nil, err
 				}
@@ -790,7 +786,7 @@ func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tourn
 		if sg == nil && !create {
 			continue
 		}
-		if sg != nil && started(sg) {
+		if sg != nil && sg.Begun() {
 			a.log.Error("a started game no longer matches its pairing", "game", p.GameID, "round", r.Number, "table", p.Table)
 			continue
 		}
@@ -808,7 +804,7 @@ func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tourn
 			return nil, err
 		}
 		if sg != nil {
-			rec.Version = sg.rec.Version
+			rec.Version = sg.Rec.Version
 		}
 		recs = append(recs, rec)
 	}
@@ -844,7 +840,7 @@ func (a *API) ensureGamesAfterCommit(c *call, t *tournament.Tournament, r *tourn
 		return err
 	}
 	if err != nil {
-		a.log.Warn("round stored, its games left to the next read", "tournament", t.ID, "round", r.Number, "err", err.Error())
+		a.log.Warn("round stored, its have left to the next read", "tournament", t.ID, "round", r.Number, "err", err.Error())
 	}
 	return nil
 }
@@ -963,7 +959,7 @@ func roundView(r *tournament.Round, h *tournament.History, numbers map[string]in
 // game_id_taken, and is logged as an error, never made the table's game.
 // A game with other players of this table is this pairing's before an
 // organiser's change, rewritten by the caller while it has not begun.
-func (a *API) ownGame(t *tournament.Tournament, r *tournament.Round, p tournament.Pairing, h *tournament.History, sg *storedGame) error {
+func (a *API) ownGame(t *tournament.Tournament, r *tournament.Round, p tournament.Pairing, h *tournament.History, sg *games.Item) error {
 	gid, link := sg.ID, sg.Link
 	ok := link.Tournament == t.ID && link.Round == r.Number && link.Table == p.Table
 	if ok && link.Red == p.Red && link.Black == p.Black && sg.Game.Status() != game.Over {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -154,7 +155,7 @@ func (a *API) eventExpiry(t *tournament.Tournament) int64 {
 // gameTTL is the store's "ttl" for a standalone game: the retention after
 // it ended, or 0 while it is played (and for every event game: a played
 // event keeps its games).
-func (a *API) gameTTL(sg *storedGame, now int64) int64 {
+func (a *API) gameTTL(sg *games.Item, now int64) int64 {
 	if a.retention <= 0 || sg.Link.Tournament != "" || sg.Game.Status() != game.Over {
 		return 0
 	}

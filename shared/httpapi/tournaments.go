@@ -29,7 +29,7 @@ func (a *API) createTournament(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	tc, err := in.TimeControl.control()
+	tc, err := controlOf(in.TimeControl)
 	if err != nil {
 		return 0, nil, err
 	}

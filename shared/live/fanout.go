@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -37,7 +37,7 @@ type outgoing struct {
 	topic  string
 	change int // index of the change it came from
 	game   *store.Record
-	link   httpapi.GameLink
+	link   games.Placement
 	round  bool // the game's change for its round's followers (a RoundMessage)
 	event  *TournamentMessage
 }
@@ -49,7 +49,7 @@ func messages(i int, c store.Change) []outgoing {
 	}
 	rec := c.New
 	if _, ok := store.GameOf(c.Key.PK); ok && c.Key.SK == store.GameSK && rec.Kind == store.KindGame {
-		link, err := httpapi.GameLinkOf(rec)
+		link, err := games.LinkOf(rec)
 		if err != nil { // rendering will say so for the game's own followers
 			return []outgoing{{topic: c.Key.PK, change: i, game: rec}}
 		}
@@ -166,14 +166,14 @@ func (h *Hub) render(o outgoing) ([]byte, error) {
 		return json.Marshal(m)
 	}
 	if o.round {
-		b, ok, err := httpapi.GameBriefOf(o.game, now)
+		b, ok, err := games.BriefOf(o.game, now)
 		if err != nil || !ok {
 			return nil, cmp.Or(err, errors.New("live: a round message of a standalone game"))
 		}
 		return json.Marshal(RoundMessage{Type: b.Kind, Tournament: b.Tournament, Round: b.Round, Table: b.Table, Game: b.Game, Ply: b.Ply,
 			Move: b.Move, FEN: b.FEN, Clocks: b.Clocks, Status: b.Status, Result: b.Result, Reason: b.Reason, ServerTime: now})
 	}
-	g, err := httpapi.GameJSON(o.game, now)
+	g, err := games.JSON(o.game, now)
 	if err != nil {
 		return nil, err
 	}
