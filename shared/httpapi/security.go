@@ -7,10 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 
-	"github.com/xqtour/xqtour/shared/game"
-	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -150,20 +147,6 @@ func (a *API) eventExpiry(t *tournament.Tournament) int64 {
 	}
 	from := max(t.CreatedAt, t.Settings.StartsAt)
 	return from + a.retention.Milliseconds()
-}
-
-// gameTTL is the store's "ttl" for a standalone game: the retention after
-// it ended, or 0 while it is played (and for every event game: a played
-// event keeps its games).
-func (a *API) gameTTL(sg *games.Item, now int64) int64 {
-	if a.retention <= 0 || sg.Link.Tournament != "" || sg.Game.Status() != game.Over {
-		return 0
-	}
-	ended := sg.Game.View(now).EndedAt
-	if ended == 0 {
-		ended = now
-	}
-	return time.UnixMilli(ended).Add(a.retention).Unix()
 }
 
 // requireOrganiser checks the organiser's token against the event's META

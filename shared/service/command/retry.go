@@ -3,7 +3,7 @@ package command
 import (
 	"errors"
 	"math/rand/v2"
-		"sync"
+	"sync"
 	"time"
 
 	"github.com/xqtour/xqtour/shared/store"

@@ -15,34 +15,34 @@ import (
 // View is GET /games/{gid} (the OpenAPI document's Game): the contract's first fields, then the details a
 // client or arbiter needs (clock periods, repetition facts, fouls, the link).
 type View struct {
-	ID         string       `json:"id"`
-	FEN        string       `json:"fen"`
-	StartFEN   string       `json:"startFen"`
-	SideToMove string       `json:"sideToMove"`
-	Ply        int          `json:"ply"`
-	Since      int          `json:"since"`
-	Moves      []string     `json:"moves"`
+	ID         string    `json:"id"`
+	FEN        string    `json:"fen"`
+	StartFEN   string    `json:"startFen"`
+	SideToMove string    `json:"sideToMove"`
+	Ply        int       `json:"ply"`
+	Since      int       `json:"since"`
+	Moves      []string  `json:"moves"`
 	Notation   *Notation `json:"notation,omitempty"`
-	LegalMoves []string     `json:"legalMoves"`
-	InCheck    bool         `json:"inCheck"`
+	LegalMoves []string  `json:"legalMoves"`
+	InCheck    bool      `json:"inCheck"`
 	// Started is false until the round starts (the organiser's or an
 	// arbiter's start, or its start time passing): no clock runs before.
-	Started       bool          `json:"started"`
-	RoundStartsAt *string       `json:"roundStartsAt"`
+	Started       bool       `json:"started"`
+	RoundStartsAt *string    `json:"roundStartsAt"`
 	Clocks        Clocks     `json:"clocks"`
-	DrawOffer     DrawOffer       `json:"drawOffer"`
+	DrawOffer     DrawOffer  `json:"drawOffer"`
 	Repetition    Repetition `json:"repetition"`
-	Fouls         ColourInts    `json:"fouls"`
+	Fouls         ColourInts `json:"fouls"`
 	NoCapture     struct {
 		Moves int `json:"moves"`
 		Limit int `json:"limit"`
 	} `json:"noCapture"`
 	TimeControl TimeControl `json:"timeControl"`
-	Status      string          `json:"status"`
-	Result      *string         `json:"result"`
-	Reason      *string         `json:"reason"`
-	EndedAt     *string         `json:"endedAt,omitempty"`
-	Tournament  *Placed        `json:"tournament,omitempty"`
+	Status      string      `json:"status"`
+	Result      *string     `json:"result"`
+	Reason      *string     `json:"reason"`
+	EndedAt     *string     `json:"endedAt,omitempty"`
+	Tournament  *Placed     `json:"tournament,omitempty"`
 	// Corrections are the result corrections, oldest first: who, when,
 	// the result before and after, and why (O-1).
 	Corrections []Correction `json:"corrections"`
@@ -50,7 +50,7 @@ type View struct {
 	Discipline []Discipline `json:"discipline"`
 	// Adjourned is the adjournment (C-7), null while the game is not adjourned.
 	Adjourned *Adjourned `json:"adjourned"`
-	Version   uint64        `json:"version"`
+	Version   uint64     `json:"version"`
 }
 
 // ColourInts is a count per side.
@@ -66,8 +66,8 @@ type Clocks struct {
 	Running       *string `json:"running"`
 	Untimed       bool    `json:"untimed"`
 	AwaitingPress bool    `json:"awaitingPress"`
-	Red           Face `json:"red"`
-	Black         Face `json:"black"`
+	Red           Face    `json:"red"`
+	Black         Face    `json:"black"`
 }
 
 // Face is one side's clock: time left and used, moves made and due in its period.
@@ -137,12 +137,12 @@ type Adjourned struct {
 
 // Correction is one result correction in the game's log.
 type Correction struct {
-	At     string    `json:"at"`
-	By     string    `json:"by"`
-	ByID   string    `json:"byId,omitempty"`
+	At     string     `json:"at"`
+	By     string     `json:"by"`
+	ByID   string     `json:"byId,omitempty"`
 	Before ResultView `json:"before"`
 	After  ResultView `json:"after"`
-	Note   string    `json:"note"`
+	Note   string     `json:"note"`
 }
 
 // ResultView is a result and its reason; both null for a game that had none.
@@ -282,9 +282,9 @@ func DisciplineOf(log []game.LogEntry) []Discipline {
 // TimeControl is the OpenAPI document's TimeControl: a preset name or
 // {"periods": [{"moves", "ms"}], "incrementMs"}.
 type TimeControl struct {
-	Name        string       `json:"name,omitempty"`
+	Name        string   `json:"name,omitempty"`
 	Periods     []Period `json:"periods"`
-	IncrementMs int64        `json:"incrementMs"`
+	IncrementMs int64    `json:"incrementMs"`
 }
 
 // Period is one period of a time control: its moves (0: the rest of the game) and time.
@@ -335,8 +335,6 @@ func JSON(rec *store.Record, nowMs int64) (json.RawMessage, error) {
 	}
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
-
-
 
 // Brief is one game's change as the round channel tells it: where the
 // game is played, its last move and position, its clocks and, once over,
@@ -403,5 +401,3 @@ func briefKind(g *game.Game) string {
 	}
 	return "clock"
 }
-
-
