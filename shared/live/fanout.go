@@ -15,7 +15,9 @@ import (
 // Kinds are the item kinds whose changes are pushed: the deployed stream's
 // event filter lets only these invoke the fan-out (template.yaml, held equal
 // by infra/deploy's tests), and the local feed drops the rest the same way.
-var Kinds = []string{store.KindGame, store.KindRound, store.KindResult, store.KindPlayer, "standings"}
+// No standings item exists: standings are computed from results, and their
+// message goes out with each result's.
+var Kinds = []string{store.KindGame, store.KindRound, store.KindResult, store.KindPlayer}
 
 // Relevant reports whether a change may produce a message: an item of one of
 // Kinds written. Removals and connection or subscription items never do.
@@ -76,8 +78,6 @@ func messages(i int, c store.Change) []outgoing {
 		return []outgoing{event(WhatResult, n), event(WhatStandings, n)}
 	case rec.Kind == store.KindPlayer && prefix == store.PlayerPrefix:
 		return []outgoing{event(WhatPlayers, 0)}
-	case rec.Kind == "standings":
-		return []outgoing{event(WhatStandings, 0)}
 	}
 	return nil
 }
