@@ -64,6 +64,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 )
@@ -90,6 +91,8 @@ type API struct {
 	// function's memory size, which prices its milliseconds.
 	usage    *usageBook
 	memoryMB int
+	// svc is the application layer (shared/service) over store.
+	svc *service.Service
 	// games is the game layer (shared/service/games) over store.
 	games *games.Store
 	// exportPage, when positive, is the most one export page holds
@@ -152,6 +155,7 @@ func New(st *store.Store, opts ...Option) *API {
 		o(a)
 	}
 	a.games = a.gameStore()
+	a.svc = service.New(st, a.now, service.Options{Retention: a.retention}, a.games)
 	return a
 }
 

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -10,17 +11,20 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
 )
 
-// Roles (O-1, API.md).
+// The roles a token may hold (O-1) are the application layer's
+// (service.Role); these are their names here.
 const (
-	roleOrganiser = "organiser"
-	roleArbiter   = "arbiter"
-	roleChief     = "chiefArbiter" // 裁判长 (000 ch.3)
-	roleScribe    = "scribe"
-	rolePlayer    = "player"
-	roleCaptain   = "captain"
+	roleOrganiser = service.Organiser
+	roleArbiter   = service.Arbiter
+	roleChief     = service.ChiefArbiter
+	roleScribe    = service.Scribe
+	rolePlayer    = service.Player
+	roleCaptain   = service.Captain
 )
 
 // Principal is who a bearer token speaks for. Tokens read
@@ -28,12 +32,7 @@ const (
 // token belongs to and id the principal inside it, so the one item holding the
 // token's hash is found without an index, and a token of another event or game
 // is recognised as such (403) rather than unknown (401).
-type Principal struct {
-	Scope  string
-	ID     string
-	Role   string
-	Tables []int
-}
+type Principal = service.Caller
 
 var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 
@@ -151,6 +150,15 @@ func (a *API) lookupCredential(c *call, scope, id string) (credential, error) {
 		return a.gameSeatCredential(c, scope, id)
 	}
 	return credential{}, store.ErrNotFound
+}
+
+// eventCaller is the Credential of an event command (service.Exec): the
+// request's token checked against the event item the command read (the
+// organiser's hash is in it) or its principal's item.
+func (a *API) eventCaller(c *call) service.Credential {
+	return func(_ context.Context, t *tournament.Tournament) (service.Caller, error) {
+		return a.authenticate(c, organiserKnown(t))
+	}
 }
 
 // requireRole authenticates and checks that the principal belongs to scope

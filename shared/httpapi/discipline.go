@@ -84,8 +84,8 @@ func (a *API) getDiscipline(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	if only > ev.t.Round {
-		return 0, nil, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", only, ev.t.ID, ev.t.Round))
+	if only > ev.T.Round {
+		return 0, nil, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", only, ev.T.ID, ev.T.Round))
 	}
 	names, err := a.officialNames(c, tid)
 	if err != nil {
@@ -93,11 +93,11 @@ func (a *API) getDiscipline(c *call) (int, any, error) {
 	}
 	names[tid] = "organiser"
 	var rows []eventGameOut
-	for _, r := range ev.h.Rounds {
+	for _, r := range ev.H.Rounds {
 		if only != 0 && r.Number != only {
 			continue
 		}
-		for _, p := range roundView(r, ev.h, ev.numbers(), false, c.nowMs()).Pairings {
+		for _, p := range roundView(r, ev.H, ev.Numbers(), false, c.nowMs()).Pairings {
 			if p.GameID != "" {
 				rows = append(rows, eventGameOut{Round: r.Number, pairingOut: p})
 			}
@@ -136,7 +136,7 @@ func (a *API) getDiscipline(c *call) (int, any, error) {
 		}
 	}
 	expulsions := []playerExpulsionOut{}
-	for _, p := range ev.h.Players {
+	for _, p := range ev.H.Players {
 		if p.Expulsion != nil {
 			expulsions = append(expulsions, playerExpulsionOut{Player: p.ID, PlayerName: p.Name, Number: p.Number, expulsionOut: *expulsionView(p.Expulsion)})
 		}
@@ -144,7 +144,7 @@ func (a *API) getDiscipline(c *call) (int, any, error) {
 	slices.SortFunc(expulsions, func(x, y playerExpulsionOut) int {
 		return cmp.Or(cmp.Compare(x.ProposedAt, y.ProposedAt), cmp.Compare(x.Number, y.Number))
 	})
-	return http.StatusOK, disciplineReportOut{TournamentID: ev.t.ID, Entries: entries, Expulsions: expulsions, pageOut: pageInfo(c, pg, total)}, nil
+	return http.StatusOK, disciplineReportOut{TournamentID: ev.T.ID, Entries: entries, Expulsions: expulsions, pageOut: pageInfo(c, pg, total)}, nil
 }
 
 // disciplineReportOut is GET /tournaments/{tid}/discipline; total counts the

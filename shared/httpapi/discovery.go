@@ -44,7 +44,7 @@ func (ev *event) hasStarted(r *tournament.Round, now int64) bool {
 		return true
 	}
 	for _, p := range r.Pairings {
-		if _, ok := ev.h.Result(r.Number, p); ok {
+		if _, ok := ev.H.Result(r.Number, p); ok {
 			return true
 		}
 	}
@@ -56,7 +56,7 @@ func (ev *event) hasStarted(r *tournament.Round, now int64) bool {
 func (ev *event) roundStatus(r *tournament.Round, now int64) string {
 	done := allSet(r)
 	for _, p := range r.Pairings {
-		if _, ok := ev.h.Result(r.Number, p); !ok {
+		if _, ok := ev.H.Result(r.Number, p); !ok {
 			done = false
 		}
 	}
@@ -77,11 +77,11 @@ func (ev *event) roundSummary(r *tournament.Round, now int64) roundSummaryOut {
 		out.StartsAt = &s
 	}
 	for _, p := range r.Pairings {
-		if _, ok := ev.h.Result(r.Number, p); ok {
+		if _, ok := ev.H.Result(r.Number, p); ok {
 			out.FinishedGames++
 		}
 	}
-	if ev.t.Settings.Teams {
+	if ev.T.Settings.Teams {
 		m := len(r.Matches)
 		out.Matches = &m
 	}
@@ -99,11 +99,11 @@ func (a *API) listRounds(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	out := roundListOut{TournamentID: ev.t.ID, Paired: ev.t.Round, Planned: ev.t.Settings.Rounds, Rounds: make([]roundSummaryOut, 0, len(ev.h.Rounds))}
-	for _, r := range ev.h.Rounds {
+	out := roundListOut{TournamentID: ev.T.ID, Paired: ev.T.Round, Planned: ev.T.Settings.Rounds, Rounds: make([]roundSummaryOut, 0, len(ev.H.Rounds))}
+	for _, r := range ev.H.Rounds {
 		out.Rounds = append(out.Rounds, ev.roundSummary(r, c.nowMs()))
 	}
-	saveView(vw, out, []int(nil), tableDeps(ev.t.Round), nil)
+	saveView(vw, out, []int(nil), tableDeps(ev.T.Round), nil)
 	return http.StatusOK, out, nil
 }
 
@@ -181,16 +181,16 @@ func (a *API) me(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	out["tournament"] = tournamentView(ev.t)
+	out["tournament"] = tournamentView(ev.T)
 	switch p.Role {
 	case roleOrganiser:
-		out["name"] = ev.t.Settings.Name
+		out["name"] = ev.T.Settings.Name
 	case rolePlayer:
-		pl := ev.h.Player(p.ID)
+		pl := ev.H.Player(p.ID)
 		if pl == nil {
 			return 0, nil, errUnknownToken // removed meanwhile
 		}
-		out["name"], out["player"] = pl.Name, playerView(pl, ev.numbers()[pl.ID])
+		out["name"], out["player"] = pl.Name, playerView(pl, ev.Numbers()[pl.ID])
 		out["currentGame"], out["nextGame"] = ev.playerGames(p.ID, c.nowMs())
 	case roleArbiter, roleChief, roleScribe:
 		o, _, err := a.loadOfficial(c.ctx(), p.Scope, p.ID)
@@ -211,7 +211,7 @@ func (a *API) me(c *call) (int, any, error) {
 		if tm == nil {
 			return 0, nil, errUnknownToken
 		}
-		out["name"], out["team"] = tm.Name, teamView(tm, ev.h.Player)
+		out["name"], out["team"] = tm.Name, teamView(tm, ev.H.Player)
 	}
 	return http.StatusOK, out, nil
 }
@@ -219,12 +219,12 @@ func (a *API) me(c *call) (int, any, error) {
 // playerGames finds a player's current game — the earliest unfinished one
 // whose round is under way — and the next one after it, each nil when none.
 func (ev *event) playerGames(pid string, now int64) (current, next *meGameOut) {
-	for _, r := range ev.h.Rounds {
+	for _, r := range ev.H.Rounds {
 		for _, p := range r.Pairings {
 			if p.Red != pid && p.Black != pid {
 				continue
 			}
-			if _, ok := ev.h.Result(r.Number, p); ok {
+			if _, ok := ev.H.Result(r.Number, p); ok {
 				continue
 			}
 			g := ev.meGame(r, p, pid, now)
@@ -246,14 +246,14 @@ func (ev *event) meGame(r *tournament.Round, p tournament.Pairing, pid string, n
 	if p.Black == pid {
 		g.Colour, g.Opponent = "black", p.Red
 	}
-	if o := ev.h.Player(g.Opponent); o != nil {
+	if o := ev.H.Player(g.Opponent); o != nil {
 		g.OpponentName = o.Name
 	}
 	if r.StartsAt != 0 {
 		s := rfc3339(r.StartsAt)
 		g.StartsAt = &s
 	}
-	if res, ok := ev.h.Result(r.Number, p); ok {
+	if res, ok := ev.H.Result(r.Number, p); ok {
 		s := res.Result.String()
 		g.Result = &s
 	}
@@ -264,11 +264,11 @@ func (ev *event) meGame(r *tournament.Round, p tournament.Pairing, pid string, n
 // table when the scribe is not limited), as the round view shows them.
 func (ev *event) scribeGames(o *tournament.Official, now int64) []pairingOut {
 	out := []pairingOut{}
-	r := ev.round(ev.t.Round)
+	r := ev.Round(ev.T.Round)
 	if r == nil {
 		return out
 	}
-	for _, po := range roundView(r, ev.h, ev.numbers(), false, now).Pairings {
+	for _, po := range roundView(r, ev.H, ev.Numbers(), false, now).Pairings {
 		if o.Covers(po.Table) {
 			out = append(out, po)
 		}

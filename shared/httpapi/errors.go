@@ -125,6 +125,22 @@ func conflictWith(err error, current func() (any, error)) error {
 	return e
 }
 
+// renderCurrent puts the view of the state a conflict of the application
+// layer carries (a core value, service.Reporter) in its place.
+func renderCurrent[T any](err error, view func(T) (any, error)) error {
+	var ce *command.Error
+	if !errors.As(err, &ce) || ce.Kind != command.Conflict {
+		return err
+	}
+	if cur, ok := ce.Current.(T); ok {
+		ce.Current = nil
+		if v, verr := view(cur); verr == nil {
+			ce.Current = v
+		}
+	}
+	return err
+}
+
 func writeError(w http.ResponseWriter, log *slog.Logger, err error) int {
 	e := toError(err)
 	if e.Status >= 500 {

@@ -13,7 +13,7 @@ import (
 // Swiss round, the whole round-robin table, a decided bracket) and every game
 // has a result.
 func (ev *event) finished() bool {
-	if ev.t.Round == 0 || len(ev.h.Unfinished()) > 0 {
+	if ev.T.Round == 0 || len(ev.H.Unfinished()) > 0 {
 		return false
 	}
 	_, err := ev.pairNext(tournament.PairOptions{UnfinishedAsDraws: true}, func(int, int, int) string { return "" })
@@ -46,8 +46,8 @@ func (a *API) getTournament(c *call) (int, any, error) {
 			if err != nil {
 				return 0, nil, err
 			}
-			t, done.Finished = ev.t, ev.finished()
-			saveView(vw, done, []int(nil), tableDeps(ev.t.Round), nil)
+			t, done.Finished = ev.T, ev.finished()
+			saveView(vw, done, []int(nil), tableDeps(ev.T.Round), nil)
 		}
 		if done.Finished {
 			t.Status = tournament.Finished
@@ -68,12 +68,12 @@ type finishedOut struct {
 // event_complete, when every game has a result; a lost race is left to the
 // next request.
 func (a *API) markFinished(c *call, ev *event) {
-	if ev == nil || ev.t.Status == tournament.Finished || !ev.finished() {
+	if ev == nil || ev.T.Status == tournament.Finished || !ev.finished() {
 		return
 	}
-	t := *ev.t
+	t := *ev.T
 	t.Status = tournament.Finished
-	if err := a.store.Put(c.ctx(), encode(ev.meta, &t)); err != nil && !errors.Is(err, store.ErrConflict) {
+	if err := a.store.Put(c.ctx(), encode(ev.Meta, &t)); err != nil && !errors.Is(err, store.ErrConflict) {
 		a.log.Error("storing the finished status", "tournament", t.ID, "error", err)
 	}
 }

@@ -197,15 +197,15 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	if only > ev.t.Round {
-		return 0, nil, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", only, ev.t.ID, ev.t.Round))
+	if only > ev.T.Round {
+		return 0, nil, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", only, ev.T.ID, ev.T.Round))
 	}
 	rows := []eventGameOut{}
-	for _, r := range ev.h.Rounds {
+	for _, r := range ev.H.Rounds {
 		if only != 0 && r.Number != only {
 			continue
 		}
-		for _, p := range roundView(r, ev.h, ev.numbers(), false, c.nowMs()).Pairings {
+		for _, p := range roundView(r, ev.H, ev.Numbers(), false, c.nowMs()).Pairings {
 			rows = append(rows, eventGameOut{Round: r.Number, pairingOut: p})
 		}
 	}
@@ -218,7 +218,7 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 	rows, paging := pageSlice(rows, pg), pageInfo(c, pg, total)
 	if format == "json" {
 		c.keepView(ev.nextStart(c.nowMs()))
-		return http.StatusOK, eventGamesOut{TournamentID: ev.t.ID, Games: rows, pageOut: paging}, nil
+		return http.StatusOK, eventGamesOut{TournamentID: ev.T.ID, Games: rows, pageOut: paging}, nil
 	}
 	keys := make([]store.Key, len(rows))
 	for i, g := range rows {
@@ -249,7 +249,7 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 				sg, at, finished = seen, at-d, false
 			}
 		}
-		info := game.RecordInfo{Event: ev.t.Settings.Name, Round: strconv.Itoa(g.Round), Red: cmp.Or(g.RedName, "Red"), Black: cmp.Or(g.BlackName, "Black")}
+		info := game.RecordInfo{Event: ev.T.Settings.Name, Round: strconv.Itoa(g.Round), Red: cmp.Or(g.RedName, "Red"), Black: cmp.Or(g.BlackName, "Black")}
 		text, err := sg.Game.Record(at, "pgn", info)
 		if err != nil {
 			return 0, nil, err

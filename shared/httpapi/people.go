@@ -115,14 +115,14 @@ func (a *API) reissuePlayerToken(c *call) (int, any, error) {
 		if err != nil {
 			return err
 		}
-		if _, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser); err != nil {
+		if _, err := a.requireRole(c, tid, organiserKnown(ev.T), roleOrganiser); err != nil {
 			return err
 		}
 		var rec *store.Record
 		if p, rec, err = a.loadPlayer(c.ctx(), tid, pid); err != nil {
 			return err
 		}
-		number = ev.numbers()[pid]
+		number = ev.Numbers()[pid]
 		var hash string
 		token, hash = newToken(tid, pid)
 		p.TokenHash = hash
@@ -150,7 +150,7 @@ func (a *API) reissuePlayerToken(c *call) (int, any, error) {
 // hash, unfinished games first.
 func (a *API) playerGameWrites(c *call, ev *event, pid, hash string) ([]*store.Record, error) {
 	var keys []store.Key
-	for _, r := range ev.h.Rounds {
+	for _, r := range ev.H.Rounds {
 		for _, p := range r.Pairings {
 			if p.Red == pid || p.Black == pid {
 				keys = append(keys, store.Key{PK: store.GamePK(p.GameID), SK: store.GameSK})
@@ -175,7 +175,7 @@ func (a *API) playerGameWrites(c *call, ev *event, pid, hash string) ([]*store.R
 		if err != nil {
 			return nil, err
 		}
-		if sg.Link.Tournament != ev.t.ID {
+		if sg.Link.Tournament != ev.T.ID {
 			continue // not this event's game: a new hash never goes into another event's item
 		}
 		if sg.Link.Red == pid {

@@ -2,175 +2,31 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
-// event is a whole event as one paginated Query on its partition returns it:
-// the META item, players, rounds and result items (officials and teams are
-// skipped). Pairing and standings are computed from it; nothing is scanned.
-type event struct {
-	t      *tournament.Tournament
-	meta   *store.Record
-	h      *tournament.History
-	rounds map[int]*store.Record
-	// other holds the items the cases below skip (teams, lineups,
-	// officials); teams.go reads a team event's from it.
-	other []*store.Record
-	// shown caches numbers().
-	shown map[string]int
-}
+// event is the event aggregate (service.Event) with the HTTP layer's views of it.
+type event struct{ *service.Event }
 
-// numbers are the players' numbers as the event shows them (P-3: the drawn
-// numbers once an individual Swiss has paired round 1), worked out once.
-func (ev *event) numbers() map[string]int {
-	if ev.shown == nil {
-		ev.shown = tournament.ShownNumbers(ev.t, ev.h.Players)
-	}
-	return ev.shown
-}
-
+// loadEvent reads event tid whole (service.Service.Load).
 func (a *API) loadEvent(ctx context.Context, tid string) (*event, error) {
-	var (
-		ev  *event
-		err error
-	)
-	for range 5 {
-		// A round paired between eventItems' two reads leaves the rounds read
-		// and the event item's count apart (they are written together): read
-		// again.
-		if ev, err = a.decodeEvent(ctx, tid); err != nil || len(ev.h.Rounds) == ev.t.Round {
-			return ev, err
-		}
-	}
-	return nil, store.ErrConflict
-}
-
-func (a *API) decodeEvent(ctx context.Context, tid string) (*event, error) {
-	recs, err := a.eventItems(ctx, tid)
+	ev, err := a.svc.Load(ctx, tid)
 	if err != nil {
 		return nil, err
 	}
-	ev := &event{rounds: map[int]*store.Record{}}
-	var (
-		players []*tournament.Player
-		rounds  []*tournament.Round
-		results []tournament.Result
-	)
-	for _, rec := range recs {
-		var err error
-		switch {
-		case rec.SK == store.MetaSK:
-			ev.t, ev.meta = new(tournament.Tournament), rec
-			err = json.Unmarshal(rec.Doc, ev.t)
-		case strings.HasPrefix(rec.SK, store.PlayerPrefix):
-			p := new(tournament.Player)
-			err = json.Unmarshal(rec.Doc, p)
-			players = append(players, p)
-		case strings.HasPrefix(rec.SK, store.RoundPrefix):
-			r := new(tournament.Round)
-			err = json.Unmarshal(rec.Doc, r)
-			rounds = append(rounds, r)
-			ev.rounds[r.Number] = rec
-		case strings.HasPrefix(rec.SK, store.ResultPrefix):
-			var x tournament.Result
-			err = json.Unmarshal(rec.Doc, &x)
-			results = append(results, x)
-		default:
-			ev.other = append(ev.other, rec)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("decode %s %s: %w", rec.Kind, rec.SK, err)
-		}
-	}
-	if ev.t == nil {
-		return nil, notFound("tournament " + tid)
-	}
-	ev.h = tournament.NewHistory(players, rounds, results)
-	return ev, nil
-}
-
-// eventItems reads the items of the event's partition that pairing, rounds
-// and standings need. An individual event's are the event item and the
-// players, rounds and results (P#, R#, X#): its officials (O#…, sorting
-// between the event item and the players) — their tables lists included —
-// never add to the cost of a public read. The event item is read first: a
-// registration stored between the two reads shows up newer than the event
-// item, so a write under its version refuses (409, retried), and a round
-// paired meanwhile is caught by loadEvent. A team event's lineups must be
-// read in one request with its rounds (a lineup is written with its round
-// item), and lineups and teams sort before the event item, so a team event
-// is read whole.
-func (a *API) eventItems(ctx context.Context, tid string) ([]*store.Record, error) {
-	meta, err := a.store.Get(ctx, store.TournamentPK(tid), store.MetaSK)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var t struct {
-		Settings struct{ Teams bool }
-		Players  int
-		Round    int
-	}
-	if err := json.Unmarshal(meta.Doc, &t); err != nil || t.Settings.Teams {
-		return a.store.Query(ctx, store.TournamentPK(tid), "", 0)
-	}
-	if t.Players*(t.Round+1) < splitReadAt {
-		from, err := a.store.QueryFrom(ctx, store.TournamentPK(tid), store.PlayerPrefix)
-		if err != nil {
-			return nil, err
-		}
-		return append([]*store.Record{meta}, from...), nil
-	}
-	// A large event is many 1 MB pages, which one Query reads one after the
-	// other: its key ranges — the players, and each round and its results —
-	// are read at once instead. Rounds paired after the event item was read
-	// are not (the event item's count bounds them), results of the rounds
-	// it counts are whenever they arrive, as with one Query.
-	prefixes := []string{store.PlayerPrefix}
-	for n := 1; n <= t.Round; n++ {
-		prefixes = append(prefixes, store.RoundSK(n), fmt.Sprintf("%s%04d#", store.ResultPrefix, n))
-	}
-	parts := make([][]*store.Record, len(prefixes))
-	err = inParallel(len(prefixes), func(i int) error {
-		var err error
-		parts[i], err = a.store.Query(ctx, store.TournamentPK(tid), prefixes[i], 0)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return append([]*store.Record{meta}, slices.Concat(parts...)...), nil
-}
-
-// splitReadAt is the size of an individual event, in players times rounds
-// paired plus one, from which eventItems reads its key ranges in parallel:
-// about a megabyte of players, rounds and results, one Query page. A smaller
-// event is one Query of a page or two, cheaper than a request per round.
-var splitReadAt = 4000
-
-func (ev *event) round(n int) *tournament.Round {
-	for _, r := range ev.h.Rounds {
-		if r.Number == n {
-			return r
-		}
-	}
-	return nil
+	return &event{ev}, nil
 }
 
 // pairIn is POST /tournaments/{tid}/rounds.
@@ -225,39 +81,39 @@ func (a *API) pairRound(c *call) (int, any, error) {
 		if _, err := a.drawDueLineups(c, ev, ev.dueRounds(c.nowMs())); err != nil { // T-3, before the pairing reads the matches
 			return err
 		}
-		if in.Round != nil && *in.Round <= ev.t.Round {
-			r, status = ev.round(*in.Round), http.StatusOK
+		if in.Round != nil && *in.Round <= ev.T.Round {
+			r, status = ev.Round(*in.Round), http.StatusOK
 			return nil
 		}
-		n := ev.t.Round + 1
+		n := ev.T.Round + 1
 		if in.Round != nil {
-			if err := ev.t.CheckNextRound(*in.Round); err != nil {
+			if err := ev.T.CheckNextRound(*in.Round); err != nil {
 				return err
 			}
 		}
 		opts := tournament.PairOptions{UnfinishedAsDraws: in.UnfinishedAsDraws, Forbidden: in.ForbiddenPairs, Now: c.nowMs()}
-		if r, err = ev.pairNext(opts, eventGameID(ev.t)); err != nil {
+		if r, err = ev.pairNext(opts, eventGameID(ev.T)); err != nil {
 			return err
 		}
 		if in.StartsAt != nil {
 			r.StartsAt = in.StartsAt.UnixMilli()
 		}
-		if ev.t.ExpiresAt != 0 { // the first pairing: the event is played, so it is kept
+		if ev.T.ExpiresAt != 0 { // the first pairing: the event is played, so it is kept
 			if err := a.keepEvent(c, tid); err != nil {
 				return err
 			}
-			ev.meta.Expires = 0
+			ev.Meta.Expires = 0
 		}
-		t := *ev.t
+		t := *ev.T
 		t.Round, t.Status, t.ExpiresAt = n, tournament.Running, 0
 		rec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.RoundSK(n), Kind: store.KindRound}, r)
 		stored = nil
-		err = a.store.Transact(c.ctx(), []*store.Record{rec, encode(ev.meta, &t)})
+		err = a.store.Transact(c.ctx(), []*store.Record{rec, encode(ev.Meta, &t)})
 		if errors.Is(err, store.ErrConflict) {
 			var stored tournament.Round
 			if _, lerr := a.load(c.ctx(), store.TournamentPK(tid), store.RoundSK(n), "round", &stored); lerr == nil {
 				r, status = &stored, http.StatusOK // another request paired it: the same round
-				ev.t, ev.shown = &t, nil           // as that request left the event: round n paired (P-3 numbers)
+				ev.SetTournament(&t)               // as that request left the event: round n paired (P-3 numbers)
 				return nil
 			}
 			return err // the event changed for another reason: pair afresh
@@ -265,8 +121,8 @@ func (a *API) pairRound(c *call) (int, any, error) {
 		if err != nil {
 			return err
 		}
-		ev.t, status, stored = &t, http.StatusCreated, rec
-		ev.shown = nil // round 1 paired: the drawn numbers now show (P-3)
+		status, stored = http.StatusCreated, rec
+		ev.SetTournament(&t) // round 1 paired: the drawn numbers now show (P-3)
 		return nil
 	})
 	if re := (*tournament.RuleError)(nil); errors.As(err, &re) && re.Code == tournament.CodeEventComplete {
@@ -275,7 +131,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := a.ensureGamesAfterCommit(c, ev.t, r, ev.h, stored); err != nil {
+	if err := a.ensureGamesAfterCommit(c, ev.T, r, ev.H, stored); err != nil {
 		return 0, nil, err
 	}
 	return status, ev.roundView(r, false, c.nowMs()), nil
@@ -330,7 +186,7 @@ func (a *API) readRound(c *call, vw *storedView, tid string, n int, explain bool
 	if err != nil {
 		return 0, nil, err
 	}
-	if n == ev.t.Round {
+	if n == ev.T.Round {
 		if err := a.extendRound(c, ev); err != nil {
 			return 0, nil, err
 		}
@@ -339,7 +195,7 @@ func (a *API) readRound(c *call, vw *storedView, tid string, n int, explain bool
 	if err != nil {
 		return 0, nil, err
 	}
-	r := ev.round(n)
+	r := ev.Round(n)
 	if r == nil {
 		return 0, nil, notFound(fmt.Sprintf("round %d of %s", n, tid))
 	}
@@ -349,7 +205,7 @@ func (a *API) readRound(c *call, vw *storedView, tid string, n int, explain bool
 	// knockout round extendRound just grew, a team round with matches still
 	// unset — pays for reading them. A draw above has ensured them already.
 	if !r.GamesReady && len(drawn) == 0 {
-		if err := a.ensureGames(c, ev.t, r, ev.h); err != nil {
+		if err := a.ensureGames(c, ev.T, r, ev.H); err != nil {
 			return 0, nil, err
 		}
 	} else if len(drawn) == 0 {
@@ -368,10 +224,10 @@ func (a *API) readRound(c *call, vw *storedView, tid string, n int, explain bool
 // the next one. The games' ids and tables are deterministic, so two requests
 // doing this at once write the same round; the loser rereads it.
 func (a *API) extendRound(c *call, ev *event) error {
-	if ev.t.Settings.Teams {
+	if ev.T.Settings.Teams {
 		return a.extendTeamRound(c, ev)
 	}
-	add, ex, err := tournament.NextGames(ev.t, ev.h, eventGameID(ev.t))
+	add, ex, err := tournament.NextGames(ev.T, ev.H, eventGameID(ev.T))
 	var re *tournament.RuleError
 	if errors.As(err, &re) {
 		return nil // an earlier round is undecided: the pairing reports it
@@ -379,14 +235,14 @@ func (a *API) extendRound(c *call, ev *event) error {
 	if err != nil || len(add) == 0 {
 		return err
 	}
-	r := ev.round(ev.t.Round)
+	r := ev.Round(ev.T.Round)
 	changed := *r
 	changed.GamesReady = false // the added games are created by the read that follows
 	changed.Pairings = append(slices.Clone(r.Pairings), add...)
 	changed.Explanations = append(slices.Clone(r.Explanations), ex...)
-	err = a.store.Put(c.ctx(), encode(ev.rounds[r.Number], &changed))
+	err = a.store.Put(c.ctx(), encode(ev.Rounds[r.Number], &changed))
 	if errors.Is(err, store.ErrConflict) {
-		fresh, err := a.loadEvent(c.ctx(), ev.t.ID)
+		fresh, err := a.loadEvent(c.ctx(), ev.T.ID)
 		if err != nil {
 			return err
 		}
@@ -449,14 +305,14 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	r := ev.round(n)
+	r := ev.Round(n)
 	if r == nil {
 		return 0, nil, notFound(fmt.Sprintf("round %d of %s", n, tid))
 	}
 	if len(r.Audit) >= limitOf(capRoundAudit).Max {
 		return 0, nil, overLimit(capRoundAudit)
 	}
-	if err := ev.t.CheckChange(r, ev.h, c.nowMs()); err != nil {
+	if err := ev.T.CheckChange(r, ev.H, c.nowMs()); err != nil {
 		return 0, nil, err
 	}
 	have, err := a.roundGames(c, r)
@@ -468,7 +324,7 @@ func (a *API) changeRound(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	for _, id := range []string{in.Red, in.Black, in.Player} {
-		if id != "" && ev.h.Player(id) == nil {
+		if id != "" && ev.H.Player(id) == nil {
 			return 0, nil, notFound("player " + quote(clip(id, 40)))
 		}
 	}
@@ -479,7 +335,7 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	// The round, the games it gives new players (under the versions that
 	// showed them unstarted) and the event (no round paired since) change
 	// together: a move made or a round paired meanwhile makes this a 409.
-	rewrites, err := a.gameWrites(ev.t, &changed, ev.h, have, false, c.nowMs())
+	rewrites, err := a.gameWrites(ev.T, &changed, ev.H, have, false, c.nowMs())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -492,22 +348,22 @@ func (a *API) changeRound(c *call) (int, any, error) {
 			changed.GamesReady = false
 		}
 	}
-	if err := a.store.Transact(c.ctx(), append([]*store.Record{encode(ev.rounds[n], &changed)}, rewrites...), ev.meta); err != nil {
+	if err := a.store.Transact(c.ctx(), append([]*store.Record{encode(ev.Rounds[n], &changed)}, rewrites...), ev.Meta); err != nil {
 		return 0, nil, conflictWith(err, func() (any, error) {
 			fresh, err := a.loadEvent(c.ctx(), tid)
 			if err != nil {
 				return nil, err
 			}
-			if r := fresh.round(n); r != nil {
-				return localizeRound(roundView(r, fresh.h, fresh.numbers(), true, c.nowMs()), c.r), nil
+			if r := fresh.Round(n); r != nil {
+				return localizeRound(roundView(r, fresh.H, fresh.Numbers(), true, c.nowMs()), c.r), nil
 			}
 			return nil, notFound("round")
 		})
 	}
-	if err := a.ensureGamesAfterCommit(c, ev.t, &changed, ev.h, nil); err != nil {
+	if err := a.ensureGamesAfterCommit(c, ev.T, &changed, ev.H, nil); err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, localizeRound(roundView(&changed, ev.h, ev.numbers(), true, c.nowMs()), c.r), nil
+	return http.StatusOK, localizeRound(roundView(&changed, ev.H, ev.Numbers(), true, c.nowMs()), c.r), nil
 }
 
 // needsStart reports whether a game still waits for a round that has
@@ -537,13 +393,13 @@ func (a *API) startRound(c *call) (int, any, error) {
 		if ev, err = a.loadEvent(c.ctx(), tid); err != nil {
 			return err
 		}
-		if _, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser, roleArbiter, roleChief); err != nil {
+		if _, err := a.requireRole(c, tid, organiserKnown(ev.T), roleOrganiser, roleArbiter, roleChief); err != nil {
 			return err
 		}
-		if err := ev.t.CheckPaired(n); err != nil {
+		if err := ev.T.CheckPaired(n); err != nil {
 			return err
 		}
-		if r = ev.round(n); r == nil {
+		if r = ev.Round(n); r == nil {
 			return notFound(fmt.Sprintf("round %d of %s", n, tid))
 		}
 		if r.Started(c.nowMs()) {
@@ -553,7 +409,7 @@ func (a *API) startRound(c *call) (int, any, error) {
 		}
 		changed := *r
 		changed.StartsAt, changed.GamesReady = c.nowMs(), false
-		if err := a.store.Put(c.ctx(), encode(ev.rounds[n], &changed)); err != nil {
+		if err := a.store.Put(c.ctx(), encode(ev.Rounds[n], &changed)); err != nil {
 			return err
 		}
 		*r = changed
@@ -569,9 +425,9 @@ func (a *API) startRound(c *call) (int, any, error) {
 		a.log.Warn("round started, its lineups left to the next read", "tournament", tid, "round", n, "err", err.Error())
 	}
 	if fresh, err := a.loadEvent(c.ctx(), tid); err == nil {
-		ev, r = fresh, fresh.round(n)
+		ev, r = fresh, fresh.Round(n)
 	}
-	a.startGames(c, ev.t, r, ev.h)
+	a.startGames(c, ev.T, r, ev.H)
 	return http.StatusOK, ev.roundView(r, false, c.nowMs()), nil
 }
 
@@ -611,7 +467,7 @@ func (a *API) roundGames(c *call, r *tournament.Round) (map[string]*games.Item, 
 	}
 	chunks := slices.Collect(slices.Chunk(keys, 100))
 	found := make([]map[store.Key]*store.Record, len(chunks))
-	err := inParallel(len(chunks), func(i int) error {
+	err := service.InParallel(len(chunks), func(i int) error {
 		var err error
 		found[i], err = a.store.GetMany(c.ctx(), chunks[i]...)
 		return err
@@ -631,28 +487,6 @@ func (a *API) roundGames(c *call, r *tournament.Round) (map[string]*games.Item, 
 		}
 	}
 	return out, nil
-}
-
-// storeParallelism is how many store requests one handler has in flight
-// at once when it reads or writes a large round's items.
-const storeParallelism = 8
-
-// inParallel runs fn(0) … fn(n-1), storeParallelism at a time, and joins
-// their errors.
-func inParallel(n int, fn func(i int) error) error {
-	errs := make([]error, n)
-	sem := make(chan struct{}, storeParallelism)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			errs[i] = fn(i)
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
 }
 
 // ensureGames makes every game of the round exist with the round's players:
@@ -687,7 +521,7 @@ func (a *API) makeGames(c *call, t *tournament.Tournament, r *tournament.Round, 
 	}
 	chunks := store.TransactChunks(recs) // within DynamoDB's 100 items and 4 MB
 	lost := make([]bool, len(chunks))
-	err = inParallel(len(chunks), func(i int) error {
+	err = service.InParallel(len(chunks), func(i int) error {
 		err := a.store.Transact(c.ctx(), chunks[i])
 		if !errors.Is(err, store.ErrConflict) {
 			return err

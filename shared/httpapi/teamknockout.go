@@ -18,7 +18,7 @@ import (
 // Their ids, numbers and tables follow from the round, so two requests doing
 // this at once write the same round; the loser rereads it.
 func (a *API) extendTeamRound(c *call, ev *event) error {
-	r := ev.round(ev.t.Round)
+	r := ev.Round(ev.T.Round)
 	if r == nil {
 		return nil
 	}
@@ -29,14 +29,14 @@ func (a *API) extendTeamRound(c *call, ev *event) error {
 	changed := *r
 	changed.Matches = slices.Clone(r.Matches)
 	changed.Pairings = slices.Clone(r.Pairings)
-	grew, err := te.th.ExtendTeamKnockout(ev.t, &changed, eventGameID(ev.t))
+	grew, err := te.th.ExtendTeamKnockout(ev.T, &changed, eventGameID(ev.T))
 	if err != nil || !grew {
 		return err
 	}
 	changed.GamesReady = false // the added games are created by the read that follows
-	err = a.store.Put(c.ctx(), encode(ev.rounds[r.Number], &changed))
+	err = a.store.Put(c.ctx(), encode(ev.Rounds[r.Number], &changed))
 	if errors.Is(err, store.ErrConflict) {
-		fresh, err := a.loadEvent(c.ctx(), ev.t.ID)
+		fresh, err := a.loadEvent(c.ctx(), ev.T.ID)
 		if err != nil {
 			return err
 		}
@@ -58,7 +58,7 @@ func tieView(ev *event, te *teamEvent, r *tournament.Round, m tournament.TeamMat
 		return
 	}
 	mo.Tie, mo.Rapid = m.Tie, m.Rapid
-	if leg := te.th.DecideLeg(ev.t, r, m); leg.Winner != "" {
+	if leg := te.th.DecideLeg(ev.T, r, m); leg.Winner != "" {
 		mo.Winner, mo.DecidedBy = leg.Winner, leg.DecidedBy
 		if tm := te.th.Team(leg.Winner); tm != nil {
 			mo.WinnerName = tm.Name
@@ -88,13 +88,13 @@ func knockoutPlaces(ev *event, format string) (int, any, error) {
 		err    error
 		te     *teamEvent
 	)
-	if ev.t.Settings.Teams {
+	if ev.T.Settings.Teams {
 		if te, err = ev.teams(); err != nil {
 			return 0, nil, err
 		}
-		places, err = tournament.TeamOverallPlaces(ev.t, te.th)
+		places, err = tournament.TeamOverallPlaces(ev.T, te.th)
 	} else {
-		places, err = tournament.KnockoutPlaces(ev.t, ev.h)
+		places, err = tournament.KnockoutPlaces(ev.T, ev.H)
 	}
 	if err != nil {
 		var re *tournament.RuleError
@@ -111,7 +111,7 @@ func knockoutPlaces(ev *event, format string) (int, any, error) {
 			if tm := te.th.Team(p.Player); tm != nil {
 				row.Name, row.Number = tm.Name, tm.Number
 			}
-		} else if pl := ev.h.Player(p.Player); pl != nil {
+		} else if pl := ev.H.Player(p.Player); pl != nil {
 			row.PlayerID, row.Name, row.Number = p.Player, pl.Name, pl.Number
 		}
 		rows[i] = row
@@ -126,5 +126,5 @@ func knockoutPlaces(ev *event, format string) (int, any, error) {
 		w.Flush()
 		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: buf.Bytes()}, nil
 	}
-	return http.StatusOK, map[string]any{"round": ev.t.Round, "view": "overall", "rows": rows}, nil
+	return http.StatusOK, map[string]any{"round": ev.T.Round, "view": "overall", "rows": rows}, nil
 }

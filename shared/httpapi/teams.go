@@ -47,7 +47,7 @@ func (ev *event) teams() (*teamEvent, error) {
 	te := &teamEvent{event: ev, teamRecs: map[string]*store.Record{}, lineRecs: map[string]*store.Record{}}
 	var teams []*tournament.Team
 	var lineups []tournament.Lineup
-	for _, rec := range ev.other {
+	for _, rec := range ev.Other {
 		var err error
 		switch {
 		case strings.HasPrefix(rec.SK, store.TeamPrefix):
@@ -65,20 +65,20 @@ func (ev *event) teams() (*teamEvent, error) {
 			return nil, fmt.Errorf("decode %s %s: %w", rec.Kind, rec.SK, err)
 		}
 	}
-	te.th = tournament.NewTeamHistory(ev.h, teams, lineups)
+	te.th = tournament.NewTeamHistory(ev.H, teams, lineups)
 	return te, nil
 }
 
 // pairNext pairs the next round: teams for a team event, players otherwise.
 func (ev *event) pairNext(o tournament.PairOptions, gameID tournament.GameIDFunc) (*tournament.Round, error) {
-	if !ev.t.Settings.Teams {
-		return tournament.PairNext(ev.t, ev.h, o, gameID)
+	if !ev.T.Settings.Teams {
+		return tournament.PairNext(ev.T, ev.H, o, gameID)
 	}
 	te, err := ev.teams()
 	if err != nil {
 		return nil, err
 	}
-	return tournament.PairNextTeams(ev.t, te.th, o, gameID)
+	return tournament.PairNextTeams(ev.T, te.th, o, gameID)
 }
 
 // matchOut is one match of a team round.
@@ -108,8 +108,8 @@ type matchOut struct {
 // roundView is the round as clients see it; a team round adds its matches
 // with their scores once decided (T-7).
 func (ev *event) roundView(r *tournament.Round, explain bool, now int64) roundOut {
-	out := roundView(r, ev.h, ev.numbers(), explain, now)
-	if !ev.t.Settings.Teams {
+	out := roundView(r, ev.H, ev.Numbers(), explain, now)
+	if !ev.T.Settings.Teams {
 		return out
 	}
 	te, err := ev.teams()
@@ -130,7 +130,7 @@ func (ev *event) roundView(r *tournament.Round, explain bool, now int64) roundOu
 		if tm := te.th.Team(m.Away); tm != nil {
 			mo.AwayName = tm.Name
 		}
-		if ms, ok := te.th.MatchScore(ev.t, r, m); ok {
+		if ms, ok := te.th.MatchScore(ev.T, r, m); ok {
 			mo.HomeBoardPoints, mo.AwayBoardPoints = &ms.Home.BoardPoints, &ms.Away.BoardPoints
 			mo.HomeMatchPoints, mo.AwayMatchPoints = &ms.Home.MatchPoints, &ms.Away.MatchPoints
 		}
@@ -421,7 +421,7 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 		if in.DrawMissing == (in.Lineup != nil) { // checked after auth: strangers learn nothing
 			return badRequest("invalid_field", `give either "lineup" or "drawMissing": true`)
 		}
-		if err := ev.t.CheckTeamEvent("lineups"); err != nil {
+		if err := ev.T.CheckTeamEvent("lineups"); err != nil {
 			return err
 		}
 		teamID := in.Team
@@ -448,21 +448,21 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 		if teamID != "" && te.th.Team(teamID) == nil {
 			return notFound("team " + quote(clip(teamID, 40)))
 		}
-		stored := ev.round(n)
+		stored := ev.Round(n)
 		if stored == nil {
 			return notFound(fmt.Sprintf("round %d of %s (lineups are set once the round is paired)", n, tid))
 		}
 		var lineups []tournament.Lineup
 		if in.DrawMissing {
-			lineups = te.th.DrawMissing(ev.t, stored, who.ID, c.nowMs())
+			lineups = te.th.DrawMissing(ev.T, stored, who.ID, c.nowMs())
 		} else {
-			l, err := te.th.SubmitLineup(ev.t, stored, teamID, in.Lineup, who.ID, c.nowMs())
+			l, err := te.th.SubmitLineup(ev.T, stored, teamID, in.Lineup, who.ID, c.nowMs())
 			if err != nil {
 				return err
 			}
 			lineups = []tournament.Lineup{l}
 		}
-		k, err := a.writeLineups(c, ev, te, n, lineups, eventGameID(ev.t))
+		k, err := a.writeLineups(c, ev, te, n, lineups, eventGameID(ev.T))
 		written = append(written, lineups[:k]...) // kept across retries: those chunks are stored
 		r = stored
 		return err
@@ -470,7 +470,7 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := a.ensureGamesAfterCommit(c, te.t, r, te.h, nil); err != nil {
+	if err := a.ensureGamesAfterCommit(c, te.T, r, te.H, nil); err != nil {
 		return 0, nil, err
 	}
 	out := []lineupOut{}

@@ -43,7 +43,7 @@ const lineupsPerWrite = 80
 // nothing is drawn twice: the round's version makes a concurrent writer's
 // chunk a conflict, after which the caller rereads.
 func (a *API) writeLineups(c *call, ev *event, te *teamEvent, n int, lineups []tournament.Lineup, gameID tournament.GameIDFunc) (int, error) {
-	stored := ev.round(n)
+	stored := ev.Round(n)
 	done := 0
 	for {
 		chunk := lineups[done:min(len(lineups), done+lineupsPerWrite)]
@@ -54,16 +54,16 @@ func (a *API) writeLineups(c *call, ev *event, te *teamEvent, n int, lineups []t
 			te.th.AddLineup(l)
 			rec := te.lineRecs[store.LineupSK(n, l.Team)]
 			if rec == nil {
-				rec = &store.Record{PK: store.TournamentPK(ev.t.ID), SK: store.LineupSK(n, l.Team), Kind: store.KindLineup}
+				rec = &store.Record{PK: store.TournamentPK(ev.T.ID), SK: store.LineupSK(n, l.Team), Kind: store.KindLineup}
 			}
 			recs = append(recs, encode(rec, l))
 		}
-		if _, err := te.th.SetMatches(ev.t, &changed, gameID); err != nil {
+		if _, err := te.th.SetMatches(ev.T, &changed, gameID); err != nil {
 			return done, err
 		}
 		// The round item is always rewritten: its version serialises the
 		// lineups of one round.
-		recs = append(recs, encode(ev.rounds[n], &changed))
+		recs = append(recs, encode(ev.Rounds[n], &changed))
 		if err := a.store.Transact(c.ctx(), recs); err != nil {
 			return done, err
 		}
@@ -80,11 +80,11 @@ func (a *API) writeLineups(c *call, ev *event, te *teamEvent, n int, lineups []t
 // updated to what was stored (or reloaded after a lost race), so the caller
 // reads the set matches from it.
 func (a *API) drawDueLineups(c *call, ev *event, rounds []int) ([]tournament.Lineup, error) {
-	if !ev.t.Settings.Teams {
+	if !ev.T.Settings.Teams {
 		return nil, nil
 	}
-	tid := ev.t.ID
-	gameID := eventGameID(ev.t)
+	tid := ev.T.ID
+	gameID := eventGameID(ev.T)
 	var (
 		written []tournament.Lineup
 		touched []int
@@ -92,7 +92,7 @@ func (a *API) drawDueLineups(c *call, ev *event, rounds []int) ([]tournament.Lin
 	conflicts := 0
 	for _, n := range rounds {
 		for {
-			stored := ev.round(n)
+			stored := ev.Round(n)
 			if stored == nil || !tournament.LineupDeadlinePassed(stored, c.nowMs()) || allSet(stored) {
 				break // the common case after the deadline: nothing to decode or draw
 			}
@@ -100,7 +100,7 @@ func (a *API) drawDueLineups(c *call, ev *event, rounds []int) ([]tournament.Lin
 			if err != nil {
 				return nil, err
 			}
-			due := te.th.DueLineups(ev.t, stored, c.nowMs())
+			due := te.th.DueLineups(ev.T, stored, c.nowMs())
 			if len(due) > lineupsPerWrite {
 				due = due[:lineupsPerWrite]
 			}
@@ -115,7 +115,7 @@ func (a *API) drawDueLineups(c *call, ev *event, rounds []int) ([]tournament.Lin
 				}
 				lineRecs = append(lineRecs, encode(rec, l))
 			}
-			if _, err := te.th.SetMatches(ev.t, &changed, gameID); err != nil {
+			if _, err := te.th.SetMatches(ev.T, &changed, gameID); err != nil {
 				return nil, err
 			}
 			if len(due) == 0 && setCount(&changed) == setCount(stored) {
@@ -125,7 +125,7 @@ func (a *API) drawDueLineups(c *call, ev *event, rounds []int) ([]tournament.Lin
 			// lineups are all in and a match is not set: the round was read
 			// before the lineup that completes it (eventItems reads rounds
 			// first), and its version decides who sets the match.
-			recs = append(lineRecs, encode(ev.rounds[n], &changed))
+			recs = append(lineRecs, encode(ev.Rounds[n], &changed))
 			err = a.store.Transact(c.ctx(), recs)
 			if errors.Is(err, store.ErrConflict) {
 				// Another request drew (or a captain's last lineup landed) first:
@@ -146,7 +146,7 @@ func (a *API) drawDueLineups(c *call, ev *event, rounds []int) ([]tournament.Lin
 			*stored = changed // the history holds this round: views and pairing see the set matches
 			for _, rec := range lineRecs {
 				if _, known := te.lineRecs[rec.SK]; !known {
-					ev.other = append(ev.other, rec)
+					ev.Other = append(ev.Other, rec)
 				}
 			}
 			written = append(written, due...)
@@ -156,7 +156,7 @@ func (a *API) drawDueLineups(c *call, ev *event, rounds []int) ([]tournament.Lin
 		}
 	}
 	for _, n := range touched {
-		if err := a.ensureGames(c, ev.t, ev.round(n), ev.h); err != nil {
+		if err := a.ensureGames(c, ev.T, ev.Round(n), ev.H); err != nil {
 			return nil, err
 		}
 	}
@@ -167,7 +167,7 @@ func (a *API) drawDueLineups(c *call, ev *event, rounds []int) ([]tournament.Lin
 // first: the rounds pairing the next one looks at.
 func (ev *event) dueRounds(now int64) []int {
 	var out []int
-	for _, r := range ev.h.Rounds {
+	for _, r := range ev.H.Rounds {
 		if tournament.LineupDeadlinePassed(r, now) && len(r.Matches) > 0 {
 			out = append(out, r.Number)
 		}

@@ -49,7 +49,7 @@ func (ev *event) boardsEvent() (standings.Event, error) {
 	if err != nil {
 		return standings.Event{}, err
 	}
-	return tournament.BoardsEvent(ev.t, te.th)
+	return tournament.BoardsEvent(ev.T, te.th)
 }
 
 // teamStandings serves the team views of GET /tournaments/{tid}/standings:
@@ -64,7 +64,7 @@ func (ev *event) boardsEvent() (standings.Event, error) {
 // group picks one group's or same-place final's team table of a team groups
 // event (S-5; teams view only).
 func (ev *event) teamStandings(view, format, group string, n int, live bool) (int, any, error) {
-	t := ev.t
+	t := ev.T
 	if view != "teamsByPlaces" {
 		if err := t.CheckTeamTables(); err != nil {
 			return 0, nil, err
@@ -77,7 +77,7 @@ func (ev *event) teamStandings(view, format, group string, n int, live bool) (in
 	if t.Settings.Teams {
 		in, err = ev.boardsEvent()
 	} else {
-		in, err = tournament.StandingsEvent(t, ev.h)
+		in, err = tournament.StandingsEvent(t, ev.H)
 	}
 	if err != nil {
 		return 0, nil, err
@@ -152,7 +152,7 @@ func (ev *event) teamStandings(view, format, group string, n int, live bool) (in
 func (ev *event) placeTeams() ([]standings.Team, map[string][]string, error) {
 	members := map[string][]string{}
 	var teams []standings.Team
-	if ev.t.Settings.Teams {
+	if ev.T.Settings.Teams {
 		te, err := ev.teams()
 		if err != nil {
 			return nil, nil, err
@@ -164,7 +164,7 @@ func (ev *event) placeTeams() ([]standings.Team, map[string][]string, error) {
 		return teams, members, nil
 	}
 	var clubs []string
-	for _, p := range ev.h.Players {
+	for _, p := range ev.H.Players {
 		if p.Club == "" {
 			continue
 		}

@@ -200,7 +200,7 @@ func (a *API) eventLines(c *call, tid string) ([][]byte, error) {
 		items[0] = meta
 	}
 	var gids []string
-	for _, rec := range ev.rounds {
+	for _, rec := range ev.Rounds {
 		var r tournament.Round
 		if err := json.Unmarshal(rec.Doc, &r); err != nil {
 			return nil, fmt.Errorf("decode round %s: %w", rec.SK, err)
