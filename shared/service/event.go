@@ -199,4 +199,3 @@ func InParallel(n int, fn func(i int) error) error {
 	wg.Wait()
 	return errors.Join(errs...)
 }
-
