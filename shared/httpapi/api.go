@@ -154,8 +154,9 @@ func New(st *store.Store, opts ...Option) *API {
 	for _, o := range opts {
 		o(a)
 	}
-	a.games = a.gameStore()
-	a.svc = service.New(st, a.now, service.Options{Retention: a.retention}, a.games)
+	a.svc = service.New(st, a.now, service.Options{Retention: a.retention}, nil, a.log)
+	a.games = a.gameStore() // its ending games are checked by the event layer
+	a.svc.Games = a.games
 	return a
 }
 

@@ -2,11 +2,7 @@ package httpapi
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/base32"
-	"encoding/hex"
 	"net/http"
 	"slices"
 	"strings"
@@ -34,32 +30,9 @@ const (
 // is recognised as such (403) rather than unknown (401).
 type Principal = service.Caller
 
-var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
-
-// newID returns a fresh identifier with a one-letter kind prefix (t tournament,
-// p player, o official, m team, g game): 80 random bits, unguessable.
-func newID(kind byte) string {
-	b := make([]byte, 10)
-	_, _ = rand.Read(b)
-	return string(kind) + idEncoding.EncodeToString(b)
-}
-
-// newToken returns a token for (scope, id) and the hash to store; only the hash is kept.
-func newToken(scope, id string) (token, hash string) {
-	b := make([]byte, 32)
-	_, _ = rand.Read(b)
-	token = scope + "." + id + "." + idEncoding.EncodeToString(b)
-	return token, hashToken(token)
-}
-
-func hashToken(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
-}
-
 // tokenMatches compares in constant time, so response timing leaks nothing of the hash.
 func tokenMatches(token, hash string) bool {
-	return subtle.ConstantTimeCompare([]byte(hashToken(token)), []byte(hash)) == 1
+	return subtle.ConstantTimeCompare([]byte(service.HashToken(token)), []byte(hash)) == 1
 }
 
 var (

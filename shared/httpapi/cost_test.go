@@ -8,6 +8,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/xiangqi"
@@ -40,8 +41,8 @@ func playQuiet(tb testing.TB, g *game.Game, n int, each func(ply int, now int64)
 }
 
 func eventLink() games.Link {
-	return games.Link{Tournament: newID('t'), Round: 7, Table: 112, Red: newID('p'), Black: newID('p'),
-		RedHash: hashToken("a"), BlackHash: hashToken("b")}
+	return games.Link{Tournament: service.NewID('t'), Round: 7, Table: 112, Red: service.NewID('p'), Black: service.NewID('p'),
+		RedHash: service.HashToken("a"), BlackHash: service.HashToken("b")}
 }
 
 // TestGameItemCost: a 150-ply event game is written once per ply; each write
@@ -54,7 +55,7 @@ func TestGameItemCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	link := eventLink()
-	gid := GameID(hashToken("key"), link.Tournament, 7, 112, 1)
+	gid := service.GameID(service.HashToken("key"), link.Tournament, 7, 112, 1)
 	var total, wru, largest int
 	playQuiet(t, g, 150, func(int, int64) {
 		rec, err := games.Encode(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame, Version: 149}, link, g)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -54,7 +55,7 @@ func (ev *event) hasStarted(r *tournament.Round, now int64) bool {
 // roundStatus is paired, started or finished; a team round whose matches
 // still wait for lineups is not finished, whatever its set boards say.
 func (ev *event) roundStatus(r *tournament.Round, now int64) string {
-	done := allSet(r)
+	done := service.AllSet(r)
 	for _, p := range r.Pairings {
 		if _, ok := ev.H.Result(r.Number, p); !ok {
 			done = false

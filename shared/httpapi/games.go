@@ -13,6 +13,7 @@ import (
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/notation"
 	"github.com/xqtour/xqtour/shared/result"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
@@ -133,9 +134,9 @@ func (a *API) createGame(c *call) (int, any, error) {
 		}
 		return 0, nil, err
 	}
-	gid := newID('g')
-	redToken, redHash := newToken(gid, "red")
-	blackToken, blackHash := newToken(gid, "black")
+	gid := service.NewID('g')
+	redToken, redHash := service.NewToken(gid, "red")
+	blackToken, blackHash := service.NewToken(gid, "black")
 	link := games.Link{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash}
 	rec, err := games.Encode(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame}, link, g)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
@@ -250,7 +251,7 @@ func renders(sg *games.Item) (err error) {
 // anyone could claim any public id.
 func (a *API) checkProvenance(t *tournament.Tournament) error {
 	switch {
-	case provenKey(t):
+	case service.ProvenKey(t):
 		return nil
 	case t.Key != "":
 		return &Error{Status: http.StatusForbidden, Code: "unproven_export",

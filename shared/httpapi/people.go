@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
@@ -124,7 +125,7 @@ func (a *API) reissuePlayerToken(c *call) (int, any, error) {
 		}
 		number = ev.Numbers()[pid]
 		var hash string
-		token, hash = newToken(tid, pid)
+		token, hash = service.NewToken(tid, pid)
 		p.TokenHash = hash
 		games, err := a.playerGameWrites(c, ev, pid, hash)
 		if err != nil {
@@ -216,7 +217,7 @@ func reissueToken[T any](a *API, c *call, tid, id string, load func(context.Cont
 		if v, rec, err = load(c.ctx(), tid, id); err != nil {
 			return err
 		}
-		token, hash = newToken(tid, id)
+		token, hash = service.NewToken(tid, id)
 		set(v, hash)
 		return a.store.Put(c.ctx(), encode(rec, v))
 	})
@@ -279,7 +280,7 @@ func (a *API) rotateOrganiserToken(c *call) (int, any, error) {
 		if t, meta, err = a.organiserEvent(c, tid); err != nil {
 			return err
 		}
-		token, t.OrganiserTokenHash = newToken(tid, tid)
+		token, t.OrganiserTokenHash = service.NewToken(tid, tid)
 		return a.store.Put(c.ctx(), encode(meta, t))
 	})
 	if err != nil {

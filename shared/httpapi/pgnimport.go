@@ -17,6 +17,7 @@ import (
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/notation"
 	"github.com/xqtour/xqtour/shared/result"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
@@ -211,15 +212,7 @@ func checkTags(g notation.PGNGame) error {
 // holds.
 const maxTagBytes = 200
 
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
+func clip(s string, n int) string { return service.Clip(s, n) }
 
 // POST /games/import — anyone: each game of a PGN file becomes a standalone
 // game, finished with the record's result or in progress, with its seat
@@ -281,9 +274,9 @@ func (a *API) importGames(c *call) (int, any, error) {
 			}
 			continue
 		}
-		gid := newID('g')
-		redToken, redHash := newToken(gid, "red")
-		blackToken, blackHash := newToken(gid, "black")
+		gid := service.NewID('g')
+		redToken, redHash := service.NewToken(gid, "red")
+		blackToken, blackHash := service.NewToken(gid, "black")
 		link := games.Link{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash, Info: recordInfoOf(pg)}
 		rec, err := games.Encode(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame}, link, g)
 		if err != nil {

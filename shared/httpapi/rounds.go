@@ -9,10 +9,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/command"
-	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -92,7 +90,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 			}
 		}
 		opts := tournament.PairOptions{UnfinishedAsDraws: in.UnfinishedAsDraws, Forbidden: in.ForbiddenPairs, Now: c.nowMs()}
-		if r, err = ev.pairNext(opts, eventGameID(ev.T)); err != nil {
+		if r, err = ev.pairNext(opts, service.EventGameID(ev.T)); err != nil {
 			return err
 		}
 		if in.StartsAt != nil {
@@ -131,7 +129,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := a.ensureGamesAfterCommit(c, ev.T, r, ev.H, stored); err != nil {
+	if err := a.svc.EnsureGamesAfterCommit(c.ctx(), ev.T, r, ev.H, stored, c.nowMs()); err != nil {
 		return 0, nil, err
 	}
 	return status, ev.roundView(r, false, c.nowMs()), nil
@@ -148,7 +146,7 @@ func checkRoundStart(startsAt *time.Time, now time.Time) error {
 		return nil
 	}
 	if startsAt.Before(now.Add(-roundStartWindow)) || startsAt.After(now.AddDate(1, 0, 0)) {
-		return badRequest("invalid_field", "startsAt: a round starts between a day before it is paired and a year after (the have' clocks run from it, C-6)")
+		return badRequest("invalid_field", "startsAt: a round starts between a day before it is paired and a year after (the games' clocks run from it, C-6)")
 	}
 	return nil
 }
@@ -205,7 +203,7 @@ func (a *API) readRound(c *call, vw *storedView, tid string, n int, explain bool
 	// knockout round extendRound just grew, a team round with matches still
 	// unset — pays for reading them. A draw above has ensured them already.
 	if !r.GamesReady && len(drawn) == 0 {
-		if err := a.ensureGames(c, ev.T, r, ev.H); err != nil {
+		if err := a.svc.EnsureGames(c.ctx(), ev.T, r, ev.H, c.nowMs()); err != nil {
 			return 0, nil, err
 		}
 	} else if len(drawn) == 0 {
@@ -227,7 +225,7 @@ func (a *API) extendRound(c *call, ev *event) error {
 	if ev.T.Settings.Teams {
 		return a.extendTeamRound(c, ev)
 	}
-	add, ex, err := tournament.NextGames(ev.T, ev.H, eventGameID(ev.T))
+	add, ex, err := tournament.NextGames(ev.T, ev.H, service.EventGameID(ev.T))
 	var re *tournament.RuleError
 	if errors.As(err, &re) {
 		return nil // an earlier round is undecided: the pairing reports it
@@ -315,7 +313,7 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	if err := ev.T.CheckChange(r, ev.H, c.nowMs()); err != nil {
 		return 0, nil, err
 	}
-	have, err := a.roundGames(c, r)
+	have, err := a.svc.RoundGames(c.ctx(), r)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -335,7 +333,7 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	// The round, the games it gives new players (under the versions that
 	// showed them unstarted) and the event (no round paired since) change
 	// together: a move made or a round paired meanwhile makes this a 409.
-	rewrites, err := a.gameWrites(ev.T, &changed, ev.H, have, false, c.nowMs())
+	rewrites, err := a.svc.GameWrites(ev.T, &changed, ev.H, have, false, c.nowMs())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -360,17 +358,10 @@ func (a *API) changeRound(c *call) (int, any, error) {
 			return nil, notFound("round")
 		})
 	}
-	if err := a.ensureGamesAfterCommit(c, ev.T, &changed, ev.H, nil); err != nil {
+	if err := a.svc.EnsureGamesAfterCommit(c.ctx(), ev.T, &changed, ev.H, nil, c.nowMs()); err != nil {
 		return 0, nil, err
 	}
 	return http.StatusOK, localizeRound(roundView(&changed, ev.H, ev.Numbers(), true, c.nowMs()), c.r), nil
-}
-
-// needsStart reports whether a game still waits for a round that has
-// started by now: the round was started (perhaps before its start time) after
-// the game was made. A game made after the start has started at its making.
-func needsStart(sg *games.Item, r *tournament.Round, now int64) bool {
-	return r.Started(now) && sg.Game.Status() != game.Over && !sg.Game.Started(now)
 }
 
 // POST /tournaments/{tid}/rounds/{n}/start — the organiser or an arbiter
@@ -427,256 +418,8 @@ func (a *API) startRound(c *call) (int, any, error) {
 	if fresh, err := a.loadEvent(c.ctx(), tid); err == nil {
 		ev, r = fresh, fresh.Round(n)
 	}
-	a.startGames(c, ev.T, r, ev.H)
+	a.svc.StartGames(c.ctx(), ev.T, r, ev.H, c.nowMs())
 	return http.StatusOK, ev.roundView(r, false, c.nowMs()), nil
-}
-
-// startGames makes the round's games run from its start. A game changed by
-// an arrival meanwhile loses the conditional write and is read and started
-// again; what still fails is left to the next read of the round (the round
-// item is not marked ready), and logged.
-func (a *API) startGames(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History) {
-	detached := *c
-	detached.r = c.r.WithContext(context.WithoutCancel(c.ctx()))
-	for range 3 {
-		if err := a.ensureGames(&detached, t, r, h); err != nil {
-			a.log.Warn("round started, its have left to the next read", "tournament", t.ID, "round", r.Number, "err", err.Error())
-			return
-		}
-		have, err := a.roundGames(&detached, r)
-		if err != nil {
-			return
-		}
-		waiting := false
-		for _, sg := range have {
-			waiting = waiting || needsStart(sg, r, c.nowMs())
-		}
-		if !waiting {
-			return
-		}
-	}
-}
-
-// roundGames reads the round's games in batches of 100 keys, several
-// batches at once (a 10,000-player round is 50 of them); missing games are
-// absent.
-func (a *API) roundGames(c *call, r *tournament.Round) (map[string]*games.Item, error) {
-	keys := make([]store.Key, len(r.Pairings))
-	for i, p := range r.Pairings {
-		keys[i] = store.Key{PK: store.GamePK(p.GameID), SK: store.GameSK}
-	}
-	chunks := slices.Collect(slices.Chunk(keys, 100))
-	found := make([]map[store.Key]*store.Record, len(chunks))
-	err := service.InParallel(len(chunks), func(i int) error {
-		var err error
-		found[i], err = a.store.GetMany(c.ctx(), chunks[i]...)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]*games.Item, len(keys))
-	for _, recs := range found {
-		for k, rec := range recs {
-			gid, _ := store.GameOf(k.PK)
-			sg, err := games.Decode(gid, rec)
-			if err != nil {
-				return nil, err
-			}
-			out[gid] = sg
-		}
-	}
-	return out, nil
-}
-
-// ensureGames makes every game of the round exist with the round's players:
-// a missing game is created (a lost race with another request creating it is
-// fine), and a game whose players an organiser's change replaced is rewritten
-// while it has not started.
-func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History) error {
-	have, err := a.roundGames(c, r)
-	if err != nil {
-		return err
-	}
-	return a.makeGames(c, t, r, h, have, nil)
-}
-
-// makeGames writes what gameWrites finds missing or stale against games (the
-// round's games as read, or none for a round just stored) and, when every
-// write went through, marks the round ready. stored, when not nil, is the
-// round's record as this request wrote it: the mark is written under its
-// version without reading the round again.
-//
-// The writes go out as transactions of up to 100 items (and 4 MB), several at once: a
-// 10,000-player round is 50 requests instead of 5,000 (each game is still
-// created only if it does not exist, or rewritten only at the version
-// read). A transaction that loses a race — another request made one of its
-// games meanwhile — is written again item by item, where a lost create is
-// another request's same game and a lost rewrite (a start, new players) is
-// a game that changed meanwhile and still needs it.
-func (a *API) makeGames(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History, have map[string]*games.Item, stored *store.Record) error {
-	recs, err := a.gameWrites(t, r, h, have, true, c.nowMs())
-	if err != nil {
-		return err
-	}
-	chunks := store.TransactChunks(recs) // within DynamoDB's 100 items and 4 MB
-	lost := make([]bool, len(chunks))
-	err = service.InParallel(len(chunks), func(i int) error {
-		err := a.store.Transact(c.ctx(), chunks[i])
-		if !errors.Is(err, store.ErrConflict) {
-			return err
-		}
-		for _, rec := range chunks[i] {
-			rewrite := rec.Version != 0
-			err := a.store.Put(c.ctx(), rec)
-			switch {
-			case errors.Is(err, store.ErrConflict) && !rewrite:
-				// Another request made this game meanwhile — or an item
-				// that is not this pairing's holds its id: never adopted.
-				if err := a.madeByPairing(c, t, r, h, rec); err != nil {
-					return err
-				}
-			case errors.Is(err, store.ErrConflict):
-				lost[i] = true
-			case err != nil:
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if slices.Contains(lost, true) {
-		return nil // the next read of the round repairs them
-	}
-	a.markGamesReady(c, t.ID, r, stored)
-	return nil
-}
-
-// markGamesReady sets GamesReady on the stored round once ensureGames has
-// made every game of r exist, so later reads skip reading them. It writes
-// only if the stored round still has r's pairings (a change or an extension
-// meanwhile leaves the flag to the next read) and, in a team round, every
-// match is set; the write is conditional on the version read, so it never
-// overwrites a concurrent change. Given the record this request stored r
-// under (stored), it writes under that version without reading the round
-// again: any change since makes the write a conflict. A failure only costs
-// a later read the games' reads again, so it is logged, not returned.
-func (a *API) markGamesReady(c *call, tid string, r *tournament.Round, stored *store.Record) {
-	if r.GamesReady || !allSet(r) {
-		return
-	}
-	var err error
-	if stored != nil {
-		ready := *r
-		ready.GamesReady = true
-		err = a.store.Put(c.ctx(), encode(&store.Record{PK: stored.PK, SK: stored.SK, Kind: stored.Kind, Version: stored.Version, Parts: stored.Parts}, &ready))
-	} else {
-		var now tournament.Round
-		rec, lerr := a.load(c.ctx(), store.TournamentPK(tid), store.RoundSK(r.Number), "round", &now)
-		err = lerr
-		if err == nil {
-			if now.GamesReady || !allSet(&now) || !slices.Equal(now.Pairings, r.Pairings) {
-				return
-			}
-			now.GamesReady = true
-			err = a.store.Put(c.ctx(), encode(rec, &now))
-		}
-	}
-	if err != nil && !errors.Is(err, store.ErrConflict) {
-		a.log.Warn("have ensured, round not marked ready", "tournament", tid, "round", r.Number, "err", err.Error())
-	}
-}
-
-// gameWrites returns the game records that make the round's games match its
-// pairings, given the games read: missing games (when create is set) and
-// games whose players changed, unless they have begun.
-func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tournament.History, have map[string]*games.Item, create bool, now int64) ([]*store.Record, error) {
-	var recs []*store.Record
-	var numbers map[string]int // as the event shows them (P-3), worked out for the first game made
-	for _, p := range r.Pairings {
-		sg := have[p.GameID]
-		if sg != nil {
-			if err := a.ownGame(t, r, p, h, sg); err != nil {
-				return nil, err
-			}
-		}
-		if sg != nil && sg.Link.Red == p.Red && sg.Link.Black == p.Black {
-			if needsStart(sg, r, now) {
-				// The round started after the game was made: its clocks run
-				// from the round's start, and late arrival counts from it (C-6).
-				if err := sg.Game.Start(r.StartsAt); err != nil {
-					return nil, err
-				}
-				rec, err := games.Encode(sg.Rec, sg.Link, sg.Game)
-				if err != nil {
-					return nil, err
-				}
-				recs = append(recs, rec)
-			}
-			continue
-		}
-		if sg == nil && !create {
-			continue
-		}
-		if sg != nil && sg.Begun() {
-			a.log.Error("a started game no longer matches its pairing", "game", p.GameID, "round", r.Number, "table", p.Table)
-			continue
-		}
-		red, black := h.Player(p.Red), h.Player(p.Black)
-		if red == nil || black == nil {
-			return nil, fmt.Errorf("round %d table %d: unknown player", r.Number, p.Table)
-		}
-		if numbers == nil {
-			numbers = tournament.ShownNumbers(t, h.Players)
-		}
-		tt := *t
-		tt.Settings.TimeControl = tournament.GameControl(t, p) // additional rapid games have their own (S-3)
-		rec, err := a.eventGame(&tt, r, p, red, black, numbers, now)
-		if err != nil {
-			return nil, err
-		}
-		if sg != nil {
-			rec.Version = sg.Rec.Version
-		}
-		recs = append(recs, rec)
-	}
-	return recs, nil
-}
-
-// ensureGamesAfterCommit creates a round's games once the round is stored.
-// The request has done what it was asked, so a failure here (the store
-// throttled) is logged, not returned: an error would let the client's retry,
-// under the same Idempotency-Key or not, act again (pair the round after).
-// Every read of the round creates what is still missing. stored, when not
-// nil, is the round's record as this request has just created it: its games
-// cannot exist yet (but for a concurrent read of the round making them,
-// which the conditional creates allow for), so none is read first. The one
-// failure returned is a game id held by an item that is not the pairing's
-// (409 game_id_taken): the pairing fails loudly, and so does every read of
-// the round until the operator removes the item.
-func (a *API) ensureGamesAfterCommit(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History, stored *store.Record) error {
-	if r.GamesReady {
-		return nil // a retry of a pairing, or a change that read every game
-	}
-	// Nor does a client that hangs up stop it halfway.
-	detached := *c
-	detached.r = c.r.WithContext(context.WithoutCancel(c.ctx()))
-	var err error
-	if stored != nil {
-		err = a.makeGames(&detached, t, r, h, nil, stored)
-	} else {
-		err = a.ensureGames(&detached, t, r, h)
-	}
-	var e *Error
-	if errors.As(err, &e) && e.Code == "game_id_taken" {
-		return err
-	}
-	if err != nil {
-		a.log.Warn("round stored, its have left to the next read", "tournament", t.ID, "round", r.Number, "err", err.Error())
-	}
-	return nil
 }
 
 // Round views.
@@ -781,47 +524,4 @@ func roundView(r *tournament.Round, h *tournament.History, numbers map[string]in
 		out.Audit = append(out.Audit, auditOut{At: rfc3339(e.At), By: e.By, Action: e.Action, Detail: e.Detail})
 	}
 	return out
-}
-
-// ownGame checks that the game item found at pairing p's game id is this
-// pairing's: made for event t's round r at p's table, and — while it still
-// has p's players and is not over — with their current token hashes (a
-// reissue rewrites a finished game's hash after the open ones, so a
-// finished game may keep an old one harmlessly). Pairing never adopts
-// an item it did not write (one planted under a predicted id, or imported
-// with another event's link): such an item fails the pairing loudly, 409
-// game_id_taken, and is logged as an error, never made the table's game.
-// A game with other players of this table is this pairing's before an
-// organiser's change, rewritten by the caller while it has not begun.
-func (a *API) ownGame(t *tournament.Tournament, r *tournament.Round, p tournament.Pairing, h *tournament.History, sg *games.Item) error {
-	gid, link := sg.ID, sg.Link
-	ok := link.Tournament == t.ID && link.Round == r.Number && link.Table == p.Table
-	if ok && link.Red == p.Red && link.Black == p.Black && sg.Game.Status() != game.Over {
-		red, black := h.Player(p.Red), h.Player(p.Black)
-		ok = red != nil && black != nil && link.RedHash == red.TokenHash && link.BlackHash == black.TokenHash
-	}
-	if ok {
-		return nil
-	}
-	a.log.Error("a game item at a pairing's id is not the pairing's", "game", gid, "tournament", t.ID, "round", r.Number, "table", p.Table,
-		"linkTournament", link.Tournament, "linkRound", link.Round, "linkTable", link.Table)
-	return &Error{Status: http.StatusConflict, Code: "game_id_taken",
-		Message: fmt.Sprintf("game %s of round %d, table %d exists but is not this pairing's (it names event %s, round %d, table %d, %s–%s): the table's game was not made; tell the operator",
-			gid, r.Number, p.Table, quote(clip(link.Tournament, 40)), link.Round, link.Table, quote(clip(link.Red, 40)), quote(clip(link.Black, 40)))}
-}
-
-// madeByPairing checks, after a create of one of the round's games lost to
-// an item already there, that the item is this pairing's game (ownGame).
-func (a *API) madeByPairing(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History, rec *store.Record) error {
-	gid, _ := store.GameOf(rec.PK)
-	sg, err := a.loadGame(c, gid)
-	if err != nil {
-		return err
-	}
-	for _, p := range r.Pairings {
-		if p.GameID == gid {
-			return a.ownGame(t, r, p, h, sg)
-		}
-	}
-	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -29,7 +30,7 @@ func (a *API) extendTeamRound(c *call, ev *event) error {
 	changed := *r
 	changed.Matches = slices.Clone(r.Matches)
 	changed.Pairings = slices.Clone(r.Pairings)
-	grew, err := te.th.ExtendTeamKnockout(ev.T, &changed, eventGameID(ev.T))
+	grew, err := te.th.ExtendTeamKnockout(ev.T, &changed, service.EventGameID(ev.T))
 	if err != nil || !grew {
 		return err
 	}

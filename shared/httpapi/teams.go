@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
@@ -233,15 +234,15 @@ func (a *API) registerTeam(c *call) (int, any, error) {
 		if t.Settings.Teams && t.TeamCount >= limitOf(capTeams).Max {
 			return overLimit(capTeams)
 		}
-		mid := newID('m')
+		mid := service.NewID('m')
 		var hash string
-		token, hash = newToken(tid, mid)
+		token, hash = service.NewToken(tid, mid)
 		tokens = nil
 		entry := func(ps []teamPlayerIn) []tournament.Player {
 			var out []tournament.Player
 			for _, p := range ps {
-				pid := newID('p')
-				tok, h := newToken(tid, pid)
+				pid := service.NewID('p')
+				tok, h := service.NewToken(tid, pid)
 				tokens = append(tokens, playerTokenOut{ID: pid, Name: strings.TrimSpace(p.Name), Token: tok})
 				out = append(out, tournament.Player{ID: pid, Name: p.Name, Rating: p.Rating, Club: p.Club, TokenHash: h})
 			}
@@ -462,7 +463,7 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 			}
 			lineups = []tournament.Lineup{l}
 		}
-		k, err := a.writeLineups(c, ev, te, n, lineups, eventGameID(ev.T))
+		k, err := a.writeLineups(c, ev, te, n, lineups, service.EventGameID(ev.T))
 		written = append(written, lineups[:k]...) // kept across retries: those chunks are stored
 		r = stored
 		return err
@@ -470,7 +471,7 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := a.ensureGamesAfterCommit(c, te.T, r, te.H, nil); err != nil {
+	if err := a.svc.EnsureGamesAfterCommit(c.ctx(), te.T, r, te.H, nil, c.nowMs()); err != nil {
 		return 0, nil, err
 	}
 	out := []lineupOut{}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -84,7 +85,7 @@ func (a *API) drawDueLineups(c *call, ev *event, rounds []int) ([]tournament.Lin
 		return nil, nil
 	}
 	tid := ev.T.ID
-	gameID := eventGameID(ev.T)
+	gameID := service.EventGameID(ev.T)
 	var (
 		written []tournament.Lineup
 		touched []int
@@ -93,7 +94,7 @@ func (a *API) drawDueLineups(c *call, ev *event, rounds []int) ([]tournament.Lin
 	for _, n := range rounds {
 		for {
 			stored := ev.Round(n)
-			if stored == nil || !tournament.LineupDeadlinePassed(stored, c.nowMs()) || allSet(stored) {
+			if stored == nil || !tournament.LineupDeadlinePassed(stored, c.nowMs()) || service.AllSet(stored) {
 				break // the common case after the deadline: nothing to decode or draw
 			}
 			te, err := ev.teams()
@@ -156,7 +157,7 @@ func (a *API) drawDueLineups(c *call, ev *event, rounds []int) ([]tournament.Lin
 		}
 	}
 	for _, n := range touched {
-		if err := a.ensureGames(c, ev.T, ev.Round(n), ev.H); err != nil {
+		if err := a.svc.EnsureGames(c.ctx(), ev.T, ev.Round(n), ev.H, c.nowMs()); err != nil {
 			return nil, err
 		}
 	}
@@ -186,13 +187,4 @@ func setCount(r *tournament.Round) int {
 		}
 	}
 	return n
-}
-
-func allSet(r *tournament.Round) bool {
-	for _, m := range r.Matches {
-		if !tournament.MatchSet(r, m) {
-			return false
-		}
-	}
-	return true
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/store"
@@ -56,8 +57,8 @@ func (a *API) createTournament(c *call) (int, any, error) {
 		s.StartsAt = in.StartsAt.UnixMilli()
 	}
 	in.combinedSettings(&s)
-	key, tid := newEventKey()
-	token, hash := newToken(tid, tid)
+	key, tid := service.NewEventKey()
+	token, hash := service.NewToken(tid, tid)
 	t, err := tournament.New(tid, s, hash, c.nowMs())
 	if err != nil {
 		return 0, nil, err
@@ -112,9 +113,9 @@ func (a *API) registerPlayer(c *call) (int, any, error) {
 		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
 			return err
 		}
-		pid := newID('p')
+		pid := service.NewID('p')
 		var hash string
-		token, hash = newToken(tid, pid)
+		token, hash = service.NewToken(tid, pid)
 		player, err = t.Register(tournament.Player{ID: pid, Name: in.Name, Rating: in.Rating, Club: in.Club, Seeded: in.Seeded, TokenHash: hash}, c.nowMs())
 		if err != nil {
 			return err
@@ -192,9 +193,9 @@ func (a *API) addOfficial(c *call) (int, any, error) {
 		if t.Officials >= limitOf(capOfficials).Max {
 			return overLimit(capOfficials)
 		}
-		oid := newID('o')
+		oid := service.NewID('o')
 		var hash string
-		token, hash = newToken(tid, oid)
+		token, hash = service.NewToken(tid, oid)
 		if o, err = tournament.NewOfficial(oid, in.Role, in.Name, in.Tables, hash); err != nil {
 			return err
 		}

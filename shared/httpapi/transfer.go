@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -531,13 +532,13 @@ func (a *API) beginImport(c *call, head exportHeader, lines [][]byte, batch impo
 	case rec.Expires > c.nowMs()/1000: // an abandoned import (TTL passed, not yet deleted) may be begun again
 		return 0, nil, importInProgress(tid)
 	}
-	token := "import." + tid + "." + newID('k')[1:]
+	token := "import." + tid + "." + service.NewID('k')[1:]
 	digest := sha256.New()
 	for _, l := range lines {
 		digest.Write(l)
 		digest.Write([]byte{'\n'})
 	}
-	st := importState{TokenHash: hashToken(token), Snapshot: head.Snapshot, Total: head.Items, Received: len(lines),
+	st := importState{TokenHash: service.HashToken(token), Snapshot: head.Snapshot, Total: head.Items, Received: len(lines),
 		Games: batch.games, Counts: batch.counts}
 	if st.Digest, err = digest.(encoding.BinaryMarshaler).MarshalBinary(); err != nil {
 		return 0, nil, err

@@ -23,6 +23,7 @@ package service
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/xqtour/xqtour/shared/service/games"
@@ -34,6 +35,7 @@ type Service struct {
 	store *store.Store
 	clock func() time.Time
 	opts  Options
+	log   *slog.Logger
 	// Games is the game layer over the same store.
 	Games *games.Store
 }
@@ -46,9 +48,10 @@ type Options struct {
 }
 
 // New builds the service over st, reading time from clock unless a
-// request fixed its instant (WithNow); gs is its game layer.
-func New(st *store.Store, clock func() time.Time, opts Options, gs *games.Store) *Service {
-	return &Service{store: st, clock: clock, opts: opts, Games: gs}
+// request fixed its instant (WithNow); gs is its game layer, log where what
+// a command leaves to a later one is told.
+func New(st *store.Store, clock func() time.Time, opts Options, gs *games.Store, log *slog.Logger) *Service {
+	return &Service{store: st, clock: clock, opts: opts, Games: gs, log: log}
 }
 
 type nowKey struct{}

@@ -1,0 +1,21 @@
+package service
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// quote is a value a caller sent, quoted in a message.
+func quote(s string) string { return strconv.Quote(s) }
+
+// Clip is s cut to at most n bytes on a character boundary: what a message
+// quotes of a caller's value, or a stored tag keeps.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
