@@ -69,6 +69,7 @@ var kindStatus = map[command.Kind]int{
 	command.Conflict:     http.StatusConflict,
 	command.Refused:      http.StatusUnprocessableEntity,
 	command.Throttled:    http.StatusTooManyRequests,
+	command.TooLarge:     http.StatusRequestEntityTooLarge,
 	command.Unavailable:  http.StatusServiceUnavailable,
 }
 

@@ -233,8 +233,8 @@ func (a *API) submitMove(c *call) (int, any, error) {
 		if in.Move == "" || in.Ply == nil {
 			return badRequest("invalid_field", "move and ply are required (ply: the moves already played as the client saw them)")
 		}
-		if sg.Game.Ply() >= limitOf(capMoves).Max && sg.Game.Status() == game.Playing {
-			return overLimit(capMoves) // the players may still agree a draw, resign or claim (G-3)
+		if sg.Game.Ply() >= service.LimitOf(service.CapMoves).Max && sg.Game.Status() == game.Playing {
+			return service.OverLimit(service.CapMoves) // the players may still agree a draw, resign or claim (G-3)
 		}
 		if by.Role == game.Scribe {
 			by.Side = sg.Game.Position().SideToMove()
@@ -382,8 +382,8 @@ func (a *API) recordResult(c *call) (int, any, error) {
 		if by.Role == game.Player {
 			return forbidden("only an arbiter, the table's scribe or the organiser records a result (O-1)")
 		}
-		if len(sg.Game.Log()) >= limitOf(capGameLog).Max {
-			return overLimit(capGameLog)
+		if len(sg.Game.Log()) >= service.LimitOf(service.CapGameLog).Max {
+			return service.OverLimit(service.CapGameLog)
 		}
 		res, err := result.Parse(in.Result)
 		if err != nil {
@@ -514,8 +514,8 @@ func (a *API) rule(c *call) (int, any, error) {
 		if by.Role == game.Player {
 			return forbidden("only an official rules (O-1)")
 		}
-		if len(sg.Game.Log()) >= limitOf(capGameLog).Max {
-			return overLimit(capGameLog)
+		if len(sg.Game.Log()) >= service.LimitOf(service.CapGameLog).Max {
+			return service.OverLimit(service.CapGameLog)
 		}
 		r, err := in.ruling()
 		if err != nil {

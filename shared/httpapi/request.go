@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/store"
 )
@@ -259,7 +260,8 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	if err := checkContentType(r, rt, body); err != nil {
 		return writeError(w, a.log, err)
 	}
-	c := &call{r: r, body: body, now: a.now().UTC()}
+	now := a.now().UTC()
+	c := &call{r: r.WithContext(service.WithNow(r.Context(), now)), body: body, now: now} // the application layer decides at the same instant
 	key := r.Header.Get("Idempotency-Key")
 	if r.Method != http.MethodPost || key == "" {
 		return a.respond(w, c, rt)

@@ -56,8 +56,8 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	if err := checkRoundStart(in.StartsAt, c.now); err != nil {
 		return 0, nil, err
 	}
-	if n := len(in.ForbiddenPairs); n > limitOf(capForbiddenPair).Max {
-		return 0, nil, tooMany(capForbiddenPair, n)
+	if n := len(in.ForbiddenPairs); n > service.LimitOf(service.CapForbiddenPair).Max {
+		return 0, nil, service.TooMany(service.CapForbiddenPair, n)
 	}
 	if err := a.requireOrganiser(c, tid); err != nil { // before the event-wide read
 		return 0, nil, err
@@ -307,8 +307,8 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	if r == nil {
 		return 0, nil, notFound(fmt.Sprintf("round %d of %s", n, tid))
 	}
-	if len(r.Audit) >= limitOf(capRoundAudit).Max {
-		return 0, nil, overLimit(capRoundAudit)
+	if len(r.Audit) >= service.LimitOf(service.CapRoundAudit).Max {
+		return 0, nil, service.OverLimit(service.CapRoundAudit)
 	}
 	if err := ev.T.CheckChange(r, ev.H, c.nowMs()); err != nil {
 		return 0, nil, err

@@ -214,8 +214,8 @@ func (a *API) registerTeam(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	if n := len(in.Members) + len(in.Substitutes); n > limitOf(capTeamPlayers).Max {
-		return 0, nil, tooMany(capTeamPlayers, n)
+	if n := len(in.Members) + len(in.Substitutes); n > service.LimitOf(service.CapTeamPlayers).Max {
+		return 0, nil, service.TooMany(service.CapTeamPlayers, n)
 	}
 	var (
 		tm      tournament.Team
@@ -231,8 +231,8 @@ func (a *API) registerTeam(c *call) (int, any, error) {
 		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
 			return err
 		}
-		if t.Settings.Teams && t.TeamCount >= limitOf(capTeams).Max {
-			return overLimit(capTeams)
+		if t.Settings.Teams && t.TeamCount >= service.LimitOf(service.CapTeams).Max {
+			return service.OverLimit(service.CapTeams)
 		}
 		mid := service.NewID('m')
 		var hash string

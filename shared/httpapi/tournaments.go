@@ -187,11 +187,11 @@ func (a *API) addOfficial(c *call) (int, any, error) {
 		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
 			return err
 		}
-		if n := len(in.Tables); n > limitOf(capScribeTables).Max {
-			return tooMany(capScribeTables, n)
+		if n := len(in.Tables); n > service.LimitOf(service.CapScribeTables).Max {
+			return service.TooMany(service.CapScribeTables, n)
 		}
-		if t.Officials >= limitOf(capOfficials).Max {
-			return overLimit(capOfficials)
+		if t.Officials >= service.LimitOf(service.CapOfficials).Max {
+			return service.OverLimit(service.CapOfficials)
 		}
 		oid := service.NewID('o')
 		var hash string

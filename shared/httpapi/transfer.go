@@ -337,9 +337,9 @@ func parseImportLines(tid string, lines [][]byte) (importBatch, error) {
 // checkCaps refuses an event with more players, teams or officials than any
 // event may have.
 func checkCaps(counts map[string]int) error {
-	for prefix, name := range map[string]string{store.PlayerPrefix: capPlayers, store.TeamPrefix: capTeams, store.OfficialPrefix: capOfficials} {
-		if counts[prefix] > limitOf(name).Max {
-			return tooMany(name, counts[prefix])
+	for prefix, name := range map[string]string{store.PlayerPrefix: service.CapPlayers, store.TeamPrefix: service.CapTeams, store.OfficialPrefix: service.CapOfficials} {
+		if counts[prefix] > service.LimitOf(name).Max {
+			return service.TooMany(name, counts[prefix])
 		}
 	}
 	return nil

@@ -35,6 +35,8 @@ const (
 	Refused
 	// Throttled is the store's throttling (429, Retry-After).
 	Throttled
+	// TooLarge is a request larger than the server takes (413).
+	TooLarge
 	// Unavailable is the server's own contention or failure, nothing changed (503, Retry-After).
 	Unavailable
 )
@@ -66,6 +68,9 @@ func Forbid(msg string) *Error { return &Error{Kind: Forbidden, Code: "forbidden
 func Invalidf(code, format string, args ...any) *Error {
 	return &Error{Kind: Invalid, Code: code, Message: fmt.Sprintf(format, args...)}
 }
+
+// BadRequest is the refusal of a request malformed on its face, with its code.
+func BadRequest(code, msg string) *Error { return &Error{Kind: Invalid, Code: code, Message: msg} }
 
 // ConflictWith is the refusal of a request against a state that has moved
 // on, carrying that state so the client can resync.
