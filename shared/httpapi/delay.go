@@ -3,9 +3,8 @@ package httpapi
 import (
 	"net/http"
 
-	"github.com/xqtour/xqtour/shared/service/command"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
-	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -85,31 +84,13 @@ type broadcastIn struct {
 // and pairs again with the new one, and a change after the pairing sees the
 // round and is refused (422 broadcast_fixed).
 func (a *API) setBroadcast(c *call) (int, any, error) {
-	tid := c.r.PathValue("tid")
 	var in broadcastIn
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	var t *tournament.Tournament
-	err := command.Retry(func() error {
-		var (
-			meta *store.Record
-			err  error
-		)
-		if t, meta, err = a.organiserEvent(c, tid); err != nil {
-			return err
-		}
-		// The fields after the caller is known, so a stranger learns nothing.
-		if in.BroadcastDelaySeconds == nil {
-			return badRequest("missing_field", "broadcastDelaySeconds: give the delay in seconds (0 for none)")
-		}
-		if err := t.SetBroadcastDelay(*in.BroadcastDelaySeconds); err != nil {
-			return err
-		}
-		return a.store.Put(c.ctx(), encode(meta, t))
-	})
+	t, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), service.SetBroadcast{Seconds: in.BroadcastDelaySeconds})
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, map[string]any{"tournament": tournamentView(t)}, nil
+	return http.StatusOK, map[string]any{"tournament": tournamentView(t.(*tournament.Tournament))}, nil
 }

@@ -97,7 +97,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 			r.StartsAt = in.StartsAt.UnixMilli()
 		}
 		if ev.T.ExpiresAt != 0 { // the first pairing: the event is played, so it is kept
-			if err := a.keepEvent(c, tid); err != nil {
+			if err := a.svc.KeepEvent(c.ctx(), tid); err != nil {
 				return err
 			}
 			ev.Meta.Expires = 0

@@ -3,13 +3,8 @@ package httpapi
 import (
 	"crypto/sha256"
 	"crypto/subtle"
-	"errors"
 	"net/http"
 	"strings"
-	"sync"
-
-	"github.com/xqtour/xqtour/shared/store"
-	"github.com/xqtour/xqtour/shared/tournament"
 )
 
 // nosniff tells browsers never to guess a response's type from its bytes: a
@@ -130,25 +125,6 @@ func cacheControl(rt Route, status int) string {
 	return "public, max-age=5"
 }
 
-// eventTTL is the store's "ttl" (Unix seconds) for the items of an event
-// still in registration: its expiry, or 0 once a round is paired.
-func eventTTL(t *tournament.Tournament) int64 {
-	if t.Round > 0 || t.ExpiresAt == 0 {
-		return 0
-	}
-	return t.ExpiresAt / 1000
-}
-
-// eventExpiry is when a new event expires unless it is paired: the
-// retention after its creation, or after its start when that is later.
-func (a *API) eventExpiry(t *tournament.Tournament) int64 {
-	if a.retention <= 0 {
-		return 0
-	}
-	from := max(t.CreatedAt, t.Settings.StartsAt)
-	return from + a.retention.Milliseconds()
-}
-
 // requireOrganiser checks the organiser's token against the event's META
 // item alone: a mutation checks who calls before any event-wide read, so a
 // stranger's request costs one item.
@@ -159,39 +135,4 @@ func (a *API) requireOrganiser(c *call, tid string) error {
 	}
 	_, err = a.requireRole(c, tid, organiserKnown(t), roleOrganiser)
 	return err
-}
-
-// keepEvent clears the expiry of an event's registration items (players,
-// officials, teams, whatever else was written with it) when its first round is paired; the caller then writes
-// the event item without one. It runs before the pairing is stored, so a
-// failure leaves the event unpaired (to expire whole) rather than paired
-// with items that would expire. Each item is rewritten under its version:
-// a concurrent change makes the pairing retry.
-func (a *API) keepEvent(c *call, tid string) error {
-	// An unpaired event's partition is its registration, bounded by the caps.
-	got, err := a.store.Query(c.ctx(), store.TournamentPK(tid), "", 0)
-	if err != nil {
-		return err
-	}
-	var recs []*store.Record
-	for _, rec := range got {
-		if rec.Expires != 0 && rec.SK != store.MetaSK {
-			rec.Expires = 0
-			recs = append(recs, rec)
-		}
-	}
-	const writers = 8
-	errs := make([]error, len(recs))
-	sem := make(chan struct{}, writers)
-	var wg sync.WaitGroup
-	for i, rec := range recs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			errs[i] = a.store.Put(c.ctx(), rec)
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
 }

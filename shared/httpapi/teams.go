@@ -253,7 +253,7 @@ func (a *API) registerTeam(c *call) (int, any, error) {
 		if err != nil {
 			return err
 		}
-		ttl := eventTTL(t)
+		ttl := service.EventTTL(t)
 		recs := []*store.Record{encode(meta, t), encode(&store.Record{PK: store.TournamentPK(tid), SK: store.TeamSK(mid), Kind: store.KindTeam, Expires: ttl}, tm)}
 		for i := range players {
 			recs = append(recs, encode(&store.Record{PK: store.TournamentPK(tid), SK: store.PlayerSK(players[i].ID), Kind: store.KindPlayer, Expires: ttl}, players[i]))

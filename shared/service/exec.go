@@ -30,6 +30,15 @@ type Reporter interface {
 	Current(x *Txn) (any, error)
 }
 
+// Serial is a Command that rewrites the event item on every run and comes
+// in bursts (200 registrations at once at a venue's check-in): Exec runs
+// one event's Serial commands one at a time within this process
+// (command.Sequenced), so they do not all lose races to each other.
+type Serial interface {
+	Command
+	Serial()
+}
+
 // Credential authorises the caller of an event command: it checks the
 // bearer token against the event item Exec has read (the organiser's hash
 // is in it, so no further read) or the item of the token's principal, and
@@ -77,7 +86,11 @@ func (x *Txn) Put(recs ...*store.Record) { x.puts = append(x.puts, recs...) }
 func (s *Service) Exec(ctx context.Context, tid string, cred Credential, cmd Command) (any, error) {
 	var answer any
 	var x *Txn
-	err := command.Retry(func() error {
+	retry := command.Retry
+	if _, ok := cmd.(Serial); ok {
+		retry = func(fn func() error) error { return command.Sequenced(tid, fn) }
+	}
+	err := retry(func() error {
 		t, meta, err := s.Tournament(ctx, tid)
 		if err != nil {
 			return err

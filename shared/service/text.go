@@ -3,6 +3,8 @@ package service
 import (
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/xqtour/xqtour/shared/service/command"
 )
 
 // quote is a value a caller sent, quoted in a message.
@@ -19,3 +21,6 @@ func Clip(s string, n int) string {
 	}
 	return s[:n]
 }
+
+// missingField is the refusal of a request without a field it needs.
+func missingField(msg string) error { return command.BadRequest("missing_field", msg) }
