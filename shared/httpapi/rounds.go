@@ -378,37 +378,14 @@ func (a *API) startRound(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	var ev *event
-	var r *tournament.Round
-	err = command.Retry(func() error {
-		if ev, err = a.loadEvent(c.ctx(), tid); err != nil {
-			return err
-		}
-		if _, err := a.requireRole(c, tid, organiserKnown(ev.T), roleOrganiser, roleArbiter, roleChief); err != nil {
-			return err
-		}
-		if err := ev.T.CheckPaired(n); err != nil {
-			return err
-		}
-		if r = ev.Round(n); r == nil {
-			return notFound(fmt.Sprintf("round %d of %s", n, tid))
-		}
-		if r.Started(c.nowMs()) {
-			return &Error{Status: http.StatusConflict, Code: "round_already_started", Rule: "C-1",
-				Message: fmt.Sprintf("round %d started at %s; its clocks are running and nothing changed", n, rfc3339(r.StartsAt)),
-				Current: ev.roundView(r, false, c.nowMs())}
-		}
-		changed := *r
-		changed.StartsAt, changed.GamesReady = c.nowMs(), false
-		if err := a.store.Put(c.ctx(), encode(ev.Rounds[n], &changed)); err != nil {
-			return err
-		}
-		*r = changed
-		return nil
-	})
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.StartRound{N: n})
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, renderCurrent(err, func(cur service.RoundOf) (any, error) {
+			return (&event{cur.Event}).roundView(cur.Round, false, c.nowMs()), nil
+		})
 	}
+	started := res.(service.RoundOf)
+	ev, r := &event{started.Event}, started.Round
 	// T-3: a team round's lineups are due at its start; drawn ones make games.
 	// The round has started: a failure here is left to the next read of the
 	// round (which draws what is due), not returned, or a retry would be 409.

@@ -106,7 +106,11 @@ func (s *Service) Exec(ctx context.Context, tid string, cred Credential, cmd Com
 		if answer, err = cmd.Apply(x); err != nil || len(x.puts) == 0 {
 			return err
 		}
-		err = s.store.Transact(ctx, x.puts)
+		if len(x.puts) == 1 {
+			err = s.store.Put(ctx, x.puts[0]) // one item: a plain conditional write
+		} else {
+			err = s.store.Transact(ctx, x.puts)
+		}
 		if rep, ok := cmd.(Reporter); ok && errors.Is(err, store.ErrConflict) {
 			return s.conflict(rep, x)
 		}
