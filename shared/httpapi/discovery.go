@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -17,13 +16,6 @@ import (
 // needs to find its way — who the token is (GET /me), the rounds of an event
 // and where each stands (GET /tournaments/{tid}/rounds), and the event's
 // officials (GET /tournaments/{tid}/officials, organiser).
-
-// Round statuses of GET /tournaments/{tid}/rounds.
-const (
-	statusPaired   = "paired"   // paired, its games not yet under way
-	statusStarted  = "started"  // its clocks run (O-1: manual changes are over)
-	statusFinished = "finished" // every game of the round has a result
-)
 
 // roundSummaryOut is one round of GET /tournaments/{tid}/rounds.
 type roundSummaryOut struct {
@@ -37,41 +29,8 @@ type roundSummaryOut struct {
 	Stage         string  `json:"stage,omitempty"`
 }
 
-// hasStarted reports whether a round's games are under way at now: it was
-// started or its start time has passed (Round.Started, C-1), or a game of
-// it already has a result (an over-the-board result recorded meanwhile).
-func (ev *event) hasStarted(r *tournament.Round, now int64) bool {
-	if r.Started(now) {
-		return true
-	}
-	for _, p := range r.Pairings {
-		if _, ok := ev.H.Result(r.Number, p); ok {
-			return true
-		}
-	}
-	return false
-}
-
-// roundStatus is paired, started or finished; a team round whose matches
-// still wait for lineups is not finished, whatever its set boards say.
-func (ev *event) roundStatus(r *tournament.Round, now int64) string {
-	done := service.AllSet(r)
-	for _, p := range r.Pairings {
-		if _, ok := ev.H.Result(r.Number, p); !ok {
-			done = false
-		}
-	}
-	switch {
-	case done && (len(r.Pairings) > 0 || len(r.Matches) > 0):
-		return statusFinished
-	case ev.hasStarted(r, now):
-		return statusStarted
-	}
-	return statusPaired
-}
-
 func (ev *event) roundSummary(r *tournament.Round, now int64) roundSummaryOut {
-	out := roundSummaryOut{Round: r.Number, Status: ev.roundStatus(r, now), PairedAt: rfc3339(r.PairedAt),
+	out := roundSummaryOut{Round: r.Number, Status: string(tournament.StateOf(ev.H, r, now)), PairedAt: rfc3339(r.PairedAt),
 		Games: len(r.Pairings), Stage: r.Stage}
 	if r.StartsAt != 0 {
 		s := rfc3339(r.StartsAt)
@@ -230,7 +189,7 @@ func (ev *event) playerGames(pid string, now int64) (current, next *meGameOut) {
 			}
 			g := ev.meGame(r, p, pid, now)
 			switch {
-			case current == nil && next == nil && g.RoundStatus == statusStarted:
+			case current == nil && next == nil && g.RoundStatus == string(tournament.RoundStarted):
 				current = g
 			case next == nil:
 				next = g
@@ -243,7 +202,7 @@ func (ev *event) playerGames(pid string, now int64) (current, next *meGameOut) {
 }
 
 func (ev *event) meGame(r *tournament.Round, p tournament.Pairing, pid string, now int64) *meGameOut {
-	g := &meGameOut{Round: r.Number, Table: p.Table, GameID: p.GameID, Colour: "red", Opponent: p.Black, RoundStatus: ev.roundStatus(r, now)}
+	g := &meGameOut{Round: r.Number, Table: p.Table, GameID: p.GameID, Colour: "red", Opponent: p.Black, RoundStatus: string(tournament.StateOf(ev.H, r, now))}
 	if p.Black == pid {
 		g.Colour, g.Opponent = "black", p.Red
 	}

@@ -8,17 +8,13 @@ import (
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
-// finished reports whether the event is over: every round its system has is
-// paired (the next pairing would be refused with event_complete — the last
-// Swiss round, the whole round-robin table, a decided bracket) and every game
-// has a result.
+// finished reports whether the event is over (tournament.Over, TeamsOver).
 func (ev *event) finished() bool {
-	if ev.T.Round == 0 || len(ev.H.Unfinished()) > 0 {
-		return false
+	if !ev.T.Settings.Teams {
+		return tournament.Over(ev.T, ev.H)
 	}
-	_, err := ev.pairNext(tournament.PairOptions{UnfinishedAsDraws: true}, func(int, int, int) string { return "" })
-	var re *tournament.RuleError
-	return errors.As(err, &re) && re.Code == tournament.CodeEventComplete
+	te, err := ev.teams()
+	return err == nil && tournament.TeamsOver(ev.T, te.th)
 }
 
 // GET /tournaments/{tid} — public. The status reads "finished" as soon as
@@ -50,7 +46,7 @@ func (a *API) getTournament(c *call) (int, any, error) {
 			saveView(vw, done, []int(nil), tableDeps(ev.T.Round), nil)
 		}
 		if done.Finished {
-			t.Status = tournament.Finished
+			t.Finish()
 		}
 	}
 	return http.StatusOK, tournamentView(t), nil
@@ -72,7 +68,7 @@ func (a *API) markFinished(c *call, ev *event) {
 		return
 	}
 	t := *ev.T
-	t.Status = tournament.Finished
+	t.Finish()
 	if err := a.store.Put(c.ctx(), encode(ev.Meta, &t)); err != nil && !errors.Is(err, store.ErrConflict) {
 		a.log.Error("storing the finished status", "tournament", t.ID, "error", err)
 	}

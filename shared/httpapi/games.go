@@ -83,29 +83,14 @@ func (a *API) gameSeatCredential(c *call, gid, id string) (credential, error) {
 	return credential{}, store.ErrNotFound
 }
 
-// standaloneGameRules validates a standalone game's rule options as an
-// event's are validated, defaults included.
+// standaloneGameRules reads a standalone game's rule options
+// (tournament.StandaloneRules decides their defaults, G-6).
 func standaloneGameRules(tc clock.Control, in *rulesJSON) (game.Rules, error) {
 	r, err := in.rules()
 	if err != nil {
 		return game.Rules{}, err
 	}
-	// G-6: a standalone game has no arbiter, so the seeds' ruling by three
-	// arbiters would leave a repetition pending for ever (a losing side could
-	// force that with perpetual check). Its default is automatic: perpetual
-	// check loses, any other repetition is a draw at the third occurrence.
-	switch {
-	case in == nil || in.Repetition == "":
-		r.Repetition = game.PerpetualCheckLoses
-	case r.Repetition == game.ArbiterRuling:
-		return game.Rules{}, &Error{Status: http.StatusBadRequest, Code: "invalid_field", Rule: "G-6",
-			Message: `rules.repetition: a standalone game has no arbiter to rule on a repetition; use "perpetualCheckLoses" (the default) or "threefoldDraw"`}
-	}
-	settings := tournament.Settings{Name: "game", Rounds: 1, TimeControl: tc, Rules: r}
-	if err := settings.Normalize(); err != nil {
-		return game.Rules{}, err
-	}
-	return settings.Rules.Rules, nil
+	return tournament.StandaloneRules(tc, r, in != nil && in.Repetition != "")
 }
 
 // POST /games — anyone: a standalone game; returns both seats' tokens once.

@@ -103,7 +103,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 			ev.Meta.Expires = 0
 		}
 		t := *ev.T
-		t.Round, t.Status, t.ExpiresAt = n, tournament.Running, 0
+		t.MarkPaired(n)
 		rec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.RoundSK(n), Kind: store.KindRound}, r)
 		stored = nil
 		err = a.store.Transact(c.ctx(), []*store.Record{rec, encode(ev.Meta, &t)})
@@ -135,20 +135,13 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	return status, ev.roundView(r, false, c.nowMs()), nil
 }
 
-// roundStartWindow bounds a round's startsAt around the time of pairing. The
-// games' clocks run from it (C-6), so a start years off — a typo — would make
-// every game of the round lost on time at its first read, or give the
-// players clocks that do not run: refused as malformed rather than stored.
-const roundStartWindow = 24 * time.Hour
-
+// checkRoundStart refuses a start time outside the window of
+// tournament.CheckRoundStart (C-6).
 func checkRoundStart(startsAt *time.Time, now time.Time) error {
 	if startsAt == nil {
 		return nil
 	}
-	if startsAt.Before(now.Add(-roundStartWindow)) || startsAt.After(now.AddDate(1, 0, 0)) {
-		return badRequest("invalid_field", "startsAt: a round starts between a day before it is paired and a year after (the games' clocks run from it, C-6)")
-	}
-	return nil
+	return tournament.CheckRoundStart(startsAt.UnixMilli(), now.UnixMilli())
 }
 
 // GET /tournaments/{tid}/rounds/{n} — public; ?explain=true adds why each

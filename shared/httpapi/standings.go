@@ -61,7 +61,7 @@ func (ev *event) tableRound(c *call) (n int, live bool, err error) {
 	}
 	done := func(n int) bool {
 		r := ev.Round(n)
-		return r != nil && ev.roundStatus(r, c.nowMs()) == statusFinished
+		return r != nil && tournament.StateOf(ev.H, r, c.nowMs()) == tournament.RoundFinished
 	}
 	switch s := c.r.URL.Query().Get("round"); {
 	case s != "":

@@ -94,7 +94,7 @@ func (a *API) drawDueLineups(c *call, ev *event, rounds []int) ([]tournament.Lin
 	for _, n := range rounds {
 		for {
 			stored := ev.Round(n)
-			if stored == nil || !tournament.LineupDeadlinePassed(stored, c.nowMs()) || service.AllSet(stored) {
+			if stored == nil || !tournament.LineupDeadlinePassed(stored, c.nowMs()) || tournament.AllMatchesSet(stored) {
 				break // the common case after the deadline: nothing to decode or draw
 			}
 			te, err := ev.teams()

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"slices"
 
-	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/standings"
@@ -35,9 +34,7 @@ func (a *API) createTournament(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	if in.TimeControl == nil && in.System == tournament.ChallengeSystem {
-		// S-8: a ring plays the world control by default (000 ch.7 §1:
-		// 擂台赛的限时规定应有所放松，采用世界性比赛时限).
-		tc, _ = clock.Preset("world")
+		tc = tournament.ChallengeControl() // S-8
 	}
 	rules, err := in.Rules.rules()
 	if err != nil {

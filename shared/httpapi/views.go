@@ -490,11 +490,11 @@ func (a *API) cachedRounds(c *call) (*storedView, *roundListOut, error) {
 		return vw, nil, nil
 	}
 	for i, r := range out.Rounds {
-		if r.Status != statusPaired || r.StartsAt == nil {
+		if r.Status != string(tournament.RoundPaired) || r.StartsAt == nil {
 			continue
 		}
 		if at, err := time.Parse(time.RFC3339Nano, *r.StartsAt); err == nil && c.nowMs() >= at.UnixMilli() {
-			out.Rounds[i].Status = statusStarted // C-1: its start time has passed
+			out.Rounds[i].Status = string(tournament.RoundStarted) // C-1: its start time has passed
 		}
 	}
 	return vw, &out, nil

@@ -155,7 +155,7 @@ func (s *Service) makeGames(ctx context.Context, t *tournament.Tournament, r *to
 // again: any change since makes the write a conflict. A failure only costs
 // a later read the games' reads again, so it is logged, not returned.
 func (s *Service) markGamesReady(ctx context.Context, tid string, r *tournament.Round, stored *store.Record) {
-	if r.GamesReady || !AllSet(r) {
+	if r.GamesReady || !tournament.AllMatchesSet(r) {
 		return
 	}
 	var err error
@@ -168,7 +168,7 @@ func (s *Service) markGamesReady(ctx context.Context, tid string, r *tournament.
 		rec, lerr := s.get(ctx, store.TournamentPK(tid), store.RoundSK(r.Number), "round", &now)
 		err = lerr
 		if err == nil {
-			if now.GamesReady || !AllSet(&now) || !slices.Equal(now.Pairings, r.Pairings) {
+			if now.GamesReady || !tournament.AllMatchesSet(&now) || !slices.Equal(now.Pairings, r.Pairings) {
 				return
 			}
 			now.GamesReady = true
@@ -335,13 +335,4 @@ func (s *Service) eventGame(t *tournament.Tournament, r *tournament.Round, p tou
 	link := games.Link{Tournament: t.ID, Round: r.Number, Table: p.Table, Red: red.ID, Black: black.ID, RedHash: red.TokenHash, BlackHash: black.TokenHash,
 		RedName: red.Name, BlackName: black.Name, RedNumber: numbers[red.ID], BlackNumber: numbers[black.ID], Delay: t.Settings.BroadcastDelaySeconds}
 	return games.Encode(&store.Record{PK: store.GamePK(p.GameID), SK: store.GameSK, Kind: store.KindGame}, link, g)
-}
-
-func AllSet(r *tournament.Round) bool {
-	for _, m := range r.Matches {
-		if !tournament.MatchSet(r, m) {
-			return false
-		}
-	}
-	return true
 }
