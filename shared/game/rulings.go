@@ -26,9 +26,10 @@ const (
 	RulingForbiddenOffer                   // O-2: a draw offer 000 ch.4 makes a loss (logged by the game, not posted)
 	RulingAdjourn                          // C-7: the game adjourned with a sealed move (logged by Adjourn, not posted)
 	RulingResume                           // C-7: the adjourned game resumed (logged by Resume, not posted)
+	RulingVote                             // G-6: one arbiter's sealed vote on a pending repetition (logged by Vote, not posted)
 )
 
-var rulingNames = [...]string{"repetition", "foul", "penalty", "clock", "result", "lateForfeit", "record", "load", "droppedPiece", "forbiddenOffer", "adjourn", "resume"}
+var rulingNames = [...]string{"repetition", "foul", "penalty", "clock", "result", "lateForfeit", "record", "load", "droppedPiece", "forbiddenOffer", "adjourn", "resume", "vote"}
 
 // String returns the API name, such as "lateForfeit".
 func (k RulingKind) String() string {
@@ -42,7 +43,7 @@ func (k RulingKind) String() string {
 // POST /result).
 func ParseRulingKind(s string) (RulingKind, bool) {
 	for i, n := range rulingNames {
-		if k := RulingKind(i); n == s && k != RulingRecord && k != RulingLoad && k != RulingForbiddenOffer && k != RulingAdjourn && k != RulingResume {
+		if k := RulingKind(i); n == s && k != RulingRecord && k != RulingLoad && k != RulingForbiddenOffer && k != RulingAdjourn && k != RulingResume && k != RulingVote {
 			return RulingKind(i), true
 		}
 	}

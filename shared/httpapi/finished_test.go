@@ -107,3 +107,18 @@ func TestFinishedStatus_TeamRoundRobin(t *testing.T) {
 		t.Fatalf("after the three teams' table: %v", got)
 	}
 }
+
+// A team round robin whose last round waits for its lineups (T-3) has no
+// board games yet: nothing is unfinished, but the event is not finished
+// either (the page read 已结束 while the captains were still choosing).
+func TestFinishedStatus_TeamRoundAwaitingLineups(t *testing.T) {
+	s := apitest.New(t)
+	te := newTeamEvent(t, s, `{"name":"Pair League","system":"roundRobin","teams":true,"boards":2,"teamFormat":"lineupPerMatch"}`, 2, 2, 0)
+	r := te.pair(t, s, nil, http.StatusCreated)
+	if len(r.Pairings) != 0 {
+		t.Fatalf("lineups per match: the round has %d board games before any lineup", len(r.Pairings))
+	}
+	if got := status(t, s, te.ev.ID); got != "running" {
+		t.Fatalf("the only round awaits its lineups: status %v", got)
+	}
+}

@@ -122,6 +122,7 @@ var Routes = []Route{
 	{"POST", "/games/{gid}/claims", FnDraw, Roles{RolePlayer, RoleScribe}, (*API).claim},
 	{"POST", "/games/{gid}/result", FnRulings, Roles{RoleArbiter, RoleChiefArbiter, RoleScribe, RoleOrganiser}, (*API).recordResult},
 	{"POST", "/games/{gid}/rulings", FnRulings, Roles{RoleArbiter, RoleChiefArbiter, RoleScribe, RoleOrganiser}, (*API).rule},
+	{"POST", "/games/{gid}/votes", FnRulings, Roles{RoleArbiter, RoleChiefArbiter, RoleOrganiser}, (*API).vote},
 	{"POST", "/tournaments/{tid}/rounds", FnPairRound, Roles{RoleOrganiser}, (*API).pairRound},
 	{"GET", "/tournaments/{tid}/rounds", FnPairRound, Roles{RolePublic}, (*API).listRounds},
 	{"GET", "/tournaments/{tid}/rounds/{n}", FnPairRound, Roles{RolePublic}, (*API).getRound},

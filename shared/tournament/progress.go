@@ -90,6 +90,13 @@ func TeamsOver(t *Tournament, th *TeamHistory) bool {
 	if t.Round == 0 || len(th.History.Unfinished()) > 0 {
 		return false
 	}
+	// A match whose lineups are still awaited has no board games yet, so
+	// nothing is unfinished; the event is not over for that.
+	for _, r := range th.History.Rounds {
+		if r.Number == t.Round && !AllMatchesSet(r) {
+			return false
+		}
+	}
 	_, err := PairNextTeams(t, th, PairOptions{UnfinishedAsDraws: true}, noGameIDs)
 	return complete(err)
 }

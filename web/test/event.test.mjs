@@ -216,7 +216,10 @@ test('the organiser enters results in the console and corrects one', async () =>
   await row(2).locator('.result-entry button').click();
   await org.locator('table.pairings tr[data-table="2"] td.result a:text-is("0-1")').waitFor();
   await row(2).locator('select.result-select').selectOption('1/2-1/2');
+  // A correction says why and is confirmed (O-1).
+  await row(2).locator('.result-entry input.correction-note').fill('black and white swapped on the sheet');
   await row(2).locator('.result-entry button').click();
+  await org.locator('dialog.confirm-dialog button[value=yes]').click();
   await org.locator('table.pairings tr[data-table="2"] td.result a:text-is("½-½")').waitFor();
   const r1 = await apiCall(server.base, 'GET', `/tournaments/${ev.id}/rounds/1`);
   assert.deepEqual(r1.pairings.map((p) => p.result), ['1-0', '1/2-1/2']);

@@ -101,6 +101,10 @@ type Repetition struct {
 	PerpetualChase ColourBool `json:"perpetualChase"`
 	CouldBreak     ColourBool `json:"couldBreak"`
 	BreakingMove   ColourMove `json:"breakingMove"`
+	// Votes is the sealed vote on a pending repetition, null when none is
+	// under way; Ruling is the repetition ruling once made.
+	Votes  *Votes            `json:"votes"`
+	Ruling *RepetitionRuling `json:"ruling"`
 }
 
 // ColourMove is a move per side in ICCS, null when there is none.
@@ -222,6 +226,7 @@ func ViewOf(sg *Item, now int64, since int) View {
 	if m := r.BreakingMove[xiangqi.Black]; m != "" {
 		out.Repetition.BreakingMove.Black = strp(m)
 	}
+	out.Repetition.Votes, out.Repetition.Ruling = votesOf(sg.Game)
 	if r.Requested {
 		out.Repetition.RequestedBy = strp(r.RequestedBy.String())
 	}
@@ -400,4 +405,72 @@ func briefKind(g *game.Game) string {
 		return "move"
 	}
 	return "clock"
+}
+
+// Votes is the sealed vote's state on a pending repetition: how many of
+// the three are in and which officials cast them, never their sides.
+type Votes struct {
+	Cast   int      `json:"cast"`
+	Needed int      `json:"needed"`
+	By     []string `json:"by"`
+}
+
+// Vote is one arbiter's vote, shown once the ruling is made.
+type Vote struct {
+	At   string `json:"at"`
+	By   string `json:"by"`
+	ByID string `json:"byId,omitempty"`
+	Side string `json:"side"`
+	Note string `json:"note,omitempty"`
+}
+
+// RepetitionRuling is the repetition ruling in the game's log: the three
+// verdicts, the side that lost, who ruled and, when the arbiters voted from
+// their own devices, each vote.
+type RepetitionRuling struct {
+	At    string   `json:"at"`
+	By    string   `json:"by"`
+	ByID  string   `json:"byId,omitempty"`
+	Votes []string `json:"votes"`
+	Loser string   `json:"loser"`
+	Note  string   `json:"note,omitempty"`
+	Cast  []Vote   `json:"cast"`
+}
+
+// votesOf reads the sealed votes and the ruling from the game's log.
+func votesOf(g *game.Game) (*Votes, *RepetitionRuling) {
+	cast := g.SealedVotes()
+	var ruling *RepetitionRuling
+	for _, e := range g.Log() {
+		if e.Ruling.Kind != game.RulingRepetition {
+			continue
+		}
+		r := &RepetitionRuling{At: RFC3339(e.At), By: e.By.Role.String(), ByID: e.By.ID, Note: e.Ruling.Note, Cast: []Vote{}}
+		red := 0
+		for _, v := range e.Ruling.Votes {
+			r.Votes = append(r.Votes, v.String())
+			if v == xiangqi.Red {
+				red++
+			}
+		}
+		r.Loser = "black"
+		if red >= 2 {
+			r.Loser = "red"
+		}
+		ruling = r
+	}
+	if ruling != nil {
+		for _, e := range cast {
+			ruling.Cast = append(ruling.Cast, Vote{At: RFC3339(e.At), By: e.By.Role.String(), ByID: e.By.ID, Side: e.Ruling.Side.String(), Note: e.Ruling.Note})
+		}
+		return nil, ruling
+	}
+	if g.Status() != game.PendingRuling && len(cast) == 0 {
+		return nil, nil
+	}
+	out := &Votes{Cast: len(cast), Needed: game.RepetitionVoters, By: []string{}}
+	for _, e := range cast {
+		out.By = append(out.By, e.By.ID)
+	}
+	return out, nil
 }

@@ -15,6 +15,7 @@ import * as outbox from '../../core/outbox.js';
 import { eventLink as linkTo, eventLinks, getToken, keepLink as keep, saveToken } from '../../core/tokens.js';
 import { playerStatus, resultName, resultShort, RESULTS } from '../../names.js';
 import { act, checkbox, clear, confirmDialog, field, h, linkBox, parseCSV, select, showError, showOk, validate } from '../../ui.js';
+import { officialsList } from './officials.js';
 
 /**
  * csvPlayers turns pasted or uploaded CSV (name, rating, club) into the
@@ -67,9 +68,8 @@ export function createAdmin(page) {
   // recordResult enters or corrects a game's result as the organiser; a
   // server where only officials record results (403, or a correction field it
   // does not know) gets it from the organiser appointed as an arbiter.
-  async function recordResult(p, result) {
+  async function recordResult(p, result, note = '') {
     const path = `/games/${enc(p.gameId)}/result`;
-    const note = 'organiser console';
     try {
       return await post(path, p.result ? { result, correction: true, note } : { result });
     } catch (err) {
@@ -94,10 +94,12 @@ export function createAdmin(page) {
   }
 
   function roundControls(n) {
-    return memo(`round-${page.ev.round}-${page.ev.status}-${n}`, () => buildRoundControls(n));
+    // A round that has started (by the console, an arbiter or its start time) offers no start button.
+    const started = !!page.roundCache.get(n || page.ev.round)?.started;
+    return memo(`round-${page.ev.round}-${page.ev.status}-${n}-${started}`, () => buildRoundControls(n, started));
   }
 
-  function buildRoundControls(n) {
+  function buildRoundControls(n, started = false) {
     const ev = page.ev;
     const status = h('div', { class: 'status', 'aria-live': 'polite' });
     const next = ev.round + 1;
@@ -115,7 +117,7 @@ export function createAdmin(page) {
       after(status, t('adm.paired', { n: r.round }));
     }));
     const cur = n || ev.round;
-    const startBtn = cur ? h('button', { type: 'button', id: 'start-round' }, t('adm.start', { n: cur })) : null;
+    const startBtn = cur && !started && ev.status !== 'finished' ? h('button', { type: 'button', id: 'start-round' }, t('adm.start', { n: cur })) : null;
     if (startBtn) {
       startBtn.addEventListener('click', () => act(startBtn, status, async () => {
         try {
@@ -137,7 +139,8 @@ export function createAdmin(page) {
       }));
     }
     return h('section', { class: 'card admin no-print', 'aria-label': t('adm.round') },
-      h('div', { class: 'row wrap' }, canPair ? pairBtn : h('p', { class: 'muted' }, t('adm.allPaired')), startBtn),
+      h('div', { class: 'row wrap' }, canPair ? pairBtn : h('p', { class: 'muted' }, t('adm.allPaired')), startBtn,
+        cur && started && ev.status !== 'finished' ? h('p', { class: 'ok' }, t('adm.started', { n: cur })) : null),
       canPair ? h('details', {}, h('summary', {}, t('adm.pairOptions')), field(t('adm.startsAt'), startsAt), asDraws) : null,
       status);
   }
@@ -147,17 +150,26 @@ export function createAdmin(page) {
   }
 
   function buildResultControl(p, n) {
-    const label = t('adm.result', { table: p.board ? `${p.table}.${p.board}` : p.table });
-    const sel = select([['', '—'], ...RESULTS.map((r) => [r, `${resultShort(r)} ${resultName(r)}`])], { 'aria-label': label, value: p.result || '', class: 'result-select' });
+    const boardNo = p.board ? `${p.table}.${p.board}` : p.table;
+    const label = t('adm.result', { table: boardNo });
+    // A correction starts from no choice: the result it would replace is shown beside it, not pre-selected.
+    const sel = select([['', '—'], ...RESULTS.map((r) => [r, `${resultShort(r)} ${resultName(r)}`])], { 'aria-label': label, value: '', class: 'result-select' });
     const btn = h('button', { type: 'button', class: 'small' }, p.result ? t('adm.correct') : t('adm.save'));
     const status = h('span', { class: 'status inline', 'aria-live': 'polite' });
+    // O-1: a correction says why (kept in the game's log) and is confirmed before it is sent.
+    const note = p.result ? h('input', { class: 'correction-note', maxlength: 500, 'aria-label': t('adm.correctNote', { table: boardNo }), placeholder: t('adm.correctNoteHint') }) : null;
     btn.addEventListener('click', () => act(btn, status, async () => {
-      if (!sel.value) return;
-      await recordResult(p, sel.value);
+      if (!sel.value) { showError(status, new Error(t('adm.pickResult'))); sel.focus(); return; }
+      if (p.result) {
+        if (sel.value === p.result) { showError(status, new Error(t('adm.sameResult'))); return; }
+        if (!note.value.trim()) { showError(status, new Error(t('adm.correctNoteNeeded'))); note.focus(); return; }
+        if (!(await confirmDialog(t('adm.correctConfirm', { table: boardNo, before: resultShort(p.result), after: resultShort(sel.value), note: note.value.trim() })))) return;
+      }
+      await recordResult(p, sel.value, note ? note.value.trim() : '');
       page.roundCache.delete(n);
       after(status, t('adm.saved', { table: p.table, result: sel.value }));
     }));
-    return h('div', { class: 'result-entry no-print' }, sel, btn, status);
+    return h('div', { class: 'result-entry no-print' }, sel, note, btn, status);
   }
 
   function playerOptions() {
@@ -423,12 +435,16 @@ export function createAdmin(page) {
         const res = await post(`${base()}/officials`, body);
         keepLink({ id: res.id, name: `${body.name} (${t(`adm.role.${body.role}`)})`, token: res.token });
         clear(out, h('p', {}, t('adm.appointed', { name: body.name })), linkBox(body.name, eventLink(res.token)));
+        memo('officials-list', listOfOfficials).reload();
         name.value = '';
         tables.value = '';
       });
     });
     return form;
   }
+
+  // The officials as the server has them: kept across reloads, each with a new link on request.
+  const listOfOfficials = () => officialsList({ base, token, post, eventLink, keepLink });
 
   // The console is kept while what it shows is unchanged (a redraw keeps
   // the focus and a half-typed appointment in it).
@@ -440,10 +456,10 @@ export function createAdmin(page) {
     return h('div', { class: 'console' },
       h('h2', {}, t('adm.console')),
       h('p', { class: 'muted' }, t('adm.consoleLead')),
-      h('p', {}, t('adm.nextSteps')),
+      h('p', {}, t(page.ev.teams ? 'adm.nextStepsTeams' : 'adm.nextSteps')),
       roundControls(page.ev.round),
       h('section', { class: 'card' }, h('h3', {}, t('adm.organiserLink')), linkBox(t('adm.organiserLink'), eventLink(token))),
-      h('section', { class: 'card' }, h('h3', {}, t('adm.officials')), memo('officials', officialsForm)),
+      h('section', { class: 'card' }, h('h3', {}, t('adm.officials')), memo('officials', officialsForm), memo('officials-list', listOfOfficials)),
       h('section', { class: 'card' }, h('h3', {}, t('adm.links')), linksList()));
   }
 

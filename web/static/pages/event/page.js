@@ -27,6 +27,7 @@ export function mount(root, { tid }) {
   const setUi = (patch) => store.set({ ui: { ...ui(), ...patch } });
   let admin = null;
   let tables = null;
+  let lineup = null; // a captain's lineup form (pages/captain)
 
   let loads = 0;
   // reload reads what the open tab needs and redraws; a slower, older read
@@ -118,7 +119,7 @@ export function mount(root, { tid }) {
     try { await fn(); setUi({ busy: false }); } catch (err) { setUi({ busy: false, error: errorText(err) }); }
   }
 
-  const redraw = mountView(root, ({ snap, ui: u }) => view(snap, u, act, admin, tables));
+  const redraw = mountView(root, ({ snap, ui: u }) => view(snap, u, act, admin, tables, lineup));
   store.subscribe(redraw);
   redraw(store.get());
 
@@ -145,6 +146,12 @@ export function mount(root, { tid }) {
       const mod = await import('../../arbiter.js');
       tables = document.createElement('div');
       mod.mountTables(tables, { tid, token: state.token });
+    }
+    if (state.kind === 'team') { // a captain's token
+      const mod = await import('../captain/captain.js');
+      lineup = document.createElement('div');
+      mod.mountCaptain(lineup, { tid, token: state.token, state, onChange: () => refresh({ what: 'round', force: true }) });
+      if (!new URLSearchParams(location.search).get('tab')) setUi({ tab: 'lineup' });
     }
     if (!tabsOf(state.ev, state.kind, admin).includes(ui().tab)) setUi({ tab: 'pairings' });
     setUi({ round: state.ev.round });

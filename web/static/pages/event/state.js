@@ -51,6 +51,11 @@ export class EventState {
     return r;
   }
 
+  /** allRounds reads every paired round (kept in the round cache). */
+  async allRounds() {
+    return Promise.all(Array.from({ length: this.ev.round }, (_, i) => this.round(i + 1).catch(() => null)));
+  }
+
   /** scoresBefore maps each player to their points before round n. */
   async scoresBefore(n) {
     if (n <= 1) return new Map();
@@ -110,8 +115,16 @@ export class EventState {
       if (tab.view !== (ev.teams ? 'teams' : 'players')) q.set('view', tab.view);
       if (tab.n && tab.n !== ev.round) q.set('round', tab.n);
       if (ui.group) q.set('group', ui.group);
-      tab.st = ev.round ? await getAll(`${this.base()}/standings${q.toString() ? `?${q}` : ''}`) : null;
-      if (tab.st && !tab.team) {
+      tab.st = ev.round ? await getAll(`${this.base()}/standings${q.toString() ? `?${q}` : ''}`).catch((err) => {
+        // A knockout has its final places once the bracket is decided; until then the table shows.
+        if (tab.view !== 'overall') throw err;
+        tab.view = tab.views[1];
+        return getAll(`${this.base()}/standings${tab.view !== (ev.teams ? 'teams' : 'players') ? `?view=${tab.view}` : ''}`);
+      }) : null;
+      tab.team = tab.view === 'teams' || tab.view === 'teamsByPlaces';
+      tab.overall = tab.view === 'overall';
+      if (tab.view === 'boards' && ev.teams) tab.rounds = await this.allRounds();
+      if (tab.st && !tab.team && !tab.overall) {
         const cq = new URLSearchParams();
         if (tab.n && tab.n !== ev.round) cq.set('round', tab.n);
         if (ui.group) cq.set('group', ui.group);
@@ -122,13 +135,17 @@ export class EventState {
         tab.ct = ct;
         tab.games = gamesByRound(this.roundCache, tab.n);
       }
-      if (ev.status === 'finished' && !tab.team) {
+      if (ev.status === 'finished' && !tab.team && !tab.overall) {
         // The statistics count every round's games.
         await Promise.all(Array.from({ length: ev.round }, (_, i) => this.round(i + 1).catch(() => null)));
         tab.stats = stats(this.roundCache.values());
       }
     } else if (ui.tab === 'crosstable' && ev.round) {
       tab.ct = await getAll(`${this.base()}/crosstable${ui.group ? `?group=${enc(ui.group)}` : ''}`);
+      if (ev.teams) tab.rounds = await this.allRounds();
+    } else if (ui.tab === 'bracket' && ev.round) {
+      tab.rounds = await this.allRounds();
+      tab.places = await getAll(`${this.base()}/standings?view=overall`).catch(() => null);
     }
     return snap;
   }
@@ -169,6 +186,8 @@ export class EventState {
 /** tabsOf lists the page's tabs for an event and the reader's kind of token. */
 export function tabsOf(ev, kind, admin) {
   const tabs = ['pairings', 'standings', 'crosstable', ev.teams ? 'teams' : 'players', 'downloads'];
+  if (ev.system === 'knockout') tabs.splice(1, 0, 'bracket');
+  if (kind === 'team') tabs.splice(1, 0, 'lineup'); // a captain's token (tokens.js names it by its team)
   if (admin) tabs.push('console');
   if (kind === 'official') tabs.push('tables');
   return tabs;
@@ -176,7 +195,9 @@ export function tabsOf(ev, kind, admin) {
 
 /** standingsViews lists the tables an event's standings come in. */
 export function standingsViews(ev) {
-  return ev.teams ? ['teams', 'boards', 'teamsByPlaces'] : ['players', 'teamsByPlaces'];
+  // A knockout's final places come from the bracket (S-3): that view first.
+  const ko = ev.system === 'knockout' ? ['overall'] : [];
+  return ev.teams ? [...ko, 'teams', 'boards', 'teamsByPlaces'] : [...ko, 'players', 'teamsByPlaces'];
 }
 
 /** meFromRound is the reader as a player's token and the latest round show them (no GET /me). */

@@ -13,6 +13,10 @@ import { formatTime, list, relativeTime, t } from '../../core/i18n.js';
 import { island, v } from '../../core/view.js';
 import { playerStatus, points, resultName, resultShort, statusName, systemName, tcName, tiebreakHelp, tiebreakName } from '../../names.js';
 import { byeIds, cellShort, cellText, pairingGroups, playingCount, tabsOf, whyText } from './state.js';
+import {
+  boardLabel, boardRankings, boardRankingsView, bracketOf, bracketView, decidedText, gameNo, matchTitle, placesView, podiumView,
+  rapidIndexes, signatureLine, teamCrosstable, teamCrosstableView, tieLabel,
+} from './teams.js';
 
 const enc = encodeURIComponent;
 
@@ -25,7 +29,7 @@ export function startsIn(at, now = Date.now()) {
 }
 
 /** headerItems are the event's facts under its name: [text, class]. */
-export function headerItems(ev, current, now = Date.now()) {
+export function headerItems(ev, current, now = Date.now(), teamCount = undefined) {
   let roundText = ev.round ? t('ev.round', { n: ev.round, of: ev.rounds }) : t('ev.roundNone', { of: ev.rounds });
   if (!ev.rounds) roundText = ev.round ? t('ev.roundsOpen', { n: ev.round }) : t('pair.none');
   const items = [
@@ -33,7 +37,7 @@ export function headerItems(ev, current, now = Date.now()) {
     [roundText, 'round'],
     [tcName(ev.timeControl), 'tc'],
     [statusName(ev.status), `status st-${ev.status}`],
-    [t('ev.players', { n: ev.players }), 'count'],
+    [ev.teams && teamCount !== undefined ? t('ev.teamCount', { n: teamCount }) : t('ev.players', { n: ev.players }), 'count'],
   ];
   if (current && ev.status === 'running') {
     const playing = playingCount(current);
@@ -54,7 +58,7 @@ function roundPicker(ev, current, onPick, key) {
 function header(s) {
   return v('header', { class: 'event-header', key: 'header' },
     v('h1', {}, s.ev.name),
-    v('ul', { class: 'event-meta' }, headerItems(s.ev, s.current).map(([text, cls]) => v('li', { class: cls }, text))),
+    v('ul', { class: 'event-meta' }, headerItems(s.ev, s.current, Date.now(), s.teams.length).map(([text, cls]) => v('li', { class: cls }, text))),
     v('p', { class: 'updated muted' }, t('ev.updated', { time: formatTime(s.updatedAt, { timeStyle: 'medium' }) })),
     // The broadcast page: every board of the round in play (pages/live).
     s.ev.round ? v('p', { class: 'live-link no-print' }, v('a', { class: 'button', href: `/t/${enc(s.tid)}/live` }, t('live.link'))) : null);
@@ -76,8 +80,10 @@ function meCard(s, act) {
       parts.push(v('p', {}, v('a', { href: `/g/${enc(g.gameId)}` }, t('me.next', { round: g.round, table: g.table, name: g.opponentName, colour: colour(g.colour) }))));
     }
     parts.push(v('p', { class: 'muted' }, t('me.player', { name: me.name || '' })));
+  } else if (me.role === 'captain') {
+    parts.push(v('p', { class: 'muted' }, t('me.captain', { name: me.name || '' })));
   } else if (me.role === 'arbiter' || me.role === 'chiefArbiter' || me.role === 'scribe') {
-    parts.push(v('p', { class: 'muted' }, t('me.official', { name: me.name || '' })));
+    parts.push(v('p', { class: 'muted' }, t(me.role === 'scribe' ? 'me.scribe' : 'me.official', { name: me.name || '' })));
   }
   return v('div', { class: 'me', key: 'me' }, v('div', { class: 'card me-card' }, parts,
     v('button', { type: 'button', class: 'link small', onclick: act.forget }, t('me.forget'))));
@@ -85,7 +91,7 @@ function meCard(s, act) {
 
 const isMine = (me, ...ids) => !!(me && me.role === 'player' && ids.includes(me.id));
 
-function pairRow(s, ui, act, admin, p, n, before) {
+function pairRow(s, ui, act, admin, p, n, before, matches) {
   const num = (id) => s.players.find((x) => x.id === id)?.number ?? '';
   const x = p.explanation;
   const id = `why-${p.table}-${p.board || 0}`;
@@ -94,7 +100,8 @@ function pairRow(s, ui, act, admin, p, n, before) {
     ? v('a', { href: `/g/${enc(p.gameId)}`, title: resultName(p.result) + (p.reason ? ` · ${p.reason}` : '') }, resultShort(p.result))
     : v('a', { href: `/g/${enc(p.gameId)}`, class: 'playing', title: t('pair.playing') }, '*');
   const rows = [v('tr', { key: `p-${id}`, class: isMine(s.me, p.red, p.black) ? 'mine' : null, 'data-table': p.table },
-    v('td', { class: 'num' }, p.table),
+    v('td', { class: 'num', title: p.board && p.match && matches ? t('team.venueTable', { n: p.table }) : null }, boardLabel(p, matches),
+      !matches && p.match ? v('small', { class: 'ko-tie' }, ` ${tieLabel(p.match)}${p.board > 1 ? ` · ${gameNo(p)}` : ''}`) : null),
     v('td', { class: 'num col-no' }, num(p.red)),
     v('td', { class: 'name red' }, p.redName),
     v('td', { class: 'num' }, points(before.get(p.red) ?? 0)),
@@ -123,14 +130,17 @@ function pairings(s, ui, act, admin) {
   const adminTop = admin ? island(`round-controls-${ev.round}-${ev.status}`, admin.roundControls(n)) : null;
   if (!n) return v('div', { key: 'pairings' }, adminTop, v('p', { class: 'muted' }, t('pair.none')));
   const rows = [];
+  const rapid = rapidIndexes(r.matches);
+  const matches = (r.matches || []).length ? r.matches : null;
   for (const g of pairingGroups(r)) {
     if (g.match) {
       const m = g.match;
-      const mp = m.homeMatchPoints === null || m.homeMatchPoints === undefined ? '' : ` — ${t('pair.matchPoints', { h: m.homeMatchPoints, a: m.awayMatchPoints })}`;
+      const decided = decidedText(m);
       rows.push(v('tr', { class: 'match-row', key: `m-${m.match}` }, v('th', { colspan: 9, scope: 'rowgroup' },
-        t('pair.match', { n: m.number, home: m.homeName, away: m.awayName }) + mp + (m.set ? '' : ` · ${t('pair.lineupPending')}`))));
+        matchTitle(m, rapid.get(m.match)) + (m.set ? '' : ` · ${t('pair.lineupPending')}`),
+        decided ? v('small', { class: 'decided' }, ` · ${decided}`) : null)));
     }
-    for (const p of g.pairings) rows.push(...pairRow(s, ui, act, admin, p, n, before));
+    for (const p of g.pairings) rows.push(...pairRow(s, ui, act, admin, p, n, before, matches));
   }
   for (const id of byeIds(r)) {
     const who = s.players.find((x) => x.id === id)?.name || s.teams.find((x) => x.id === id)?.name || id;
@@ -150,6 +160,7 @@ function pairings(s, ui, act, admin) {
         v('th', { scope: 'col', class: 'no-print' }, v('span', { class: 'visually-hidden' }, t('pair.why'))))),
       v('tbody', {}, rows))),
     elim.length ? v('p', { class: 'muted' }, t('pair.eliminated', { names: list(elim) })) : null,
+    ev.teams ? signatureLine() : null,
     change ? island(`change-${n}`, change) : null);
 }
 
@@ -169,7 +180,17 @@ function standings(s, ui, act) {
       groups.map((g) => v('option', { value: g, selected: g === ui.group }, g || t('st.group.all')))) : null,
     printButton(act));
   if (!st || !(st.rows || []).length) return v('div', { key: 'standings' }, tools, v('p', { class: 'muted' }, t('st.none')));
-  const chain = (st.chain || []).filter((c) => c !== 'points' && c !== 'matchPoints');
+  if (s.tab.overall) {
+    return v('div', { key: 'standings' }, podiumView(st.rows),
+      v('h2', { class: 'print-title' }, `${ev.name} — ${t('st.view.overall')}`), tools,
+      v('p', { class: 'muted no-print' }, t('ko.placesHelp')), placesView(st));
+  }
+  if (ev.teams && view === 'boards') {
+    return v('div', { key: 'standings' }, v('h2', { class: 'print-title' }, `${ev.name} — ${t('st.view.boards')}`), tools,
+      v('p', { class: 'muted no-print' }, t('team.boardsHelp')), boardRankingsView(boardRankings(st.rows, s.tab.rounds || [], s.teams)));
+  }
+  // The team table shows match and board points in their own columns; the chain repeats neither.
+  const chain = (st.chain || []).filter((c) => c !== 'points' && c !== 'matchPoints' && !(team && c === 'boardPoints'));
   const cells = new Map(((ct && ct.rows) || []).map((r) => [r.playerId, r.cells]));
   const rounds = team ? 0 : Math.max(0, ...[...cells.values()].map((c) => c.length));
   const roundCell = (playerId, c) => {
@@ -179,7 +200,7 @@ function standings(s, ui, act) {
       gid && c.opponent ? v('a', { href: `/g/${enc(gid)}` }, text) : text);
   };
   const head = v('tr', {},
-    v('th', { scope: 'col' }, t('st.rank')), v('th', { scope: 'col' }, t('st.no')), v('th', { scope: 'col' }, t('st.name')),
+    v('th', { scope: 'col' }, t('st.rank')), v('th', { scope: 'col' }, t('st.no')), v('th', { scope: 'col' }, team ? t('team.name') : t('st.name')),
     team ? null : v('th', { scope: 'col', class: 'col-rating' }, t('st.rating')),
     Array.from({ length: rounds }, (_, i) => v('th', { scope: 'col', class: 'col-round' }, t('st.roundCol', { n: i + 1 }))),
     team ? v('th', { scope: 'col' }, abbr(tiebreakHelp('matchPoints'), t('st.matchPoints'))) : null,
@@ -188,7 +209,7 @@ function standings(s, ui, act) {
     team ? null : v('th', { scope: 'col' }, t('st.record')));
   const rows = st.rows.map((row) => {
     const p = team ? null : s.players.find((x) => x.id === row.playerId);
-    const flags = [row.shared ? t('st.shared') : '', row.playoff ? t('st.playoff') : '', row.withdrawn ? t('st.withdrawn') : ''].filter(Boolean).join(' · ');
+    const flags = [row.shared ? t('st.shared') : '', row.playoff && ev.status === 'finished' ? t('st.playoff') : '', row.withdrawn ? t('st.withdrawn') : ''].filter(Boolean).join(' · ');
     const tb = new Map((row.tiebreaks || []).map((x) => [x.name, x.value]));
     const name = team ? row.name : v('button', { type: 'button', class: 'link', 'aria-controls': 'player-card', 'data-player': row.playerId,
       onclick: () => act.openCard(row.playerId, row.name) }, row.name);
@@ -226,16 +247,22 @@ function crosstable(s, act) {
   const { ev } = s;
   const ct = s.tab.ct;
   if (!ev.round || !ct) return v('p', { class: 'muted', key: 'crosstable' }, t('st.none'));
-  const rounds = Math.max(0, ...(ct.rows || []).map((r) => r.cells.length));
+  // A cell sits under its round, so a player who sat a round out keeps the columns aligned; where a
+  // round holds several games of a player (a knockout tie's rapid games) the cells follow one another.
+  const oneARound = (ct.rows || []).every((r) => r.cells.every((c) => c.round) && new Set(r.cells.map((c) => c.round)).size === r.cells.length);
+  const rounds = Math.max(0, ...(ct.rows || []).flatMap((r) => (oneARound ? r.cells.map((c) => c.round) : [r.cells.length])));
+  const byRound = (cells) => (oneARound ? Array.from({ length: rounds }, (_, i) => cells.find((c) => c.round === i + 1)) : cells);
   return v('div', { key: 'crosstable' },
     v('h2', { class: 'print-title' }, `${ev.name} — ${t('tab.crosstable')}`),
     v('div', { class: 'toolbar no-print' }, printButton(act)),
+    ev.teams ? teamCrosstableView(teamCrosstable(s.tab.rounds || [], s.teams)) : null,
+    ev.teams ? v('h2', { class: 'ct-players' }, t('team.playersCrosstable')) : null,
     v('div', { class: 'table-wrap' }, v('table', { class: 'crosstable' },
       v('thead', {}, v('tr', {}, v('th', { scope: 'col' }, t('st.no')), v('th', { scope: 'col' }, t('st.name')),
         Array.from({ length: rounds }, (_, i) => v('th', { scope: 'col' }, String(i + 1))), v('th', { scope: 'col' }, t('st.points')))),
       v('tbody', {}, (ct.rows || []).map((r) => v('tr', { key: r.playerId },
         v('td', { class: 'num' }, r.number), v('th', { scope: 'row', class: 'name' }, r.name),
-        r.cells.map((c) => v('td', { class: `cell ${c.colour || ''} ${c.mark || ''}`, title: cellText(c, ct) }, cellShort(c))),
+        byRound(r.cells).map((c) => (c ? v('td', { class: `cell ${c.colour || ''} ${c.mark || ''}`, title: cellText(c, ct) }, cellShort(c)) : v('td', { class: 'cell' }, ''))),
         v('td', { class: 'num strong' }, points(r.points))))))));
 }
 
@@ -267,6 +294,8 @@ function teams(s, admin) {
     admin && tm.status !== 'withdrawn' ? island(`ta-${tm.id}-${tm.status}`, admin.teamActions(tm)) : null));
   return v('div', { key: 'teams' },
     admin ? island('team-forms', admin.teamForms()) : null,
+    // T-1: under fixed boards the server orders each roster by rating; say so rather than re-sort silently.
+    s.ev.teamFormat === 'fixedBoards' || !s.ev.teamFormat ? v('p', { class: 'muted' }, t('team.ratingOrder')) : null,
     cards.length ? v('div', { class: 'team-grid' }, cards) : v('p', { class: 'muted' }, t('teams.none')));
 }
 
@@ -302,7 +331,7 @@ function tokenPaste(s, ui, act) {
  * handlers; admin: the organiser's console (event-admin.js) or null; tables:
  * an official's table list node, or null.
  */
-export function view(snap, ui, act, admin, tables) {
+export function view(snap, ui, act, admin, tables, lineup) {
   if (ui.loadError) {
     return v('div', { key: 'missing' }, v('h1', {}, t('ev.notFound')), v('p', { class: 'error', role: 'alert' }, ui.loadError),
       v('p', {}, v('a', { href: '/' }, t('nav.home'))));
@@ -316,6 +345,9 @@ export function view(snap, ui, act, admin, tables) {
       : tab === 'standings' ? standings(snap, ui, act)
         : tab === 'crosstable' ? crosstable(snap, act)
           : tab === 'players' ? players(snap, admin)
+            : tab === 'bracket' ? v('div', { key: 'bracket-tab' }, snap.tab.places ? podiumView(snap.tab.places.rows) : null,
+              v('h2', { class: 'print-title' }, `${snap.ev.name} — ${t('tab.bracket')}`), bracketView(bracketOf(snap.tab.rounds || [])))
+              : tab === 'lineup' ? island('captain', lineup)
             : tab === 'teams' ? teams(snap, admin)
               : tab === 'downloads' ? downloads(snap, ui, act, admin)
                 : tab === 'console' ? island('console', admin.consoleView())

@@ -27,6 +27,7 @@ import { reasonText, resultName } from '../../names.js';
 import { patch } from '../../core/view.js';
 import { h } from '../../ui.js';
 import { mountOfficial } from './official.js';
+import { mountRuling } from './ruling.js';
 import { barModel, canMove, checkSide, factsText, movesShown, NOTATIONS, notationSetting, pendingAfter, pieceCount, parseRecord, roleOf,
   saveNotation, saveSetting, setting, soundOf, statusKey } from './state.js';
 import { barView, confirmView, movesView, offerView } from './view.js';
@@ -48,6 +49,7 @@ export function mount(root, { gid, token: given = '' }) {
   let ask = ''; // the action asking ✓/✗ in place: 'draw' | 'resign' | ''
   let arrived = false; // this page recorded the player's arrival (C-6)
   let drawArmed = false; // D-1: an offer goes with the next move, before the clock press
+  let drawSide = ''; // the side a scribe's armed offer is for (the pad's draw row)
   let lastPly = -1;
   let lastStatus = '';
   let notation = notationSetting();
@@ -83,7 +85,9 @@ export function mount(root, { gid, token: given = '' }) {
   const confirmBar = h('div', { class: 'confirm-bar', hidden: '' });
   const offerBar = h('div', { class: 'offer-bar', role: 'status', hidden: '' });
   const bar = h('div', { class: 'game-bar', hidden: '' });
-  const boardCol = h('div', { class: 'game-col' }, topSlot, boardHost, bottomSlot, errorBox, confirmBar, offerBar, resultBox, bar);
+  // G-6: the repetition ruling (the three verdicts and their notes) stays on the page for players and spectators.
+  const publicRuling = mountRuling(h('div'), { token: '' }, { readOnly: true });
+  const boardCol = h('div', { class: 'game-col' }, topSlot, boardHost, bottomSlot, errorBox, confirmBar, offerBar, resultBox, publicRuling.node, bar);
 
   const movesList = h('ol', { class: 'moves', 'aria-label': t('game.moves') });
   const notationSel = h('select', { id: 'game-notation' },
@@ -169,7 +173,8 @@ export function mount(root, { gid, token: given = '' }) {
     p.state = 'sending';
     render();
     const body = { move: p.move, ply: p.ply };
-    const offer = drawArmed && role === 'player';
+    // A scribe's armed offer goes with the move of the side it is for (D-1, with auto-press on).
+    const offer = drawArmed && (role === 'player' || (drawSide !== '' && drawSide === game.sideToMove));
     if (pressOpt.input.checked && !offer) body.press = true;
     try {
       // Lost on the way (or the server busy), the move waits in the outbox
@@ -185,7 +190,7 @@ export function mount(root, { gid, token: given = '' }) {
         // D-1: offer after one's own move and before pressing the clock.
         drawArmed = false;
         try {
-          await post('/draw', { action: 'offer' });
+          await post('/draw', role === 'player' ? { action: 'offer' } : { action: 'offer', side: drawSide });
         } catch (err) {
           showError(err);
         }
@@ -279,6 +284,7 @@ export function mount(root, { gid, token: given = '' }) {
     }
     if (!alive) return;
     renderMoves();
+    if (official) official.update(game); // the repetition pad writes its cycle in these texts
     if (game.ply !== want.ply || notation !== want.notation) loadNotation();
   }
 
@@ -332,6 +338,8 @@ export function mount(root, { gid, token: given = '' }) {
       fen: game.fen, legalMoves: movable ? game.legalMoves : [], lastMove: isICCS(lastMove) ? lastMove : '',
       check: checkSide(game), movable, pending: pending ? pending.move : '',
     });
+    if (role === 'official' || role === 'organiser') publicRuling.node.hidden = true; // their pad shows it
+    else publicRuling.update(game);
     if (game.status === 'over') {
       status.textContent = '';
       resultBox.textContent = `${resultName(game.result)}${game.reason ? ` · ${reasonText(game.reason)}` : ''}`;
@@ -399,7 +407,12 @@ export function mount(root, { gid, token: given = '' }) {
       loadNames(link);
     }
     if (role === 'official' || role === 'organiser') {
-      const ctx = { gid, token, role, post, showError, refresh: () => refreshGame(gid), setView: (v) => setGame(gid, v) };
+      const ctx = { gid, token, role, post, showError, refresh: () => refreshGame(gid), setView: (v) => setGame(gid, v),
+        // D-1 for a scribe with auto-press on: the offer waits for that side's next move, made without the press.
+        armDraw: (side) => { drawArmed = !!side; drawSide = side || ''; render(); },
+        autoPress: () => pressOpt.input.checked,
+        // The moves as the move list writes them (the reader's notation), for the repetition pad's cycle.
+        moveTexts: () => (game ? movesShown(game, recordTexts, notation).moves : []) };
       official = mountOfficial(officialHost, ctx);
       // GET /me (when the API has it) says whether the official is a scribe
       // (records moves and presses) or an arbiter (rules): show only their tools.

@@ -67,5 +67,5 @@ export function movesView(shown) {
     lines.push(v('li', { key: i }, v('span', { class: 'n' }, `${i / 2 + 1}.`),
       [i, i + 1].map((j) => v('span', { class: `m${j === moves.length - 1 ? ' cur' : ''}`, lang: chinese ? 'zh-Hans' : 'en' }, j < moves.length ? moves[j] : ''))));
   }
-  return v('ol', { class: 'moves', 'aria-label': t('game.moves') }, lines);
+  return v('ol', { class: 'moves', 'aria-label': t('game.moves'), tabindex: '0' }, lines);
 }
