@@ -425,16 +425,13 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 		if err := ev.T.CheckTeamEvent("lineups"); err != nil {
 			return err
 		}
-		teamID := in.Team
-		switch {
-		case who.Role == roleCaptain && in.DrawMissing:
-			return forbidden("only the organiser draws missing lineups")
-		case who.Role == roleCaptain && teamID == "":
-			teamID = who.ID
-		case who.Role == roleCaptain && teamID != who.ID:
-			return forbidden("a captain sets the lineup of their own team only")
-		case who.Role == roleOrganiser && teamID == "" && !in.DrawMissing:
-			return badRequest("invalid_field", "team: the organiser names the team")
+		captainOf := ""
+		if who.Role == roleCaptain {
+			captainOf = who.ID
+		}
+		teamID, err := tournament.LineupTeam(captainOf, in.Team, in.DrawMissing)
+		if err != nil {
+			return err
 		}
 		// T-3: past the round's start the server draws what is missing
 		// first, and that draw stands even when this lineup is refused.

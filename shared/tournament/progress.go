@@ -159,3 +159,26 @@ func StandaloneRules(tc clock.Control, r Rules, repetitionNamed bool) (game.Rule
 	}
 	return settings.Rules.Rules, nil
 }
+
+// CodeForbidden is a refusal of who asks, not of what: the caller may not
+// do this (the HTTP layer answers it 403).
+const CodeForbidden = game.CodeForbidden
+
+// LineupTeam is the team a lineup request is for (T-2, T-3): a captain
+// sets their own team's lineup only (named, when given, must be it) and
+// never draws missing ones; the organiser names the team, or asks for the
+// missing lineups to be drawn. captainOf is the caller's team when the
+// caller is a captain, "" for the organiser.
+func LineupTeam(captainOf, named string, drawMissing bool) (string, error) {
+	switch {
+	case captainOf != "" && drawMissing:
+		return "", &RuleError{Code: CodeForbidden, Message: "only the organiser draws missing lineups"}
+	case captainOf != "" && named == "":
+		return captainOf, nil
+	case captainOf != "" && named != captainOf:
+		return "", &RuleError{Code: CodeForbidden, Message: "a captain sets the lineup of their own team only"}
+	case captainOf == "" && named == "" && !drawMissing:
+		return "", &FieldError{Field: "team", Message: "the organiser names the team"}
+	}
+	return named, nil
+}
