@@ -364,8 +364,8 @@ func (a *API) recordResult(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
-		if by.Role == game.Player {
-			return forbidden("only an arbiter, the table's scribe or the organiser records a result (O-1)")
+		if err := game.MayRecordResult(by); err != nil { // before the fields: a player learns nothing of them
+			return err
 		}
 		if len(sg.Game.Log()) >= service.LimitOf(service.CapGameLog).Max {
 			return service.OverLimit(service.CapGameLog)
@@ -496,8 +496,8 @@ func (a *API) rule(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
-		if by.Role == game.Player {
-			return forbidden("only an official rules (O-1)")
+		if err := game.MayRule(by); err != nil { // before the fields
+			return err
 		}
 		if len(sg.Game.Log()) >= service.LimitOf(service.CapGameLog).Max {
 			return service.OverLimit(service.CapGameLog)

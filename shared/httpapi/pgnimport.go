@@ -307,8 +307,8 @@ func (a *API) importGames(c *call) (int, any, error) {
 // record gives reaches the event as any result does.
 func (a *API) loadRecord(c *call) (int, any, error) {
 	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
-		if by.Role != game.Arbiter && by.Role != game.ChiefArbiter && by.Role != game.Scribe {
-			return forbidden("only an arbiter or the table's scribe loads a record (O-1)")
+		if err := game.MayLoadRecord(by); err != nil { // before the record is read
+			return err
 		}
 		if err := checkRecordType(c.r); err != nil {
 			return err

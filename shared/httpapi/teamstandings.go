@@ -3,7 +3,6 @@ package httpapi
 import (
 	"bytes"
 	"net/http"
-	"slices"
 	"strconv"
 
 	"github.com/xqtour/xqtour/shared/standings"
@@ -163,20 +162,7 @@ func (ev *event) placeTeams() ([]standings.Team, map[string][]string, error) {
 		}
 		return teams, members, nil
 	}
-	var clubs []string
-	for _, p := range ev.H.Players {
-		if p.Club == "" {
-			continue
-		}
-		if _, ok := members[p.Club]; !ok {
-			clubs = append(clubs, p.Club)
-		}
-		members[p.Club] = append(members[p.Club], p.ID)
-	}
-	slices.Sort(clubs)
-	for i, c := range clubs {
-		teams = append(teams, standings.Team{ID: c, Name: c, Number: i + 1})
-	}
+	teams, members = tournament.Clubs(ev.H.Players)
 	return teams, members, nil
 }
 

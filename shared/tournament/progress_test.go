@@ -95,3 +95,15 @@ func TestLineupTeam(t *testing.T) {
 		}
 	}
 }
+
+// an individual event's clubs are its teams, in name order, with
+// their players; a player of no club is in none.
+func TestClubs(t *testing.T) {
+	teams, members := tournament.Clubs([]*tournament.Player{{ID: "p1", Club: "Shanghai"}, {ID: "p2", Club: "Beijing"}, {ID: "p3"}, {ID: "p4", Club: "Shanghai"}})
+	if len(teams) != 2 || teams[0].ID != "Beijing" || teams[0].Number != 1 || teams[1].Name != "Shanghai" || teams[1].Number != 2 {
+		t.Errorf("teams %+v", teams)
+	}
+	if len(members["Shanghai"]) != 2 || members["Shanghai"][1] != "p4" || len(members) != 2 {
+		t.Errorf("members %v", members)
+	}
+}
