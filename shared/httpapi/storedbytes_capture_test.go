@@ -16,14 +16,14 @@ import (
 	"github.com/xqtour/xqtour/shared/store"
 )
 
-// captureStored rewrites shared/service/testdata/stored.ndjson from the
+// captureStored rewrites shared/service/testdata/stored.golden from the
 // scenario below. The file is the stored bytes of every event and game item
 // kind as the code that wrote them stored them: the golden test in
 // shared/service decodes each with today's codec and re-encodes it, so an
 // item a deployed table holds keeps reading and writing the same after a
 // codec changes. Rewrite it only to add items; bytes from an older codec
 // must stay, and an item's line must never be regenerated in place.
-var captureStored = flag.Bool("capture-stored", false, "rewrite shared/service/testdata/stored.ndjson")
+var captureStored = flag.Bool("capture-stored", false, "rewrite shared/service/testdata/stored.golden")
 
 // storedLine is one captured item: its keys, kind and document (base64:
 // a game's document is binary).
@@ -130,7 +130,7 @@ func TestStoredBytes_Capture(t *testing.T) {
 			t.Errorf("the scenario stored no %s item", k)
 		}
 	}
-	if err := os.WriteFile("../service/testdata/stored.ndjson", []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile("../service/testdata/stored.golden", []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("captured %v", seen)

@@ -14,7 +14,7 @@ import (
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
-// storedItem is one line of testdata/stored.ndjson: an item as the code
+// storedItem is one line of testdata/stored.golden: an item as the code
 // of its day stored it (captured by shared/httpapi's
 // TestStoredBytes_Capture before any codec moved).
 type storedItem struct {
@@ -25,7 +25,7 @@ type storedItem struct {
 // readStored reads the captured items.
 func readStored(t *testing.T) []*store.Record {
 	t.Helper()
-	f, err := os.Open("testdata/stored.ndjson")
+	f, err := os.Open("testdata/stored.golden")
 	if err != nil {
 		t.Fatal(err)
 	}

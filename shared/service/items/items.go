@@ -5,7 +5,7 @@
 // storage: shared/service converts between them and these shapes, so a core
 // field can be renamed or retyped without changing a byte of what a table
 // holds, and an item written by an earlier release decodes as it was
-// written (the golden test, testdata/stored.ndjson, holds such items).
+// written (the golden test, testdata/stored.golden, holds such items).
 //
 // The names are the ones the items were first written with (the core's
 // field names then), kept as they are: renaming them would need every
