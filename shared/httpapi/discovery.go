@@ -163,11 +163,11 @@ func (a *API) me(c *call) (int, any, error) {
 			out["games"] = ev.scribeGames(o, c.nowMs())
 		}
 	case roleCaptain:
-		te, err := ev.teams()
+		te, err := ev.Teams()
 		if err != nil {
 			return 0, nil, err
 		}
-		tm := te.th.Team(p.ID)
+		tm := te.TH.Team(p.ID)
 		if tm == nil {
 			return 0, nil, errUnknownToken
 		}

@@ -13,8 +13,8 @@ func (ev *event) finished() bool {
 	if !ev.T.Settings.Teams {
 		return tournament.Over(ev.T, ev.H)
 	}
-	te, err := ev.teams()
-	return err == nil && tournament.TeamsOver(ev.T, te.th)
+	te, err := ev.Teams()
+	return err == nil && tournament.TeamsOver(ev.T, te.TH)
 }
 
 // GET /tournaments/{tid} — public. The status reads "finished" as soon as

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
 	"time"
 
@@ -73,10 +72,10 @@ func (a *API) pairRound(c *call) (int, any, error) {
 		if ev, err = a.loadEvent(c.ctx(), tid); err != nil {
 			return err
 		}
-		if err := a.extendRound(c, ev); err != nil {
+		if err := a.svc.ExtendRound(c.ctx(), ev.Event); err != nil {
 			return err
 		}
-		if _, err := a.drawDueLineups(c, ev, ev.dueRounds(c.nowMs())); err != nil { // T-3, before the pairing reads the matches
+		if _, err := a.svc.DrawDueLineups(c.ctx(), ev.Event, ev.DueRounds(c.nowMs())); err != nil { // T-3, before the pairing reads the matches
 			return err
 		}
 		if in.Round != nil && *in.Round <= ev.T.Round {
@@ -90,7 +89,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 			}
 		}
 		opts := tournament.PairOptions{UnfinishedAsDraws: in.UnfinishedAsDraws, Forbidden: in.ForbiddenPairs, Now: c.nowMs()}
-		if r, err = ev.pairNext(opts, service.EventGameID(ev.T)); err != nil {
+		if r, err = ev.PairNext(opts, service.EventGameID(ev.T)); err != nil {
 			return err
 		}
 		if in.StartsAt != nil {
@@ -177,29 +176,11 @@ func (a *API) readRound(c *call, vw *storedView, tid string, n int, explain bool
 	if err != nil {
 		return 0, nil, err
 	}
-	if n == ev.T.Round {
-		if err := a.extendRound(c, ev); err != nil {
-			return 0, nil, err
-		}
-	}
-	drawn, err := a.drawDueLineups(c, ev, []int{n}) // T-3: drawn by the server at the deadline
+	r, steady, err := a.svc.CatchUpRound(c.ctx(), ev.Event, n)
 	if err != nil {
 		return 0, nil, err
 	}
-	r := ev.Round(n)
-	if r == nil {
-		return 0, nil, notFound(fmt.Sprintf("round %d of %s", n, tid))
-	}
-	// A public, polled read: once the round item says its games exist, the
-	// view needs none of them (results come from the result items), so only
-	// a round whose games are not known to exist — an interrupted pairing, a
-	// knockout round extendRound just grew, a team round with matches still
-	// unset — pays for reading them. A draw above has ensured them already.
-	if !r.GamesReady && len(drawn) == 0 {
-		if err := a.svc.EnsureGames(c.ctx(), ev.T, r, ev.H, c.nowMs()); err != nil {
-			return 0, nil, err
-		}
-	} else if len(drawn) == 0 {
+	if steady {
 		a.saveRound(vw, ev, r) // its games exist: the view serves the next reads
 		c.keepView(ev.nextStart(c.nowMs()))
 	}
@@ -207,44 +188,6 @@ func (a *API) readRound(c *call, vw *storedView, tid string, n int, explain bool
 		return roundResponse(c, ptr(ev.roundView(r, false, c.nowMs())), format, nil)
 	}
 	return roundResponse(c, ptr(ev.roundView(r, explain, c.nowMs())), format, nil)
-}
-
-// extendRound adds to the latest round of a knockout the games its matches
-// need now (the next game of a multi-game match, additional rapid games while
-// level; S-3), so they appear as soon as anyone reads the round or asks for
-// the next one. The games' ids and tables are deterministic, so two requests
-// doing this at once write the same round; the loser rereads it.
-func (a *API) extendRound(c *call, ev *event) error {
-	if ev.T.Settings.Teams {
-		return a.extendTeamRound(c, ev)
-	}
-	add, ex, err := tournament.NextGames(ev.T, ev.H, service.EventGameID(ev.T))
-	var re *tournament.RuleError
-	if errors.As(err, &re) {
-		return nil // an earlier round is undecided: the pairing reports it
-	}
-	if err != nil || len(add) == 0 {
-		return err
-	}
-	r := ev.Round(ev.T.Round)
-	changed := *r
-	changed.GamesReady = false // the added games are created by the read that follows
-	changed.Pairings = append(slices.Clone(r.Pairings), add...)
-	changed.Explanations = append(slices.Clone(r.Explanations), ex...)
-	err = a.store.Put(c.ctx(), encode(ev.Rounds[r.Number], &changed))
-	if errors.Is(err, store.ErrConflict) {
-		fresh, err := a.loadEvent(c.ctx(), ev.T.ID)
-		if err != nil {
-			return err
-		}
-		*ev = *fresh
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	*r = changed // the history holds this round: pairing and views see the new games
-	return nil
 }
 
 func boolQuery(c *call, name string) (bool, error) {
@@ -382,7 +325,7 @@ func (a *API) startRound(c *call) (int, any, error) {
 	// T-3: a team round's lineups are due at its start; drawn ones make games.
 	// The round has started: a failure here is left to the next read of the
 	// round (which draws what is due), not returned, or a retry would be 409.
-	if _, err := a.drawDueLineups(c, ev, ev.dueRounds(c.nowMs())); err != nil {
+	if _, err := a.svc.DrawDueLineups(c.ctx(), ev.Event, ev.DueRounds(c.nowMs())); err != nil {
 		a.log.Warn("round started, its lineups left to the next read", "tournament", tid, "round", n, "err", err.Error())
 	}
 	if fresh, err := a.loadEvent(c.ctx(), tid); err == nil {

@@ -35,53 +35,6 @@ import (
 //  4. Results are written through the game routes; standings?view=teams adds
 //     them up (T-7, R-5…R-8).
 
-// teamEvent is a loaded event with its teams and lineups.
-type teamEvent struct {
-	*event
-	th       *tournament.TeamHistory
-	teamRecs map[string]*store.Record
-	lineRecs map[string]*store.Record // by SK
-}
-
-// teams decodes a loaded event's teams and lineups.
-func (ev *event) teams() (*teamEvent, error) {
-	te := &teamEvent{event: ev, teamRecs: map[string]*store.Record{}, lineRecs: map[string]*store.Record{}}
-	var teams []*tournament.Team
-	var lineups []tournament.Lineup
-	for _, rec := range ev.Other {
-		var err error
-		switch {
-		case strings.HasPrefix(rec.SK, store.TeamPrefix):
-			tm := new(tournament.Team)
-			err = json.Unmarshal(rec.Doc, tm)
-			teams = append(teams, tm)
-			te.teamRecs[tm.ID] = rec
-		case strings.HasPrefix(rec.SK, store.LineupPrefix):
-			var l tournament.Lineup
-			err = json.Unmarshal(rec.Doc, &l)
-			lineups = append(lineups, l)
-			te.lineRecs[rec.SK] = rec
-		}
-		if err != nil {
-			return nil, fmt.Errorf("decode %s %s: %w", rec.Kind, rec.SK, err)
-		}
-	}
-	te.th = tournament.NewTeamHistory(ev.H, teams, lineups)
-	return te, nil
-}
-
-// pairNext pairs the next round: teams for a team event, players otherwise.
-func (ev *event) pairNext(o tournament.PairOptions, gameID tournament.GameIDFunc) (*tournament.Round, error) {
-	if !ev.T.Settings.Teams {
-		return tournament.PairNext(ev.T, ev.H, o, gameID)
-	}
-	te, err := ev.teams()
-	if err != nil {
-		return nil, err
-	}
-	return tournament.PairNextTeams(ev.T, te.th, o, gameID)
-}
-
 // matchOut is one match of a team round.
 type matchOut struct {
 	Match           string          `json:"match"`
@@ -113,25 +66,25 @@ func (ev *event) roundView(r *tournament.Round, explain bool, now int64) roundOu
 	if !ev.T.Settings.Teams {
 		return out
 	}
-	te, err := ev.teams()
+	te, err := ev.Teams()
 	if err != nil {
 		return out
 	}
 	if out.Bye != nil {
-		if tm := te.th.Team(*out.Bye); tm != nil {
+		if tm := te.TH.Team(*out.Bye); tm != nil {
 			out.ByeName = &tm.Name
 		}
 	}
 	out.Matches = []matchOut{}
 	for _, m := range r.Matches {
 		mo := matchOut{Match: m.ID, Number: m.Number, Home: m.Home, Away: m.Away, Set: tournament.MatchSet(r, m), Group: m.Group}
-		if tm := te.th.Team(m.Home); tm != nil {
+		if tm := te.TH.Team(m.Home); tm != nil {
 			mo.HomeName = tm.Name
 		}
-		if tm := te.th.Team(m.Away); tm != nil {
+		if tm := te.TH.Team(m.Away); tm != nil {
 			mo.AwayName = tm.Name
 		}
-		if ms, ok := te.th.MatchScore(ev.T, r, m); ok {
+		if ms, ok := te.TH.MatchScore(ev.T, r, m); ok {
 			mo.HomeBoardPoints, mo.AwayBoardPoints = &ms.Home.BoardPoints, &ms.Away.BoardPoints
 			mo.HomeMatchPoints, mo.AwayMatchPoints = &ms.Home.MatchPoints, &ms.Away.MatchPoints
 		}
@@ -401,7 +354,7 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	var (
-		te      *teamEvent
+		te      *service.TeamEvent
 		r       *tournament.Round
 		written []tournament.Lineup
 		due     []tournament.Lineup // drawn by the server at the deadline (T-3)
@@ -435,15 +388,15 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 		}
 		// T-3: past the round's start the server draws what is missing
 		// first, and that draw stands even when this lineup is refused.
-		d, err := a.drawDueLineups(c, ev, []int{n})
+		d, err := a.svc.DrawDueLineups(c.ctx(), ev.Event, []int{n})
 		if err != nil {
 			return err
 		}
 		due = append(due, d...) // kept across retries: an earlier attempt's draw is stored
-		if te, err = ev.teams(); err != nil {
+		if te, err = ev.Teams(); err != nil {
 			return err
 		}
-		if teamID != "" && te.th.Team(teamID) == nil {
+		if teamID != "" && te.TH.Team(teamID) == nil {
 			return notFound("team " + quote(clip(teamID, 40)))
 		}
 		stored := ev.Round(n)
@@ -452,15 +405,15 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 		}
 		var lineups []tournament.Lineup
 		if in.DrawMissing {
-			lineups = te.th.DrawMissing(ev.T, stored, who.ID, c.nowMs())
+			lineups = te.TH.DrawMissing(ev.T, stored, who.ID, c.nowMs())
 		} else {
-			l, err := te.th.SubmitLineup(ev.T, stored, teamID, in.Lineup, who.ID, c.nowMs())
+			l, err := te.TH.SubmitLineup(ev.T, stored, teamID, in.Lineup, who.ID, c.nowMs())
 			if err != nil {
 				return err
 			}
 			lineups = []tournament.Lineup{l}
 		}
-		k, err := a.writeLineups(c, ev, te, n, lineups, service.EventGameID(ev.T))
+		k, err := a.svc.WriteLineups(c.ctx(), ev.Event, te, n, lineups, service.EventGameID(ev.T))
 		written = append(written, lineups[:k]...) // kept across retries: those chunks are stored
 		r = stored
 		return err
@@ -475,5 +428,5 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 	for _, l := range append(due, written...) {
 		out = append(out, lineupView(l))
 	}
-	return http.StatusOK, map[string]any{"round": te.roundView(r, false, c.nowMs()), "lineups": out}, nil
+	return http.StatusOK, map[string]any{"round": (&event{te.Event}).roundView(r, false, c.nowMs()), "lineups": out}, nil
 }

@@ -44,11 +44,11 @@ type teamStandingsOut struct {
 
 // boardsEvent is the individual table's input over a team event's board games.
 func (ev *event) boardsEvent() (standings.Event, error) {
-	te, err := ev.teams()
+	te, err := ev.Teams()
 	if err != nil {
 		return standings.Event{}, err
 	}
-	return tournament.BoardsEvent(ev.T, te.th)
+	return tournament.BoardsEvent(ev.T, te.TH)
 }
 
 // teamStandings serves the team views of GET /tournaments/{tid}/standings:
@@ -88,13 +88,13 @@ func (ev *event) teamStandings(view, format, group string, n int, live bool) (in
 	switch view {
 	case "", "teams":
 		view = "teams"
-		te, err := ev.teams()
+		te, err := ev.Teams()
 		if err != nil {
 			return 0, nil, err
 		}
-		tev, err := tournament.TeamStandingsEvent(t, te.th)
+		tev, err := tournament.TeamStandingsEvent(t, te.TH)
 		if group != "" {
-			tev, err = tournament.TeamGroupStandingsEvent(t, te.th, group)
+			tev, err = tournament.TeamGroupStandingsEvent(t, te.TH, group)
 		}
 		if err != nil {
 			return 0, nil, err
@@ -152,11 +152,11 @@ func (ev *event) placeTeams() ([]standings.Team, map[string][]string, error) {
 	members := map[string][]string{}
 	var teams []standings.Team
 	if ev.T.Settings.Teams {
-		te, err := ev.teams()
+		te, err := ev.Teams()
 		if err != nil {
 			return nil, nil, err
 		}
-		for _, tm := range te.th.Teams {
+		for _, tm := range te.TH.Teams {
 			teams = append(teams, standings.Team{ID: tm.ID, Name: tm.Name, Number: tm.Number})
 			members[tm.ID] = tm.Roster
 		}
