@@ -1,21 +1,8 @@
 package httpapi
 
 import (
-	"errors"
 	"net/http"
-
-	"github.com/xqtour/xqtour/shared/store"
-	"github.com/xqtour/xqtour/shared/tournament"
 )
-
-// finished reports whether the event is over (tournament.Over, TeamsOver).
-func (ev *event) finished() bool {
-	if !ev.T.Settings.Teams {
-		return tournament.Over(ev.T, ev.H)
-	}
-	te, err := ev.Teams()
-	return err == nil && tournament.TeamsOver(ev.T, te.TH)
-}
 
 // GET /tournaments/{tid} — public. The status reads "finished" as soon as
 // the last round's results are all in (or the bracket is decided): it is
@@ -42,7 +29,7 @@ func (a *API) getTournament(c *call) (int, any, error) {
 			if err != nil {
 				return 0, nil, err
 			}
-			t, done.Finished = ev.T, ev.finished()
+			t, done.Finished = ev.T, ev.Over()
 			saveView(vw, done, []int(nil), tableDeps(ev.T.Round), nil)
 		}
 		if done.Finished {
@@ -58,18 +45,4 @@ const finishedView = "finished"
 // finishedOut is the finished view's head.
 type finishedOut struct {
 	Finished bool `json:"finished"`
-}
-
-// markFinished stores the finished status after a pairing refused with
-// event_complete, when every game has a result; a lost race is left to the
-// next request.
-func (a *API) markFinished(c *call, ev *event) {
-	if ev == nil || ev.T.Status == tournament.Finished || !ev.finished() {
-		return
-	}
-	t := *ev.T
-	t.Finish()
-	if err := a.store.Put(c.ctx(), encode(ev.Meta, &t)); err != nil && !errors.Is(err, store.ErrConflict) {
-		a.log.Error("storing the finished status", "tournament", t.ID, "error", err)
-	}
 }

@@ -2,14 +2,12 @@ package httpapi
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/xqtour/xqtour/shared/service"
-	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -58,80 +56,23 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	if n := len(in.ForbiddenPairs); n > service.LimitOf(service.CapForbiddenPair).Max {
 		return 0, nil, service.TooMany(service.CapForbiddenPair, n)
 	}
-	if err := a.requireOrganiser(c, tid); err != nil { // before the event-wide read
-		return 0, nil, err
+	cmd := service.PairRound{Round: in.Round, UnfinishedAsDraws: in.UnfinishedAsDraws, Forbidden: in.ForbiddenPairs}
+	if in.StartsAt != nil {
+		cmd.StartsAt = in.StartsAt.UnixMilli()
 	}
-	var (
-		ev     *event
-		r      *tournament.Round
-		status int
-		stored *store.Record // the round's record, when this request created it
-	)
-	err := command.Retry(func() error {
-		var err error
-		if ev, err = a.loadEvent(c.ctx(), tid); err != nil {
-			return err
-		}
-		if err := a.svc.ExtendRound(c.ctx(), ev.Event); err != nil {
-			return err
-		}
-		if _, err := a.svc.DrawDueLineups(c.ctx(), ev.Event, ev.DueRounds(c.nowMs())); err != nil { // T-3, before the pairing reads the matches
-			return err
-		}
-		if in.Round != nil && *in.Round <= ev.T.Round {
-			r, status = ev.Round(*in.Round), http.StatusOK
-			return nil
-		}
-		n := ev.T.Round + 1
-		if in.Round != nil {
-			if err := ev.T.CheckNextRound(*in.Round); err != nil {
-				return err
-			}
-		}
-		opts := tournament.PairOptions{UnfinishedAsDraws: in.UnfinishedAsDraws, Forbidden: in.ForbiddenPairs, Now: c.nowMs()}
-		if r, err = ev.PairNext(opts, service.EventGameID(ev.T)); err != nil {
-			return err
-		}
-		if in.StartsAt != nil {
-			r.StartsAt = in.StartsAt.UnixMilli()
-		}
-		if ev.T.ExpiresAt != 0 { // the first pairing: the event is played, so it is kept
-			if err := a.svc.KeepEvent(c.ctx(), tid); err != nil {
-				return err
-			}
-			ev.Meta.Expires = 0
-		}
-		t := *ev.T
-		t.MarkPaired(n)
-		rec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.RoundSK(n), Kind: store.KindRound}, r)
-		stored = nil
-		err = a.store.Transact(c.ctx(), []*store.Record{rec, encode(ev.Meta, &t)})
-		if errors.Is(err, store.ErrConflict) {
-			var stored tournament.Round
-			if _, lerr := a.load(c.ctx(), store.TournamentPK(tid), store.RoundSK(n), "round", &stored); lerr == nil {
-				r, status = &stored, http.StatusOK // another request paired it: the same round
-				ev.SetTournament(&t)               // as that request left the event: round n paired (P-3 numbers)
-				return nil
-			}
-			return err // the event changed for another reason: pair afresh
-		}
-		if err != nil {
-			return err
-		}
-		status, stored = http.StatusCreated, rec
-		ev.SetTournament(&t) // round 1 paired: the drawn numbers now show (P-3)
-		return nil
-	})
-	if re := (*tournament.RuleError)(nil); errors.As(err, &re) && re.Code == tournament.CodeEventComplete {
-		a.markFinished(c, ev) // every round is paired: finished once every result is in
-	}
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), cmd)
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := a.svc.EnsureGamesAfterCommit(c.ctx(), ev.T, r, ev.H, stored, c.nowMs()); err != nil {
+	p := res.(service.Paired)
+	if err := a.svc.EnsureGamesAfterCommit(c.ctx(), p.Event.T, p.Round, p.Event.H, p.Stored, c.nowMs()); err != nil {
 		return 0, nil, err
 	}
-	return status, ev.roundView(r, false, c.nowMs()), nil
+	status := http.StatusOK
+	if p.Created {
+		status = http.StatusCreated
+	}
+	return status, (&event{p.Event}).roundView(p.Round, false, c.nowMs()), nil
 }
 
 // checkRoundStart refuses a start time outside the window of

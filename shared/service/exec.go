@@ -39,6 +39,14 @@ type Serial interface {
 	Serial()
 }
 
+// Resolver is a Command whose lost race may already be answered: another
+// request did what this one asked (paired the same round), and Resolve
+// finds that answer; when it finds none (ok false) the command runs again.
+type Resolver interface {
+	Command
+	Resolve(x *Txn) (answer any, ok bool, err error)
+}
+
 // Credential authorises the caller of an event command: it checks the
 // bearer token against the event item Exec has read (the organiser's hash
 // is in it, so no further read) or the item of the token's principal, and
@@ -113,6 +121,12 @@ func (s *Service) Exec(ctx context.Context, tid string, cred Credential, cmd Com
 		}
 		if rep, ok := cmd.(Reporter); ok && errors.Is(err, store.ErrConflict) {
 			return s.conflict(rep, x)
+		}
+		if res, ok := cmd.(Resolver); ok && errors.Is(err, store.ErrConflict) {
+			if got, found, rerr := res.Resolve(x); rerr == nil && found {
+				answer = got
+				return nil
+			}
 		}
 		return err
 	})
