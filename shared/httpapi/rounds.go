@@ -2,13 +2,11 @@ package httpapi
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/xqtour/xqtour/shared/service"
-	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -168,77 +166,20 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	if len(in.Note) > 500 {
 		return 0, nil, badRequest("invalid_field", "note: at most 500 characters")
 	}
-	t, _, err := a.loadTournament(c.ctx(), tid)
+	cmd := service.ChangeRound{N: n, Change: tournament.Change{Action: in.Action, Table: in.Table, Red: in.Red, Black: in.Black, Player: in.Player, Note: in.Note}}
+	view := func(ch service.RoundOf) (any, error) {
+		return localizeRound(roundView(ch.Round, ch.Event.H, ch.Event.Numbers(), true, c.nowMs()), c.r), nil
+	}
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), cmd)
 	if err != nil {
+		return 0, nil, renderCurrent(err, view)
+	}
+	ch := res.(service.RoundOf)
+	if err := a.svc.EnsureGamesAfterCommit(c.ctx(), ch.Event.T, ch.Round, ch.Event.H, nil, c.nowMs()); err != nil {
 		return 0, nil, err
 	}
-	who, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser) // before the event-wide read
-	if err != nil {
-		return 0, nil, err
-	}
-	ev, err := a.loadEvent(c.ctx(), tid)
-	if err != nil {
-		return 0, nil, err
-	}
-	r := ev.Round(n)
-	if r == nil {
-		return 0, nil, notFound(fmt.Sprintf("round %d of %s", n, tid))
-	}
-	if len(r.Audit) >= service.LimitOf(service.CapRoundAudit).Max {
-		return 0, nil, service.OverLimit(service.CapRoundAudit)
-	}
-	if err := ev.T.CheckChange(r, ev.H, c.nowMs()); err != nil {
-		return 0, nil, err
-	}
-	have, err := a.svc.RoundGames(c.ctx(), r)
-	if err != nil {
-		return 0, nil, err
-	}
-	begun := func(p tournament.Pairing) bool { sg := have[p.GameID]; return sg != nil && sg.Begun() }
-	if err := r.CheckGamesUnbegun(begun); err != nil {
-		return 0, nil, err
-	}
-	for _, id := range []string{in.Red, in.Black, in.Player} {
-		if id != "" && ev.H.Player(id) == nil {
-			return 0, nil, notFound("player " + quote(clip(id, 40)))
-		}
-	}
-	changed := *r
-	if _, err := changed.Apply(tournament.Change{Action: in.Action, Table: in.Table, Red: in.Red, Black: in.Black, Player: in.Player, Note: in.Note}, who.ID, c.nowMs()); err != nil {
-		return 0, nil, err
-	}
-	// The round, the games it gives new players (under the versions that
-	// showed them unstarted) and the event (no round paired since) change
-	// together: a move made or a round paired meanwhile makes this a 409.
-	rewrites, err := a.svc.GameWrites(ev.T, &changed, ev.H, have, false, c.nowMs())
-	if err != nil {
-		return 0, nil, err
-	}
-	// Every game was read above and the transaction rewrites the changed
-	// ones under those versions, so the round knows its games exist when
-	// each of its tables' games did; otherwise the next read repairs them.
-	changed.GamesReady = true
-	for _, p := range changed.Pairings {
-		if have[p.GameID] == nil {
-			changed.GamesReady = false
-		}
-	}
-	if err := a.store.Transact(c.ctx(), append([]*store.Record{encode(ev.Rounds[n], &changed)}, rewrites...), ev.Meta); err != nil {
-		return 0, nil, conflictWith(err, func() (any, error) {
-			fresh, err := a.loadEvent(c.ctx(), tid)
-			if err != nil {
-				return nil, err
-			}
-			if r := fresh.Round(n); r != nil {
-				return localizeRound(roundView(r, fresh.H, fresh.Numbers(), true, c.nowMs()), c.r), nil
-			}
-			return nil, notFound("round")
-		})
-	}
-	if err := a.svc.EnsureGamesAfterCommit(c.ctx(), ev.T, &changed, ev.H, nil, c.nowMs()); err != nil {
-		return 0, nil, err
-	}
-	return http.StatusOK, localizeRound(roundView(&changed, ev.H, ev.Numbers(), true, c.nowMs()), c.r), nil
+	out, _ := view(ch)
+	return http.StatusOK, out, nil
 }
 
 // POST /tournaments/{tid}/rounds/{n}/start — the organiser or an arbiter

@@ -63,8 +63,9 @@ type Txn struct {
 	Meta *store.Record
 	By   Caller
 	Now  int64
-	ev   *Event
-	puts []*store.Record
+	ev     *Event
+	puts   []*store.Record
+	checks []*store.Record
 }
 
 // Event reads the whole event (Load) once per run; its event item replaces
@@ -83,6 +84,10 @@ func (x *Txn) Event() (*Event, error) {
 // Put adds items to the command's one transaction, each written under the
 // version it was read at (or created if new).
 func (x *Txn) Put(recs ...*store.Record) { x.puts = append(x.puts, recs...) }
+
+// Check adds items whose versions the transaction requires unchanged,
+// without writing them (the event item, so that no round is paired meanwhile).
+func (x *Txn) Check(recs ...*store.Record) { x.checks = append(x.checks, recs...) }
 
 // Exec is the one write policy of event commands: read the event item,
 // authorise the caller (cred, then the command's roles), apply the
@@ -114,10 +119,10 @@ func (s *Service) Exec(ctx context.Context, tid string, cred Credential, cmd Com
 		if answer, err = cmd.Apply(x); err != nil || len(x.puts) == 0 {
 			return err
 		}
-		if len(x.puts) == 1 {
+		if len(x.puts) == 1 && len(x.checks) == 0 {
 			err = s.store.Put(ctx, x.puts[0]) // one item: a plain conditional write
 		} else {
-			err = s.store.Transact(ctx, x.puts)
+			err = s.store.Transact(ctx, x.puts, x.checks...)
 		}
 		if rep, ok := cmd.(Reporter); ok && errors.Is(err, store.ErrConflict) {
 			return s.conflict(rep, x)
