@@ -56,13 +56,13 @@ type Credential func(ctx context.Context, t *tournament.Tournament) (Caller, err
 // Txn is one run of a command: the event item read, the caller, the
 // request's instant, and the items the command writes.
 type Txn struct {
-	Ctx  context.Context
-	S    *Service
-	TID  string
-	T    *tournament.Tournament
-	Meta *store.Record
-	By   Caller
-	Now  int64
+	Ctx    context.Context
+	S      *Service
+	TID    string
+	T      *tournament.Tournament
+	Meta   *store.Record
+	By     Caller
+	Now    int64
 	ev     *Event
 	puts   []*store.Record
 	checks []*store.Record
