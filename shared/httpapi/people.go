@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"net/http"
 	"slices"
 
@@ -31,29 +30,16 @@ type playerEditIn struct {
 // fails its condition and pairs again, and an edit after the pairing sees
 // the round and is refused.
 func (a *API) editPlayer(c *call) (int, any, error) {
-	tid, pid := c.r.PathValue("tid"), c.r.PathValue("pid")
 	var in playerEditIn
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	var p *tournament.Player
-	err := command.Retry(func() error {
-		t, meta, err := a.organiserEvent(c, tid)
-		if err != nil {
-			return err
-		}
-		var rec *store.Record
-		if p, rec, err = a.loadPlayer(c.ctx(), tid, pid); err != nil {
-			return err
-		}
-		if err := t.EditPlayer(p, tournament.PlayerEdit{Name: in.Name, Rating: in.Rating, Club: in.Club}, t.Settings.Teams); err != nil {
-			return err
-		}
-		return a.store.Transact(c.ctx(), []*store.Record{encode(rec, p), encode(meta, t)})
-	})
+	cmd := service.EditPlayer{Player: c.r.PathValue("pid"), Edit: tournament.PlayerEdit{Name: in.Name, Rating: in.Rating, Club: in.Club}}
+	res, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), cmd)
 	if err != nil {
 		return 0, nil, err
 	}
+	p := res.(*tournament.Player)
 	// Edits happen before round 1 only: the entry number is the number.
 	return http.StatusOK, map[string]any{"player": playerView(p, p.Number)}, nil
 }
@@ -64,35 +50,16 @@ func (a *API) editPlayer(c *call) (int, any, error) {
 // pairing meanwhile makes this a refusal, a second removal a 404. The
 // player's token stops working with it.
 func (a *API) removePlayer(c *call) (int, any, error) {
-	tid, pid := c.r.PathValue("tid"), c.r.PathValue("pid")
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	var (
-		p *tournament.Player
-		t *tournament.Tournament
-	)
-	err := command.Retry(func() error {
-		var (
-			meta, rec *store.Record
-			err       error
-		)
-		if t, meta, err = a.organiserEvent(c, tid); err != nil {
-			return err
-		}
-		if p, rec, err = a.loadPlayer(c.ctx(), tid, pid); err != nil {
-			return err
-		}
-		if err := t.RemovePlayer(p, t.Settings.Teams); err != nil {
-			return err
-		}
-		return a.store.TransactDelete(c.ctx(), []*store.Record{rec}, encode(meta, t))
-	})
+	res, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), service.RemovePlayer{Player: c.r.PathValue("pid")})
 	if err != nil {
 		return 0, nil, err
 	}
+	rm := res.(service.PlayerChanged)
 	// Removal happens before round 1 only: the entry number is the number.
-	return http.StatusOK, map[string]any{"player": playerView(p, p.Number), "removed": true, "players": t.Entrants()}, nil
+	return http.StatusOK, map[string]any{"player": playerView(rm.Player, rm.Player.Number), "removed": true, "players": rm.T.Entrants()}, nil
 }
 
 // POST /tournaments/{tid}/players/{pid}/token — organiser: a new token for
@@ -197,45 +164,19 @@ func (a *API) playerGameWrites(c *call, ev *event, pid, hash string) ([]*store.R
 	return slices.Concat(open, over), nil
 }
 
-// reissueToken gives item id of event tid a new token on the organiser's
-// authority: load reads the item, set stores the new token's hash in it, and
-// the write is conditional, so the old token stops working at once.
-func reissueToken[T any](a *API, c *call, tid, id string, load func(context.Context, string, string) (T, *store.Record, error), set func(T, string)) (string, T, error) {
-	var (
-		token string
-		v     T
-	)
-	err := command.Retry(func() error {
-		if _, _, err := a.organiserEvent(c, tid); err != nil {
-			return err
-		}
-		var (
-			rec  *store.Record
-			err  error
-			hash string
-		)
-		if v, rec, err = load(c.ctx(), tid, id); err != nil {
-			return err
-		}
-		token, hash = service.NewToken(tid, id)
-		set(v, hash)
-		return a.store.Put(c.ctx(), encode(rec, v))
-	})
-	return token, v, err
-}
-
 // POST /tournaments/{tid}/officials/{oid}/token — organiser: a new token
 // for an arbiter or scribe; the old one stops working.
 func (a *API) reissueOfficialToken(c *call) (int, any, error) {
-	tid, oid := c.r.PathValue("tid"), c.r.PathValue("oid")
+	oid := c.r.PathValue("oid")
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	token, o, err := reissueToken(a, c, tid, oid, a.loadOfficial, func(o *tournament.Official, hash string) { o.TokenHash = hash })
+	res, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), service.ReissueToken{Kind: store.KindOfficial, ID: oid})
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, map[string]any{"id": oid, "token": token, "official": officialView(o)}, nil
+	re := res.(service.Reissued)
+	return http.StatusOK, map[string]any{"id": oid, "token": re.Token, "official": officialView(re.Item.(*tournament.Official))}, nil
 }
 
 // POST /tournaments/{tid}/teams/{mid}/token — organiser: a new captain's
@@ -245,10 +186,12 @@ func (a *API) reissueCaptainToken(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	token, tm, err := reissueToken(a, c, tid, mid, a.loadTeam, func(tm *tournament.Team, hash string) { tm.CaptainTokenHash = hash })
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.ReissueToken{Kind: store.KindTeam, ID: mid})
 	if err != nil {
 		return 0, nil, err
 	}
+	re := res.(service.Reissued)
+	token, tm := re.Token, re.Item.(*tournament.Team)
 	players, _, err := a.loadPlayers(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
@@ -268,25 +211,12 @@ func (a *API) rotateOrganiserToken(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	var (
-		token string
-		t     *tournament.Tournament
-	)
-	err := command.Retry(func() error {
-		var (
-			meta *store.Record
-			err  error
-		)
-		if t, meta, err = a.organiserEvent(c, tid); err != nil {
-			return err
-		}
-		token, t.OrganiserTokenHash = service.NewToken(tid, tid)
-		return a.store.Put(c.ctx(), encode(meta, t))
-	})
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.RotateOrganiserToken{})
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, map[string]any{"id": tid, "token": token, "tournament": tournamentView(t)}, nil
+	re := res.(service.Reissued)
+	return http.StatusOK, map[string]any{"id": tid, "token": re.Token, "tournament": tournamentView(re.Item.(*tournament.Tournament))}, nil
 }
 
 // organiserEvent reads the event item and checks that the caller is its

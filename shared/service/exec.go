@@ -66,6 +66,7 @@ type Txn struct {
 	ev     *Event
 	puts   []*store.Record
 	checks []*store.Record
+	dels   []*store.Record
 }
 
 // Event reads the whole event (Load) once per run; its event item replaces
@@ -88,6 +89,10 @@ func (x *Txn) Put(recs ...*store.Record) { x.puts = append(x.puts, recs...) }
 // Check adds items whose versions the transaction requires unchanged,
 // without writing them (the event item, so that no round is paired meanwhile).
 func (x *Txn) Check(recs ...*store.Record) { x.checks = append(x.checks, recs...) }
+
+// Delete adds items to delete, under the versions read, in the command's
+// one transaction.
+func (x *Txn) Delete(recs ...*store.Record) { x.dels = append(x.dels, recs...) }
 
 // Exec is the one write policy of event commands: read the event item,
 // authorise the caller (cred, then the command's roles), apply the
@@ -116,12 +121,15 @@ func (s *Service) Exec(ctx context.Context, tid string, cred Credential, cmd Com
 			return err
 		}
 		x = &Txn{Ctx: ctx, S: s, TID: tid, T: t, Meta: meta, By: by, Now: s.now(ctx)}
-		if answer, err = cmd.Apply(x); err != nil || len(x.puts) == 0 {
+		if answer, err = cmd.Apply(x); err != nil || len(x.puts)+len(x.dels) == 0 {
 			return err
 		}
-		if len(x.puts) == 1 && len(x.checks) == 0 {
+		switch {
+		case len(x.dels) > 0:
+			err = s.store.TransactDelete(ctx, x.dels, x.puts...)
+		case len(x.puts) == 1 && len(x.checks) == 0:
 			err = s.store.Put(ctx, x.puts[0]) // one item: a plain conditional write
-		} else {
+		default:
 			err = s.store.Transact(ctx, x.puts, x.checks...)
 		}
 		if rep, ok := cmd.(Reporter); ok && errors.Is(err, store.ErrConflict) {
