@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/command"
@@ -162,7 +161,6 @@ type playerTokenOut struct {
 // transaction with the event's counters. The captain's token and the players'
 // tokens are shown once.
 func (a *API) registerTeam(c *call) (int, any, error) {
-	tid := c.r.PathValue("tid")
 	var in teamIn
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
@@ -170,57 +168,28 @@ func (a *API) registerTeam(c *call) (int, any, error) {
 	if n := len(in.Members) + len(in.Substitutes); n > service.LimitOf(service.CapTeamPlayers).Max {
 		return 0, nil, service.TooMany(service.CapTeamPlayers, n)
 	}
-	var (
-		tm      tournament.Team
-		players []tournament.Player
-		tokens  []playerTokenOut
-		token   string
-	)
-	err := command.Retry(func() error {
-		t, meta, err := a.loadTournament(c.ctx(), tid)
-		if err != nil {
-			return err
+	entry := func(ps []teamPlayerIn) []tournament.Player {
+		var out []tournament.Player
+		for _, p := range ps {
+			out = append(out, tournament.Player{Name: p.Name, Rating: p.Rating, Club: p.Club})
 		}
-		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
-			return err
-		}
-		if t.Settings.Teams && t.TeamCount >= service.LimitOf(service.CapTeams).Max {
-			return service.OverLimit(service.CapTeams)
-		}
-		mid := service.NewID('m')
-		var hash string
-		token, hash = service.NewToken(tid, mid)
-		tokens = nil
-		entry := func(ps []teamPlayerIn) []tournament.Player {
-			var out []tournament.Player
-			for _, p := range ps {
-				pid := service.NewID('p')
-				tok, h := service.NewToken(tid, pid)
-				tokens = append(tokens, playerTokenOut{ID: pid, Name: strings.TrimSpace(p.Name), Token: tok})
-				out = append(out, tournament.Player{ID: pid, Name: p.Name, Rating: p.Rating, Club: p.Club, TokenHash: h})
-			}
-			return out
-		}
-		members, subs := entry(in.Members), entry(in.Substitutes)
-		tm, players, err = t.RegisterTeam(tournament.Team{ID: mid, Name: in.Name, CaptainTokenHash: hash}, members, subs, c.nowMs())
-		if err != nil {
-			return err
-		}
-		ttl := service.EventTTL(t)
-		recs := []*store.Record{encode(meta, t), encode(&store.Record{PK: store.TournamentPK(tid), SK: store.TeamSK(mid), Kind: store.KindTeam, Expires: ttl}, tm)}
-		for i := range players {
-			recs = append(recs, encode(&store.Record{PK: store.TournamentPK(tid), SK: store.PlayerSK(players[i].ID), Kind: store.KindPlayer, Expires: ttl}, players[i]))
-		}
-		return a.store.Transact(c.ctx(), recs)
-	})
+		return out
+	}
+	cmd := service.RegisterTeam{Name: in.Name, Members: entry(in.Members), Substitutes: entry(in.Substitutes)}
+	res, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), cmd)
 	if err != nil {
 		return 0, nil, err
 	}
+	reg := res.(service.TeamRegistered)
 	byID := map[string]*tournament.Player{}
-	for i := range players {
-		byID[players[i].ID] = &players[i]
+	for i := range reg.Players {
+		byID[reg.Players[i].ID] = &reg.Players[i]
 	}
-	return http.StatusCreated, map[string]any{"id": tm.ID, "token": token, "team": teamView(&tm, func(id string) *tournament.Player { return byID[id] }),
+	tokens := []playerTokenOut{}
+	for _, t := range reg.Tokens {
+		tokens = append(tokens, playerTokenOut{ID: t.ID, Name: t.Name, Token: t.Token})
+	}
+	return http.StatusCreated, map[string]any{"id": reg.Team.ID, "token": reg.Token, "team": teamView(&reg.Team, func(id string) *tournament.Player { return byID[id] }),
 		"playerTokens": tokens}, nil
 }
 
@@ -265,51 +234,22 @@ func (a *API) listTeams(c *call) (int, any, error) {
 
 // POST /tournaments/{tid}/teams/{mid}/withdraw — organiser (S-6, Swiss only).
 func (a *API) withdrawTeam(c *call) (int, any, error) {
-	tid, mid := c.r.PathValue("tid"), c.r.PathValue("mid")
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	t, meta, err := a.loadTournament(c.ctx(), tid)
+	view := func(w service.TeamWithdrawn) (any, error) {
+		byID := map[string]*tournament.Player{}
+		for _, p := range w.Players {
+			byID[p.ID] = p
+		}
+		return map[string]any{"team": teamView(w.Team, func(id string) *tournament.Player { return byID[id] })}, nil
+	}
+	res, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), service.WithdrawTeam{Team: c.r.PathValue("mid")})
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, renderCurrent(err, view)
 	}
-	if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
-		return 0, nil, err
-	}
-	tm, rec, err := a.loadTeam(c.ctx(), tid, mid)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := t.WithdrawTeam(tm); err != nil {
-		return 0, nil, err
-	}
-	// Read before the write, so a throttled read cannot fail a request
-	// that has already acted (a retry would then be refused as withdrawn).
-	players, _, err := a.loadPlayers(c.ctx(), tid)
-	if err != nil {
-		return 0, nil, err
-	}
-	// As for a player: the event item is rewritten so the race with a
-	// pairing is lost by whichever writes second (pause.go).
-	if err := a.store.Transact(c.ctx(), []*store.Record{encode(rec, tm), encode(meta, t)}); err != nil {
-		return 0, nil, conflictWith(err, func() (any, error) {
-			tm, _, err := a.loadTeam(c.ctx(), tid, mid)
-			if err != nil {
-				return nil, err
-			}
-			players, _, err := a.loadPlayers(c.ctx(), tid)
-			byID := map[string]*tournament.Player{}
-			for _, p := range players {
-				byID[p.ID] = p
-			}
-			return map[string]any{"team": teamView(tm, func(id string) *tournament.Player { return byID[id] })}, err
-		})
-	}
-	byID := map[string]*tournament.Player{}
-	for _, p := range players {
-		byID[p.ID] = p
-	}
-	return http.StatusOK, map[string]any{"team": teamView(tm, func(id string) *tournament.Player { return byID[id] })}, nil
+	out, _ := view(res.(service.TeamWithdrawn))
+	return http.StatusOK, out, nil
 }
 
 // lineupIn is POST /tournaments/{tid}/rounds/{n}/lineups.
