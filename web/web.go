@@ -35,7 +35,7 @@ var static embed.FS
 
 // Routes are the page and asset routes the handler serves, as Go 1.22
 // ServeMux patterns (the deployed HTTP API routes them to the Web function).
-var Routes = []string{"GET /{$}", "GET /t/{tid}", "GET /t/{tid}/live", "GET /g/{gid}", "GET /assets/{name...}"}
+var Routes = []string{"GET /{$}", "GET /t/{tid}", "GET /t/{tid}/live", "GET /g/{gid}", "GET /assets/{name...}", "GET /t/{tid}/enter", "GET /f/{fid}", "GET /help", "GET /help/{name}"}
 
 // Options configure the handler.
 type Options struct {
@@ -61,6 +61,7 @@ type Handler struct {
 	assets map[string]*asset // by plain name and by fingerprinted name
 	shell  []byte
 	csp    string
+	help   map[string][]byte // the handbooks by name (help.go)
 	mux    *http.ServeMux
 }
 
@@ -82,7 +83,7 @@ func New(opts Options) (*Handler, error) {
 	h := &Handler{assets: map[string]*asset{}}
 	var names []string
 	err = fs.WalkDir(sub, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || p == "index.html" {
+		if err != nil || d.IsDir() || p == "index.html" || p == serviceWorker {
 			return err
 		}
 		names = append(names, p)
@@ -101,6 +102,9 @@ func New(opts Options) (*Handler, error) {
 	if err := h.addEngine(opts.Engine); err != nil {
 		return nil, err
 	}
+	if err := h.addServiceWorker(sub); err != nil {
+		return nil, err
+	}
 	page, err := fs.ReadFile(sub, "index.html")
 	if err != nil {
 		return nil, err
@@ -108,12 +112,18 @@ func New(opts Options) (*Handler, error) {
 	if err := h.renderShell(page, opts); err != nil {
 		return nil, err
 	}
+	if err := h.loadHelp(); err != nil {
+		return nil, err
+	}
 	h.mux = http.NewServeMux()
 	h.mux.HandleFunc("/", notFound)
 	for _, pattern := range Routes {
-		if strings.HasPrefix(pattern, "GET /assets/") {
+		switch {
+		case strings.HasPrefix(pattern, "GET /assets/"):
 			h.mux.HandleFunc(pattern, h.serveAsset)
-		} else {
+		case strings.HasPrefix(pattern, "GET /help"):
+			h.mux.HandleFunc(pattern, h.serveHelp)
+		default:
 			h.mux.HandleFunc(pattern, h.serveShell)
 		}
 	}
@@ -134,6 +144,36 @@ func (h *Handler) addAsset(name string, body []byte) {
 	a := &asset{body: body, contentType: contentType(name), hashed: strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:])[:hashLen] + ext}
 	h.assets[name] = a
 	h.assets[a.hashed] = a
+}
+
+// serviceWorker is the service worker's asset (sw.js), served at its plain
+// name /assets/sw.js with the scope "/" allowed: a browser checks that
+// stable URL for updates, and the file names this deploy's assets.
+const serviceWorker = "sw.js"
+
+// addServiceWorker serves sw.js with, in front of it, the deploy's version
+// and the fingerprinted URL of every other asset, which the worker caches
+// when it installs (web/static/sw.js says what it does with them).
+func (h *Handler) addServiceWorker(sub fs.FS) error {
+	body, err := fs.ReadFile(sub, serviceWorker)
+	if err != nil {
+		return err
+	}
+	var urls []string
+	for name, a := range h.assets {
+		if name == a.hashed {
+			urls = append(urls, "/assets/"+a.hashed)
+		}
+	}
+	slices.Sort(urls)
+	list, err := json.Marshal(urls)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(list)
+	head := fmt.Sprintf("self.XQ_VERSION = %q;\nself.XQ_ASSETS = %s;\n", hex.EncodeToString(sum[:])[:hashLen], list)
+	h.addAsset(serviceWorker, slices.Concat([]byte(head), body))
+	return nil
 }
 
 // rewrite replaces, in every match of re, the asset name its first group
@@ -246,6 +286,9 @@ func (h *Handler) serveAsset(w http.ResponseWriter, r *http.Request) {
 	} else {
 		// A plain name (a browser without import maps) is always revalidated.
 		hd.Set("Cache-Control", "no-cache")
+	}
+	if name == serviceWorker {
+		hd.Set("Service-Worker-Allowed", "/") // its scope is every page, not /assets/
 	}
 	// ServeContent answers If-None-Match against this ETag with a 304.
 	hd.Set("ETag", `"`+strings.TrimPrefix(path.Ext(strings.TrimSuffix(a.hashed, path.Ext(a.hashed))), ".")+`"`)

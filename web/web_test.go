@@ -223,7 +223,7 @@ func TestRoutes_MatchTheRouteTable(t *testing.T) {
 			continue
 		}
 		n++
-		p := strings.NewReplacer("{tid}", "tabc", "{gid}", "gabc", "{name...}", "app.js").Replace(rt.Path)
+		p := strings.NewReplacer("{tid}", "tabc", "{gid}", "gabc", "{name...}", "app.js", "{name}", "organiser.zh").Replace(rt.Path)
 		if res, _ := get(t, h, p); res.StatusCode != http.StatusOK {
 			t.Errorf("%s %s (%s): %d", rt.Method, rt.Path, p, res.StatusCode)
 		}

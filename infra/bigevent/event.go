@@ -105,6 +105,13 @@ func (b *builder) results(ctx context.Context, ps []pairing) error {
 		}
 		bodies[i] = fmt.Sprintf(`{"result":%q}`, res)
 	}
+	// The requests run b.workers at a time, so the store's refusals are
+	// counted over the whole round's results and given to the route.
+	t0 := b.lam.store.throttled()
+	defer func() {
+		t1 := b.lam.store.throttled()
+		b.lam.stats.throttled("POST /games/{gid}/result", t1.Reads+t1.Writes-t0.Reads-t0.Writes)
+	}()
 	next := make(chan int)
 	errs := make(chan error, b.workers)
 	var wg sync.WaitGroup

@@ -11,6 +11,8 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+
+	"github.com/xqtour/xqtour/shared/store/embedded"
 )
 
 // lambdaResponseLimit is Lambda's limit on a synchronous invocation's
@@ -24,6 +26,7 @@ type lambda struct {
 	stats    *stats
 	storePID int       // the store's process
 	units    *unitsLog // the API's request log lines' units
+	store    *storeStats
 	next     atomic.Int64
 }
 
@@ -41,14 +44,15 @@ type response struct {
 
 // measure is one invocation's figures.
 type measure struct {
-	bytes    int           // the JSON-encoded proxy response
-	wall     time.Duration // the handler's time
-	cpu      time.Duration // this process's CPU time meanwhile (with one request at a time: the handler's)
-	storeCPU time.Duration // the store's process's CPU time meanwhile
-	units    units         // DynamoDB capacity the request consumed
-	status   int
-	metered  bool // units were measured
-	timedCPU bool // cpu is the handler's alone (no other request ran)
+	bytes     int           // the JSON-encoded proxy response
+	wall      time.Duration // the handler's time
+	cpu       time.Duration // this process's CPU time meanwhile (with one request at a time: the handler's)
+	storeCPU  time.Duration // the store's process's CPU time meanwhile
+	throttled int64         // requests the store refused for a hot partition meanwhile (with one request at a time: this one's)
+	units     units         // DynamoDB capacity the request consumed
+	status    int
+	metered   bool // units were measured
+	timedCPU  bool // cpu is the handler's alone (no other request ran)
 }
 
 // invoke runs one request through the adapter. alone says no other request
@@ -72,11 +76,20 @@ func (l *lambda) invoke(ctx context.Context, q request, alone bool) (response, e
 		},
 		Body: q.body,
 	}
+	var t0 embedded.Throttles
+	if alone {
+		t0 = l.store.throttled()
+	}
 	cpu0, store0 := cpuTime(), processCPU(l.storePID)
 	began := time.Now()
 	res, err := l.proxy.ProxyWithContext(ctx, ev)
 	wall := time.Since(began)
 	cpu, storeCPU := cpuTime()-cpu0, processCPU(l.storePID)-store0
+	var throttled int64
+	if alone {
+		t1 := l.store.throttled()
+		throttled = t1.Reads + t1.Writes - t0.Reads - t0.Writes
+	}
 	if err != nil {
 		return response{}, fmt.Errorf("%s %s: %w", q.method, q.path, err)
 	}
@@ -85,7 +98,7 @@ func (l *lambda) invoke(ctx context.Context, q request, alone bool) (response, e
 		return response{}, err
 	}
 	u, metered := l.units.take(ev.RequestContext.RequestID)
-	l.stats.add(q.method+" "+q.route+q.label, measure{bytes: len(encoded), wall: wall, cpu: cpu, storeCPU: storeCPU, units: u, status: res.StatusCode, metered: metered, timedCPU: alone})
+	l.stats.add(q.method+" "+q.route+q.label, measure{bytes: len(encoded), wall: wall, cpu: cpu, storeCPU: storeCPU, units: u, status: res.StatusCode, metered: metered, timedCPU: alone, throttled: throttled})
 	body := []byte(res.Body)
 	if res.IsBase64Encoded {
 		return response{}, fmt.Errorf("%s %s: a base64 body", q.method, q.path)

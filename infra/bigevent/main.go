@@ -17,6 +17,9 @@
 // -pairprofile writes a CPU profile of the last round's pairing request (the
 // handler's alone: the store runs elsewhere) for `go tool pprof`.
 //
+// -paironly times the Swiss pairing alone at any size (the event's cap of
+// 20,000 players does not apply: no event is built), for the curve past it.
+//
 // -vcpu limits this process to that many CPUs (GOMAXPROCS and a cgroup CPU
 // quota, when the machine lets it create one): Lambda gives a function
 // memory/1,769 MB of a vCPU, so -vcpu 1 is 1,769 MB and -vcpu 0.58 is 1,024 MB.
@@ -51,19 +54,28 @@ func main() {
 	vcpu := flag.Float64("vcpu", 0, "CPUs the handlers may use (0: no limit); 1 is a 1,769 MB function")
 	seed := flag.Uint64("seed", 1, "seed of the results")
 	profile := flag.String("pairprofile", "", "write a CPU profile of the last round's pairing request to this file")
+	partition := flag.Bool("partition", true, "enforce DynamoDB's per-partition throughput (1,000 WCU, 3,000 RCU a second per partition key) in the store")
+	paironly := flag.Bool("paironly", false, "time only the Swiss pairing of the last round, after the pairing checker simulated the rounds before it (no store, no handlers): sizes above the event's cap")
 	flag.Parse()
-	if err := run(*players, *rounds, *workers, *vcpu, *seed, *profile); err != nil {
+	if *paironly {
+		if err := pairOnly(*players, *rounds, *seed); err != nil {
+			fmt.Fprintln(os.Stderr, "bigevent:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := run(*players, *rounds, *workers, *vcpu, *seed, *profile, *partition); err != nil {
 		fmt.Fprintln(os.Stderr, "bigevent:", err)
 		os.Exit(1)
 	}
 }
 
-func run(players, rounds, workers int, vcpu float64, seed uint64, profile string) error {
+func run(players, rounds, workers int, vcpu float64, seed uint64, profile string, partition bool) error {
 	if players < 2 || rounds < 1 || workers < 1 {
 		return fmt.Errorf("want -players ≥ 2, -rounds ≥ 1, -workers ≥ 1")
 	}
 	ctx := context.Background()
-	endpoint, stop, storePID, err := startStore()
+	endpoint, storeStats, stop, storePID, err := startStore(partition)
 	if err != nil {
 		return err
 	}
@@ -99,16 +111,28 @@ func run(players, rounds, workers int, vcpu float64, seed uint64, profile string
 	}
 	units := newUnitsLog()
 	api := httpapi.New(st, httpapi.WithLogger(slog.New(units)))
-	lam := &lambda{proxy: httpadapter.NewV2(api.Handler()), stats: stats, storePID: storePID, units: units}
+	lam := &lambda{proxy: httpadapter.NewV2(api.Handler()), stats: stats, storePID: storePID, units: units, store: storeStats}
 	b := &builder{lam: lam, rng: rand.New(rand.NewPCG(seed, 16)), workers: workers, profile: profile}
 	began := time.Now()
-	fmt.Printf("bigevent: %d players, %d rounds, GOMAXPROCS %d\n", players, rounds, runtime.GOMAXPROCS(0))
-	if err := b.build(players, rounds); err != nil {
-		return err
+	limits := "off"
+	if partition {
+		limits = "on (1,000 WCU and 3,000 RCU a second per partition key)"
+	}
+	fmt.Printf("bigevent: %d players, %d rounds, GOMAXPROCS %d, partition limits %s\n", players, rounds, runtime.GOMAXPROCS(0), limits)
+	buildErr := b.build(players, rounds)
+	if buildErr != nil {
+		// What was measured up to the failure is still the report.
+		fmt.Printf("\nstopped: %v\nmeasured so far:\n", buildErr)
 	}
 	lam.stats.print(os.Stdout)
+	if partition {
+		if err := printPartitions(os.Stdout, storeStats, lam.stats); err != nil {
+			return err
+		}
+	}
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	fmt.Printf("\nbuilt and measured in %s; the handlers' process peaked at %d MB resident\n", time.Since(began).Round(time.Second), ru.Maxrss/1024)
-	return nil
+	fmt.Printf("\nbuilt and measured in %s; the handlers' process peaked at %d MB resident, the store's at %d MB\n",
+		time.Since(began).Round(time.Second), ru.Maxrss/1024, peakMemory(storePID))
+	return buildErr
 }

@@ -2,8 +2,12 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"strconv"
@@ -15,8 +19,13 @@ import (
 
 // storeChildEnv set in the environment makes this program the store's
 // process: it serves the embedded store on a free port, prints its URL and
-// stops when its standard input closes (the parent has gone).
-const storeChildEnv = "XQTOUR_BIGEVENT_STORE"
+// then the URL of its partition statistics, and stops when its standard
+// input closes (the parent has gone). storePartitionEnv set as well turns
+// DynamoDB's per-partition throughput limits on (embedded.LimitPartitions).
+const (
+	storeChildEnv     = "XQTOUR_BIGEVENT_STORE"
+	storePartitionEnv = "XQTOUR_BIGEVENT_PARTITION"
+)
 
 func serveStore() {
 	srv, err := embedded.Start("127.0.0.1:0")
@@ -24,39 +33,110 @@ func serveStore() {
 		fmt.Fprintln(os.Stderr, "bigevent store:", err)
 		os.Exit(1)
 	}
+	if os.Getenv(storePartitionEnv) != "" {
+		srv.LimitPartitions(embedded.DefaultPartitionLimits)
+	}
+	// The statistics are served apart from the DynamoDB endpoint: /throttled
+	// the two refusal counts (cheap: the parent asks around every request),
+	// /partitions the hottest keys.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bigevent store:", err)
+		os.Exit(1)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/throttled", func(w http.ResponseWriter, _ *http.Request) {
+		st := srv.PartitionThrottles()
+		_ = json.NewEncoder(w).Encode(st)
+	})
+	mux.HandleFunc("/partitions", func(w http.ResponseWriter, _ *http.Request) {
+		_ = json.NewEncoder(w).Encode(srv.Partitions())
+	})
+	go func() { _ = http.Serve(ln, mux) }()
 	fmt.Println(srv.URL)
+	fmt.Println("http://" + ln.Addr().String())
 	_, _ = io.Copy(io.Discard, os.Stdin)
 	_ = srv.Close()
 }
 
+// storeStats reads the store process's partition statistics.
+type storeStats struct {
+	url    string
+	client http.Client
+}
+
+// throttled is how many requests the store has refused for a hot partition so far.
+func (s *storeStats) throttled() embedded.Throttles {
+	var t embedded.Throttles
+	if s == nil {
+		return t
+	}
+	if res, err := s.client.Get(s.url + "/throttled"); err == nil {
+		_ = json.NewDecoder(res.Body).Decode(&t)
+		_ = res.Body.Close()
+	}
+	return t
+}
+
+// partitions is the store's partition statistics.
+func (s *storeStats) partitions() (embedded.PartitionStats, error) {
+	var p embedded.PartitionStats
+	res, err := s.client.Get(s.url + "/partitions")
+	if err != nil {
+		return p, err
+	}
+	defer res.Body.Close()
+	return p, json.NewDecoder(res.Body).Decode(&p)
+}
+
+// peakMemory is process pid's peak resident set (VmHWM) in MB, 0 where unknown.
+func peakMemory(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
 // startStore runs this program again as the store's process and returns
-// the store's endpoint, how to stop it and its process id.
-func startStore() (string, func(), int, error) {
+// the store's endpoint, its statistics, how to stop it and its process id.
+func startStore(partition bool) (string, *storeStats, func(), int, error) {
 	self, err := os.Executable()
 	if err != nil {
-		return "", nil, 0, err
+		return "", nil, nil, 0, err
 	}
 	cmd := exec.Command(self)
 	cmd.Env = append(os.Environ(), storeChildEnv+"=1")
+	if partition {
+		cmd.Env = append(cmd.Env, storePartitionEnv+"=1")
+	}
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
-		return "", nil, 0, err
+		return "", nil, nil, 0, err
 	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return "", nil, 0, err
+		return "", nil, nil, 0, err
 	}
 	if err := cmd.Start(); err != nil {
-		return "", nil, 0, err
+		return "", nil, nil, 0, err
 	}
 	stop := func() { _ = in.Close(); _ = cmd.Wait() }
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
+	r := bufio.NewReader(out)
+	line, err := r.ReadString('\n')
+	stats, err2 := r.ReadString('\n')
+	if err != nil || err2 != nil {
 		stop()
-		return "", nil, 0, fmt.Errorf("the store's process did not start: %w", err)
+		return "", nil, nil, 0, fmt.Errorf("the store's process did not start: %v", errors.Join(err, err2))
 	}
-	return strings.TrimSpace(line), stop, cmd.Process.Pid, nil
+	return strings.TrimSpace(line), &storeStats{url: strings.TrimSpace(stats)}, stop, cmd.Process.Pid, nil
 }
 
 // processCPU is the CPU time (user and system) process pid has used, from

@@ -2,6 +2,7 @@ package deploy_test
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -124,8 +125,30 @@ func TestTemplate_PerClientLimit(t *testing.T) {
 		}
 		limits[toJSON(dig(rb, "Limit"))] = true
 	}
-	if !limits[toJSON(ref("PerClientRateLimit"))] || !limits[toJSON(ref("PerClientCreationRateLimit"))] {
-		t.Errorf("web ACL rules limit %v, want PerClientRateLimit and PerClientCreationRateLimit", limits)
+	if !limits[toJSON(ref("PerClientRateLimit"))] || !limits[toJSON(ref("PerClientCreationRateLimit"))] || !limits[toJSON(ref("PerClientEntryRateLimit"))] {
+		t.Errorf("web ACL rules limit %v, want PerClientRateLimit, PerClientCreationRateLimit and PerClientEntryRateLimit", limits)
+	}
+	// The scope-down paths: every "anyone" route counts as a creation, the
+	// entries (E-1, no creation key) as entries, and nothing else.
+	scoped := map[string]*regexp.Regexp{}
+	for _, r := range rules {
+		for _, st := range asList(dig(r, "Statement", "RateBasedStatement", "ScopeDownStatement", "AndStatement", "Statements")) {
+			if re, ok := dig(st, "RegexMatchStatement", "RegexString").(string); ok {
+				scoped[dig(r, "Name").(string)] = regexp.MustCompile(re)
+			}
+		}
+	}
+	for _, rt := range httpapi.Routes {
+		if rt.Method != "POST" {
+			continue
+		}
+		path := strings.NewReplacer("{tid}", "taaaaaaaaaaaaaaaa", "{fid}", "faaaaaaaaaaaaaaaa", "{pid}", "paaaaaaaaaaaaaaaa", "{gid}", "gaaaaaaaaaaaaaaaa", "{n}", "1", "{mid}", "maaaaaaaaaaaaaaaa", "{oid}", "oaaaaaaaaaaaaaaaa").Replace(rt.Path)
+		if got, want := scoped["per-client-creations"].MatchString(path), rt.Who.Has(httpapi.RoleAnyone); got != want {
+			t.Errorf("POST %s: counted as a creation %v, want %v", rt.Path, got, want)
+		}
+		if got, want := scoped["per-client-entries"].MatchString(path), rt.Who.Has(httpapi.RoleEntrant); got != want {
+			t.Errorf("POST %s: counted as an entry %v, want %v", rt.Path, got, want)
+		}
 	}
 	dist := dig(m, "Resources", "Edge", "Properties", "DistributionConfig")
 	if g := toJSON(dig(dist, "WebACLId")); g != `{"Fn::GetAtt":"EdgeWebAcl.Arn"}` && g != `{"Fn::GetAtt":["EdgeWebAcl","Arn"]}` {
@@ -159,8 +182,8 @@ func TestTemplate_EdgeResourcesTyped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if acl.Scope != "CLOUDFRONT" || len(acl.Rules) != 2 {
-		t.Errorf("web ACL: scope %s, %d rules; want CLOUDFRONT and the two per-client rules", acl.Scope, len(acl.Rules))
+	if acl.Scope != "CLOUDFRONT" || len(acl.Rules) != 3 {
+		t.Errorf("web ACL: scope %s, %d rules; want CLOUDFRONT and the three per-client rules (requests, creations, entries)", acl.Scope, len(acl.Rules))
 	}
 	dist, err := tpl.GetCloudFrontDistributionWithName("Edge")
 	if err != nil {

@@ -97,7 +97,7 @@ func TestREADMEWalkthrough(t *testing.T) {
 		`{"holder":"Defender","challenges":[{"round":1,"result":"1/2-1/2"}],"waiting":["Challenger 2"]}`,
 		`"round":1,"started":true`, `"redNumber":`, `"after":"1/2-1/2"`, "\"game_over\"",
 		`"teamTieBreak":"boardCount"`, `"winnerName":"Club`, `"decidedBy":"boardCount"`, `"rapid":true`, "\"round_unfinished\"\n", `"from":"knockout"`,
-		`"stage":"cross"`, `"from":"cross","groupPlace":1`, `{"format":"xqtour-event-part","offset":5,"items":5}`, `"already_exists"`} {
+		`"stage":"cross"`, `"from":"cross","groupPlace":1`, `{"format":"xqtour-event-part","offset":5,"items":5}`, `"already_exists"`, `"code":"likely_duplicate"`, `{"checkedIn":4,"open":true}`, `"name":"Teams","system":"roundRobin","teams":true`} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("walk-through output lacks %s:\n%s", want, out)
 		}

@@ -18,7 +18,8 @@
 //
 // DYNAMODB_FAULTS makes the embedded DynamoDB fail as DynamoDB does now and
 // then (embedded.ParseFaults: e.g. "conflict=0.05,throttle=0.05,internal=0.03,
-// ambiguous=0.03,latency=0-30ms"; off when unset): the spec is logged at start,
+// ambiguous=0.03,latency=0-30ms"; "partition" adds DynamoDB's per-partition
+// throughput limits; off when unset): the spec is logged at start,
 // and at exit one JSON line {"injected":{"conflict":n,…}} counts what was injected.
 //
 // Live updates are served at ws://ADDR/ws through the same fan-out as the
@@ -157,7 +158,7 @@ func run(ctx context.Context, log *slog.Logger) error {
 	go func() { errc <- srv.ListenAndServe() }()
 	fmt.Fprintf(os.Stderr, "xqtour is listening on http://%s (every route, the web client at /; store: %s)\n", addr, storeName(db, cfg))
 	fmt.Fprintf(os.Stderr, "live updates: ws://%s/ws\n", addr)
-	fmt.Fprintf(os.Stderr, "try: curl -s -X POST http://%s/tournaments -d '{\"name\":\"Saturday Swiss\",\"system\":\"swiss\",\"rounds\":7}'\n", addr)
+	fmt.Fprintf(os.Stderr, "try: curl -s -X POST http://%s/tournaments -H 'Content-Type: application/json' -d '{\"name\":\"Saturday Swiss\",\"system\":\"swiss\",\"rounds\":7}'\n", addr)
 	select {
 	case err := <-errc:
 		if !errors.Is(err, http.ErrServerClosed) {

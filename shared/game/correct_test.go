@@ -61,13 +61,19 @@ func TestDecode_FormatVersion1(t *testing.T) {
 	for at < len(b) && b[at] == hb[at] {
 		at++
 	}
-	// Versions 1 to 3 end with the log: no sealed-move flag (C-7) after it.
-	v3 := append([]byte(nil), b[:len(b)-1]...)
+	// Version 4 ends with the sealed-move flag: no signature count (O-3)
+	// after it; versions 1 to 3 end with the log: no sealed-move flag (C-7).
+	v4 := append([]byte(nil), b[:len(b)-1]...)
+	v4[0] = 4
+	if _, err := game.Decode(v4); err != nil {
+		t.Fatalf("version 4: %v", err)
+	}
+	v3 := append([]byte(nil), b[:len(b)-2]...)
 	v3[0] = 3
 	if _, err := game.Decode(v3); err != nil {
 		t.Fatalf("version 3: %v", err)
 	}
-	old := append(append([]byte(nil), b[:at]...), b[at+1:len(b)-1]...)
+	old := append(append([]byte(nil), b[:at]...), b[at+1:len(b)-2]...)
 	for _, v := range []byte{1, 2} {
 		old[0] = v // no log entries: the forms differ only in the version byte
 		back, err := game.Decode(old)

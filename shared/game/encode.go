@@ -17,8 +17,9 @@ import (
 // Version 2 adds to each log entry who acted (Actor.ID) and what a result
 // correction replaced; version 3 adds the O-2 penalty options after the
 // rules (read as off before); version 4 adds an adjourned game's sealed
-// move after the log (C-7). Versions 1 to 3 still decode.
-const formatVersion = 4
+// move after the log (C-7); version 5 the scoresheet's signatures after
+// that (O-3). Versions 1 to 4 still decode.
+const formatVersion = 5
 
 // ErrCorrupt is wrapped by every UnmarshalBinary error.
 var ErrCorrupt = errors.New("game: corrupt encoding")
@@ -114,6 +115,23 @@ func (g *Game) AppendBinary(b []byte) ([]byte, error) {
 		w.b = binary.LittleEndian.AppendUint16(w.b, uint16(g.seal.move))
 		w.byte(byte(g.seal.by))
 		w.varint(g.seal.at - g.startMs)
+	}
+	w.uvarint(uint64(len(g.signs)))
+	for _, sg := range g.signs {
+		w.byte(byte(sg.Line) | b2u(sg.Refused)<<2)
+		w.string(sg.Name)
+		w.varint(sg.At - g.startMs)
+		w.byte(byte(sg.By.Role))
+		w.byte(byte(sg.By.Side))
+		w.string(sg.By.ID)
+		w.uvarint(uint64(len(sg.Strokes)))
+		for _, st := range sg.Strokes {
+			w.uvarint(uint64(len(st)))
+			for _, p := range st {
+				w.byte(p[0])
+				w.byte(p[1])
+			}
+		}
 	}
 	return w.b, nil
 }
@@ -257,6 +275,32 @@ func decode(data []byte) (*Game, error) {
 	}
 	if version >= 4 && r.bool() {
 		g.seal = sealed{on: true, move: xiangqi.Move(r.uint16()), by: r.color(), at: r.varint() + g.startMs}
+	}
+	if version >= 5 {
+		ns := int(r.small(uint64(signatories)))
+		for i := 0; i < ns && r.err == nil; i++ {
+			var sg Signature
+			bits := r.byte()
+			sg.Line, sg.Refused = Signatory(bits&3), bits&4 != 0
+			if sg.Line >= signatories || bits > 7 {
+				r.fail("signature line")
+			}
+			sg.Name = r.string()
+			sg.At = r.varint() + g.startMs
+			sg.By.Role = Role(r.byte())
+			sg.By.Side = r.color()
+			sg.By.ID = r.string()
+			nst := int(r.small(MaxSignatureStroke))
+			for j := 0; j < nst && r.err == nil; j++ {
+				np := int(r.small(MaxSignaturePoints))
+				st := make([][2]uint8, 0, np)
+				for k := 0; k < np && r.err == nil; k++ {
+					st = append(st, [2]uint8{r.byte(), r.byte()})
+				}
+				sg.Strokes = append(sg.Strokes, st)
+			}
+			g.signs = append(g.signs, sg)
+		}
 	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("trailing bytes")

@@ -62,7 +62,8 @@ type Game struct {
 
 	log     []LogEntry
 	version uint64
-	seal    sealed // an adjourned game's sealed move (C-7)
+	seal    sealed      // an adjourned game's sealed move (C-7)
+	signs   []Signature // the scoresheet's lines signed so far (O-3)
 
 	// Derived by replaying the moves; never stored.
 	pos    *xiangqi.Position

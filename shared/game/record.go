@@ -151,6 +151,18 @@ func (g *Game) pgn(now int64, info RecordInfo) (string, error) {
 	tag("BlackTimeUsed", hms(g.clk.Face(clock.Black, now).UsedMs))
 	tag("RedFouls", fmt.Sprint(g.fouls[xiangqi.Red]))
 	tag("BlackFouls", fmt.Sprint(g.fouls[xiangqi.Black]))
+	// O-3: who signed the sheet and when; a finished game not yet signed by
+	// all three says it is awaiting signatures.
+	for _, sg := range g.signs {
+		what := sg.Name + " " + time.UnixMilli(sg.At).UTC().Format(time.RFC3339)
+		if sg.Refused {
+			what = "refused: " + what
+		}
+		tag(signatureTags[sg.Line], what)
+	}
+	if g.status == Over && !g.Signed() {
+		tag("Signatures", "awaiting")
+	}
 	b.WriteByte('\n')
 	texts := make([]string, len(g.moves))
 	for i, m := range g.moves {
@@ -161,6 +173,9 @@ func (g *Game) pgn(now int64, info RecordInfo) (string, error) {
 	b.WriteByte('\n')
 	return b.String(), nil
 }
+
+// signatureTags are the PGN tags of the scoresheet's three lines (O-3).
+var signatureTags = [signatories]string{"RedSignature", "BlackSignature", "ScribeSignature", "SheetClosed"}
 
 func orQuestion(s string) string {
 	if s == "" {

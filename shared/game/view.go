@@ -47,7 +47,11 @@ type View struct {
 	Result  result.Result
 	Reason  Reason
 	EndedAt int64 // Unix ms; 0 while playing
-	Version uint64
+	// Signatures are the scoresheet's lines signed so far (O-3), and Signed
+	// says all three are: the game is over for the record.
+	Signatures []Signature
+	Signed     bool
+	Version    uint64
 }
 
 // DrawView is the draw-offer state (D-1…D-5).
@@ -125,6 +129,7 @@ func (g *Game) View(now int64) View {
 		v.Moves[i] = m.String()
 	}
 	v.AdjournedAt, v.AdjournedBy, v.Adjourned = s.Adjourned()
+	v.Signatures, v.Signed = g.Signatures(), g.Signed()
 	if s.status == Playing && v.Started && !v.Adjourned { // before the round starts no move is legal yet (C-1); none while adjourned (C-7)
 		legal := s.pos.LegalMoves()
 		v.LegalMoves = make([]string, len(legal))

@@ -35,6 +35,10 @@
 //	tournaments.go    creating events, registering players and officials, withdrawals
 //	people.go         organiser edits of players, officials' and captains' tokens
 //	pause.go          pause and resume
+//	entries.go        entries by the players: open, close, enter, approve, reject
+//	                  (E-1); qr.go the entry's link as a QR code
+//	checkin.go        check-in (E-2): the player's or the desk's, the desk's list
+//	festivals.go      festivals (E-3): sections, the festival token and officials
 //	rounds.go         the event read whole (loadEvent), pairing, rounds, changes, start
 //	finished.go       GET /tournaments/{tid} and the finished status
 //	discovery.go      GET /me, the round list, the officials

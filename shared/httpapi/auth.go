@@ -121,6 +121,8 @@ func (a *API) lookupCredential(c *call, scope, id string) (credential, error) {
 		return credential{Principal{Scope: scope, ID: id, Role: roleCaptain}, tm.CaptainTokenHash}, nil
 	case strings.HasPrefix(scope, "g"):
 		return a.gameSeatCredential(c, scope, id)
+	case strings.HasPrefix(scope, "f"): // a festival's organiser or official (E-3, festivals.go)
+		return a.festivalCredential(c, scope, id)
 	}
 	return credential{}, store.ErrNotFound
 }
@@ -130,7 +132,11 @@ func (a *API) lookupCredential(c *call, scope, id string) (credential, error) {
 // organiser's hash is in it) or its principal's item.
 func (a *API) eventCaller(c *call) service.Credential {
 	return func(_ context.Context, t *tournament.Tournament) (service.Caller, error) {
-		return a.authenticate(c, organiserKnown(t))
+		p, err := a.authenticate(c, organiserKnown(t))
+		if err == nil && p.Scope != t.ID && validID('f', p.Scope) && t.Festival == p.Scope {
+			p.Scope = t.ID // a festival's token acts in the festival's sections (E-3)
+		}
+		return p, err
 	}
 }
 
@@ -142,7 +148,14 @@ func (a *API) requireRole(c *call, scope string, known func(scope, id string) (c
 		return Principal{}, err
 	}
 	if p.Scope != scope {
-		return Principal{}, forbidden("this token belongs to another event or game")
+		// A festival's token acts in the festival's sections (E-3).
+		if ok, err := a.festivalActs(c, p, scope); err != nil || !ok {
+			if err != nil && !isNotFound(err) {
+				return Principal{}, err
+			}
+			return Principal{}, forbidden("this token belongs to another event or game")
+		}
+		p.Scope = scope
 	}
 	if !slices.Contains(roles, p.Role) {
 		return Principal{}, forbidden("the " + p.Role + "'s token may not do this; it needs: " + strings.Join(roles, " or "))

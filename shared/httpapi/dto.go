@@ -111,6 +111,13 @@ type tournamentIn struct {
 	ChallengeTeam    int              `json:"challengeTeam"`
 	// BroadcastDelaySeconds delays public reads of the event's games.
 	BroadcastDelaySeconds int `json:"broadcastDelaySeconds"`
+	// SignedResults counts a game's result only once its scoresheet is signed (O-3).
+	SignedResults bool `json:"signedResults"`
+	// CheckIn pairs each round only the players checked in for it (E-2).
+	CheckIn bool `json:"checkIn"`
+	// Festival makes the event a section of that festival (E-3); the
+	// request then carries the festival's token.
+	Festival string `json:"festival"`
 }
 
 // lateEntriesJSON is a Swiss event's late-entry rules (S-2).
@@ -178,6 +185,7 @@ func (in *tournamentIn) combinedSettings(s *tournament.Settings) {
 	s.Rating = in.Rating.params()
 	s.ChallengeDraw = in.ChallengeDraw
 	s.BroadcastDelaySeconds = in.BroadcastDelaySeconds
+	s.SignedResults = in.SignedResults
 	s.ChallengeTeam = in.ChallengeTeam
 }
 
@@ -218,6 +226,15 @@ type tournamentOut struct {
 	// BroadcastDelaySeconds is how far behind the play public reads of the
 	// event's games are.
 	BroadcastDelaySeconds int `json:"broadcastDelaySeconds"`
+	// SignedResults says a result counts once the game's scoresheet is signed (O-3).
+	SignedResults bool `json:"signedResults"`
+	// CheckIn, Festival and Entries: E-2, E-3, E-1.
+	CheckIn bool `json:"checkIn,omitempty"`
+	// CheckInOpensAt is when the next round's check-in opens, when the
+	// organiser set a time (E-2).
+	CheckInOpensAt *string     `json:"checkInOpensAt,omitempty"`
+	Festival       string      `json:"festival,omitempty"`
+	Entries        *entriesOut `json:"entries,omitempty"`
 }
 
 func rfc3339(ms int64) string { return games.RFC3339(ms) }
@@ -230,7 +247,15 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch, RankByGamePoints: s.RankByGamePoints,
 		Playoff: s.PlayoffPlaces() == 0, ShareTitle: s.ShareTitle, PlacesCounted: s.PlacesCounted, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Entrants(), Round: t.Round,
 		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s), Rating: ratingOut(s.Rating), ChallengeDraw: s.ChallengeDraw, ChallengeTeam: s.ChallengeTeam,
-		BroadcastDelaySeconds: s.BroadcastDelaySeconds,
+		BroadcastDelaySeconds: s.BroadcastDelaySeconds, SignedResults: s.SignedResults, CheckIn: s.CheckIn, Festival: t.Festival,
+	}
+	if w := t.CheckInOpens; w != nil && w.Round == t.Round+1 {
+		s := rfc3339(w.OpensAt)
+		out.CheckInOpensAt = &s
+	}
+	if t.Entries != nil {
+		ev := entriesView(t, 0) // open as the organiser left it; closesAt says when it closes
+		out.Entries = &ev
 	}
 	if s.StartsAt != 0 {
 		v := rfc3339(s.StartsAt)
@@ -273,13 +298,15 @@ type playerOut struct {
 	Status         string `json:"status"`
 	JoinedRound    int    `json:"joinedRound"`
 	WithdrawnAfter *int   `json:"withdrawnAfter,omitempty"`
+	// CheckedIn is the last round the player checked in for (E-2).
+	CheckedIn int `json:"checkedIn,omitempty"`
 }
 
 // playerView is a player as clients see it, number being the player's
 // number as the event shows it (tournament.ShownNumbers).
 func playerView(p *tournament.Player, number int) playerOut {
 	out := playerOut{ID: p.ID, Number: number, EntryNumber: p.Number, Name: p.Name, Rating: p.Rating, Club: p.Club, Seeded: p.Seeded,
-		Status: string(p.Status), JoinedRound: p.JoinedRound}
+		Status: string(p.Status), JoinedRound: p.JoinedRound, CheckedIn: p.CheckedIn}
 	if p.Status == tournament.Withdrawn {
 		out.WithdrawnAfter = &p.WithdrawnAfter
 	}

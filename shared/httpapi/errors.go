@@ -26,6 +26,7 @@ type Error struct {
 	Code       string
 	Message    string
 	Rule       string
+	Params     map[string]any
 	Current    any
 	RetryAfter int
 }
@@ -38,6 +39,9 @@ type errorBody struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
 		Rule    string `json:"rule,omitempty"`
+		// Params are what the message names, for a page that says the
+		// refusal in its reader's language (rulebook.RuleError.Params).
+		Params map[string]any `json:"params,omitempty"`
 	} `json:"error"`
 	Current any `json:"current,omitempty"`
 }
@@ -84,13 +88,13 @@ func toError(err error) *Error {
 	case errors.As(err, &e):
 		return e
 	case errors.As(err, &ce2):
-		return &Error{Status: kindStatus[ce2.Kind], Code: ce2.Code, Message: ce2.Message, Rule: ce2.Rule, Current: ce2.Current, RetryAfter: ce2.RetryAfter}
+		return &Error{Status: kindStatus[ce2.Kind], Code: ce2.Code, Message: ce2.Message, Rule: ce2.Rule, Params: ce2.Params, Current: ce2.Current, RetryAfter: ce2.RetryAfter}
 	case errors.As(err, &re):
 		status := refusalStatus[re.Code]
 		if status == 0 {
 			status = http.StatusUnprocessableEntity
 		}
-		return &Error{Status: status, Code: re.Code, Message: re.Message, Rule: re.Rule}
+		return &Error{Status: status, Code: re.Code, Message: re.Message, Rule: re.Rule, Params: re.Params}
 	case errors.As(err, &fe):
 		return &Error{Status: http.StatusBadRequest, Code: "invalid_field", Message: fe.Error(), Rule: fe.Rule}
 	case errors.As(err, &ce):
@@ -151,7 +155,7 @@ func writeError(w http.ResponseWriter, log *slog.Logger, err error) int {
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
 	}
 	var body errorBody
-	body.Error.Code, body.Error.Message, body.Error.Rule = e.Code, escapeControls(e.Message), e.Rule
+	body.Error.Code, body.Error.Message, body.Error.Rule, body.Error.Params = e.Code, escapeControls(e.Message), e.Rule, e.Params
 	body.Current = e.Current
 	writeJSON(w, e.Status, body)
 	return e.Status

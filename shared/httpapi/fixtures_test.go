@@ -342,7 +342,7 @@ func newFixture(t *testing.T, s *apitest.Server) fixture {
 
 // path fills a route pattern's ids with the fixture's.
 func (f fixture) path(p string) string {
-	return strings.NewReplacer("{tid}", f.tid, "{pid}", f.pid, "{gid}", f.gid, "{n}", "1", "{mid}", "maaaaaaaaaaaaaaaa", "{oid}", f.oid).Replace(p)
+	return strings.NewReplacer("{tid}", f.tid, "{pid}", f.pid, "{gid}", f.gid, "{n}", "1", "{mid}", "maaaaaaaaaaaaaaaa", "{oid}", f.oid, "{fid}", "faaaaaaaaaaaaaaaa").Replace(p)
 }
 
 // token returns a token of the role a route asks for first.

@@ -265,6 +265,8 @@ type roundOut struct {
 	Eliminated        []string        `json:"eliminated,omitempty"`
 	EliminatedNames   []string        `json:"eliminatedNames,omitempty"`
 	Stage             string          `json:"stage,omitempty"`
+	// Absent are the players left out for not checking in (E-2).
+	Absent []string `json:"absent,omitempty"`
 	// Language is the explanations' language (zh, en) when the view has any.
 	Language string `json:"language,omitempty"`
 }
@@ -301,6 +303,7 @@ func roundView(r *tournament.Round, h *tournament.History, numbers map[string]in
 		out.Pairings = append(out.Pairings, po)
 	}
 	out.Byes = append(out.Byes, r.Byes...)
+	out.Absent = r.Absent
 	if len(r.Byes) > 0 {
 		out.Bye = &r.Byes[0]
 		if n := name(r.Byes[0]); n != "" {

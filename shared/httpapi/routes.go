@@ -44,6 +44,10 @@ const (
 	RolePlayerToMove Role = "player to move"
 	// RoleCaptain: a team captain's token, for their own team.
 	RoleCaptain Role = roleCaptain
+	// RoleEntrant: anyone, without a token, while the event takes entries
+	// (E-1); unlike RoleAnyone no creation key is asked: players enter
+	// with the event's link, and the event's capacity bounds what they create.
+	RoleEntrant Role = "entrant"
 )
 
 // Roles is who may call a route: any one of them.
@@ -54,7 +58,9 @@ func (rs Roles) Has(r Role) bool { return slices.Contains(rs, r) }
 
 // NeedsToken reports whether a caller must show a token: every route but
 // the public and the anyone ones.
-func (rs Roles) NeedsToken() bool { return !rs.Has(RolePublic) && !rs.Has(RoleAnyone) }
+func (rs Roles) NeedsToken() bool {
+	return !rs.Has(RolePublic) && !rs.Has(RoleAnyone) && !rs.Has(RoleEntrant)
+}
 
 // String is the roles as prose, as API.md writes them: "player to move, scribe".
 func (rs Roles) String() string {
@@ -106,6 +112,7 @@ var Routes = []Route{
 	{"POST", "/tournaments/{tid}/officials/{oid}/token", FnTournaments, Roles{RoleOrganiser}, (*API).reissueOfficialToken},
 	{"POST", "/tournaments/{tid}/token", FnTournaments, Roles{RoleOrganiser}, (*API).rotateOrganiserToken},
 	{"POST", "/tournaments/{tid}/broadcast", FnTournaments, Roles{RoleOrganiser}, (*API).setBroadcast},
+	{"POST", "/tournaments/{tid}/qr", FnTournaments, Roles{RoleOrganiser}, (*API).qrCodes},
 	{"GET", "/me", FnTournaments, Roles{RoleAnyToken}, (*API).me},
 	{"POST", "/games", FnGames, Roles{RoleAnyone}, (*API).createGame},
 	{"GET", "/games/{gid}", FnGames, Roles{RolePublic}, (*API).getGame},
@@ -123,6 +130,7 @@ var Routes = []Route{
 	{"POST", "/games/{gid}/result", FnRulings, Roles{RoleArbiter, RoleChiefArbiter, RoleScribe, RoleOrganiser}, (*API).recordResult},
 	{"POST", "/games/{gid}/rulings", FnRulings, Roles{RoleArbiter, RoleChiefArbiter, RoleScribe, RoleOrganiser}, (*API).rule},
 	{"POST", "/games/{gid}/votes", FnRulings, Roles{RoleArbiter, RoleChiefArbiter, RoleOrganiser}, (*API).vote},
+	{"POST", "/games/{gid}/signatures", FnRulings, Roles{RolePlayer, RoleScribe, RoleArbiter, RoleChiefArbiter, RoleOrganiser}, (*API).sign},
 	{"POST", "/tournaments/{tid}/rounds", FnPairRound, Roles{RoleOrganiser}, (*API).pairRound},
 	{"GET", "/tournaments/{tid}/rounds", FnPairRound, Roles{RolePublic}, (*API).listRounds},
 	{"GET", "/tournaments/{tid}/rounds/{n}", FnPairRound, Roles{RolePublic}, (*API).getRound},
@@ -142,9 +150,25 @@ var Routes = []Route{
 	{"GET", "/tournaments/{tid}/export", FnTournaments, Roles{RoleOrganiser}, (*API).exportEvent},
 	{"GET", "/tournaments/{tid}/usage", FnTournaments, Roles{RoleOrganiser}, (*API).getUsage},
 	{"POST", "/tournaments/import", FnTournaments, Roles{RoleAnyone}, (*API).importEvent},
+	{"POST", "/tournaments/{tid}/entries/open", FnTournaments, Roles{RoleOrganiser}, (*API).openEntries},
+	{"POST", "/tournaments/{tid}/entries/close", FnTournaments, Roles{RoleOrganiser}, (*API).closeEntries},
+	{"POST", "/tournaments/{tid}/entries", FnTournaments, Roles{RoleEntrant}, (*API).enter},
+	{"GET", "/tournaments/{tid}/entries", FnTournaments, Roles{RoleOrganiser}, (*API).listEntries},
+	{"POST", "/tournaments/{tid}/players/{pid}/approve", FnTournaments, Roles{RoleOrganiser}, (*API).approveEntry},
+	{"POST", "/tournaments/{tid}/players/{pid}/reject", FnTournaments, Roles{RoleOrganiser}, (*API).rejectEntry},
+	{"POST", "/tournaments/{tid}/rounds/{n}/checkin", FnTournaments, Roles{RolePlayer, RoleOrganiser, RoleArbiter, RoleChiefArbiter}, (*API).checkIn},
+	{"POST", "/tournaments/{tid}/checkin", FnTournaments, Roles{RoleOrganiser}, (*API).configureCheckIn},
+	{"GET", "/tournaments/{tid}/rounds/{n}/checkin", FnTournaments, Roles{RoleOrganiser, RoleArbiter, RoleChiefArbiter}, (*API).checkInDesk},
+	{"POST", "/festivals", FnTournaments, Roles{RoleAnyone}, (*API).createFestival},
+	{"GET", "/festivals/{fid}", FnTournaments, Roles{RolePublic}, (*API).getFestival},
+	{"POST", "/festivals/{fid}/officials", FnTournaments, Roles{RoleOrganiser}, (*API).addFestivalOfficial},
 	{"GET", "/", FnWeb, Roles{RolePublic}, nil},
 	{"GET", "/t/{tid}", FnWeb, Roles{RolePublic}, nil},
 	{"GET", "/t/{tid}/live", FnWeb, Roles{RolePublic}, nil},
 	{"GET", "/g/{gid}", FnWeb, Roles{RolePublic}, nil},
+	{"GET", "/t/{tid}/enter", FnWeb, Roles{RolePublic}, nil},
+	{"GET", "/f/{fid}", FnWeb, Roles{RolePublic}, nil},
 	{"GET", "/assets/{name...}", FnWeb, Roles{RolePublic}, nil},
+	{"GET", "/help", FnWeb, Roles{RolePublic}, nil},
+	{"GET", "/help/{name}", FnWeb, Roles{RolePublic}, nil},
 }

@@ -56,7 +56,7 @@ func TestEveryMutatingRouteRefusesBadRequests(t *testing.T) {
 					t.Errorf("oversize body: %d %s", r.Status, r.Body)
 				}
 			}
-			if rt.Who.Has(httpapi.RoleAnyone) {
+			if rt.Who.Has(httpapi.RoleAnyone) || rt.Who.Has(httpapi.RoleEntrant) {
 				return
 			}
 			if r := send("", `{}`); r.Status != http.StatusUnauthorized {
@@ -115,7 +115,7 @@ func TestThrottledStoreIs429(t *testing.T) {
 // anyone and any token alone, token roles in any combination, none twice.
 func TestRouteRoles(t *testing.T) {
 	known := []httpapi.Role{httpapi.RolePublic, httpapi.RoleAnyone, httpapi.RoleAnyToken, httpapi.RoleOrganiser,
-		httpapi.RoleArbiter, httpapi.RoleChiefArbiter, httpapi.RoleScribe, httpapi.RolePlayer, httpapi.RolePlayerToMove, httpapi.RoleCaptain}
+		httpapi.RoleArbiter, httpapi.RoleChiefArbiter, httpapi.RoleScribe, httpapi.RolePlayer, httpapi.RolePlayerToMove, httpapi.RoleCaptain, httpapi.RoleEntrant}
 	for _, rt := range httpapi.Routes {
 		if len(rt.Who) == 0 {
 			t.Errorf("%s %s names no caller", rt.Method, rt.Path)
@@ -126,7 +126,7 @@ func TestRouteRoles(t *testing.T) {
 				t.Errorf("%s %s: role %q unknown or repeated", rt.Method, rt.Path, r)
 			}
 			seen[r] = true
-			if alone := r == httpapi.RolePublic || r == httpapi.RoleAnyone || r == httpapi.RoleAnyToken; alone && len(rt.Who) > 1 {
+			if alone := r == httpapi.RolePublic || r == httpapi.RoleAnyone || r == httpapi.RoleAnyToken || r == httpapi.RoleEntrant; alone && len(rt.Who) > 1 {
 				t.Errorf("%s %s: %q combined with other roles (%s)", rt.Method, rt.Path, r, rt.Who)
 			}
 		}

@@ -18,9 +18,9 @@ func nosniff(next http.Handler) http.Handler {
 
 // idKinds maps a path parameter to the one-letter kind its ids start with
 // (newID, GameID): each id is the kind and 16 base32 letters.
-var idKinds = map[string]byte{"tid": 't', "gid": 'g', "pid": 'p', "mid": 'm', "oid": 'o'}
+var idKinds = map[string]byte{"tid": 't', "gid": 'g', "pid": 'p', "mid": 'm', "oid": 'o', "fid": 'f'}
 
-var idKindNames = map[byte]string{'t': "an event", 'g': "a game", 'p': "a player", 'm': "a team", 'o': "an official"}
+var idKindNames = map[byte]string{'t': "an event", 'g': "a game", 'p': "a player", 'm': "a team", 'o': "an official", 'f': "a festival"}
 
 // idLength is a kind letter and 80 bits in base32.
 const idLength = 1 + 16
@@ -63,6 +63,8 @@ func tokenShape(scope, id string) bool {
 		return id == scope || validID('p', id) || validID('o', id) || validID('m', id)
 	case validID('g', scope):
 		return id == "red" || id == "black"
+	case validID('f', scope): // a festival's organiser or official (E-3)
+		return id == scope || validID('o', id)
 	}
 	return false
 }

@@ -49,6 +49,7 @@ func (a *API) createTournament(c *call) (int, any, error) {
 		TeamFormat: in.TeamFormat, KeepEntryOrder: in.KeepEntry,
 		Scoring: sc, Tiebreaks: in.Tiebreaks, TimeControl: tc, Rules: rules, FirstRound: in.FirstRound,
 		AvoidSameClub: in.AvoidSameClub, GamesPerMatch: in.GamesPerMatch, RankByGamePoints: in.RankByGamePoints, Playoff: in.Playoff, ShareTitle: in.ShareTitle, PlacesCounted: in.PlacesCounted,
+		CheckIn: in.CheckIn,
 	}
 	if in.StartsAt != nil {
 		s.StartsAt = in.StartsAt.UnixMilli()
@@ -66,7 +67,11 @@ func (a *API) createTournament(c *call) (int, any, error) {
 	// lost to DynamoDB's own contention or throttling is retried (retry.go),
 	// and one applied although its answer was lost is recognised by the store.
 	rec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.MetaSK, Kind: store.KindTournament, Expires: service.EventTTL(t)}, t)
-	if err := command.Retry(func() error { return a.store.Put(c.ctx(), rec) }); err != nil {
+	if in.Festival != "" { // a section of a festival (E-3, festivals.go)
+		if err := a.newSection(c, in.Festival, t, rec); err != nil {
+			return 0, nil, err
+		}
+	} else if err := command.Retry(func() error { return a.store.Put(c.ctx(), rec) }); err != nil {
 		return 0, nil, err
 	}
 	noteEvent(c.ctx(), tid, "")

@@ -7,11 +7,16 @@ package rulebook
 // clients (the package that refuses declares its codes), Rule the id of the
 // rule in this book that decided it (empty when no single rule did), Message
 // a sentence for people, and Err the engine's or notation's error behind
-// the refusal, if any.
+// the refusal, if any. Params names, for a client that says the refusal in
+// its reader's own words, what Message says in English: the tables, rounds
+// and player numbers it concerns and the request option that would get past
+// it (JSON values: numbers, strings, lists and objects of them); never an
+// internal id, so a page can show every value as it is.
 type RuleError struct {
 	Code    string
 	Rule    string
 	Message string
+	Params  map[string]any
 	Err     error
 }
 

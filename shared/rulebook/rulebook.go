@@ -55,7 +55,7 @@ var Families = []struct{ Letter, Name string }{
 	{"B", "Board, pieces and moves"}, {"G", "How a game ends"}, {"D", "Draw offers"},
 	{"C", "Clocks and time controls"}, {"N", "Notation"}, {"S", "Competition systems"},
 	{"T", "Teams"}, {"K", "Scoring"}, {"R", "Ranking and tie-breaks"},
-	{"P", "Swiss pairing (定位编排法)"}, {"O", "Officials and roles"}, {"L", "Later"},
+	{"P", "Swiss pairing (定位编排法)"}, {"O", "Officials and roles"}, {"E", "Entries, check-in and championships"}, {"L", "Later"},
 }
 
 // Lookup returns the rule with the id.
@@ -87,7 +87,7 @@ func All() []Rule {
 }
 
 // IDPattern matches a rule id as code and messages cite it.
-var IDPattern = regexp.MustCompile(`\b[BGDCNSTKRPOL]-[0-9]{1,2}\b`)
+var IDPattern = regexp.MustCompile(`\b[BGDCNSTKRPOEL]-[0-9]{1,2}\b`)
 
 // Markdown renders the whole rule book as a markdown document.
 func Markdown() []byte {

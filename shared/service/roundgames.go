@@ -333,6 +333,6 @@ func (s *Service) eventGame(t *tournament.Tournament, r *tournament.Round, p tou
 		return nil, err
 	}
 	link := games.Link{Tournament: t.ID, Round: r.Number, Table: p.Table, Red: red.ID, Black: black.ID, RedHash: red.TokenHash, BlackHash: black.TokenHash,
-		RedName: red.Name, BlackName: black.Name, RedNumber: numbers[red.ID], BlackNumber: numbers[black.ID], Delay: t.Settings.BroadcastDelaySeconds}
+		RedName: red.Name, BlackName: black.Name, RedNumber: numbers[red.ID], BlackNumber: numbers[black.ID], Delay: t.Settings.BroadcastDelaySeconds, SignedResults: t.Settings.SignedResults}
 	return games.Encode(&store.Record{PK: store.GamePK(p.GameID), SK: store.GameSK, Kind: store.KindGame}, link, g)
 }

@@ -43,6 +43,7 @@ func (c StartRound) Apply(x *Txn) (any, error) {
 	if r.Started(x.Now) {
 		return nil, &command.Error{Kind: command.Conflict, Code: "round_already_started", Rule: "C-1",
 			Message: fmt.Sprintf("round %d started at %s; its clocks are running and nothing changed", c.N, games.RFC3339(r.StartsAt)),
+			Params:  map[string]any{"round": c.N, "startedAt": games.RFC3339(r.StartsAt)},
 			Current: RoundOf{ev, r}}
 	}
 	changed := *r

@@ -24,6 +24,9 @@
 //	C#<cid>       CONN        live WebSocket connection: the topics it follows; expires through "ttl"
 //	S#G#<gid>     C#<cid>     connection cid follows game gid; expires with its connection
 //	S#T#<tid>     C#<cid>     connection cid follows event tid (rounds, results, standings, players)
+//	E#<tid>       P#<pid>     an entry awaiting the organiser's approval (E-1): name, rating, club, token hash
+//	E#<tid>       N#<hash>    an entry's name and club (E-1), written once, so a likely duplicate is one read
+//	F#<fid>       META        festival (championship, E-3): name, token hash, its sections, its officials
 //	J#<tid>       IMPORT      a multi-part import of event tid under way: its token hash, snapshot, progress
 //	J#<tid>       Q#<offset>#<nnn>  a staged chunk of the import's part starting at item offset: the
 //	                          part's lines, kept apart from the event's keys until the last part is in
@@ -122,6 +125,13 @@ const (
 	ViewDocPrefix = "D#"
 	// UsagePrefix starts an event's usage partition: U#<tid>.
 	UsagePrefix = "U#"
+	// EntriesPrefix starts an event's entries partition: E#<tid>, apart
+	// from T#<tid> so the event's Query, export and import never meet them.
+	EntriesPrefix = "E#"
+	// EntryNamePrefix starts an entry's name key under E#<tid>: N#<hash>.
+	EntryNamePrefix = "N#"
+	// FestivalPrefix starts a festival's partition: F#<fid>.
+	FestivalPrefix = "F#"
 	// ImportPrefix starts a multi-part event import's partition: J#<tid>.
 	ImportPrefix = "J#"
 	// StagedPrefix starts the sort key of a staged chunk of a multi-part
@@ -167,12 +177,24 @@ const (
 	KindViewChunk    = "viewpart"     // V#<tid>/D#<view>#<build>#<nnn>
 	KindUsage        = "usage"        // U#<tid>/USAGE
 	KindImport       = "import"       // J#<tid>/IMPORT
+	KindEntry        = "entry"        // E#<tid>/P#<pid>
+	KindEntryName    = "entryname"    // E#<tid>/N#<hash>
+	KindFestival     = "festival"     // F#<fid>/META
 	KindStaged       = "staged"       // J#<tid>/Q#<offset>#<nnn>
 )
 
 // TournamentPK is the partition of event tid: its event item, players,
 // officials, rounds, results, teams and lineups.
 func TournamentPK(tid string) string { return TournamentPrefix + tid }
+
+// EntriesPK is the partition of event tid's pending entries and entry names (E-1).
+func EntriesPK(tid string) string { return EntriesPrefix + tid }
+
+// EntryNameSK is the sort key of an entry name's key (a hash of it) under EntriesPK.
+func EntryNameSK(hash string) string { return EntryNamePrefix + hash }
+
+// FestivalPK is the partition of festival fid (E-3).
+func FestivalPK(fid string) string { return FestivalPrefix + fid }
 
 // UsagePK is the partition of event tid's usage counters.
 func UsagePK(tid string) string { return UsagePrefix + tid }

@@ -67,6 +67,20 @@ func (h *History) Unfinished() []string {
 	return out
 }
 
+// unfinishedTables names the games Unfinished lists by round and table, the
+// way the pairing list shows them (a refusal's params carry no game ids).
+func (h *History) unfinishedTables() []map[string]int {
+	out := []map[string]int{}
+	for _, r := range h.Rounds {
+		for _, p := range r.Pairings {
+			if _, ok := h.Result(r.Number, p); !ok {
+				out = append(out, map[string]int{"round": r.Number, "table": p.Table})
+			}
+		}
+	}
+	return out
+}
+
 // checkUnfinished refuses a pairing while earlier games are open unless the
 // organiser said they count as draws (P-12); it returns those games.
 func checkUnfinished(h *History, o PairOptions) ([]string, error) {
@@ -74,7 +88,8 @@ func checkUnfinished(h *History, o PairOptions) ([]string, error) {
 	if len(unfinished) > 0 && !o.UnfinishedAsDraws {
 		return nil, &RuleError{Code: CodeUnfinishedGames, Rule: "P-12", Message: fmt.Sprintf(
 			"%d game(s) of earlier rounds are unfinished (%s); pair anyway with \"unfinishedAsDraws\": true to count them as draws for this pairing",
-			len(unfinished), strings.Join(unfinished[:min(len(unfinished), 5)], ", "))}
+			len(unfinished), strings.Join(unfinished[:min(len(unfinished), 5)], ", ")),
+			Params: map[string]any{"count": len(unfinished), "games": h.unfinishedTables(), "option": "unfinishedAsDraws"}}
 	}
 	return unfinished, nil
 }

@@ -56,6 +56,14 @@ type Tournament struct {
 	// (Unix ms): the deployment's retention after its creation or its start,
 	// whichever is later. Pairing the first round clears it: a played event is kept.
 	ExpiresAt int64
+	// Entries is how the event takes entries from the players themselves
+	// (E-1); nil until the organiser first opens it to entries.
+	Entries *EntryPolicy `json:",omitempty"`
+	// Festival is the championship this event is a section of (E-3), or "".
+	Festival string `json:",omitempty"`
+	// CheckInOpens, when set, is when the organiser opens a round's
+	// check-in instead of at the previous round's pairing (E-2).
+	CheckInOpens *CheckInWindow `json:",omitempty"`
 }
 
 // New starts an event from validated settings.
@@ -97,6 +105,8 @@ type Player struct {
 	RegisteredAt   int64
 	// Expulsion is the player's expulsion (除名), proposed or decided; nil when none (O-2).
 	Expulsion *Expulsion `json:",omitempty"`
+	// CheckedIn is the last round the player checked in for (E-2).
+	CheckedIn int `json:",omitempty"`
 }
 
 // Sentinel errors of the life cycle; each is wrapped with context.
@@ -131,14 +141,8 @@ func (t *Tournament) Register(p Player, now int64) (Player, error) {
 			return Player{}, err
 		}
 	}
-	if t.Status == Finished {
-		return Player{}, &RuleError{Code: "event_finished", Message: "the event is finished", Rule: "S-6"}
-	}
-	if t.Round > 0 && !isSwiss(t.Settings.System) && t.Settings.System != ChallengeSystem { // S-8: challengers join the queue at any time
-		return Player{}, &RuleError{Code: "registration_closed", Message: fmt.Sprintf("a %s takes entries only before the first round is paired", t.Settings.System), Rule: "S-1"}
-	}
-	if t.Round > 0 && !t.Settings.Teams && t.Settings.System != ChallengeSystem && t.Round >= t.Settings.lateEntryLimit() {
-		return Player{}, &RuleError{Code: "registration_closed", Message: fmt.Sprintf("late entries close once round %d is paired; round %d is", t.Settings.lateEntryLimit(), t.Round), Rule: "S-2"}
+	if err := t.admitsPlayers(); err != nil {
+		return Player{}, err
 	}
 	if t.Entrants() >= MaxPlayers {
 		return Player{}, &RuleError{Code: "event_full", Message: fmt.Sprintf("cap playersPerEvent reached: an event holds at most %d players", MaxPlayers), Rule: "S-2"}
@@ -149,6 +153,23 @@ func (t *Tournament) Register(p Player, now int64) (Player, error) {
 	p.JoinedRound = t.Round + 1
 	p.RegisteredAt = now
 	return p, nil
+}
+
+// admitsPlayers refuses a registration the event's state does not admit:
+// a finished event, a fixed table already drawn (S-1), a Swiss past its
+// late entries (S-2). Entries (E-1) are checked by it too, before one is
+// held for approval.
+func (t *Tournament) admitsPlayers() error {
+	if t.Status == Finished {
+		return &RuleError{Code: "event_finished", Message: "the event is finished", Rule: "S-6"}
+	}
+	if t.Round > 0 && !isSwiss(t.Settings.System) && t.Settings.System != ChallengeSystem { // S-8: challengers join the queue at any time
+		return &RuleError{Code: "registration_closed", Message: fmt.Sprintf("a %s takes entries only before the first round is paired", t.Settings.System), Rule: "S-1"}
+	}
+	if t.Round > 0 && !t.Settings.Teams && t.Settings.System != ChallengeSystem && t.Round >= t.Settings.lateEntryLimit() {
+		return &RuleError{Code: "registration_closed", Message: fmt.Sprintf("late entries close once round %d is paired; round %d is", t.Settings.lateEntryLimit(), t.Round), Rule: "S-2"}
+	}
+	return nil
 }
 
 // Withdraw takes a player out of the event (S-6): in a Swiss the results stand

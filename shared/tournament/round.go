@@ -27,6 +27,9 @@ type Round struct {
 	// previous round's standings (S-4), fixed when this round was paired:
 	// they are paired neither in this round nor later.
 	Eliminated []string
+	// Absent are the active players an event with check-in left out of
+	// this round for not checking in (E-2): no game, no points, no bye.
+	Absent []string `json:",omitempty"`
 	// Stage names the stage of a groups event this round belongs to (S-5):
 	// StageGroups, StageSamePlace or StageCross.
 	Stage string

@@ -196,13 +196,16 @@ func swissInput(t *Tournament, h *History, n int, o PairOptions) (swiss.Input, *
 			sp.Status = swiss.Paused
 		case p.JoinedRound > n:
 			sp.Status = swiss.NotJoined
+		case t.absent(p, n): // E-2: not checked in, set aside for this round as a paused player is
+			sp.Status = swiss.Paused
 		default:
 			active++
 		}
 		in.Players = append(in.Players, sp)
 	}
 	if active < 2 {
-		return in, nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d active player(s); a round needs at least 2", active), Rule: "S-2"}
+		return in, nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d active player(s); a round needs at least 2", active), Rule: "S-2",
+			Params: map[string]any{"active": active, "min": 2}}
 	}
 	for _, f := range o.Forbidden {
 		a, b := st.num[f[0]], st.num[f[1]]
@@ -233,7 +236,7 @@ func pairSwiss(t *Tournament, h *History, n int, o PairOptions, gameID GameIDFun
 	if err != nil {
 		return nil, fmt.Errorf("pair round %d: %w", n, err)
 	}
-	r := &Round{UnfinishedAsDraws: unfinished}
+	r := &Round{UnfinishedAsDraws: unfinished, Absent: absentees(t, h, n)}
 	for _, b := range sr.Boards {
 		red, black := st.byNum[b.Red], st.byNum[b.Black]
 		r.Pairings = append(r.Pairings, Pairing{Table: b.Table, Red: red.ID, Black: black.ID, GameID: gameID(n, b.Table, 1)})

@@ -14,6 +14,8 @@
 //	registration.go   Tournament, Player, Official, Team; Register, Withdraw
 //	people.go         edits and removals before round 1; Entrants
 //	pause.go          a Swiss player's pause and return (S-6)
+//	entries.go        entries by the players (E-1) and check-in (E-2): the
+//	                  terms, the places held, the window, who a round leaves absent
 //	options.go        numbering, knockout options, the round-robin order (S-1, S-6)
 //	round.go          Round, Pairing, Result: what a paired round stores
 //	roundrules.go     which round may be paired, started or changed (S-2, C-1,
@@ -179,6 +181,15 @@ type Settings struct {
 	// hall; the event's own tokens read them live. 0 (default) shows them
 	// live. Fixed before round 1: every game copies it when it is made.
 	BroadcastDelaySeconds int
+	// SignedResults makes a game's result count for the event (its round
+	// complete, the standings) only once its scoresheet is signed by both
+	// players and the scribe, or closed by an arbiter (O-3: 签字认可,为对局
+	// 结束). Every game copies it when it is made. Off by default: the result
+	// counts when it is recorded.
+	SignedResults bool
+	// CheckIn pairs each round only the players who checked in for it
+	// (E-2); the others are listed in the round as absent.
+	CheckIn bool `json:",omitempty"`
 }
 
 // MaxBroadcastDelaySeconds bounds BroadcastDelaySeconds: an hour.
@@ -253,6 +264,9 @@ func (s *Settings) Normalize() error {
 	}
 	if s.System == "" {
 		s.System = Swiss
+	}
+	if err := s.checkCheckIn(); err != nil {
+		return err
 	}
 	if !slices.Contains(Systems, s.System) {
 		return &FieldError{Field: "system", Message: fmt.Sprintf("unknown system %q (want one of %s)", s.System, strings.Join(Systems, ", ")), Rule: "S-1"}

@@ -65,6 +65,12 @@ async function route() {
       const mod = await import('./pages/event/page.js');
       showLiveStatus();
       mod.mount(root, { tid });
+    } else if ((m = /^\/f\/([^/]+)\/?$/.exec(path))) {
+      const mod = await import('./pages/festival/page.js');
+      await mod.mount(root, { fid: decodeURIComponent(m[1]) });
+    } else if ((m = /^\/t\/([^/]+)\/enter\/?$/.exec(path))) {
+      const mod = await import('./pages/enter/page.js');
+      await mod.mount(root, { tid: decodeURIComponent(m[1]) });
     } else if ((m = /^\/t\/([^/]+)\/live\/?$/.exec(path))) {
       const tid = decodeURIComponent(m[1]);
       const mod = await import('./pages/live/page.js');
@@ -84,5 +90,14 @@ async function route() {
   }
 }
 
+// The service worker (sw.js) caches the shell and every fingerprinted asset,
+// so a page visited once opens again with no network (a venue's Wi-Fi
+// down). Its script sits under /assets/ but is allowed the whole site.
+function installable() {
+  if (!('serviceWorker' in navigator)) return;
+  navigator.serviceWorker.register('/assets/sw.js', { scope: '/' }).catch((err) => console.warn('service worker:', err.message));
+}
+
 chrome();
+installable();
 route();

@@ -1,6 +1,6 @@
 // board.js — xqtour's own xiangqi board, drawn as SVG (no third-party board
 // code, so the client keeps the project's licence). Nine files by ten ranks,
-// lines through the points' centres, the river 楚河 汉界 and the palaces'
+// lines through the points' centres, the river 河界 and the palaces'
 // diagonals; pieces are discs with their character. The characters are
 // embedded as outlines (glyphs.js, from an OFL font) so a phone without a
 // Chinese font shows them all the same.
@@ -28,9 +28,11 @@ const R = 45; // a piece's radius
 const FILES = 'abcdefghi';
 
 /** The character each FEN letter shows, by side (Red upper case). */
+// The rule book's own characters, traditional for both sides (000 ch.2 §1):
+// red 帥 車 馬 砲 相 仕 兵, black 將 車 馬 炮 象 士 卒.
 const NAMES = {
-  red: { k: '帅', a: '仕', b: '相', e: '相', n: '马', h: '马', r: '车', c: '炮', p: '兵' },
-  black: { k: '将', a: '士', b: '象', e: '象', n: '馬', h: '馬', r: '车', c: '砲', p: '卒' },
+  red: { k: '帥', a: '仕', b: '相', e: '相', n: '馬', h: '馬', r: '車', c: '砲', p: '兵' },
+  black: { k: '將', a: '士', b: '象', e: '象', n: '馬', h: '馬', r: '車', c: '炮', p: '卒' },
 };
 
 let boards = 0;
@@ -198,9 +200,10 @@ export function createBoard(host, opts = {}) {
     el('path', { d: path.join(''), class: 'xq-line', fill: 'none' }, gLines);
     el('path', { d: marks.join(''), class: 'xq-mark', fill: 'none' }, gLines);
     // the river's words, upright for the reader
-    const words = st.orientation === 'red' ? ['楚', '河', '汉', '界'] : ['楚', '河', '汉', '界'];
+    // (the seed renames 楚河汉界 to 河界: 河 on the left half, 界 on the right)
+    const words = ['河', '界'];
     const ry = y0 + 4.5 * STEP;
-    const xs = [x0 + 1.1 * STEP, x0 + 2.1 * STEP, x0 + 5.9 * STEP, x0 + 6.9 * STEP];
+    const xs = [x0 + 1.6 * STEP, x0 + 6.4 * STEP];
     const size = 62; const sc = size / EM;
     words.forEach((ch, i) => {
       el('use', { href: glyphRef(ch), class: 'xq-river', transform: `translate(${xs[i] - size / 2} ${ry - size / 2}) scale(${sc})` }, gLines);

@@ -29,14 +29,17 @@ export function lowTimeMs(timeControl) {
 /**
  * createClocks drives two clock elements {red, black}. sync(game, {serverTime,
  * receivedAt}) snaps them to a game view; onLow(side) is called once per side
- * when its time first falls below the threshold.
+ * when its time first falls below the threshold; onZero(side) once per view
+ * when the running clock shows 0:00.0 (the page then asks the server, which
+ * alone decides a flag fall, C-4).
  */
-export function createClocks(els, { onLow } = {}) {
+export function createClocks(els, { onLow, onZero } = {}) {
   let view = null;
   let anchor = 0; // local time (performance.now) the view's readings hold for
   let skew = null; // best estimate of server clock minus local clock (Date.now)
   let timer = 0;
   const warned = { red: false, black: false };
+  let zeroed = false; // onZero called for the current view
 
   for (const side of ['red', 'black']) {
     els[side].setAttribute('role', 'timer');
@@ -75,6 +78,10 @@ export function createClocks(els, { onLow } = {}) {
         if (onLow) onLow(side);
       }
       if (ms >= low) warned[side] = false;
+      if (running && ms <= 0 && !face.flagged && !zeroed) {
+        zeroed = true;
+        if (onZero) onZero(side);
+      }
     }
   }
 
@@ -92,6 +99,7 @@ export function createClocks(els, { onLow } = {}) {
     /** sync snaps the clocks to a game view received at meta.receivedAt (Date.now()). */
     sync(game, meta = {}) {
       view = game;
+      zeroed = false;
       const now = Date.now();
       const received = meta.receivedAt || now;
       let readAt = received;

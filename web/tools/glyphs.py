@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes web/static/glyphs.js: the outlines of the few characters the board
-draws (piece names, the river's 楚河 汉界, Red's file numbers 一…九) as SVG path data, so a phone
+draws (the pieces' traditional names, the river's 河界, Red's file numbers 一…九) as SVG path data, so a phone
 without a CJK font still shows them.
 
 The outlines come from Noto Serif CJK SC Bold (SIL Open Font License 1.1,
@@ -17,7 +17,7 @@ from fontTools.pens.svgPathPen import SVGPathPen
 from fontTools.pens.transformPen import TransformPen
 from fontTools.ttLib import TTCollection
 
-CHARS = "帅将仕士相象马馬车車炮砲兵卒楚河汉界一二三四五六七八九"
+CHARS = "帥將仕士相象馬車炮砲兵卒河界一二三四五六七八九"
 DEFAULT = "/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc"
 
 

@@ -160,7 +160,9 @@ test('errorText says every known code in Chinese without the server\'s English m
     assert.match(text, /^被拒绝：[^:]+（规则 S-1）$/);
     assert.ok(text.includes('S-1'), `${code}: the rule is named`);
   }
-  assert.equal(errorText(new ApiError(400, 'invalid_field', 'rating: too high')), '被拒绝：“rating”一项填写不对');
+  // The field is named by its form label, never by its JSON name (issue 34).
+  assert.equal(errorText(new ApiError(400, 'invalid_field', 'rating: too high')), '被拒绝：“等级分”一项填写不对');
+  assert.equal(errorText(new ApiError(400, 'invalid_field', 'secretField: too high')), '被拒绝：请求的内容不对');
   assert.equal(errorText(new ApiError(400, 'invalid_field', 'move and ply are required')), '被拒绝：请求的内容不对');
   assert.equal(errorText(new ApiError(400, 'brand_new_code', 'something new')), '被拒绝：something new', 'an unknown code keeps the message');
   useLanguage('en');

@@ -45,10 +45,13 @@ const (
 // naming the problem, the rule (shared/RULES.md id) it follows, the current
 // state for a conflict and, for the server's own trouble, when to retry.
 type Error struct {
-	Kind       Kind
-	Code       string
-	Message    string
-	Rule       string
+	Kind    Kind
+	Code    string
+	Message string
+	Rule    string
+	// Params are what the message names, for a page that says the refusal
+	// in its reader's language.
+	Params     map[string]any
 	Current    any
 	RetryAfter int
 }

@@ -55,6 +55,9 @@ type Link struct {
 	// is made (the setting is fixed before round 1), so a public read
 	// knows it without reading the event.
 	Delay int `json:"d,omitempty"`
+	// SignedResults is the event's setting, copied when the game is made:
+	// the result reaches the event once the scoresheet is signed (O-3).
+	SignedResults bool `json:"sr,omitempty"`
 }
 
 // RecordInfo is the stored form of game.RecordInfo.

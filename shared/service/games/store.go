@@ -127,7 +127,8 @@ func (s *Store) Save(ctx context.Context, it *Item, now int64, corrected bool) e
 	if corrected {
 		return s.correctResult(ctx, it)
 	}
-	report := it.Link.Tournament != "" && !it.Link.Reported && it.Game.Status() == game.Over
+	report := it.Link.Tournament != "" && !it.Link.Reported && it.Game.Status() == game.Over &&
+		(!it.Link.SignedResults || it.Game.Signed()) // O-3: the event's option waits for the signatures
 	if report {
 		// Only the pairing's own game writes the table's result: an item
 		// that merely names the table (planted before imports were

@@ -50,7 +50,11 @@ type View struct {
 	Discipline []Discipline `json:"discipline"`
 	// Adjourned is the adjournment (C-7), null while the game is not adjourned.
 	Adjourned *Adjourned `json:"adjourned"`
-	Version   uint64     `json:"version"`
+	// Signatures are the scoresheet's signed lines (O-3), and Signed says
+	// all three are: until then the record is awaiting signatures.
+	Signatures []Signature `json:"signatures"`
+	Signed     bool        `json:"signed"`
+	Version    uint64      `json:"version"`
 }
 
 // ColourInts is a count per side.
@@ -240,6 +244,7 @@ func ViewOf(sg *Item, now int64, since int) View {
 	if v.Adjourned {
 		out.Adjourned = &Adjourned{At: RFC3339(v.AdjournedAt), SealedBy: v.AdjournedBy.String()}
 	}
+	out.Signatures, out.Signed = signaturesOf(v), v.Signed
 	if sg.Link.Tournament != "" {
 		l := sg.Link
 		out.Tournament = &Placed{ID: l.Tournament, Round: l.Round, Table: l.Table, Red: l.Red, Black: l.Black,
@@ -473,4 +478,23 @@ func votesOf(g *game.Game) (*Votes, *RepetitionRuling) {
 		out.By = append(out.By, e.By.ID)
 	}
 	return out, nil
+}
+
+// Signature is one signed line of the scoresheet in the game view.
+type Signature struct {
+	Line    string `json:"line"`
+	Name    string `json:"name"`
+	At      string `json:"at"`
+	By      string `json:"by"`
+	Refused bool   `json:"refused"`
+	SVG     string `json:"svg,omitempty"`
+}
+
+// signaturesOf is the scoresheet's signed lines, in the order signed.
+func signaturesOf(v game.View) []Signature {
+	out := make([]Signature, 0, len(v.Signatures))
+	for _, s := range v.Signatures {
+		out = append(out, Signature{Line: s.Line.String(), Name: s.Name, At: RFC3339(s.At), By: s.By.Role.String(), Refused: s.Refused, SVG: s.SVG()})
+	}
+	return out
 }

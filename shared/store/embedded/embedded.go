@@ -37,6 +37,13 @@
 // needs. DynamoDB's semantics — all-or-nothing transactions, ConditionCheck,
 // TransactionCanceledException with cancellation reasons — are unchanged and
 // the store tests check them over HTTP with the real SDK.
+//
+// # Failing as DynamoDB does
+//
+// The engine never fails on its own; faults.go injects DynamoDB's failures
+// (conflicts, throttles, internal errors, lost answers, latency) and
+// throughput.go its per-partition throughput limits, each when asked
+// (DYNAMODB_FAULTS, SetFaults, LimitPartitions).
 package embedded
 
 import (
@@ -78,6 +85,7 @@ type Server struct {
 	intercept atomic.Pointer[func(op string, body []byte) Fault]
 	feed      atomic.Pointer[func(table string, changes []store.Change)]
 	faults    atomic.Pointer[Faults]
+	limiter   atomic.Pointer[limiter]
 	injected  faultCounters
 	tokens    clientTokens
 	hooked    sync.Once
@@ -181,6 +189,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, http.StatusInternalServerError, "InternalServerError", "Internal server error")
 		return
 	}
+	if l := s.limiter.Load(); l != nil && !schemaOp {
+		s.limited(l, w, op, body, func(w http.ResponseWriter) { s.drawAndServe(w, r, target, op, schemaOp, body) })
+		return
+	}
+	s.drawAndServe(w, r, target, op, schemaOp, body)
+}
+
+// drawAndServe serves a request, or the fault the injector draws for it.
+func (s *Server) drawAndServe(w http.ResponseWriter, r *http.Request, target, op string, schemaOp bool, body []byte) {
 	switch fl := s.draw(op, body); fl {
 	case noFault:
 	case ambiguousFault:

@@ -45,6 +45,10 @@ type Faults struct {
 	// LatencyMin and LatencyMax delay every request by a uniform random
 	// time between them.
 	LatencyMin, LatencyMax time.Duration
+	// Partition, when not zero, limits every partition key's throughput
+	// (throughput.go): "partition" or "partition=on" is DynamoDB's 1,000
+	// write and 3,000 read units a second, "partition=W/R" other rates.
+	Partition PartitionLimits
 }
 
 // FaultCounts is how many faults of each kind were injected.
@@ -57,8 +61,11 @@ type FaultCounts struct {
 
 // ParseFaults reads a fault specification as DYNAMODB_FAULTS gives it:
 // comma-separated kind=probability pairs (conflict, throttle, internal,
-// ambiguous; each between 0 and 1) and latency=MIN-MAX with Go durations
-// ("0-30ms", "5ms-1s"; a single duration is a fixed delay). "" is no faults.
+// ambiguous; each between 0 and 1), latency=MIN-MAX with Go durations
+// ("0-30ms", "5ms-1s"; a single duration is a fixed delay) and partition
+// (per-partition throughput limits: "partition", "partition=on" for
+// DynamoDB's, "partition=W/R" for W write and R read units a second). ""
+// is no faults.
 func ParseFaults(spec string) (Faults, error) {
 	var f Faults
 	for field := range strings.SplitSeq(spec, ",") {
@@ -67,6 +74,14 @@ func ParseFaults(spec string) (Faults, error) {
 			continue
 		}
 		name, val, ok := strings.Cut(field, "=")
+		if strings.TrimSpace(name) == "partition" {
+			l, err := parsePartition(strings.TrimSpace(val), ok)
+			if err != nil {
+				return Faults{}, err
+			}
+			f.Partition = l
+			continue
+		}
 		if !ok {
 			return Faults{}, fmt.Errorf("DYNAMODB_FAULTS: %q: want kind=value", field)
 		}
@@ -93,10 +108,25 @@ func ParseFaults(spec string) (Faults, error) {
 		case "ambiguous":
 			f.Ambiguous = p
 		default:
-			return Faults{}, fmt.Errorf("DYNAMODB_FAULTS: unknown kind %q (want conflict, throttle, internal, ambiguous or latency)", name)
+			return Faults{}, fmt.Errorf("DYNAMODB_FAULTS: unknown kind %q (want conflict, throttle, internal, ambiguous, latency or partition)", name)
 		}
 	}
 	return f, nil
+}
+
+// parsePartition reads partition's value: none or "on" (DynamoDB's
+// limits), or W/R units a second.
+func parsePartition(val string, given bool) (PartitionLimits, error) {
+	if !given || val == "on" {
+		return DefaultPartitionLimits, nil
+	}
+	w, r, ok := strings.Cut(val, "/")
+	wu, werr := strconv.ParseFloat(strings.TrimSpace(w), 64)
+	ru, rerr := strconv.ParseFloat(strings.TrimSpace(r), 64)
+	if !ok || werr != nil || rerr != nil || wu <= 0 || ru <= 0 {
+		return PartitionLimits{}, fmt.Errorf("DYNAMODB_FAULTS: partition=%q: want on, or WRITE/READ units a second (1000/3000)", val)
+	}
+	return PartitionLimits{WriteUnits: wu, ReadUnits: ru}, nil
 }
 
 func parseLatency(val string) (lo, hi time.Duration, err error) {
@@ -135,6 +165,9 @@ func (f Faults) String() string {
 	if f.LatencyMax > 0 {
 		parts = append(parts, "latency="+f.LatencyMin.String()+"-"+f.LatencyMax.String())
 	}
+	if f.Partition != (PartitionLimits{}) {
+		parts = append(parts, f.Partition.String())
+	}
 	if len(parts) == 0 {
 		return "none"
 	}
@@ -142,7 +175,13 @@ func (f Faults) String() string {
 }
 
 // SetFaults starts injecting f (the zero Faults stops); counts go on.
+// f.Partition, when set, turns the partition limits on (LimitPartitions
+// alone turns them off again).
 func (s *Server) SetFaults(f Faults) {
+	if f.Partition != (PartitionLimits{}) {
+		s.LimitPartitions(f.Partition)
+		f.Partition = PartitionLimits{}
+	}
 	if f == (Faults{}) {
 		s.faults.Store(nil)
 		return
@@ -212,7 +251,7 @@ func (s *Server) draw(op string, body []byte) fault {
 func hit(p float64) bool { return p > 0 && rand.Float64() < p }
 
 // needsBody reports whether the injector reads the request's body.
-func (s *Server) needsBody() bool { return s.faults.Load() != nil }
+func (s *Server) needsBody() bool { return s.faults.Load() != nil || s.limiter.Load() != nil }
 
 // refuse answers a conflict, throttle or internal fault without serving the request.
 func refuse(w http.ResponseWriter, fl fault, op string, body []byte) {

@@ -34,6 +34,9 @@ func (s *Server) hook() {
 // committed hears every committed write's changes, under the engine's lock,
 // in commit order.
 func (s *Server) committed(changes []server.Change) {
+	if l := s.limiter.Load(); l != nil {
+		l.committed(changes)
+	}
 	if s.wal != nil {
 		s.logged.Store(true)
 		s.wal.append(encodeChanges(make([]byte, 0, 512), changes))

@@ -1,13 +1,15 @@
 // core/db.js — the client's IndexedDB database "xqtour": tokens (by scope),
-// links (by event) and the outbox (by entry id). IndexedDB, unlike
+// links (by event), the outbox (by entry id), and the offline scoresheet's
+// stores (core/sync.js): queue (by game and order), views (the last game
+// view by game) and setaside (a conflict's moves the scribe set aside). IndexedDB, unlike
 // localStorage, is readable by a service worker, which the offline pages
 // need. Where IndexedDB is missing or refused (a private window of some
 // browsers, node's unit tests) the stores live in memory for the page's life.
 
 const NAME = 'xqtour';
-const VERSION = 1;
+const VERSION = 2; // 2 adds queue, views, setaside (an upgrade keeps the stores of 1)
 /** STORES are the object stores; every one is keyed out of line. */
-export const STORES = ['tokens', 'links', 'outbox'];
+export const STORES = ['tokens', 'links', 'outbox', 'queue', 'views', 'setaside'];
 
 let opening = null;
 const memory = new Map(STORES.map((s) => [s, new Map()]));
@@ -46,6 +48,11 @@ function run(store, mode, fn) {
 /** put keeps value under key in store. */
 export function put(store, key, value) {
   return run(store, 'readwrite', (os) => (os ? os.put(value, key) : void memory.get(store).set(key, value)));
+}
+
+/** get returns the value under key in store, or undefined. */
+export function get(store, key) {
+  return run(store, 'readonly', (os) => (os ? os.get(key) : void 0)).then((v) => (v === undefined ? memory.get(store).get(key) : v));
 }
 
 /** del removes key from store. */

@@ -47,6 +47,8 @@ export function errorFrom(status, statusText, text, retryAfter) {
   try { parsed = JSON.parse(text); } catch { /* not JSON */ }
   const e = (parsed && typeof parsed === 'object' && parsed.error) || {};
   const err = new ApiError(status, e.code, e.message || `${status} ${statusText || ''}`.trim(), e.rule, parsed);
+  // params: what the message names (tables, rounds, the option to use), for errorText's own words.
+  if (e.params && typeof e.params === 'object') err.params = e.params;
   if (retryAfter) err.retryAfter = Number(retryAfter) || 0;
   return err;
 }

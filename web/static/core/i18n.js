@@ -102,8 +102,59 @@ export function number(n, opts) {
 export function errorParams(err) {
   const p = { rule: (err && err.rule) || '' };
   const m = /^([A-Za-z][\w.[\]]*):\s/.exec((err && err.message) || '');
-  p.field = (err && err.params && err.params.field) || (m ? m[1] : '');
-  return { ...p, ...((err && err.params) || {}) };
+  p.field = fieldLabel((err && err.params && err.params.field) || (m ? m[1] : ''));
+  return { ...p, ...sayParams((err && err.params) || {}), field: p.field };
+}
+
+// fieldLabels name a request field by the label of the form field that
+// fills it; a field with no label here is not named at all (the reader
+// never sees a JSON field name), and the refusal says the request is wrong.
+const fieldLabels = {
+  name: 'adm.name', rating: 'adm.rating', club: 'adm.club', rounds: 'home.rounds', tiebreaks: 'home.tiebreaks',
+  startsAt: 'adm.startsAt', tables: 'adm.tables', note: 'adm.note', timeControl: 'home.tc', system: 'home.system', scoring: 'home.scoring',
+};
+
+/** fieldLabel is the reader's name of a refused field ("tiebreaks[0]" → "Tie-breaks"), or "". */
+export function fieldLabel(field) {
+  const base = /^([A-Za-z]+)/.exec(field || '');
+  return base && fieldLabels[base[1]] ? t(fieldLabels[base[1]]) : '';
+}
+
+// optionLabels name a request option a refusal points to by the page's own
+// control for it, never by its JSON name.
+const optionLabels = { unfinishedAsDraws: 'adm.unfinishedAsDraws' };
+
+/**
+ * sayParams turns a refusal's structured params into words of the page's
+ * language: games by round and table ("round 1 table 3"), player numbers as
+ * a list, the option as the label of the page's control for it; an option
+ * the page has no control for is left out rather than shown as a field name.
+ */
+export function sayParams(params) {
+  const out = { ...params };
+  if (Array.isArray(params.games)) out.games = list(params.games.map((g) => t('err.p.game', { round: g.round, table: g.table })));
+  if (Array.isArray(params.tables)) out.tables = list(params.tables.map(String));
+  if (Array.isArray(params.players)) out.players = list(params.players.map((n) => t('err.p.player', { n })));
+  if ('option' in params) out.option = optionLabels[params.option] ? t(optionLabels[params.option]) : '';
+  if (typeof params.count === 'number') out.n = params.count;
+  else if (typeof params.active === 'number') out.n = params.active;
+  return out;
+}
+
+// paramKeys are the refusals said in full from their params, in English
+// too (the server's message names ids and JSON fields a page never shows).
+const paramKeys = {
+  unfinished_games: 'err.unfinished_games.params',
+  round_already_started: 'err.round_already_started.params',
+  too_few_players: 'err.too_few_players.params',
+};
+
+/** paramKey is the catalogue key that says err from its params, or '' when there is none. */
+function paramKey(err) {
+  const key = err && err.params && paramKeys[err.code];
+  if (!key) return '';
+  const need = { unfinished_games: 'games', round_already_started: 'round', too_few_players: 'active' }[err.code];
+  return need in err.params ? key : '';
 }
 
 /**
@@ -116,7 +167,10 @@ export function errorParams(err) {
 export function errorText(err) {
   const code = err && err.code;
   let why;
-  if (code && has(`err.${code}`)) {
+  const pk = paramKey(err);
+  if (pk) {
+    why = t(pk, errorParams(err));
+  } else if (code && has(`err.${code}`)) {
     const params = errorParams(err);
     const key = code === 'invalid_field' && !params.field ? 'err.invalid_argument' : `err.${code}`;
     why = lang === 'en' && err.message && code !== 'network' ? err.message : t(key, params);

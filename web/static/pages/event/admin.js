@@ -10,12 +10,15 @@
 // arbiter once ("Organiser") and keeps that token in this browser.
 
 import { ApiError } from '../../core/http.js';
-import { errorText, t } from '../../core/i18n.js';
+import { errorText, lang, t } from '../../core/i18n.js';
 import * as outbox from '../../core/outbox.js';
 import { eventLink as linkTo, eventLinks, getToken, keepLink as keep, saveToken } from '../../core/tokens.js';
 import { playerStatus, resultName, resultShort, RESULTS } from '../../names.js';
 import { act, checkbox, clear, confirmDialog, field, h, linkBox, parseCSV, select, showError, showOk, validate } from '../../ui.js';
+import { linksSection } from './links.js';
+import { openSlips } from './slips.js';
 import { officialsList } from './officials.js';
+import { deskSection, entriesSection } from './entries.js';
 
 /**
  * csvPlayers turns pasted or uploaded CSV (name, rating, club) into the
@@ -41,6 +44,9 @@ export function parseMembers(text) {
 
 /** tableList reads an official's tables, "1, 2 3，4" → [1, 2, 3, 4]. */
 export const tableList = (text) => String(text).split(/[,，\s]+/).filter(Boolean).map(Number);
+
+/** FORFEITS are the results that say a game was not played. */
+const FORFEITS = ['+-', '-+', '0-0'];
 
 /** createAdmin gives the event page its organiser controls. */
 export function createAdmin(page) {
@@ -70,14 +76,16 @@ export function createAdmin(page) {
   // does not know) gets it from the organiser appointed as an arbiter.
   async function recordResult(p, result, note = '') {
     const path = `/games/${enc(p.gameId)}/result`;
+    // A forfeit (+-, -+, 0-0) is recorded as one, not as an arbiter's decision.
+    const reason = FORFEITS.includes(result) ? { reason: 'forfeit' } : {};
     try {
-      return await post(path, p.result ? { result, correction: true, note } : { result });
+      return await post(path, p.result ? { result, ...reason, correction: true, note } : { result, ...reason });
     } catch (err) {
       if (!(err instanceof ApiError) || !(err.status === 403 || (err.status === 400 && err.code === 'unknown_field'))) throw err;
     }
     const arb = await arbiterToken();
     if (p.result) return post(`/games/${enc(p.gameId)}/rulings`, { kind: 'result', result, note }, arb);
-    return post(path, { result }, arb);
+    return post(path, { result, ...reason }, arb);
   }
 
   function after(status, text) {
@@ -93,10 +101,14 @@ export function createAdmin(page) {
     return memoNodes.get(key);
   }
 
-  function roundControls(n) {
-    // A round that has started (by the console, an arbiter or its start time) offers no start button.
-    const started = !!page.roundCache.get(n || page.ev.round)?.started;
-    return memo(`round-${page.ev.round}-${page.ev.status}-${n}-${started}`, () => buildRoundControls(n, started));
+  // roundControls: started says whether the latest round's clocks have
+  // started (GET /rounds/{n}'s started; read from the cache when not given);
+  // while they have not, "Start round n" is the step to take. The players'
+  // count is in the key: a refusal shown before registering ("too few
+  // players") must not outlive the registrations that answer it.
+  function roundControls(n, startedArg) {
+    const started = startedArg ?? !!page.roundCache.get(n || page.ev.round)?.started;
+    return memo(`round-${page.ev.round}-${page.ev.status}-${n}-${started}-${page.players.length}`, () => buildRoundControls(n, started));
   }
 
   function buildRoundControls(n, started = false) {
@@ -106,7 +118,7 @@ export function createAdmin(page) {
     const canPair = ev.status !== 'finished' && (!ev.rounds || next <= ev.rounds);
     const startsAt = h('input', { type: 'datetime-local', name: 'startsAt' });
     const asDraws = checkbox(t('adm.unfinishedAsDraws'), { name: 'unfinishedAsDraws' });
-    const pairBtn = h('button', { type: 'button', class: 'primary', id: 'pair-next' }, t('adm.pair', { n: next }));
+    const pairBtn = h('button', { type: 'button', class: started ? 'primary' : '', id: 'pair-next' }, t('adm.pair', { n: next }));
     pairBtn.addEventListener('click', () => act(pairBtn, status, async () => {
       const body = {};
       if (startsAt.value) body.startsAt = new Date(startsAt.value).toISOString();
@@ -116,8 +128,8 @@ export function createAdmin(page) {
       page.roundCache.delete(r.round);
       after(status, t('adm.paired', { n: r.round }));
     }));
-    const cur = n || ev.round;
-    const startBtn = cur && !started && ev.status !== 'finished' ? h('button', { type: 'button', id: 'start-round' }, t('adm.start', { n: cur })) : null;
+    const cur = ev.round;
+    const startBtn = cur && !started && ev.status !== 'finished' ? h('button', { type: 'button', class: 'primary', id: 'start-round' }, t('adm.start', { n: cur })) : null;
     if (startBtn) {
       startBtn.addEventListener('click', () => act(startBtn, status, async () => {
         try {
@@ -139,7 +151,7 @@ export function createAdmin(page) {
       }));
     }
     return h('section', { class: 'card admin no-print', 'aria-label': t('adm.round') },
-      h('div', { class: 'row wrap' }, canPair ? pairBtn : h('p', { class: 'muted' }, t('adm.allPaired')), startBtn,
+      h('div', { class: 'row wrap' }, startBtn, canPair ? pairBtn : h('p', { class: 'muted' }, t('adm.allPaired')),
         cur && started && ev.status !== 'finished' ? h('p', { class: 'ok' }, t('adm.started', { n: cur })) : null),
       canPair ? h('details', {}, h('summary', {}, t('adm.pairOptions')), field(t('adm.startsAt'), startsAt), asDraws) : null,
       status);
@@ -158,6 +170,12 @@ export function createAdmin(page) {
     const status = h('span', { class: 'status inline', 'aria-live': 'polite' });
     // O-1: a correction says why (kept in the game's log) and is confirmed before it is sent.
     const note = p.result ? h('input', { class: 'correction-note', maxlength: 500, 'aria-label': t('adm.correctNote', { table: boardNo }), placeholder: t('adm.correctNoteHint') }) : null;
+    // A choice not yet saved says so: the select alone looks the same saved or not.
+    sel.addEventListener('change', () => {
+      const dirty = sel.value !== '';
+      sel.classList.toggle('unsaved', dirty);
+      clear(status, dirty ? h('span', { class: 'muted unsaved-note' }, t('adm.unsaved')) : null);
+    });
     btn.addEventListener('click', () => act(btn, status, async () => {
       if (!sel.value) { showError(status, new Error(t('adm.pickResult'))); sel.focus(); return; }
       if (p.result) {
@@ -220,7 +238,7 @@ export function createAdmin(page) {
   }
 
   function playerActions(p) {
-    return memo(`player-${p.id}-${p.status}`, () => buildPlayerActions(p));
+    return memo(`player-${p.id}-${p.status}-${page.ev.round ? 'on' : 'before'}`, () => buildPlayerActions(p));
   }
 
   function buildPlayerActions(p) {
@@ -228,19 +246,31 @@ export function createAdmin(page) {
     const mk = (what, label) => {
       const b = h('button', { type: 'button', class: 'small', 'aria-label': `${label}: ${p.name}` }, label);
       b.addEventListener('click', async () => {
-        if (what === 'withdraw' && !(await confirmDialog(t('adm.confirmWithdraw', { name: p.name }), { yes: t('adm.withdraw') }))) return;
+        // Say which player: two entrants may share a name.
+        const who = p.number ? `${t('err.p.player', { n: p.number })} ${p.name}${p.club ? ` (${p.club})` : ''}` : p.name;
+        if (what === 'withdraw' && !(await confirmDialog(t('adm.confirmWithdraw', { name: who }), { yes: t('adm.withdraw') }))) return;
+        if (what === 'remove' && !(await confirmDialog(t('adm.confirmRemove', { name: who }), { yes: t('adm.remove') }))) return;
         act(b, status, async () => {
           await post(`${base()}/players/${enc(p.id)}/${what}`, {});
+          if (what === 'remove') { showOk(status, t('adm.removed', { name: who })); page.refresh({ what: 'players', force: true }); return; }
           after(status, `${p.name}: ${playerStatus(what === 'withdraw' ? 'withdrawn' : what === 'pause' ? 'paused' : 'active')}`);
         });
       });
       return b;
     };
     if (p.status === 'withdrawn') return status;
+    // Before round 1 a mistaken entry is removed (its number goes with it);
+    // from then on a player can only withdraw.
+    if (!page.ev.round) return h('div', { class: 'row-actions' }, mk('remove', t('adm.remove')), status);
     return h('div', { class: 'row-actions' },
       p.status === 'paused' ? mk('resume', t('adm.resume')) : mk('pause', t('adm.pause')),
       mk('withdraw', t('adm.withdraw')), status);
   }
+
+  // sameAs finds a registered player (or an earlier CSV row) the new entry
+  // repeats: the same name, and the same rating and club where both give one.
+  const sameAs = (p, list) => list.find((q) => q.name.trim().toLowerCase() === p.name.trim().toLowerCase()
+    && (!p.rating || !q.rating || Number(q.rating) === Number(p.rating)) && (!p.club || !q.club || q.club === p.club));
 
   async function register(p) {
     const body = { name: p.name };
@@ -252,11 +282,16 @@ export function createAdmin(page) {
     return res;
   }
 
-  function linksList() {
-    const list = links();
-    if (!list.length) return h('p', { class: 'muted' }, t('adm.linksNone'));
-    return h('ul', { class: 'plain links' }, list.map((l) => h('li', {}, linkBox(`${l.number ?? ''} ${l.name}`, eventLink(l.token)))));
-  }
+  // linkCtx is what links.js and slips.js need of the console.
+  const linkCtx = {
+    tid, token, base,
+    get players() { return page.players; },
+    get teams() { return page.teams; },
+    get eventName() { return page.ev.name; },
+    links, keepLink, eventLink,
+    post: (path, body) => post(path, body),
+    openSlips: (status) => openSlips(linkCtx, status),
+  };
 
 
   function registerForms() {
@@ -277,7 +312,10 @@ export function createAdmin(page) {
       e.preventDefault();
       if (!validate(e.currentTarget)) return;
       act(addBtn, status, async () => {
-        const res = await register({ name: name.value.trim(), rating: rating.value ? Number(rating.value) : undefined, club: club.value.trim(), seeded: seeded.querySelector('input').checked });
+        const entry = { name: name.value.trim(), rating: rating.value ? Number(rating.value) : undefined, club: club.value.trim(), seeded: seeded.querySelector('input').checked };
+        const dup = sameAs(entry, page.players);
+        if (dup && !(await confirmDialog(t('adm.dupConfirm', { name: dup.name, n: dup.number ?? '' }), { yes: t('adm.add') }))) return;
+        const res = await register(entry);
         one.reset();
         name.focus();
         after(status, t('adm.added', { name: res.player.name, n: res.player.number }));
@@ -306,7 +344,11 @@ export function createAdmin(page) {
         if (!list.length) { showError(csvStatus, new Error(t('adm.csvEmpty'))); return; }
         let ok = 0;
         const bad = [];
+        const seen = [...page.players];
         for (const p of list) {
+          const dup = sameAs(p, seen);
+          seen.push(p);
+          if (dup) { bad.push(h('li', {}, t('adm.csvRow', { line: p.line, name: p.name, msg: t('adm.dupSkipped', { name: dup.name, n: dup.number ?? '' }) }))); continue; }
           try {
             await register(p);
             ok++;
@@ -443,13 +485,26 @@ export function createAdmin(page) {
     return form;
   }
 
+  // signOut forgets the organiser link on this device (a borrowed phone, a
+  // venue laptop): the page reloads as the public's.
+  function signOut() {
+    const b = h('button', { type: 'button', class: 'small', id: 'sign-out' }, t('me.forget'));
+    b.addEventListener('click', async () => {
+      if (!(await confirmDialog(t('adm.signOutConfirm'), { yes: t('me.forget') }))) return;
+      await saveToken(`event:${tid}`, '');
+      location.reload();
+    });
+    return h('p', {}, b);
+  }
+
   // The officials as the server has them: kept across reloads, each with a new link on request.
   const listOfOfficials = () => officialsList({ base, token, post, eventLink, keepLink });
 
   // The console is kept while what it shows is unchanged (a redraw keeps
   // the focus and a half-typed appointment in it).
   function consoleView() {
-    return memo(`console-${page.ev.round}-${page.ev.status}-${links().length}`, buildConsole);
+    const started = page.roundCache.get(page.ev.round)?.started !== false;
+    return memo(`console-${page.ev.round}-${page.ev.status}-${started}-${page.players.length}-${page.teams.length}`, buildConsole);
   }
 
   function buildConsole() {
@@ -457,10 +512,13 @@ export function createAdmin(page) {
       h('h2', {}, t('adm.console')),
       h('p', { class: 'muted' }, t('adm.consoleLead')),
       h('p', {}, t(page.ev.teams ? 'adm.nextStepsTeams' : 'adm.nextSteps')),
-      roundControls(page.ev.round),
-      h('section', { class: 'card' }, h('h3', {}, t('adm.organiserLink')), linkBox(t('adm.organiserLink'), eventLink(token))),
+      roundControls(page.ev.round, page.roundCache.get(page.ev.round)?.started !== false),
+      page.ev.checkIn && page.ev.status !== 'finished' ? deskSection(page) : null,
+      page.ev.teams ? null : entriesSection(page),
+      h('section', { class: 'card' }, h('h3', {}, t('adm.organiserLink')), linkBox(t('adm.organiserLink'), eventLink(token)), signOut()),
       h('section', { class: 'card' }, h('h3', {}, t('adm.officials')), memo('officials', officialsForm), memo('officials-list', listOfOfficials)),
-      h('section', { class: 'card' }, h('h3', {}, t('adm.links')), linksList()));
+      linksSection(linkCtx),
+      h('p', { class: 'help-link' }, h('a', { href: `/help/organiser.${lang}`, target: '_blank', rel: 'noopener' }, t('help.link'))));
   }
 
   return { roundControls, resultControl, changeForm, playerActions, registerForms, teamForms, teamActions, consoleView };

@@ -8,11 +8,13 @@
 
 import { errorText } from '../../core/i18n.js';
 import { watchEvent } from '../../core/live.js';
+import * as outbox from '../../core/outbox.js';
 import { createStore } from '../../core/store.js';
 import { saveToken, tokenIn, tokenParts } from '../../core/tokens.js';
 import { mountView } from '../../core/view.js';
 import { download } from '../../ui.js';
 import { EventState, tabsOf } from './state.js';
+import { standingsSheet } from './sheet.js';
 import { view } from './view.js';
 
 /** mount draws the event page for tid into root. */
@@ -21,7 +23,7 @@ export function mount(root, { tid }) {
   const store = createStore({
     snap: null,
     ui: { tab: new URLSearchParams(location.search).get('tab') || 'pairings', round: 0, standingsView: '', standingsRound: 0,
-      group: '', openWhy: new Set(), card: null, busy: false, error: '', tokenBad: false, loadError: '', refreshError: '' },
+      group: '', openWhy: new Set(), card: null, busy: false, error: '', tokenBad: false, tokenWrong: false, loadError: '', refreshError: '' },
   });
   const ui = () => store.get().ui;
   const setUi = (patch) => store.set({ ui: { ...ui(), ...patch } });
@@ -93,16 +95,27 @@ export function mount(root, { tid }) {
       afterDraw(() => root.querySelector(`button[data-player="${id}"]`)?.focus());
     },
     print: () => window.print(),
+    // checkIn checks the reader, a player, in for round n (E-2).
+    checkIn: (n) => busy(async () => {
+      await outbox.post(`/tournaments/${encodeURIComponent(tid)}/rounds/${n}/checkin`, {}, { token: state.token });
+      await state.loadMe();
+      await reload();
+    }),
     forget: () => saveToken(`event:${tid}`, '').then(() => location.reload()),
     pasteToken(e) {
       e.preventDefault();
       const tok = tokenIn(e.currentTarget.elements.token.value);
-      if (tokenParts(tok).scope !== tid) { setUi({ tokenBad: true }); return; }
+      // A festival's token is organiser of its sections (E-3).
+      const scope = tokenParts(tok).scope;
+      if (scope !== tid && !(state.ev?.festival && scope === state.ev.festival)) { setUi({ tokenBad: true }); return; }
       saveToken(`event:${tid}`, tok).then(() => location.reload());
     },
     async downloadPgn(rounds) {
       const ev = state.ev;
       await busy(async () => download(`${ev.name}${rounds.length === 1 ? `-r${rounds[0]}` : ''}.pgn`, await state.pgn(rounds), 'application/x-chess-pgn'));
+    },
+    async downloadStandings() {
+      await busy(async () => download(`${state.ev.name}-standings.csv`, standingsSheet(await state.standingsRows(), state.players), 'text/csv'));
     },
     async exportEvent() {
       const ev = state.ev;
@@ -131,6 +144,12 @@ export function mount(root, { tid }) {
       return;
     }
     document.title = `${state.ev.name} · xqtour`;
+    // A wrong or replaced token is said to be wrong, forgotten here, and
+    // the paste box offered; a network failure keeps it (the next load asks again).
+    if (await state.checkToken().catch(() => 'ok') === 'bad') {
+      await saveToken(`event:${tid}`, '');
+      setUi({ tokenWrong: true });
+    }
     if (state.kind === 'organiser') {
       const mod = await import('./admin.js');
       // The console's view of the page: the data and the page's refresh.

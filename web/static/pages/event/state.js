@@ -17,8 +17,14 @@ export class EventState {
   constructor(tid) {
     this.tid = tid;
     this.token = tokenFrom(`event:${tid}`);
+    // rawToken is what the link or this browser gave, kept so a token that
+    // is not this event's, or no longer works, is said to be wrong (checkToken).
+    this.rawToken = this.token;
     const parts = tokenParts(this.token);
     this.kind = parts.scope === tid ? parts.kind : '';
+    // A festival's token (E-3) is kept until the event says whether it is
+    // one of the festival's sections (loadCore).
+    this.festivalToken = parts.scope !== tid && parts.scope.startsWith('f') ? this.token : '';
     if (parts.scope !== tid) this.token = '';
     this.ev = null;
     this.players = [];
@@ -37,6 +43,10 @@ export class EventState {
   async loadCore() {
     const [ev, pl] = await Promise.all([get(this.base()), get(`${this.base()}/players`)]);
     this.ev = ev;
+    if (this.festivalToken && ev.festival === tokenParts(this.festivalToken).scope) {
+      this.token = this.festivalToken;
+      this.kind = tokenParts(this.token).kind;
+    }
     this.players = pl.players || [];
     if (ev.teams) this.teams = (await get(`${this.base()}/teams`)).teams || [];
     this.updatedAt = new Date();
@@ -49,6 +59,11 @@ export class EventState {
     const r = await get(`${this.base()}/rounds/${n}?explain=true`);
     this.roundCache.set(n, r);
     return r;
+  }
+
+  /** standingsRows reads the current standings, every page of them, for the spreadsheet. */
+  async standingsRows() {
+    return (await getAll(`${this.base()}/standings`)).rows || [];
   }
 
   /** allRounds reads every paired round (kept in the round cache). */
@@ -65,6 +80,29 @@ export class EventState {
     } catch {
       return new Map();
     }
+  }
+
+  /**
+   * checkToken says whether the token the page was given works: "none" (no
+   * token), "ok", or "bad" — not this event's token's shape, or refused by
+   * GET /me (401: mistyped, or replaced by a new link). A bad token is
+   * dropped: the page reads as the public's and says why.
+   */
+  async checkToken() {
+    if (!this.rawToken) return 'none';
+    let bad = !this.token;
+    if (!bad) {
+      try {
+        await get('/me', { token: this.token });
+      } catch (err) {
+        bad = err instanceof ApiError && (err.status === 401 || err.status === 403);
+        if (!bad && !(err instanceof ApiError && err.status === 404)) throw err;
+      }
+    }
+    if (!bad) return 'ok';
+    this.token = '';
+    this.kind = '';
+    return 'bad';
   }
 
   /** loadMe asks who the token is (GET /me), else reads it from the token and the round. */

@@ -42,6 +42,7 @@ export function headerItems(ev, current, now = Date.now(), teamCount = undefined
   if (current && ev.status === 'running') {
     const playing = playingCount(current);
     if (current.startsAt && new Date(current.startsAt).getTime() > now) items.push([t('ev.startsIn', { time: startsIn(current.startsAt, now) }), 'starts']);
+    else if (current.started === false) items.push([t('ev.notStarted', { n: current.round }), 'starts']);
     else if (playing) items.push([t('ev.inPlay', { n: playing }), 'inplay']);
   }
   return items;
@@ -67,7 +68,8 @@ function header(s) {
 function meCard(s, act) {
   const me = s.me;
   if (!me) return v('div', { class: 'me', key: 'me' });
-  const colour = (c) => t(c === 'red' ? 'me.red' : 'me.black');
+  // "(you play Red)": a bare "(red)" after the opponent's name read as theirs.
+  const colour = (c) => t(c === 'red' ? 'me.youRed' : 'me.youBlack');
   const parts = [];
   if (me.role === 'player') {
     if (me.currentGame) {
@@ -79,6 +81,8 @@ function meCard(s, act) {
       const g = me.nextGame;
       parts.push(v('p', {}, v('a', { href: `/g/${enc(g.gameId)}` }, t('me.next', { round: g.round, table: g.table, name: g.opponentName, colour: colour(g.colour) }))));
     }
+    const ci = checkInPart(s, act);
+    if (ci) parts.push(ci);
     parts.push(v('p', { class: 'muted' }, t('me.player', { name: me.name || '' })));
   } else if (me.role === 'captain') {
     parts.push(v('p', { class: 'muted' }, t('me.captain', { name: me.name || '' })));
@@ -87,6 +91,19 @@ function meCard(s, act) {
   }
   return v('div', { class: 'me', key: 'me' }, v('div', { class: 'card me-card' }, parts,
     v('button', { type: 'button', class: 'link small', onclick: act.forget }, t('me.forget'))));
+}
+
+// checkInPart is the player's check-in for the next round (E-2): a button
+// while its window is open, "checked in" once done.
+function checkInPart(s, act) {
+  const { ev, me } = s;
+  if (!ev.checkIn || ev.status === 'finished' || (ev.rounds && ev.round >= ev.rounds) || me.player?.status !== 'active') return null;
+  const n = ev.round + 1;
+  if ((me.player.checkedIn || 0) >= n) return v('p', { class: 'ok checked-in', key: 'ci' }, `✓ ${t('me.checkedIn', { round: n })}`);
+  if (ev.checkInOpensAt && new Date(ev.checkInOpensAt).getTime() > Date.now()) {
+    return v('p', { class: 'muted', key: 'ci' }, t('me.checkInOpens', { round: n, time: formatTime(ev.checkInOpensAt) }));
+  }
+  return v('button', { type: 'button', class: 'primary big', id: 'check-in', key: 'ci', onclick: () => act.checkIn(n) }, t('me.checkIn', { round: n }));
 }
 
 const isMine = (me, ...ids) => !!(me && me.role === 'player' && ids.includes(me.id));
@@ -127,7 +144,9 @@ function pairRow(s, ui, act, admin, p, n, before, matches) {
 function pairings(s, ui, act, admin) {
   const { ev } = s;
   const { n, round: r, before } = s.tab;
-  const adminTop = admin ? island(`round-controls-${ev.round}-${ev.status}`, admin.roundControls(n)) : null;
+  const latest = n === ev.round ? r : s.current;
+  const started = !latest || latest.started !== false;
+  const adminTop = admin ? island(`round-controls-${ev.round}-${ev.status}-${started}`, admin.roundControls(n, started)) : null;
   if (!n) return v('div', { key: 'pairings' }, adminTop, v('p', { class: 'muted' }, t('pair.none')));
   const rows = [];
   const rapid = rapidIndexes(r.matches);
@@ -175,7 +194,9 @@ function standings(s, ui, act) {
   const tools = v('div', { class: 'toolbar no-print' },
     views.length > 1 ? v('select', { key: 'st-view', 'aria-label': t('st.view'), onchange: (e) => act.setUi({ standingsView: e.target.value }) },
       views.map((x) => v('option', { value: x, selected: x === view }, t(`st.view.${x}`)))) : null,
-    roundPicker(ev, n, (r) => act.setUi({ standingsRound: r }), 'st-round'),
+    // The picker shows the round the standings are after (the API's
+    // round: the last complete one), as the heading below does.
+    roundPicker(ev, (st && st.round) || n, (r) => act.setUi({ standingsRound: r }), 'st-round'),
     groups ? v('select', { key: 'st-group', 'aria-label': t('st.group'), onchange: (e) => act.setUi({ group: e.target.value }) },
       groups.map((g) => v('option', { value: g, selected: g === ui.group }, g || t('st.group.all')))) : null,
     printButton(act));
@@ -192,7 +213,7 @@ function standings(s, ui, act) {
   // The team table shows match and board points in their own columns; the chain repeats neither.
   const chain = (st.chain || []).filter((c) => c !== 'points' && c !== 'matchPoints' && !(team && c === 'boardPoints'));
   const cells = new Map(((ct && ct.rows) || []).map((r) => [r.playerId, r.cells]));
-  const rounds = team ? 0 : Math.max(0, ...[...cells.values()].map((c) => c.length));
+  const rounds = team ? 0 : Math.max(0, ...[...cells.values()].map(roundsOf));
   const roundCell = (playerId, c) => {
     const gid = games.get(`${c.round}:${playerId}`);
     const text = cellShort(c);
@@ -219,7 +240,7 @@ function standings(s, ui, act) {
       v('th', { scope: 'row', class: 'name' }, name, flags ? v('small', { class: 'flag' }, ` ${flags}`) : null),
       team ? null : v('td', { class: 'num col-rating' }, p?.rating || ''),
       team ? null : Array.from({ length: rounds }, (_, i) => {
-        const c = (cells.get(row.playerId) || [])[i];
+        const c = cellOf(cells.get(row.playerId) || [], i + 1);
         return c ? roundCell(row.playerId, c) : v('td', { class: 'col-round' }, '');
       }),
       team ? v('td', { class: 'num strong' }, points(row.matchPoints)) : null,
@@ -242,6 +263,12 @@ function standings(s, ui, act) {
       v('ul', { class: 'plain' }, card.cells.map((c) => v('li', {}, `${t('ev.roundsOpen', { n: c.round })}: ${cellText(c, card.ct)}`))),
       v('button', { type: 'button', class: 'small', onclick: act.closeCard }, t('ui.close'))] : null));
 }
+
+/** roundsOf is how many round columns a crosstable row's cells need. */
+export const roundsOf = (cells) => Math.max(cells.length, ...cells.map((c) => c.round || 0));
+
+/** cellOf is a row's cell of round n (by its round; by position when cells carry none). */
+export const cellOf = (cells, n) => cells.find((c) => c.round === n) || (cells.some((c) => c.round) ? null : cells[n - 1]);
 
 function crosstable(s, act) {
   const { ev } = s;
@@ -271,9 +298,9 @@ function players(s, admin) {
     const mine = isMine(s.me, p.id);
     return v('tr', { key: p.id, class: [mine ? 'mine' : '', p.status !== 'active' ? p.status : ''].join(' ').trim() || null },
       v('td', { class: 'num' }, p.number),
-      v('th', { scope: 'row', class: 'name' }, p.name, mine ? t('pl.you') : ''),
+      v('th', { scope: 'row', class: 'name' }, p.name, mine ? t('pl.you') : '', p.club ? v('small', { class: 'club-sub' }, p.club) : null),
       v('td', { class: 'num' }, p.rating || ''),
-      v('td', {}, p.club || ''),
+      v('td', { class: 'col-club' }, p.club || ''),
       v('td', {}, playerStatus(p.status), p.joinedRound > 1 ? v('small', { class: 'muted' }, ` · ${t('pl.joined', { n: p.joinedRound })}`) : null),
       admin ? v('td', { class: 'no-print' }, island(`pa-${p.id}-${p.status}`, admin.playerActions(p))) : null);
   });
@@ -281,7 +308,7 @@ function players(s, admin) {
   return v('div', { key: 'players' },
     forms ? island('register', forms) : null,
     s.players.length ? v('div', { class: 'table-wrap' }, v('table', { class: 'players' },
-      v('thead', {}, v('tr', {}, ['st.no', 'st.name', 'st.rating', 'st.club', 'pl.status'].map((k) => v('th', { scope: 'col' }, t(k))),
+      v('thead', {}, v('tr', {}, ['st.no', 'st.name', 'st.rating', 'st.club', 'pl.status'].map((k) => v('th', { scope: 'col', class: k === 'st.club' ? 'col-club' : null }, t(k))),
         admin ? v('th', { scope: 'col', class: 'no-print' }, v('span', { class: 'visually-hidden' }, t('tab.console'))) : null)),
       v('tbody', {}, rows))) : v('p', { class: 'muted' }, t('pl.none')));
 }
@@ -307,16 +334,24 @@ function downloads(s, ui, act, admin) {
   return v('div', { class: 'downloads', key: 'downloads' },
     v('h2', {}, t('dl.title')),
     v('ul', { class: 'plain' },
-      v('li', {}, v('a', { href: `/tournaments/${enc(s.tid)}/standings?format=csv`, download: `${ev.name}-standings.csv`, class: 'button' }, t('dl.standingsCsv'))),
+      v('li', {}, v('button', { type: 'button', id: 'standings-csv', disabled: busy, onclick: act.downloadStandings }, t('dl.standingsCsv'))),
       ev.round ? v('li', {}, pgn(t('dl.pgn'), all, 'all')) : null,
       all.map((n) => v('li', { key: `r${n}` }, pgn(t('dl.pgnRound', { n }), [n], `r${n}`))),
       admin ? v('li', {}, v('button', { type: 'button', id: 'export-event', disabled: busy, onclick: act.exportEvent }, t('dl.export'))) : null),
     v('div', { class: 'status', 'aria-live': 'polite' }, ui.error ? v('p', { class: 'error', role: 'alert' }, ui.error) : null));
 }
 
+// tokenWrong says, at the top of the page, that the link's token does not
+// work here, and what to do.
+function tokenWrong(ui) {
+  if (!ui.tokenWrong) return v('div', { key: 'token-wrong' });
+  return v('div', { key: 'token-wrong', class: 'card token-wrong no-print', role: 'alert' },
+    v('p', {}, v('strong', {}, t('tok.wrong'))), v('p', {}, t('tok.wrongWhat')));
+}
+
 function tokenPaste(s, ui, act) {
   if (s.hasToken) return null;
-  return v('details', { class: 'token-paste no-print', key: 'token-paste' }, v('summary', {}, t('tok.paste')),
+  return v('details', { class: 'token-paste no-print', key: 'token-paste', open: ui.tokenWrong || undefined }, v('summary', {}, t('tok.paste')),
     v('form', { class: 'token-form', onsubmit: act.pasteToken },
       v('div', { class: 'field' }, v('label', { for: 'token-input' }, t('tok.label')),
         v('input', { id: 'token-input', type: 'password', autocomplete: 'off', name: 'token' })),
@@ -353,6 +388,7 @@ export function view(snap, ui, act, admin, tables, lineup) {
                 : tab === 'console' ? island('console', admin.consoleView())
                   : island('tables', tables);
   return [
+    tokenWrong(ui),
     header(snap),
     meCard(snap, act),
     v('nav', { class: 'tabs', role: 'tablist', 'aria-label': snap.ev.name, key: 'tabs' }, tabs.map((name) => v('button', {

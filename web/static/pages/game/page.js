@@ -28,6 +28,10 @@ import { patch } from '../../core/view.js';
 import { h } from '../../ui.js';
 import { mountOfficial } from './official.js';
 import { mountRuling } from './ruling.js';
+import * as sync from '../../core/sync.js';
+import { mountSync } from './sync.js';
+import { mountSignatures } from './signatures.js';
+import { scoresheet } from '../scoresheet/sheet.js';
 import { barModel, canMove, checkSide, factsText, movesShown, NOTATIONS, notationSetting, pendingAfter, pieceCount, parseRecord, roleOf,
   saveNotation, saveSetting, setting, soundOf, statusKey } from './state.js';
 import { barView, confirmView, movesView, offerView } from './view.js';
@@ -58,6 +62,11 @@ export function mount(root, { gid, token: given = '' }) {
   let unwatch = () => {};
   let official = null;
   let officialKind = ''; // 'scribe' | 'arbiter' once GET /me says
+  // An official's writes go to the offline queue (core/sync.js): the game
+  // shown is the server's view with the queued moves played on it.
+  let queueMode = false;
+  let serverGame = null;
+  let syncPanel = null;
 
   // ---- layout ----
   const title = h('h1', { id: 'game-title' }, t('game.title'));
@@ -100,7 +109,10 @@ export function mount(root, { gid, token: given = '' }) {
   const downloads = h('div', { class: 'downloads' },
     ...['pgn', 'chinese', 'wxf', 'iccs', 'fen', 'yz3', 'yz4'].map((f) =>
       h('a', { href: `/games/${encodeURIComponent(gid)}/record?format=${f}`, download: `${gid}.${f === 'pgn' ? 'pgn' : `${f}.txt`}` }, f.toUpperCase())));
-  const downloadsBox = h('section', { 'aria-labelledby': 'game-dl-h' }, h('h2', { id: 'game-dl-h' }, t('game.downloads')), downloads);
+  const printSheet = h('button', { type: 'button', class: 'print-sheet' }, t('sheet.print'));
+  const downloadsBox = h('section', { 'aria-labelledby': 'game-dl-h' }, h('h2', { id: 'game-dl-h' }, t('game.downloads')), downloads,
+    h('div', { class: 'form-row' }, printSheet));
+  const sheetHost = h('div', { class: 'sheet-host' });
 
   const touch = typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
   const check = (id, label, on, change) => {
@@ -120,12 +132,44 @@ export function mount(root, { gid, token: given = '' }) {
   const settingsBox = h('section', { class: 'settings', 'aria-labelledby': 'game-set-h' },
     h('h2', { id: 'game-set-h' }, t('game.settings')), confirmOpt.row, pressOpt.row, muteOpt.row, flip, tokenBox);
   const officialHost = h('div');
-  const side = h('aside', { class: 'game-side' }, officialHost, movesBox, downloadsBox, settingsBox);
-  page.append(offline, head, announce, h('div', { class: 'game-layout' }, boardCol, side));
+  const sigHost = h('div');
+  const side = h('aside', { class: 'game-side' }, officialHost, sigHost, movesBox, downloadsBox, settingsBox);
+  const syncHost = h('div');
+  page.append(offline, syncHost, head, announce, h('div', { class: 'game-layout' }, boardCol, side), sheetHost);
+
+  // O-3: the scoresheet's signatures, taken on an official's pad.
+  let officialName = '';
+  const sigPanel = mountSignatures(sigHost, {
+    canSign: () => role === 'official' || role === 'organiser',
+    nameOf: (line) => (line === 'scribe' ? officialName : viewName(line) || (names[line] || '').replace(/ \(\d+\)$/, '')),
+    sign: (body) => act('/signatures', body),
+  });
+
+  // The printable scoresheet: drawn when asked for, printed alone.
+  printSheet.addEventListener('click', async () => {
+    if (!game) return;
+    let moves = game.moves;
+    if (notation !== 'iccs') {
+      try { moves = await (await import('../../engine.js')).notation(game.startFen, game.moves, notation); } catch { /* ICCS then */ }
+    }
+    const link = game.tournament || {};
+    sheetHost.replaceChildren(scoresheet(game, {
+      event: eventName, round: link.round, table: link.table, moves,
+      red: viewName('red') || names.red, black: viewName('black') || names.black,
+    }));
+    document.body.classList.add('print-sheet');
+    addEventListener('afterprint', () => document.body.classList.remove('print-sheet'), { once: true });
+    print();
+  });
 
   const board = createBoard(boardHost, { orientation: 'red', onMove: (mv) => chooseMove(mv) });
+  // A clock that reaches zero here is a question for the server, which
+  // decides a flag fall at its read (C-4): ask soon, then less often while
+  // it still says the game goes on (the two clocks may differ a little).
+  let zeroAsks = 0;
   const clocks = createClocks({ red: seats.red.clockEl, black: seats.black.clockEl }, {
     onLow: (s) => { if (role === 'player' && s === mySide) play('low'); },
+    onZero: () => { setTimeout(() => refreshGame(gid), [250, 1000, 2000, 5000][Math.min(zeroAsks++, 3)]); },
   });
 
   // ---- helpers ----
@@ -139,6 +183,11 @@ export function mount(root, { gid, token: given = '' }) {
   // key, settle, onQueued, contentType.
   async function post(path, body, opts = {}) {
     showError(null);
+    if (queueMode && (path === '/clock' || path === '/signatures')) {
+      // Recorded at the table: kept on the device and sent in order (offline too).
+      await sync.enqueue(gid, { kind: path === '/clock' ? 'press' : 'sign', path, body, ply: game.ply, token });
+      return null;
+    }
     const view = await outbox.post(`/games/${encodeURIComponent(gid)}${path}`, body, { token, ...opts });
     if (view && view.id) setGame(gid, view);
     return view;
@@ -161,6 +210,25 @@ export function mount(root, { gid, token: given = '' }) {
   function chooseMove(mv) {
     if (!game || pending) return;
     ask = '';
+    if (queueMode) {
+      // The scribe's move: into the queue with the ply it was made at; the
+      // board shows it at once (played by the engine), the server gets it
+      // when the network lets it.
+      const body = { move: mv, ply: game.ply };
+      // A scribe's armed offer (D-1) goes in order behind the move of the side
+      // it is for and before the clock press, all three in the one queue.
+      const offer = drawArmed && drawSide !== '' && drawSide === game.sideToMove;
+      if (pressOpt.input.checked && !offer) body.press = true;
+      const ply = game.ply;
+      sync.enqueue(gid, { kind: 'move', path: '/moves', body, ply, token });
+      if (offer) {
+        drawArmed = false;
+        sync.enqueue(gid, { kind: 'draw', path: '/draw', body: { action: 'offer', side: drawSide }, ply: ply + 1, token });
+        if (pressOpt.input.checked) sync.enqueue(gid, { kind: 'press', path: '/clock', body: {}, ply: ply + 1, token });
+        render();
+      }
+      return;
+    }
     const useConfirm = confirmOpt.input.checked && role === 'player';
     pending = { move: mv, ply: game.ply, key: newKey(), state: useConfirm ? 'confirm' : 'sending' };
     render();
@@ -267,6 +335,22 @@ export function mount(root, { gid, token: given = '' }) {
     recordBusy = true;
     const want = { ply: game.ply, notation };
     const path = `/games/${encodeURIComponent(gid)}`;
+    if (queueMode && (game.queued || navigator.onLine === false)) {
+      // Moves not yet on the server (or no server to ask): the rules engine
+      // in the browser writes them, as the server would.
+      try {
+        const { notation: write } = await import('../../engine.js');
+        recordTexts = { ...want, moves: await write(game.startFen, game.moves, notation) };
+      } catch {
+        recordTexts = { ...want, moves: game.moves };
+      } finally {
+        recordBusy = false;
+      }
+      if (!alive) return;
+      renderMoves();
+      if (game.ply !== want.ply || notation !== want.notation) loadNotation();
+      return;
+    }
     try {
       // The game view writes its moves in the notation asked for (?notation=);
       // an API without it answers the plain view, and the record is read instead.
@@ -355,15 +439,76 @@ export function mount(root, { gid, token: given = '' }) {
     renderBar();
     renderMoves();
     if (official) official.update(game);
+    sigPanel.update(game);
   }
 
   let lastFenPieces = null;
 
+  // declinedNote tells the offerer their draw offer is gone while the game
+  // goes on: declined (or answered by a move); a page that only watched the
+  // offer vanish would say nothing.
+  const declinedNote = h('div', { class: 'game-notice', role: 'status', hidden: '' });
+  offerBar.after(declinedNote);
+  let declinedTimer = 0;
+  function noteDeclined(prev, next) {
+    const mine = (g) => g && g.drawOffer && g.drawOffer.pending && g.drawOffer.by === mySide;
+    if (role !== 'player' || !mine(prev) || mine(next) || next.status !== 'playing') return;
+    declinedNote.textContent = t('game.drawDeclined');
+    declinedNote.hidden = false;
+    announce.textContent = t('game.drawDeclined');
+    clearTimeout(declinedTimer);
+    declinedTimer = setTimeout(() => { declinedNote.hidden = true; }, 15000);
+  }
+
+  // The offline queue of an official's pad: load what an earlier page left,
+  // fetch the rules engine while online (the service worker keeps it), and
+  // show the queue's state and any conflict above the board.
+  function startQueue() {
+    queueMode = true;
+    import('../../engine.js').then((m) => m.load()).catch(() => { /* offline before the first load: the queue still keeps the moves */ });
+    syncPanel = mountSync(syncHost, {
+      gid, token, serverView: () => serverGame, notation: () => notation,
+      onView: (v) => setGame(gid, v), showError,
+    });
+    sync.start(gid);
+  }
+  const onSyncChange = (ev) => {
+    if (ev.detail.gid !== gid || !alive) return;
+    if (syncPanel) syncPanel.update();
+    showQueued({ source: 'local' });
+  };
+  const onSyncSent = (ev) => {
+    if (ev.detail.gid !== gid || !alive) return;
+    const v = ev.detail.view;
+    if (v && v.id) setGame(gid, v);
+  };
+  sync.events.addEventListener('change', onSyncChange);
+  sync.events.addEventListener('sent', onSyncSent);
+
+  // onGame takes a server view; showGame shows the game as the device has
+  // it (for an official with moves queued, the view with them played).
+  let overlaySeq = 0;
   function onGame(view, meta) {
     if (!alive) return;
+    if (queueMode || !serverGame) sync.saveView(gid, view); // a pad's, for a page opened offline
+    serverGame = view;
+    showQueued(meta);
+  }
+
+  function showQueued(meta) {
+    if (!serverGame) return;
+    const queued = queueMode ? sync.entries(gid) : [];
+    const n = ++overlaySeq;
+    if (!queued.length) { showGame({ ...serverGame, queued: 0 }, meta); return; }
+    sync.overlay(serverGame, queued).then((v) => { if (n === overlaySeq && alive) showGame(v, meta); });
+  }
+
+  function showGame(view, meta) {
     const first = !game;
     const prevPly = lastPly;
+    const prevGame = game;
     game = view;
+    if (!first) noteDeclined(prevGame, game);
     if (!Array.isArray(game.moves)) game.moves = [];
     if (first) {
       whoAmI();
@@ -414,12 +559,23 @@ export function mount(root, { gid, token: given = '' }) {
         // The moves as the move list writes them (the reader's notation), for the repetition pad's cycle.
         moveTexts: () => (game ? movesShown(game, recordTexts, notation).moves : []) };
       official = mountOfficial(officialHost, ctx);
+      if (role === 'official') startQueue();
       // GET /me (when the API has it) says whether the official is a scribe
       // (records moves and presses) or an arbiter (rules): show only their tools.
       if (role === 'official') {
         get('/me', { token }).then((me) => {
           if (!alive || !me || (me.role !== 'scribe' && me.role !== 'arbiter' && me.role !== 'chiefArbiter')) return;
           officialKind = me.role === 'chiefArbiter' ? 'arbiter' : me.role; // the chief arbiter's pad is an arbiter's
+          officialName = me.name || '';
+          // A scribe keeps only its own tables (O-1): elsewhere the page is a
+          // spectator's — no pad, no legal targets — and says why.
+          const tables = Array.isArray(me.tables) ? me.tables : [];
+          if (officialKind === 'scribe' && tables.length && game.tournament && !tables.includes(game.tournament.table)) {
+            officialKind = 'elsewhere';
+            officialHost.replaceChildren(h('p', { class: 'muted not-your-table' }, t('game.notYourTable', { tables: tables.join(', ') })));
+            render();
+            return;
+          }
           official.only(officialKind);
           render();
         }).catch(() => { /* no /me: every tool stays, the API refuses what is not theirs */ });
@@ -486,6 +642,9 @@ export function mount(root, { gid, token: given = '' }) {
   watcher.onError = (err) => {
     if (!game && err instanceof ApiError && err.status === 404) {
       page.replaceChildren(h('p', { class: 'game-error', role: 'alert' }, t('game.notFound')));
+    } else if (!game && err instanceof ApiError && err.status === 0) {
+      // Opened offline: the view this device kept when it was last online.
+      sync.lastView(gid).then((v) => { if (v && !game && alive) setGame(gid, v); });
     }
   };
   unwatch = watchGame(gid, watcher);
@@ -498,5 +657,7 @@ export function mount(root, { gid, token: given = '' }) {
     clocks.stop();
     removeEventListener('offline', wentOffline);
     removeEventListener('online', cameOnline);
+    sync.events.removeEventListener('change', onSyncChange);
+    sync.events.removeEventListener('sent', onSyncSent);
   };
 }

@@ -94,7 +94,7 @@ export function checkSide(game) {
 
 /** canMove says whether the reader may move on the board now. */
 export function canMove(game, role, side, { pending = null, officialKind = '' } = {}) {
-  return playing(game) && !pending && ((role === 'player' && game.sideToMove === side) || (role === 'official' && officialKind !== 'arbiter'));
+  return playing(game) && !pending && ((role === 'player' && game.sideToMove === side) || (role === 'official' && officialKind !== 'arbiter' && officialKind !== 'elsewhere'));
 }
 
 /** statusKey is the status line's string: [key, vars] ("" when the result box speaks instead). */

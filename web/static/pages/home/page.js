@@ -7,7 +7,8 @@ import { ApiError } from '../../core/http.js';
 import { t } from '../../core/i18n.js';
 import * as outbox from '../../core/outbox.js';
 import { eventLink, gameLink, getToken, saveToken } from '../../core/tokens.js';
-import { PRESETS, SYSTEMS, TIEBREAKS, systemName, tiebreakName } from '../../names.js';
+import { PRESETS, SYSTEMS, systemName } from '../../names.js';
+import { tiebreakPicker } from './tiebreaks.js';
 import { act, checkbox, clear, field, h, linkBox, select, validate } from '../../ui.js';
 import { eventBody, eventIdFrom, formValues, tcBody } from './state.js';
 
@@ -115,11 +116,9 @@ function createEventForm(out) {
     field(t('home.r.lateForfeitMinutes'), h('input', { type: 'number', name: 'rLateMin', min: 1, max: 600, inputmode: 'numeric' })),
     checkbox(t('home.r.deadPositionDraw'), { name: 'rDead' }),
     checkbox(t('home.r.recordArrivals'), { name: 'rArrivals' }));
-  const tbList = h('datalist', { id: 'tiebreak-list' }, TIEBREAKS.map((c) => h('option', { value: c }, tiebreakName(c))));
   const advanced = h('details', { class: 'advanced' }, h('summary', {}, t('home.advanced')),
     field(t('home.scoring'), select(opts('home.sc', ['2-1-0', '3-1-0', '3-0-redblack']), { name: 'scoring' })),
-    field(t('home.tiebreaks'), h('input', { type: 'text', name: 'tiebreaks', list: 'tiebreak-list', placeholder: 'opponentScore, wins, …', autocomplete: 'off' })),
-    tbList,
+    h('fieldset', { class: 'tb-field' }, h('legend', {}, t('home.tiebreaks')), tiebreakPicker()),
     field(t('home.firstRound'), select(opts('home.fr', ['positional', 'topBottom', 'halves']), { name: 'firstRound' })),
     checkbox(t('home.avoidSameClub'), { name: 'avoidSameClub' }),
     field(t('home.gamesPerMatch'), h('input', { type: 'number', name: 'gamesPerMatch', min: 0, max: 12, inputmode: 'numeric' })),
@@ -154,7 +153,7 @@ function createEventForm(out) {
       clear(out, h('div', { class: 'card created', role: 'status' },
         h('h2', {}, t('home.created')),
         h('p', {}, t('home.keepLink')),
-        linkBox(t('home.keepLink'), link),
+        linkBox(t('adm.organiserLink'), link), // the sentence above says the rest: said once
         h('p', {}, h('a', { class: 'button primary', href: `/t/${res.id}` }, t('home.openConsole')))));
       out.scrollIntoView({ block: 'nearest' });
       out.querySelector('a.button')?.focus();

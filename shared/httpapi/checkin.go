@@ -1,0 +1,187 @@
+package httpapi
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/xqtour/xqtour/shared/service/command"
+	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
+)
+
+// Check-in (E-2): in an event created with "checkIn": true, a round pairs
+// only the players checked in for it. A check-in writes the player's item
+// alone, under the condition that the event item is unchanged: a pairing
+// of the round meanwhile rewrites the event item, so a check-in that raced
+// it fails its condition, runs again, and is refused as too late instead
+// of being told it counted. Check-ins do not rewrite the event item, so a
+// hall of players checking in at once do not queue on it.
+
+// checkInIn is POST /tournaments/{tid}/rounds/{n}/checkin: the player, when
+// the organiser or an arbiter checks one in at the desk.
+type checkInIn struct {
+	Player string `json:"player"`
+}
+
+func roundParam(c *call) (int, error) {
+	n, err := strconv.Atoi(c.r.PathValue("n"))
+	if err != nil || n < 1 || n > 999 {
+		return 0, badRequest("invalid_path", "n: want a round number ≥ 1")
+	}
+	return n, nil
+}
+
+// POST /tournaments/{tid}/rounds/{n}/checkin — the player (their own), or
+// the organiser or an arbiter for a player (E-2).
+func (a *API) checkIn(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	n, err := roundParam(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	var in checkInIn
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	t, _, err := a.loadTournament(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
+	who, err := a.requireRole(c, tid, organiserKnown(t), rolePlayer, roleOrganiser, roleArbiter, roleChief)
+	if err != nil {
+		return 0, nil, err
+	}
+	pid := in.Player
+	switch {
+	case who.Role == rolePlayer && pid != "" && pid != who.ID:
+		return 0, nil, forbidden("a player's token checks in its own player only; the organiser or an arbiter checks in others")
+	case who.Role == rolePlayer:
+		pid = who.ID
+	case pid == "":
+		return 0, nil, badRequest("invalid_field", "player: the id of the player to check in")
+	case !validID('p', pid):
+		return 0, nil, badRequest("invalid_field", "player: "+quote(clip(pid, 40))+" is not a player id")
+	}
+	var p *tournament.Player
+	err = command.Retry(func() error {
+		t, meta, err := a.loadTournament(c.ctx(), tid)
+		if err != nil {
+			return err
+		}
+		var rec *store.Record
+		if p, rec, err = a.loadPlayer(c.ctx(), tid, pid); err != nil {
+			return err
+		}
+		if p.CheckedIn >= n && p.Status == tournament.Active && n == t.Round+1 {
+			return nil // already checked in: the same answer, nothing written
+		}
+		if err := t.CheckIn(p, n, c.nowMs()); err != nil {
+			return err
+		}
+		return a.store.Transact(c.ctx(), []*store.Record{encode(rec, p)}, meta)
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, map[string]any{"round": n, "checkedIn": true, "player": playerView(p, p.Number)}, nil
+}
+
+// deskRow is one player of the check-in desk's list.
+type deskRow struct {
+	ID        string  `json:"id"`
+	Number    int     `json:"number"`
+	Name      string  `json:"name"`
+	Club      *string `json:"club"`
+	Status    string  `json:"status"`
+	CheckedIn bool    `json:"checkedIn"`
+}
+
+// GET /tournaments/{tid}/rounds/{n}/checkin — organiser or arbiter: the
+// check-in desk's list for round n, by number, with who is checked in (E-2).
+func (a *API) checkInDesk(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	n, err := roundParam(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	t, _, err := a.loadTournament(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
+	if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser, roleArbiter, roleChief); err != nil {
+		return 0, nil, err
+	}
+	players, _, err := a.loadPlayers(c.ctx(), tid)
+	if err != nil {
+		return 0, nil, err
+	}
+	number := tournament.ShownNumbers(t, players)
+	slices.SortFunc(players, func(x, y *tournament.Player) int { return number[x.ID] - number[y.ID] })
+	rows := []deskRow{}
+	in := 0
+	for _, p := range players {
+		ok := t.CheckedIn(p, n) && p.Status == tournament.Active
+		if ok {
+			in++
+		}
+		rows = append(rows, deskRow{ID: p.ID, Number: number[p.ID], Name: p.Name, Club: clubOf(p.Club), Status: string(p.Status), CheckedIn: ok})
+	}
+	out := map[string]any{"round": n, "checkIn": t.Settings.CheckIn, "open": t.CheckInOpen(n, c.nowMs()), "checkedIn": in, "players": rows}
+	if w := t.CheckInOpens; w != nil && w.Round == n {
+		out["opensAt"] = rfc3339(w.OpensAt)
+	}
+	return http.StatusOK, out, nil
+}
+
+// checkInSettingsIn is POST /tournaments/{tid}/checkin: turn check-in on or
+// off (before round 1), and when the next round's check-in opens (null or
+// absent: unchanged; "" : at the previous round's pairing again).
+type checkInSettingsIn struct {
+	CheckIn *bool   `json:"checkIn"`
+	OpensAt *string `json:"opensAt"`
+}
+
+// POST /tournaments/{tid}/checkin — organiser: the event's check-in (E-2).
+func (a *API) configureCheckIn(c *call) (int, any, error) {
+	tid := c.r.PathValue("tid")
+	var in checkInSettingsIn
+	if err := c.decode(&in); err != nil {
+		return 0, nil, err
+	}
+	var opensAt *int64
+	if in.OpensAt != nil {
+		var ms int64
+		if *in.OpensAt != "" {
+			at, err := time.Parse(time.RFC3339, *in.OpensAt)
+			if err != nil {
+				return 0, nil, badRequest("invalid_field", "opensAt: want an RFC 3339 time such as 2026-12-06T08:30:00+08:00, or \"\" to open at the previous round's pairing")
+			}
+			ms = at.UnixMilli()
+		}
+		opensAt = &ms
+	}
+	var t *tournament.Tournament
+	err := command.Sequenced(tid, func() error {
+		var (
+			meta *store.Record
+			err  error
+		)
+		if t, meta, err = a.organiserEvent(c, tid); err != nil {
+			return err
+		}
+		if err := t.ConfigureCheckIn(in.CheckIn, opensAt, c.nowMs()); err != nil {
+			return err
+		}
+		return a.store.Put(c.ctx(), encode(meta, t))
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	out := map[string]any{"checkIn": t.Settings.CheckIn, "round": t.Round + 1, "open": t.CheckInOpen(t.Round+1, c.nowMs())}
+	if w := t.CheckInOpens; w != nil && w.Round == t.Round+1 {
+		out["opensAt"] = rfc3339(w.OpensAt)
+	}
+	return http.StatusOK, out, nil
+}
