@@ -8,7 +8,7 @@ import (
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
-// RulingKind names an official's decision, with API.md's names.
+// RulingKind names an official's decision, with the API's names.
 type RulingKind int8
 
 // The kinds. RulingRecord is a result recorded with RecordResult, RulingLoad

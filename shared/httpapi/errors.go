@@ -19,7 +19,7 @@ import (
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
-// Error is an API error: a status and the JSON body of API.md. Current, when
+// Error is an API error: a status and the JSON body of the OpenAPI document. Current, when
 // set, carries the current state with a 409 so the client can resync.
 type Error struct {
 	Status     int
@@ -117,7 +117,7 @@ func toError(err error) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: "internal", Message: "internal error"}
 }
 
-// conflictWith turns a lost race (store.ErrConflict) into API.md's 409 whose
+// conflictWith turns a lost race (store.ErrConflict) into the API's 409 whose
 // body carries the current state, read by current; other errors pass.
 func conflictWith(err error, current func() (any, error)) error {
 	if !errors.Is(err, store.ErrConflict) {

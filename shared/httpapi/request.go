@@ -25,7 +25,7 @@ import (
 	"github.com/xqtour/xqtour/shared/store"
 )
 
-// MaxBody is API.md's request body limit; larger bodies get 413.
+// MaxBody is the API's request body limit; larger bodies get 413.
 const MaxBody = 64 << 10
 
 // call is one request as a handler sees it: the body already read within the
@@ -98,7 +98,7 @@ var otherBodyTypes = map[string][]string{"POST /tournaments/import": {"applicati
 // checkContentType refuses a POST body that is not sent as JSON (415): a
 // form-encoded or text body would otherwise be read as JSON by luck. A POST
 // without a body (withdraw, resign, start) needs no Content-Type, and one
-// with a body and no Content-Type is read as JSON, as API.md's examples send
+// with a body and no Content-Type is read as JSON, as the API's examples send
 // it; a body with any other media type is refused.
 func checkContentType(r *http.Request, rt Route, body []byte) error {
 	route := rt.Method + " " + rt.Path
@@ -267,7 +267,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 		return a.respond(w, c, rt)
 	}
 	if !isUUIDv4(key) {
-		// API.md's <uuid>, random: callers without a token (POST /tournaments,
+		// the API's <uuid>, random: callers without a token (POST /tournaments,
 		// /games) share one scope, so a short, hand-made, nil or time-based
 		// key that another client can guess would replay that client's
 		// answer — its organiser or seat tokens.
@@ -333,7 +333,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 }
 
 // A stored response may hold tokens (POST /tournaments, /players, /games
-// answer with them), and API.md keeps only tokens' hashes. So the record is
+// answer with them), and the OpenAPI document keeps only tokens' hashes. So the record is
 // sealed with a key derived from what only a retry presents again — the
 // Idempotency-Key and the Authorization header — and the item's key is a
 // hash of them: the table, its backups and the local snapshot hold nothing
