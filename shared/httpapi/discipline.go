@@ -2,13 +2,13 @@ package httpapi
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
@@ -165,7 +165,7 @@ func (a *API) officialNames(c *call, tid string) (map[string]string, error) {
 	names := make(map[string]string, len(recs)+1)
 	for _, rec := range recs {
 		var o tournament.Official
-		if err := json.Unmarshal(rec.Doc, &o); err != nil {
+		if err := service.DecodeItem(rec, &o); err != nil {
 			return nil, fmt.Errorf("decode official %s: %w", rec.SK, err)
 		}
 		names[o.ID] = o.Name

@@ -2,12 +2,12 @@ package httpapi
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -93,7 +93,7 @@ func (a *API) listOfficials(c *call) (int, any, error) {
 	out := make([]officialOut, 0, len(recs))
 	for _, rec := range recs {
 		var o tournament.Official
-		if err := json.Unmarshal(rec.Doc, &o); err != nil {
+		if err := service.DecodeItem(rec, &o); err != nil {
 			return 0, nil, fmt.Errorf("decode official %s: %w", rec.SK, err)
 		}
 		out = append(out, officialView(&o))

@@ -562,10 +562,10 @@ func (a *API) gameRecord(c *call) (int, any, error) {
 		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.MetaSK}]; r != nil && json.Unmarshal(r.Doc, &ev) == nil {
 			info.Event = ev.Settings.Name
 		}
-		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.PlayerSK(sg.Link.Red)}]; r != nil && json.Unmarshal(r.Doc, &red) == nil {
+		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.PlayerSK(sg.Link.Red)}]; r != nil && service.DecodeItem(r, &red) == nil {
 			info.Red = red.Name
 		}
-		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.PlayerSK(sg.Link.Black)}]; r != nil && json.Unmarshal(r.Doc, &black) == nil {
+		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.PlayerSK(sg.Link.Black)}]; r != nil && service.DecodeItem(r, &black) == nil {
 			info.Black = black.Name
 		}
 		info.Round = strconv.Itoa(sg.Link.Round)

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -221,7 +220,7 @@ func decodeItem(rec *store.Record, kind string, v any) error {
 	if rec.Kind != kind {
 		return refuseItem(rec.PK, rec.SK, "kind "+quote(clip(rec.Kind, 20))+", want "+kind)
 	}
-	if err := json.Unmarshal(rec.Doc, v); err != nil {
+	if err := service.DecodeItem(rec, v); err != nil {
 		return refuseItem(rec.PK, rec.SK, "its body does not decode as a "+kind+": "+err.Error())
 	}
 	return nil

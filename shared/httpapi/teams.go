@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -220,7 +219,7 @@ func (a *API) listTeams(c *call) (int, any, error) {
 	var teams []*tournament.Team
 	for _, rec := range recs {
 		tm := new(tournament.Team)
-		if err := json.Unmarshal(rec.Doc, tm); err != nil {
+		if err := service.DecodeItem(rec, tm); err != nil {
 			return 0, nil, fmt.Errorf("decode team %s: %w", rec.SK, err)
 		}
 		teams = append(teams, tm)

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -539,7 +540,7 @@ func (a *API) patchRound(v *storedView, n int) (*roundOut, error) {
 	results := make(map[int]tournament.Result, len(recs))
 	for _, rec := range recs {
 		var res tournament.Result
-		if err := json.Unmarshal(rec.Doc, &res); err != nil {
+		if err := service.DecodeItem(rec, &res); err != nil {
 			return nil, fmt.Errorf("decode result %s: %w", rec.SK, err)
 		}
 		results[res.Table] = res

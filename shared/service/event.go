@@ -75,19 +75,19 @@ func (s *Service) decodeEvent(ctx context.Context, tid string) (*Event, error) {
 		switch {
 		case rec.SK == store.MetaSK:
 			ev.T, ev.Meta = new(tournament.Tournament), rec
-			err = json.Unmarshal(rec.Doc, ev.T)
+			err = decodeItem(rec, ev.T)
 		case strings.HasPrefix(rec.SK, store.PlayerPrefix):
 			p := new(tournament.Player)
-			err = json.Unmarshal(rec.Doc, p)
+			err = decodeItem(rec, p)
 			players = append(players, p)
 		case strings.HasPrefix(rec.SK, store.RoundPrefix):
 			r := new(tournament.Round)
-			err = json.Unmarshal(rec.Doc, r)
+			err = decodeItem(rec, r)
 			rounds = append(rounds, r)
 			ev.Rounds[r.Number] = rec
 		case strings.HasPrefix(rec.SK, store.ResultPrefix):
 			var x tournament.Result
-			err = json.Unmarshal(rec.Doc, &x)
+			err = decodeItem(rec, &x)
 			results = append(results, x)
 		default:
 			ev.Other = append(ev.Other, rec)

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -45,12 +44,12 @@ func (ev *Event) Teams() (*TeamEvent, error) {
 		switch {
 		case strings.HasPrefix(rec.SK, store.TeamPrefix):
 			tm := new(tournament.Team)
-			err = json.Unmarshal(rec.Doc, tm)
+			err = decodeItem(rec, tm)
 			teams = append(teams, tm)
 			te.TeamRecs[tm.ID] = rec
 		case strings.HasPrefix(rec.SK, store.LineupPrefix):
 			var l tournament.Lineup
-			err = json.Unmarshal(rec.Doc, &l)
+			err = decodeItem(rec, &l)
 			lineups = append(lineups, l)
 			te.LineRecs[rec.SK] = rec
 		}
