@@ -8,7 +8,6 @@ import (
 	"strconv"
 
 	"github.com/xqtour/xqtour/shared/service"
-	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -292,74 +291,11 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	var (
-		te      *service.TeamEvent
-		r       *tournament.Round
-		written []tournament.Lineup
-		due     []tournament.Lineup // drawn by the server at the deadline (T-3)
-	)
-	t, _, err := a.loadTournament(c.ctx(), tid)
-	if err != nil {
+	cmd := &service.SubmitLineup{N: n, Team: in.Team, Lineup: in.Lineup, DrawMissing: in.DrawMissing}
+	if _, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), cmd); err != nil {
 		return 0, nil, err
 	}
-	who, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser, roleCaptain) // before the event-wide read
-	if err != nil {
-		return 0, nil, err
-	}
-	err = command.Retry(func() error {
-		ev, err := a.loadEvent(c.ctx(), tid)
-		if err != nil {
-			return err
-		}
-		if in.DrawMissing == (in.Lineup != nil) { // checked after auth: strangers learn nothing
-			return badRequest("invalid_field", `give either "lineup" or "drawMissing": true`)
-		}
-		if err := ev.T.CheckTeamEvent("lineups"); err != nil {
-			return err
-		}
-		captainOf := ""
-		if who.Role == roleCaptain {
-			captainOf = who.ID
-		}
-		teamID, err := tournament.LineupTeam(captainOf, in.Team, in.DrawMissing)
-		if err != nil {
-			return err
-		}
-		// T-3: past the round's start the server draws what is missing
-		// first, and that draw stands even when this lineup is refused.
-		d, err := a.svc.DrawDueLineups(c.ctx(), ev.Event, []int{n})
-		if err != nil {
-			return err
-		}
-		due = append(due, d...) // kept across retries: an earlier attempt's draw is stored
-		if te, err = ev.Teams(); err != nil {
-			return err
-		}
-		if teamID != "" && te.TH.Team(teamID) == nil {
-			return notFound("team " + quote(clip(teamID, 40)))
-		}
-		stored := ev.Round(n)
-		if stored == nil {
-			return notFound(fmt.Sprintf("round %d of %s (lineups are set once the round is paired)", n, tid))
-		}
-		var lineups []tournament.Lineup
-		if in.DrawMissing {
-			lineups = te.TH.DrawMissing(ev.T, stored, who.ID, c.nowMs())
-		} else {
-			l, err := te.TH.SubmitLineup(ev.T, stored, teamID, in.Lineup, who.ID, c.nowMs())
-			if err != nil {
-				return err
-			}
-			lineups = []tournament.Lineup{l}
-		}
-		k, err := a.svc.WriteLineups(c.ctx(), ev.Event, te, n, lineups, service.EventGameID(ev.T))
-		written = append(written, lineups[:k]...) // kept across retries: those chunks are stored
-		r = stored
-		return err
-	})
-	if err != nil {
-		return 0, nil, err
-	}
+	te, r, due, written := cmd.Event, cmd.Round, cmd.Due, cmd.Written
 	if err := a.svc.EnsureGamesAfterCommit(c.ctx(), te.T, r, te.H, nil, c.nowMs()); err != nil {
 		return 0, nil, err
 	}
