@@ -9,7 +9,11 @@
 // DYNAMODB_ADDR (where the embedded DynamoDB listens; default a private
 // loopback port — set it, e.g. 127.0.0.1:8000, to let `sam local` reach it;
 // it must be a loopback address: the embedded DynamoDB answers unsigned
-// requests). CREATION_KEY and RETENTION_DAYS work as in the deployed stack.
+// requests). CREATION_KEY and RETENTION_DAYS work as in the deployed stack; on
+// an address other machines can reach (venue mode: ADDR=0.0.0.0:3000 or a
+// LAN address) a creation key is required, one is made and printed when
+// CREATION_KEY is unset, and the LAN address is printed with a QR code
+// (venue.go). The stack sends the mirrors its events' organisers start.
 // LIVE_ORIGINS: browser origins besides its own allowed on the /ws live
 // updates socket, comma-separated host patterns ("*" for any); WEBSOCKET_URL
 // names the live-updates socket the web pages use (default the same origin's
@@ -151,13 +155,36 @@ func run(ctx context.Context, log *slog.Logger) error {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/ws", ws)
-	api := httpapi.New(st, append(httpapi.EnvOptions(), httpapi.WithLogger(log), httpapi.WithPages(pages))...)
+	opts := append(httpapi.EnvOptions(), httpapi.WithLogger(log), httpapi.WithPages(pages))
+	venue, err := venueMode(addr)
+	if err != nil {
+		return err
+	}
+	if venue != nil && venue.key != "" {
+		opts = append(opts, httpapi.WithCreationKey(venue.key))
+	}
+	api := httpapi.New(st, opts...)
+	if db != nil { // the mirrors this stack sends follow the embedded DynamoDB's commits (venue.go)
+		mctx, mcancel := context.WithCancel(ctx)
+		mirrors, err := api.StartMirrors(mctx)
+		if err != nil {
+			mcancel()
+			return err
+		}
+		defer func() { mcancel(); mirrors.Wait() }()
+		db.Tap(func(table string, changes []store.Change) {
+			if table == cfg.Table {
+				mirrors.Feed(changes)
+			}
+		})
+	}
 	mux.Handle("/", cors(api.Handler()))
 	srv := newServer(addr, mux)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	fmt.Fprintf(os.Stderr, "xqtour is listening on http://%s (every route, the web client at /; store: %s)\n", addr, storeName(db, cfg))
 	fmt.Fprintf(os.Stderr, "live updates: ws://%s/ws\n", addr)
+	venue.print(os.Stderr)
 	fmt.Fprintf(os.Stderr, "try: curl -s -X POST http://%s/tournaments -H 'Content-Type: application/json' -d '{\"name\":\"Saturday Swiss\",\"system\":\"swiss\",\"rounds\":7}'\n", addr)
 	select {
 	case err := <-errc:

@@ -109,6 +109,10 @@ type API struct {
 	// exportPage, when positive, is the most one export page holds
 	// (ExportPageBytes otherwise).
 	exportPage int
+	// mirrors, when set, sends this stack's mirrors (mirrorsend.go).
+	mirrors *Mirrors
+	// marks remembers whether the table holds any mirror's read-only mark (mirror.go).
+	marks markCache
 }
 
 // Option configures an API.

@@ -90,6 +90,11 @@ func (a *API) authenticate(c *call, known func(scope, id string) (credential, bo
 	if !tokenMatches(token, cred.hash) {
 		return Principal{}, errUnknownToken
 	}
+	// Every write to an event or a game is authenticated here first: the
+	// one place a mirror's read-only event refuses it (mirror.go).
+	if err := a.refuseMirrored(c); err != nil {
+		return Principal{}, err
+	}
 	return cred.Principal, nil
 }
 

@@ -39,7 +39,7 @@ func bodyLimit(rt Route) int {
 	if rt.Method == http.MethodPost && (rt.Path == "/games/import" || rt.Path == "/games/{gid}/record") {
 		return MaxImportBody
 	}
-	if rt.Method == http.MethodPost && rt.Path == "/tournaments/import" {
+	if rt.Method == http.MethodPost && (rt.Path == "/tournaments/import" || rt.Path == "/tournaments/{tid}/mirror/changes") {
 		return MaxEventImportBody // an export of a large event
 	}
 	return MaxBody

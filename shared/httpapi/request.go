@@ -45,6 +45,9 @@ type call struct {
 	// until that time (ms; 0: no time limit) (responseviews.go).
 	keep  bool
 	until int64
+	// mirrorChecked: the write was checked against a mirror's read-only
+	// mark once (authenticate, mirror.go).
+	mirrorChecked bool
 }
 
 func (c *call) ctx() context.Context { return c.r.Context() }

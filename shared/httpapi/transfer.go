@@ -433,6 +433,9 @@ func (a *API) importEvent(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	if err := a.copyMarks(c, tid, ev); err != nil { // a mirror's copy: its games read-only from their first moment (mirrorapply.go)
+		return 0, nil, err
+	}
 	if err := a.store.CreateItems(c.ctx(), append(ev.items, ev.meta)); err != nil {
 		return 0, nil, importConflict(err)
 	}
@@ -776,6 +779,9 @@ func (a *API) finishImport(c *call, tid string, pages []stagedPage) (*importedEv
 	}
 	ev, err := a.checkImport(c, tid, items)
 	if err != nil {
+		return nil, err
+	}
+	if err := a.copyMarks(c, tid, ev); err != nil {
 		return nil, err
 	}
 	if err := a.store.CreateItems(c.ctx(), append(ev.items, ev.meta)); err != nil {

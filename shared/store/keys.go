@@ -37,6 +37,12 @@
 //	V#<tid>       D#<view>    a materialised public read (round#<nnnn>, standings#<nnnn|last|live>,
 //	                          crosstable#…): the counters it was built from and the response head
 //	V#<tid>       D#<view>#<build>#<nnn>  500 rows of that view's build, gzipped JSON
+//	Y#<id>        RO          a mirror's read-only mark on event or game id (mirror.go): on a copy,
+//	                          where its writes come from; on a source after a takeover, where they went
+//	Y#<tid>       COPY        a mirrored copy's state: its source, the stream's token hash, last change
+//	Y#<tid>       Q#<nnnnnnnnnnnn>  a change to event tid waiting to be sent to its mirror, in commit order
+//	Y#mirrors     <tid>       a mirror this stack sends: its target, token, progress, last error
+//	Y#marks       RO          present once this table holds any read-only mark (the refusal's shortcut)
 //	U#<tid>       USAGE       event tid's usage counters (requests, Lambda ms, DynamoDB units),
 //	                          added to by atomic ADDs (AddCounters); apart from T#<tid> so no
 //	                          event Query or export reads them; expires through "ttl"
@@ -147,6 +153,10 @@ const (
 	// StagedPrefix starts the sort key of a staged chunk of a multi-part
 	// import under J#<tid>: Q#<offset>#<nnn>.
 	StagedPrefix = "Q#"
+	// MirrorPrefix starts a mirror's partitions (mirror.go): Y#<id> and Y#mirrors.
+	MirrorPrefix = "Y#"
+	// QueuedPrefix starts the sort key of a change waiting under Y#<tid>: Q#<seq>.
+	QueuedPrefix = "Q#"
 )
 
 // Fixed sort keys of the items alone in their kind under a partition.
@@ -165,6 +175,10 @@ const (
 	UsageSK = "USAGE"
 	// ImportSK is a multi-part import's state under J#<tid>.
 	ImportSK = "IMPORT"
+	// ReadOnlySK is a mirror's read-only mark under Y#<id>.
+	ReadOnlySK = "RO"
+	// MirrorInSK is a mirrored copy's state under Y#<tid>.
+	MirrorInSK = "COPY"
 )
 
 // Item kinds: what a Record's Doc holds. The live fan-out and the stream's
@@ -191,6 +205,10 @@ const (
 	KindEntryName    = "entryname"    // E#<tid>/N#<hash>
 	KindFestival     = "festival"     // F#<fid>/META
 	KindStaged       = "staged"       // J#<tid>/Q#<offset>#<nnn>
+	KindReadOnly     = "readonly"     // Y#<id>/RO
+	KindMirrorIn     = "mirrorin"     // Y#<tid>/COPY
+	KindQueued       = "queued"       // Y#<tid>/Q#<seq>
+	KindMirrorOut    = "mirrorout"    // Y#mirrors/<tid>
 )
 
 // TournamentPK is the partition of event tid: its event item, players,
@@ -216,6 +234,20 @@ func ImportPK(tid string) string { return ImportPrefix + tid }
 // that starts at item offset: the import's parts, staged apart from the
 // event's keys until the last is in.
 func StagedSK(offset, i int) string { return fmt.Sprintf("%s%08d#%03d", StagedPrefix, offset, i) }
+
+// MirrorPK is the partition of a mirror's items about event or game id.
+func MirrorPK(id string) string { return MirrorPrefix + id }
+
+// MarksPK is the item (under ReadOnlySK) that says this table holds some
+// mirror's read-only mark: a stack that never had one reads no mark per write.
+const MarksPK = MirrorPrefix + "marks"
+
+// MirrorsPK is the partition listing the mirrors this stack sends, one item per event.
+const MirrorsPK = MirrorPrefix + "mirrors"
+
+// QueuedSK is the sort key of change seq waiting to be sent; twelve digits
+// keep the queue in commit order.
+func QueuedSK(seq int64) string { return fmt.Sprintf("%s%012d", QueuedPrefix, seq) }
 
 // GamePK is the partition of game gid.
 func GamePK(gid string) string { return GamePrefix + gid }

@@ -84,6 +84,7 @@ type Server struct {
 	throttle  atomic.Bool
 	intercept atomic.Pointer[func(op string, body []byte) Fault]
 	feed      atomic.Pointer[func(table string, changes []store.Change)]
+	taps      atomic.Pointer[[]func(table string, changes []store.Change)] // Tap's listeners, besides feed
 	faults    atomic.Pointer[Faults]
 	limiter   atomic.Pointer[limiter]
 	injected  faultCounters

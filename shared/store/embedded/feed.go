@@ -25,6 +25,24 @@ func (s *Server) Feed(f func(table string, changes []store.Change)) {
 	s.hook()
 }
 
+// Tap adds f to the listeners that hear every committed write, as Feed's
+// does and under the same rules, besides Feed's own (the live fan-out and a
+// mirror's sender follow one server).
+func (s *Server) Tap(f func(table string, changes []store.Change)) {
+	for {
+		old := s.taps.Load()
+		var fs []func(string, []store.Change)
+		if old != nil {
+			fs = append(fs, *old...)
+		}
+		fs = append(fs, f)
+		if s.taps.CompareAndSwap(old, &fs) {
+			break
+		}
+	}
+	s.hook()
+}
+
 // hook installs the engine's commit hook once; the log (Open) and the feed
 // share it.
 func (s *Server) hook() {
@@ -41,22 +59,33 @@ func (s *Server) committed(changes []server.Change) {
 		s.logged.Store(true)
 		s.wal.append(encodeChanges(make([]byte, 0, 512), changes))
 	}
-	f := s.feed.Load()
-	if f == nil {
+	var fs []func(string, []store.Change)
+	if f := s.feed.Load(); f != nil {
+		fs = append(fs, *f)
+	}
+	if taps := s.taps.Load(); taps != nil {
+		fs = append(fs, *taps...)
+	}
+	if len(fs) == 0 {
 		return
+	}
+	send := func(table string, out []store.Change) {
+		for _, f := range fs {
+			f(table, out)
+		}
 	}
 	var table string
 	var out []store.Change
 	for _, c := range changes {
 		if c.Table != table && len(out) > 0 {
-			(*f)(table, out)
+			send(table, out)
 			out = nil
 		}
 		table = c.Table
 		out = append(out, change(c))
 	}
 	if len(out) > 0 {
-		(*f)(table, out)
+		send(table, out)
 	}
 }
 
