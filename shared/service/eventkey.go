@@ -76,10 +76,10 @@ func EventGameID(t *tournament.Tournament) tournament.GameIDFunc {
 	return func(round, table, g int) string { return GameID(key, tid, round, table, g) }
 }
 
-// keyedGames bounds the game numbers pairingsGame tries at one table: a
+// KeyedGames bounds the game numbers pairingsGame tries at one table: a
 // knockout match's regular and additional games stay well below it, and a
 // game beyond it is still found through its round.
-const keyedGames = 64
+const KeyedGames = 64
 
 // PairingsGame reports whether sg is the game its link's pairing made,
 // before its end writes that table's result. A keyed id proves it at the
@@ -97,7 +97,7 @@ func (s *Service) PairingsGame(ctx context.Context, sg *games.Item) (bool, error
 		return false, err
 	}
 	if key := GameKey(t); key != "" {
-		for n := 1; n <= keyedGames; n++ {
+		for n := 1; n <= KeyedGames; n++ {
 			if GameID(key, t.ID, l.Round, l.Table, n) == sg.ID {
 				return true, nil
 			}
