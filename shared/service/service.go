@@ -11,14 +11,28 @@
 //
 // Where each concept lives:
 //
-//	service.go   Service, its options and the request's instant (WithNow)
-//	caller.go    Role (the one list of roles) and Caller, who a token speaks for
-//	event.go     Event, the aggregate, and Load; InParallel, the one worker pool
-//	exec.go      Command and Exec, the one write policy of event commands
-//	players.go   a player's status (withdraw, pause, resume: S-6)
-//	command/     the refusals and the retry of the store's contention
-//	games/       the game item, its write loop, its view
-//	items/       the stored shape of every item kind
+//	service.go      Service, its options and the request's instant (WithNow)
+//	caller.go       Role (the one list of roles) and Caller, who a token speaks for
+//	event.go        Event, the aggregate, and Load; InParallel, the one worker pool
+//	exec.go         Command, Exec (the one write policy of event commands), Txn,
+//	                Serial, Reporter, Resolver; reading one item (Tournament, Player)
+//	codec.go        DecodeItem, EncodeItem: every event item through its stored shape
+//	players.go      a player's status: withdraw, pause, resume (S-6)
+//	registration.go entering players and officials (S-1, S-2, O-1), the broadcast delay
+//	people.go       editing and removing players, tokens reissued or rotated
+//	teamentries.go  entering and withdrawing teams (T-1); lineups.go their lineups (T-2…T-4)
+//	pairing.go      pairing the next round (PairRound), the finished status
+//	rounds.go       starting a round (StartRound); changes.go its manual changes (C-1)
+//	roundgames.go   a round's games: read, made, repaired, started (EnsureGames …)
+//	catchup.go      the catch-up a read of a round owes (CatchUpRound)
+//	teams.go        team events: teams and lineups loaded, lineups due (T-3),
+//	                a knockout's extension (S-3)
+//	eventkey.go     an event's key, its id and keyed game ids; a game's own pairing
+//	ids.go          ids and tokens; limits.go the caps on lists (Limits)
+//	expiry.go       an unpaired event's expiry, kept once paired
+//	command/        refusals by kind, the retry of the store's contention, sequencing
+//	games/          the game item, its write loop, its view
+//	items/          the stored shape of every item kind
 package service
 
 import (
