@@ -138,7 +138,7 @@ func (a *API) lookupCredential(c *call, scope, id string) (credential, error) {
 func (a *API) eventCaller(c *call) service.Credential {
 	return func(_ context.Context, t *tournament.Tournament) (service.Caller, error) {
 		p, err := a.authenticate(c, organiserKnown(t))
-		if err == nil && p.Scope != t.ID && validID('f', p.Scope) && t.Festival == p.Scope {
+		if err == nil && p.Scope != t.ID && service.ValidID('f', p.Scope) && t.Festival == p.Scope {
 			p.Scope = t.ID // a festival's token acts in the festival's sections (E-3)
 		}
 		return p, err

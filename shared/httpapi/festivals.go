@@ -88,7 +88,7 @@ func (a *API) createFestival(c *call) (int, any, error) {
 // caller's token must be the festival's. It is createTournament's write
 // when the body has "festival".
 func (a *API) newSection(c *call, fid string, t *tournament.Tournament, rec *store.Record) error {
-	if !validID('f', fid) {
+	if !service.ValidID('f', fid) {
 		return badRequest("invalid_field", "festival: "+quote(clip(fid, 40))+" is not a festival id")
 	}
 	return command.Retry(func() error {
@@ -245,7 +245,7 @@ func (a *API) festivalCredential(c *call, fid, id string) (credential, error) {
 // festivalActs reports whether principal p, of a festival, acts in event
 // scope: the event is one of the festival's sections (E-3).
 func (a *API) festivalActs(c *call, p Principal, scope string) (bool, error) {
-	if !validID('f', p.Scope) || !validID('t', scope) {
+	if !service.ValidID('f', p.Scope) || !service.ValidID('t', scope) {
 		return false, nil
 	}
 	t, _, err := a.loadTournament(c.ctx(), scope)

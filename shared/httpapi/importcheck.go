@@ -66,7 +66,7 @@ func (a *API) checkImport(c *call, tid string, items []*store.Item) (*importedEv
 	pk := store.TournamentPK(tid)
 	for _, rec := range recs {
 		if gid, ok := store.GameOf(rec.PK); ok {
-			if !validID('g', gid) || rec.SK != store.GameSK || rec.Kind != store.KindGame {
+			if !service.ValidID('g', gid) || rec.SK != store.GameSK || rec.Kind != store.KindGame {
 				return nil, refuseItem(rec.PK, rec.SK, "not a game item (G#<game id>/GAME, kind game)")
 			}
 			sg, err := games.Decode(gid, rec)
@@ -149,14 +149,14 @@ func (a *API) checkImport(c *call, tid string, items []*store.Item) (*importedEv
 	for _, r := range rounds {
 		for _, p := range r.Pairings {
 			for _, id := range []string{p.Red, p.Black} {
-				if id != "" && h.Player(id) == nil && !validID('m', id) {
+				if id != "" && h.Player(id) == nil && !service.ValidID('m', id) {
 					return nil, refuseItem(pk, store.RoundSK(r.Number), fmt.Sprintf("table %d names %s, not a player of the event", p.Table, quote(clip(id, 40))))
 				}
 			}
 			if p.GameID == "" {
 				continue
 			}
-			if !validID('g', p.GameID) {
+			if !service.ValidID('g', p.GameID) {
 				return nil, refuseItem(pk, store.RoundSK(r.Number), fmt.Sprintf("table %d: %s is not a game id", p.Table, quote(clip(p.GameID, 40))))
 			}
 			if _, dup := pairings[p.GameID]; dup {

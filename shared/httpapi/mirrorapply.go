@@ -214,7 +214,7 @@ func (a *API) checkChanges(c *call, t *tournament.Tournament, in *mirrorIn, item
 	var found []*games.Item
 	for _, rec := range recs {
 		if gid, ok := store.GameOf(rec.PK); ok {
-			if !validID('g', gid) || rec.SK != store.GameSK || rec.Kind != store.KindGame {
+			if !service.ValidID('g', gid) || rec.SK != store.GameSK || rec.Kind != store.KindGame {
 				return nil, refuseItem(rec.PK, rec.SK, "not a game item (G#<game id>/GAME, kind game)")
 			}
 			sg, err := games.Decode(gid, rec)

@@ -5,6 +5,8 @@ import (
 	"crypto/subtle"
 	"net/http"
 	"strings"
+
+	"github.com/xqtour/xqtour/shared/service"
 )
 
 // nosniff tells browsers never to guess a response's type from its bytes: a
@@ -22,31 +24,13 @@ var idKinds = map[string]byte{"tid": 't', "gid": 'g', "pid": 'p', "mid": 'm', "o
 
 var idKindNames = map[byte]string{'t': "an event", 'g': "a game", 'p': "a player", 'm': "a team", 'o': "an official", 'f': "a festival"}
 
-// idLength is a kind letter and 80 bits in base32.
-const idLength = 1 + 16
-
-// validID reports whether s is an id of the given kind as the server makes
-// them. Checked at the edge, before any read: a key the store would refuse
-// (DynamoDB allows 2,048 bytes) or that names nothing never costs a read.
-func validID(kind byte, s string) bool {
-	if len(s) != idLength || s[0] != kind {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if c := s[i]; (c < 'a' || c > 'z') && (c < '2' || c > '7') {
-			return false
-		}
-	}
-	return true
-}
-
 // checkPathIDs refuses a path whose id parameters are not ids: 400 bad_id.
 func checkPathIDs(r *http.Request, rt Route) error {
 	for name, kind := range idKinds {
 		if !strings.Contains(rt.Path, "{"+name+"}") {
 			continue
 		}
-		if v := r.PathValue(name); !validID(kind, v) {
+		if v := r.PathValue(name); !service.ValidID(kind, v) {
 			return &Error{Status: http.StatusBadRequest, Code: "bad_id",
 				Message: name + ": " + quote(clip(v, 40)) + " is not " + idKindNames[kind] + " id (" + string(kind) + " and 16 characters a-z, 2-7)"}
 		}
@@ -59,12 +43,12 @@ func checkPathIDs(r *http.Request, rt Route) error {
 // organiser or seat id), so a forged token costs no read.
 func tokenShape(scope, id string) bool {
 	switch {
-	case validID('t', scope):
-		return id == scope || validID('p', id) || validID('o', id) || validID('m', id)
-	case validID('g', scope):
+	case service.ValidID('t', scope):
+		return id == scope || service.ValidID('p', id) || service.ValidID('o', id) || service.ValidID('m', id)
+	case service.ValidID('g', scope):
 		return id == "red" || id == "black"
-	case validID('f', scope): // a festival's organiser or official (E-3)
-		return id == scope || validID('o', id)
+	case service.ValidID('f', scope): // a festival's organiser or official (E-3)
+		return id == scope || service.ValidID('o', id)
 	}
 	return false
 }

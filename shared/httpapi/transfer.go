@@ -321,7 +321,7 @@ func parseImportLines(tid string, lines [][]byte) (importBatch, error) {
 			continue
 		case it.PK == store.TournamentPK(tid):
 			b.counts[store.SKPrefix(it.SK)]++
-		case isGame && !validID('g', gid):
+		case isGame && !service.ValidID('g', gid):
 			return b, badRequest("invalid_export", fmt.Sprintf("line %d: %s is not a game id", i+2, quote(clip(it.PK, 40))))
 		case isGame && it.SK == store.GameSK && it.Kind == store.KindGame:
 			b.games++
@@ -400,7 +400,7 @@ func (a *API) importEvent(c *call) (int, any, error) {
 		return 0, nil, badRequest("invalid_export", fmt.Sprintf("export version %d is not one this server reads (1)", head.Version))
 	}
 	tid := head.TournamentID
-	if !validID('t', tid) {
+	if !service.ValidID('t', tid) {
 		return 0, nil, badRequest("invalid_export", "the header's tournamentId is missing or malformed")
 	}
 	paged := head.PartItems > 0 && head.PartItems < head.Items
@@ -653,7 +653,7 @@ func (a *API) importEventPart(c *call, first []byte, lines [][]byte) (int, any, 
 	switch {
 	case head.Version != 1:
 		return 0, nil, badRequest("invalid_export", fmt.Sprintf("export version %d is not one this server reads (1)", head.Version))
-	case !validID('t', tid):
+	case !service.ValidID('t', tid):
 		return 0, nil, badRequest("invalid_export", "the header's tournamentId is missing or malformed")
 	case len(lines) != head.Items || head.Items < 1:
 		return 0, nil, badRequest("invalid_export", fmt.Sprintf("the header announces %d items but %d follow: the part is incomplete", head.Items, len(lines)))

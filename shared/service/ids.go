@@ -30,3 +30,21 @@ func HashToken(token string) string {
 	sum := sha256.Sum256([]byte(token))
 	return hex.EncodeToString(sum[:])
 }
+
+// IDLength is a kind letter and 80 bits in base32.
+const IDLength = 1 + 16
+
+// ValidID reports whether s is an id of the given kind as the server makes
+// them. Checked at the edge, before any read: a key the store would refuse
+// (DynamoDB allows 2,048 bytes) or that names nothing never costs a read.
+func ValidID(kind byte, s string) bool {
+	if len(s) != IDLength || s[0] != kind {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; (c < 'a' || c > 'z') && (c < '2' || c > '7') {
+			return false
+		}
+	}
+	return true
+}
