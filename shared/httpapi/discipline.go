@@ -216,37 +216,17 @@ func (a *API) decideExpulsion(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	t, meta, err := a.loadTournament(c.ctx(), tid)
+	view := func(ch service.PlayerChanged) (any, error) {
+		out, err := a.shownPlayer(c.ctx(), ch.T, ch.Player)
+		return map[string]any{"player": out, "expulsion": expulsionView(ch.Player.Expulsion)}, err
+	}
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.DecideExpulsion{Player: pid, Approve: in.Approve, Note: in.Note})
+	if err != nil {
+		return 0, nil, renderCurrent(err, view)
+	}
+	out, err := view(res.(service.PlayerChanged))
 	if err != nil {
 		return 0, nil, err
 	}
-	who, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser)
-	if err != nil {
-		return 0, nil, err
-	}
-	if in.Approve == nil {
-		return 0, nil, &Error{Status: http.StatusBadRequest, Code: "invalid_field", Rule: "O-2", Message: "approve: true to expel the player, false to reject the proposal"}
-	}
-	p, rec, err := a.loadPlayer(c.ctx(), tid, pid)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := t.DecideExpulsion(p, *in.Approve, who.ID, in.Note, c.nowMs()); err != nil {
-		return 0, nil, err
-	}
-	if err := a.store.Transact(c.ctx(), []*store.Record{encode(rec, p), encode(meta, t)}); err != nil {
-		return 0, nil, conflictWith(err, func() (any, error) {
-			p, _, err := a.loadPlayer(c.ctx(), tid, pid)
-			if err != nil {
-				return nil, err
-			}
-			out, err := a.shownPlayer(c.ctx(), t, p)
-			return map[string]any{"player": out, "expulsion": expulsionView(p.Expulsion)}, err
-		})
-	}
-	out, err := a.shownPlayer(c.ctx(), t, p)
-	if err != nil {
-		return 0, nil, err
-	}
-	return http.StatusOK, map[string]any{"player": out, "expulsion": expulsionView(p.Expulsion)}, nil
+	return http.StatusOK, out, nil
 }
