@@ -2,12 +2,8 @@ package httpapi
 
 import (
 	"net/http"
-	"slices"
 
-	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/service"
-	"github.com/xqtour/xqtour/shared/service/command"
-	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -73,95 +69,13 @@ func (a *API) reissuePlayerToken(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	var (
-		token  string
-		p      *tournament.Player
-		number int
-	)
-	err := command.Retry(func() error {
-		ev, err := a.loadEvent(c.ctx(), tid)
-		if err != nil {
-			return err
-		}
-		if _, err := a.requireRole(c, tid, organiserKnown(ev.T), roleOrganiser); err != nil {
-			return err
-		}
-		var rec *store.Record
-		if p, rec, err = a.loadPlayer(c.ctx(), tid, pid); err != nil {
-			return err
-		}
-		number = ev.Numbers()[pid]
-		var hash string
-		token, hash = service.NewToken(tid, pid)
-		p.TokenHash = hash
-		games, err := a.playerGameWrites(c, ev, pid, hash)
-		if err != nil {
-			return err
-		}
-		writes := append([]*store.Record{encode(rec, p)}, games...)
-		// Past the first transaction (100 items, 4 MB) only finished games
-		// remain: nothing opens them with the old token meanwhile.
-		for _, chunk := range store.TransactChunks(writes) {
-			if err := a.store.Transact(c.ctx(), chunk); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.ReissuePlayerToken{Player: pid})
 	if err != nil {
 		return 0, nil, err
 	}
+	re := res.(service.PlayerReissued)
+	token, p, number := re.Token, re.Player, re.Number
 	return http.StatusOK, map[string]any{"id": pid, "token": token, "player": playerView(p, number)}, nil
-}
-
-// playerGameWrites returns the player's games rewritten with the new token
-// hash, unfinished games first.
-func (a *API) playerGameWrites(c *call, ev *event, pid, hash string) ([]*store.Record, error) {
-	var keys []store.Key
-	for _, r := range ev.H.Rounds {
-		for _, p := range r.Pairings {
-			if p.Red == pid || p.Black == pid {
-				keys = append(keys, store.Key{PK: store.GamePK(p.GameID), SK: store.GameSK})
-			}
-		}
-	}
-	if len(keys) == 0 {
-		return nil, nil
-	}
-	recs, err := a.store.GetMany(c.ctx(), keys...)
-	if err != nil {
-		return nil, err
-	}
-	var open, over []*store.Record
-	for _, k := range keys {
-		rec := recs[k]
-		if rec == nil {
-			continue // not created yet: it will copy the new hash from the player
-		}
-		gid, _ := store.GameOf(k.PK)
-		sg, err := games.Decode(gid, rec)
-		if err != nil {
-			return nil, err
-		}
-		if sg.Link.Tournament != ev.T.ID {
-			continue // not this event's game: a new hash never goes into another event's item
-		}
-		if sg.Link.Red == pid {
-			sg.Link.RedHash = hash
-		}
-		if sg.Link.Black == pid {
-			sg.Link.BlackHash = hash
-		}
-		if _, err := games.Encode(rec, sg.Link, sg.Game); err != nil {
-			return nil, err
-		}
-		if sg.Game.Status() == game.Playing {
-			open = append(open, rec)
-		} else {
-			over = append(over, rec)
-		}
-	}
-	return slices.Concat(open, over), nil
 }
 
 // POST /tournaments/{tid}/officials/{oid}/token — organiser: a new token

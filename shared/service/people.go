@@ -2,7 +2,10 @@ package service
 
 import (
 	"context"
+	"slices"
 
+	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -128,4 +131,101 @@ func (s *Service) Team(ctx context.Context, tid, mid string) (*tournament.Team, 
 	var t tournament.Team
 	rec, err := s.get(ctx, store.TournamentPK(tid), store.TeamSK(mid), "team "+mid, &t)
 	return &t, rec, err
+}
+
+// ReissuePlayerToken gives a player who lost their token (or whose token
+// leaked) a new one. Each of the player's games holds a copy of the hash,
+// so a move costs one read; the games are rewritten with the player,
+// unfinished games first, so the old token opens nothing once the command
+// returns. Past one transaction (100 items, 4 MB) only finished games
+// remain, written by the command itself in further transactions; a move
+// made meanwhile makes a transaction fail and Exec run the reissue again on
+// fresh items.
+type ReissuePlayerToken struct {
+	Player string
+}
+
+// PlayerReissued is ReissuePlayerToken's answer: the player, its number as
+// the event shows it, and the new token, shown once.
+type PlayerReissued struct {
+	Player *tournament.Player
+	Number int
+	Token  string
+}
+
+// Roles implements Command: the organiser's.
+func (ReissuePlayerToken) Roles() []Role { return []Role{Organiser} }
+
+// Apply implements Command.
+func (c ReissuePlayerToken) Apply(x *Txn) (any, error) {
+	ev, err := x.Event()
+	if err != nil {
+		return nil, err
+	}
+	p, rec, err := x.S.Player(x.Ctx, x.TID, c.Player)
+	if err != nil {
+		return nil, err
+	}
+	token, hash := NewToken(x.TID, c.Player)
+	p.TokenHash = hash
+	games, err := x.S.playerGameWrites(x.Ctx, ev, c.Player, hash)
+	if err != nil {
+		return nil, err
+	}
+	for _, chunk := range store.TransactChunks(append([]*store.Record{encodeItem(rec, p)}, games...)) {
+		if err := x.S.store.Transact(x.Ctx, chunk); err != nil {
+			return nil, err
+		}
+	}
+	return PlayerReissued{Player: p, Number: ev.Numbers()[c.Player], Token: token}, nil
+}
+
+// playerGameWrites returns the player's games rewritten with the new token
+// hash, unfinished games first.
+func (s *Service) playerGameWrites(ctx context.Context, ev *Event, pid, hash string) ([]*store.Record, error) {
+	var keys []store.Key
+	for _, r := range ev.H.Rounds {
+		for _, p := range r.Pairings {
+			if p.Red == pid || p.Black == pid {
+				keys = append(keys, store.Key{PK: store.GamePK(p.GameID), SK: store.GameSK})
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	recs, err := s.store.GetMany(ctx, keys...)
+	if err != nil {
+		return nil, err
+	}
+	var open, over []*store.Record
+	for _, k := range keys {
+		rec := recs[k]
+		if rec == nil {
+			continue // not created yet: it will copy the new hash from the player
+		}
+		gid, _ := store.GameOf(k.PK)
+		sg, err := games.Decode(gid, rec)
+		if err != nil {
+			return nil, err
+		}
+		if sg.Link.Tournament != ev.T.ID {
+			continue // not this event's game: a new hash never goes into another event's item
+		}
+		if sg.Link.Red == pid {
+			sg.Link.RedHash = hash
+		}
+		if sg.Link.Black == pid {
+			sg.Link.BlackHash = hash
+		}
+		if _, err := games.Encode(rec, sg.Link, sg.Game); err != nil {
+			return nil, err
+		}
+		if sg.Game.Status() == game.Playing {
+			open = append(open, rec)
+		} else {
+			over = append(over, rec)
+		}
+	}
+	return slices.Concat(open, over), nil
 }
