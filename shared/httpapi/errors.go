@@ -117,19 +117,6 @@ func toError(err error) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: "internal", Message: "internal error"}
 }
 
-// conflictWith turns a lost race (store.ErrConflict) into the API's 409 whose
-// body carries the current state, read by current; other errors pass.
-func conflictWith(err error, current func() (any, error)) error {
-	if !errors.Is(err, store.ErrConflict) {
-		return err
-	}
-	e := &Error{Status: http.StatusConflict, Code: "conflict", Message: "the resource changed meanwhile; the current state is attached"}
-	if v, lerr := current(); lerr == nil {
-		e.Current = v
-	}
-	return e
-}
-
 // renderCurrent puts the view of the state a conflict of the application
 // layer carries (a core value, service.Reporter) in its place.
 func renderCurrent[T any](err error, view func(T) (any, error)) error {
