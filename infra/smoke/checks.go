@@ -102,7 +102,8 @@ func hasRoute(method, path string) bool {
 // checks runs the scenario (a tournament with a player, a standalone game with
 // a move), then probes every route and every function.
 func (s *smoke) checks(ctx context.Context) {
-	ids := map[string]string{"tid": "tsmokeunknown", "pid": "psmokeunknown", "gid": "gsmokeunknown", "n": "1"}
+	// A festival id of the right form that names none: its reads answer 404.
+	ids := map[string]string{"tid": "tsmokeunknown", "pid": "psmokeunknown", "gid": "gsmokeunknown", "fid": "fsmokeunknown2345", "n": "1"}
 
 	res, ok := s.check(ctx, "create tournament", request{Method: "POST", Path: "/tournaments",
 		Body: `{"name":"Smoke Open","system":"swiss","rounds":5}`}, all(status(201), fields("id", "token")))
@@ -165,6 +166,9 @@ func (s *smoke) checks(ctx context.Context) {
 			s.check(ctx, "read", request{Method: rt.Method, Path: path}, status(200, 404, 422))
 		case rt.Method == "GET" || rt.Method == "HEAD":
 			s.check(ctx, "read without token", request{Method: rt.Method, Path: path}, status(401, 404))
+		case rt.Who.Has(httpapi.RoleEntrant):
+			// An entry needs no token; the smoke's event takes none (E-1).
+			s.check(ctx, "entry to a closed event", request{Method: rt.Method, Path: path, Body: `{"name":"Smoke"}`}, status(403))
 		case rt.Who.Has(httpapi.RoleAnyone):
 			// 415: a route that reads another media type refuses the JSON first.
 			s.check(ctx, "malformed JSON", request{Method: rt.Method, Path: path, Body: `{"`}, status(400, 415))
