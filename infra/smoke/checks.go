@@ -45,7 +45,7 @@ func dig(v any, keys ...string) any {
 	return v
 }
 
-// status accepts the listed statuses; an error status must carry API.md's
+// status accepts the listed statuses; an error status must carry the API's
 // error model, a JSON body must be valid JSON.
 func status(want ...int) func(response) error {
 	return func(r response) error {
@@ -119,7 +119,7 @@ func (s *smoke) checks(ctx context.Context) {
 			}))
 		players := "/tournaments/" + tid + "/players"
 		s.check(ctx, "register without token", request{Method: "POST", Path: players, Body: `{"name":"Nobody"}`}, status(401))
-		key := uuid4() // API.md: an Idempotency-Key is a UUID
+		key := uuid4() // the OpenAPI document: an Idempotency-Key is a UUID
 		reg := request{Method: "POST", Path: players, Token: token, IdemKey: key, Body: `{"name":"Smoke Player","rating":1800}`}
 		res, ok := s.check(ctx, "register player", reg, all(status(201), fields("id", "token")))
 		if ok {

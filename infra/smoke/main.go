@@ -222,7 +222,7 @@ func (s *smoke) logs() {
 	}
 }
 
-// uuid4 returns a random version-4 UUID, the form API.md gives Idempotency-Keys.
+// uuid4 returns a random version-4 UUID, the form the OpenAPI document gives Idempotency-Keys.
 func uuid4() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])

@@ -1,5 +1,5 @@
 // Package clock holds xiangqi time controls and the two-faced game clock
-// (SPEC C-1…C-6, 000 ch.7 §1). Everything is a pure function of recorded
+// (C-1…C-6, 000 ch.7 §1). Everything is a pure function of recorded
 // timestamps in Unix milliseconds; the server passes "now" in (C-4).
 package clock
 
@@ -36,7 +36,7 @@ const (
 
 const minute = 60 * 1000
 
-// presets are the named controls of C-2 (000 ch.7 §1), with the names of API.md.
+// presets are the named controls of C-2 (000 ch.7 §1), with the names of the OpenAPI document.
 var presets = map[string]Control{
 	// 世界性比赛: the first hour without a move count, then 10 moves in 10 minutes.
 	"world": {Periods: []Period{{0, 60 * minute}, {10, 10 * minute}}},
@@ -85,7 +85,7 @@ func SuddenDeath(ms int64) Control {
 // ControlError says which field of a time control breaks which rule.
 type ControlError struct {
 	Field   string // e.g. "periods[1].ms"
-	Rule    string // SPEC rule id, "C-2"
+	Rule    string // rule id (shared/RULES.md), "C-2"
 	Message string
 }
 

@@ -63,6 +63,34 @@ func (r Role) chief() bool { return r == ChiefArbiter || r == Organiser }
 // 违规行为; ch.4 凡判处"犯规",书记员应当当场明确宣布并及时记录).
 func (r Role) records() bool { return r.rules() || r == Scribe }
 
+// MayRecordResult refuses a role that may not record a result (O-1). The
+// game's own RecordResult checks it; a caller checks it first too, before
+// it reads its request's fields, so a player learns nothing of them.
+func MayRecordResult(by Actor) error {
+	if !by.Role.records() {
+		return refuse(CodeForbidden, "O-1", "only an arbiter, the scribe or the organiser records a result")
+	}
+	return nil
+}
+
+// MayLoadRecord refuses a role that may not load a game's record (O-1), as
+// MayRecordResult does for results.
+func MayLoadRecord(by Actor) error {
+	if by.Role != Arbiter && by.Role != ChiefArbiter && by.Role != Scribe {
+		return refuse(CodeForbidden, "O-1", "only an arbiter or the table's scribe loads a record")
+	}
+	return nil
+}
+
+// MayRule refuses a player, who gives no ruling of any kind (O-1); which
+// official may give which is Rule's to say.
+func MayRule(by Actor) error {
+	if by.Role == Player {
+		return refuse(CodeForbidden, "O-1", "only an official rules")
+	}
+	return nil
+}
+
 // Actor is who asks for an operation. Side is the player's colour; a scribe
 // acting for a player (draw offers, claims) names that player's side too. The
 // HTTP layer has checked the token; the game checks what the role may do.

@@ -130,7 +130,7 @@ func (g *Game) DeclineDraw(now int64, by Actor) error {
 // ClaimKind is what a player claims.
 type ClaimKind int8
 
-// The claims of API.md.
+// The claims of the OpenAPI document.
 const (
 	ClaimTime      ClaimKind = iota // the opponent's flag has fallen (C-3)
 	ClaimNoCapture                  // 自然限着 (G-3)

@@ -1,6 +1,6 @@
 // Package game is the xiangqi game state machine: moves in any notation, the
 // clock, draw offers, resignation, claims, officials' rulings and records
-// (SPEC C-*, D-*, G-*, O-*). It is pure: time comes in as "now" (Unix ms), the
+// (C-*, D-*, G-*, O-*). It is pure: time comes in as "now" (Unix ms), the
 // HTTP layer checks tokens and stores the game, which packs into one small
 // binary item (MarshalBinary).
 //

@@ -40,8 +40,8 @@ func FromRecord(s Setup, moves []xiangqi.Move, res result.Result, why Reason, no
 // to each side and run for the side to move unless the record ends the game;
 // a finished game's record may be loaded only by an arbiter (a correction).
 func (g *Game) LoadRecord(now int64, by Actor, moves []xiangqi.Move, res result.Result, why Reason) error {
-	if by.Role != Arbiter && by.Role != ChiefArbiter && by.Role != Scribe {
-		return refuse(CodeForbidden, "O-1", "only an arbiter or the table's scribe loads a record")
+	if err := MayLoadRecord(by); err != nil {
+		return err
 	}
 	g.Settle(now)
 	if g.status == Over && by.Role != Arbiter && by.Role != ChiefArbiter {

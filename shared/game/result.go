@@ -19,7 +19,7 @@ func winFor(c xiangqi.Color) result.Result {
 // Reason says why a game ended; the names are stable and safe to store.
 type Reason int8
 
-// The reasons. The first eleven are API.md's; the rest name the event options
+// The reasons. The first eleven are the API's; the rest name the event options
 // and penalties this package adds.
 const (
 	NoReason         Reason = iota

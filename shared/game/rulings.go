@@ -8,7 +8,7 @@ import (
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
-// RulingKind names an official's decision, with API.md's names.
+// RulingKind names an official's decision, with the API's names.
 type RulingKind int8
 
 // The kinds. RulingRecord is a result recorded with RecordResult, RulingLoad
@@ -135,8 +135,8 @@ func (g *Game) foul(now int64, by Actor, side xiangqi.Color, note string) {
 // "arbiter". A game that has a result is refused (game_over): its result is
 // changed only by CorrectResult.
 func (g *Game) RecordResult(now int64, by Actor, r result.Result, why Reason) error {
-	if !by.Role.records() {
-		return refuse(CodeForbidden, "O-1", "only an arbiter, the scribe or the organiser records a result")
+	if err := MayRecordResult(by); err != nil {
+		return err
 	}
 	if err := g.checkOpen(now, true); err != nil {
 		return err

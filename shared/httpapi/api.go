@@ -1,63 +1,70 @@
 // Package httpapi is xqtour's HTTP layer: one route table, net/http handlers
-// with Go 1.22 patterns, the error model, bearer-token auth and idempotent
-// retries of API.md. A handler decodes, authorises, calls the core, stores and
-// encodes; Lambda functions serve a slice of the same table through
-// aws-lambda-go-api-proxy, and the local stack serves all of it.
+// with Go 1.22 patterns, request decoding and the error model, bearer-token
+// auth (a token becomes a service.Caller) and idempotent retries, as the
+// OpenAPI document (openapi.yaml) describes them; Lambda functions serve a
+// slice of the same table through aws-lambda-go-api-proxy, and the local
+// stack serves all of it.
 //
-// Errors map to statuses in one place, toError in errors.go: a core refusal
-// is a *rulebook.RuleError (422 unless refusalStatus says otherwise).
+// It speaks only HTTP. An event command is decode → service call → render:
+// the application layer (shared/service) loads the event, authorises the
+// caller, applies the command and writes it in one conditional transaction
+// (service.Exec); a game command goes through the game layer's one write
+// loop (shared/service/games, Store.Mutate). Rules are decided in the core
+// (shared/tournament, shared/game, shared/team) and refused there with the
+// rule ids of shared/RULES.md; the application layer's refusals name a kind
+// (command.Kind), never a status. Errors map to statuses in one place,
+// toError in errors.go: a core refusal is a *rulebook.RuleError (422 unless
+// refusalStatus says otherwise), a *command.Error by its kind.
 // A result a client sends is read once, by result.Parse, where it is decoded
-// (games.go, pgnimport.go); stored items keep it as API.md's string. Rule
-// options and the scoring are read into their types once, when an event or
-// a game is created (rulesJSON.rules in dto.go, createTournament), and an
-// unknown name is a 400 naming the field and the rule.
-// Rules are decided in the core (shared/tournament, shared/game,
-// shared/team): a handler asks, it does not build refusals of its own.
+// (games.go, pgnimport.go). Rule options and the scoring are read into their
+// types once, when an event or a game is created (rulesJSON.rules in dto.go,
+// createTournament), and an unknown name is a 400 naming the field and the rule.
 //
-// Where each concept lives:
+// Where each concept lives (what is not here is in shared/service, whose
+// package documentation lists its files):
 //
 //	routes.go         the route table (Routes), its functions and Roles (who may call)
 //	api.go            API, its options, the mux and the Lambda entry points
 //	request.go        one request: decoding, Content-Type, Idempotency-Key replay;
 //	                  idemscope.go whose replay an anonymous key's is (the caller's address)
 //	observe.go        request logs and metrics; usage.go each event's usage counters
-//	auth.go           tokens, principals and their roles; requireRole
-//	security.go       path ids, the creation key, the origin secret, cache headers, TTLs
+//	auth.go           tokens to principals (service.Caller), requireRole, the
+//	                  Credential of event commands (eventCaller)
+//	security.go       path ids, the creation key, the origin secret, cache headers
 //	errors.go         Error, toError (every error to its status) and JSON writing
-//	limits.go         the caps on lists and counts (overLimit, tooMany)
 //	dto.go            JSON shapes of event settings (time control, rules) in and out
 //	text.go           quoting in messages
-//	records.go        reading and encoding event items (load, encode, loadPlayers);
-//	                  their keys are shared/store's keys.go
-//	gamestore.go      the game item: its codec (link + game), loads, saves, results
-//	eventkey.go       an event's secret key: its id derived from it, keyed game ids,
-//	                  whether a game is its pairing's
+//	records.go        reading event items for views (load, encode, loadPlayers)
+//	gamestore.go      the game layer as a request calls it (mutateGame, gameStore)
 //	tournaments.go    creating events, registering players and officials, withdrawals
 //	people.go         organiser edits of players, officials' and captains' tokens
-//	pause.go          pause and resume
+//	pause.go          withdraw, pause and resume (service.PlayerStatus)
 //	entries.go        entries by the players: open, close, enter, approve, reject
 //	                  (E-1); qr.go the entry's link as a QR code
 //	checkin.go        check-in (E-2): the player's or the desk's, the desk's list
 //	festivals.go      festivals (E-3): sections, the festival token and officials
-//	rounds.go         the event read whole (loadEvent), pairing, rounds, changes, start
+//	rounds.go         pairing, rounds, changes, start; the round views
 //	finished.go       GET /tournaments/{tid} and the finished status
 //	discovery.go      GET /me, the round list, the officials
 //	games.go          game handlers: create, moves, clock, arrival, draws, claims,
-//	                  results, rulings; gameview.go renders a game
+//	                  results, rulings; votes.go sealed repetition votes,
+//	                  signatures.go the scoresheet's signatures, adjourn.go
 //	pgnimport.go      game records in: /games/import, /games/{gid}/record
 //	standings.go      standings and crosstable; teamstandings.go the team tables
 //	views.go          the public tables kept as views (V#<tid>), fresh by stamps;
-//	                  etag.go their ETags and cache headers; paging.go pages of rows
+//	                  etag.go their ETags and cache headers; paging.go pages of rows;
+//	                  responseviews.go whole answers kept
 //	formats.go        ?format= (JSON or CSV) for every route, the event's games list;
 //	                  explainlang.go the pairing reasons in the reader's language
-//	teams.go          team events: teams, lineups, team rounds; teams_deadline.go
-//	                  draws lineups due at a round's start (T-3); teamknockout.go
-//	                  a team knockout's additional rapid matches (S-3)
+//	teams.go          team events: teams, lineups, team rounds' views; teamknockout.go
+//	                  a team knockout's views (S-3)
+//	delay.go          the broadcast delay: who reads a game live
+//	discipline.go     the discipline report and expulsions (O-2)
 //	challenge.go      the challenge ring; ratings.go the rating report
 //	transfer.go       export and import of a whole event, paged imports staged;
 //	                  importcheck.go what an import may write, checked item by item
 //	rules.go          the rule book; openapi.go the OpenAPI and AsyncAPI documents
-//	live.go           the game's JSON for live updates (shared/live)
+//	lambdasize.go     API Gateway's and Lambda's response limits
 package httpapi
 
 import (
@@ -68,6 +75,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/xqtour/xqtour/shared/service"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -93,6 +102,10 @@ type API struct {
 	// function's memory size, which prices its milliseconds.
 	usage    *usageBook
 	memoryMB int
+	// svc is the application layer (shared/service) over store.
+	svc *service.Service
+	// games is the game layer (shared/service/games) over store.
+	games *games.Store
 	// exportPage, when positive, is the most one export page holds
 	// (ExportPageBytes otherwise).
 	exportPage int
@@ -156,6 +169,9 @@ func New(st *store.Store, opts ...Option) *API {
 	for _, o := range opts {
 		o(a)
 	}
+	a.svc = service.New(st, a.now, service.Options{Retention: a.retention}, nil, a.log)
+	a.games = a.gameStore() // its ending games are checked by the event layer
+	a.svc.Games = a.games
 	return a
 }
 

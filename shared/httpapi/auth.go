@@ -1,27 +1,26 @@
 package httpapi
 
 import (
-	"crypto/rand"
-	"crypto/sha256"
+	"context"
 	"crypto/subtle"
-	"encoding/base32"
-	"encoding/hex"
-	"errors"
 	"net/http"
 	"slices"
 	"strings"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
 )
 
-// Roles (O-1, API.md).
+// The roles a token may hold (O-1) are the application layer's
+// (service.Role); these are their names here.
 const (
-	roleOrganiser = "organiser"
-	roleArbiter   = "arbiter"
-	roleChief     = "chiefArbiter" // 裁判长 (000 ch.3)
-	roleScribe    = "scribe"
-	rolePlayer    = "player"
-	roleCaptain   = "captain"
+	roleOrganiser = service.Organiser
+	roleArbiter   = service.Arbiter
+	roleChief     = service.ChiefArbiter
+	roleScribe    = service.Scribe
+	rolePlayer    = service.Player
+	roleCaptain   = service.Captain
 )
 
 // Principal is who a bearer token speaks for. Tokens read
@@ -29,39 +28,11 @@ const (
 // token belongs to and id the principal inside it, so the one item holding the
 // token's hash is found without an index, and a token of another event or game
 // is recognised as such (403) rather than unknown (401).
-type Principal struct {
-	Scope  string
-	ID     string
-	Role   string
-	Tables []int
-}
-
-var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
-
-// newID returns a fresh identifier with a one-letter kind prefix (t tournament,
-// p player, o official, m team, g game): 80 random bits, unguessable.
-func newID(kind byte) string {
-	b := make([]byte, 10)
-	_, _ = rand.Read(b)
-	return string(kind) + idEncoding.EncodeToString(b)
-}
-
-// newToken returns a token for (scope, id) and the hash to store; only the hash is kept.
-func newToken(scope, id string) (token, hash string) {
-	b := make([]byte, 32)
-	_, _ = rand.Read(b)
-	token = scope + "." + id + "." + idEncoding.EncodeToString(b)
-	return token, hashToken(token)
-}
-
-func hashToken(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
-}
+type Principal = service.Caller
 
 // tokenMatches compares in constant time, so response timing leaks nothing of the hash.
 func tokenMatches(token, hash string) bool {
-	return subtle.ConstantTimeCompare([]byte(hashToken(token)), []byte(hash)) == 1
+	return subtle.ConstantTimeCompare([]byte(service.HashToken(token)), []byte(hash)) == 1
 }
 
 var (
@@ -109,8 +80,7 @@ func (a *API) authenticate(c *call, known func(scope, id string) (credential, bo
 		cred, err = a.lookupCredential(c, scope, id)
 		// A token whose principal is gone (a registration removed) or never
 		// was is unknown: 401, never a 404 that names the item looked for.
-		var e *Error
-		if errors.Is(err, store.ErrNotFound) || (errors.As(err, &e) && e.Status == http.StatusNotFound) {
+		if err != nil && toError(err).Status == http.StatusNotFound {
 			return Principal{}, errUnknownToken
 		}
 		if err != nil {
@@ -160,6 +130,19 @@ func (a *API) lookupCredential(c *call, scope, id string) (credential, error) {
 		return a.festivalCredential(c, scope, id)
 	}
 	return credential{}, store.ErrNotFound
+}
+
+// eventCaller is the Credential of an event command (service.Exec): the
+// request's token checked against the event item the command read (the
+// organiser's hash is in it) or its principal's item.
+func (a *API) eventCaller(c *call) service.Credential {
+	return func(_ context.Context, t *tournament.Tournament) (service.Caller, error) {
+		p, err := a.authenticate(c, organiserKnown(t))
+		if err == nil && p.Scope != t.ID && service.ValidID('f', p.Scope) && t.Festival == p.Scope {
+			p.Scope = t.ID // a festival's token acts in the festival's sections (E-3)
+		}
+		return p, err
+	}
 }
 
 // requireRole authenticates and checks that the principal belongs to scope

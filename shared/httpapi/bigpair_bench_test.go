@@ -10,9 +10,9 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
 	"github.com/xqtour/xqtour/shared/result"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -48,7 +48,7 @@ func playBigSwiss(tb testing.TB, n, played, total int) *bigHistory {
 	}
 	for range played {
 		r, err := tournament.PairNext(t, tournament.NewHistory(h.players, h.rounds, h.results), tournament.PairOptions{}, func(round, table, g int) string {
-			return httpapi.GameID(t.Key, t.ID, round, table, g)
+			return service.GameID(t.Key, t.ID, round, table, g)
 		})
 		if err != nil {
 			tb.Fatal(err)
@@ -92,7 +92,7 @@ func (h *bigHistory) store(tb testing.TB, s *apitest.Server, tid string) {
 		recs = append(recs, &store.Record{PK: "T#" + tid, SK: "P#" + p.ID, Kind: "player", Version: 1, Doc: doc})
 	}
 	for _, x := range h.results {
-		x.GameID = httpapi.GameID("bench", tid, x.Round, x.Table, 1)
+		x.GameID = service.GameID("bench", tid, x.Round, x.Table, 1)
 		doc, _ := json.Marshal(x)
 		recs = append(recs, &store.Record{PK: "T#" + tid, SK: fmt.Sprintf("X#%04d#%04d", x.Round, x.Table), Kind: "result", Version: 1, Doc: doc})
 	}
@@ -104,7 +104,7 @@ func (h *bigHistory) store(tb testing.TB, s *apitest.Server, tid string) {
 		rr.GamesReady = true
 		rr.Pairings = slices.Clone(r.Pairings)
 		for i := range rr.Pairings {
-			rr.Pairings[i].GameID = httpapi.GameID("bench", tid, r.Number, rr.Pairings[i].Table, 1)
+			rr.Pairings[i].GameID = service.GameID("bench", tid, r.Number, rr.Pairings[i].Table, 1)
 		}
 		doc, _ := json.Marshal(&rr)
 		if err := s.Store.Transact(ctx, []*store.Record{{PK: "T#" + tid, SK: fmt.Sprintf("R#%04d", r.Number), Kind: "round", Doc: doc}}); err != nil {

@@ -35,18 +35,18 @@ func (a *API) getRing(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	ring, err := tournament.RingOf(ev.t, ev.h)
+	ring, err := tournament.RingOf(ev.T, ev.H)
 	if err != nil {
 		return 0, nil, err
 	}
 	person := func(id string) *ringPlayerOut {
-		p := ev.h.Player(id)
+		p := ev.H.Player(id)
 		if p == nil {
 			return nil
 		}
 		return &ringPlayerOut{ID: p.ID, Number: p.Number, Name: p.Name}
 	}
-	out := map[string]any{"drawRule": ev.t.Settings.ChallengeDraw, "defender": person(ring.Defender), "holder": person(ring.Holder)}
+	out := map[string]any{"drawRule": ev.T.Settings.ChallengeDraw, "defender": person(ring.Defender), "holder": person(ring.Holder)}
 	challenges := []challengeOut{}
 	for _, ch := range ring.Challenges {
 		co := challengeOut{Round: ch.Round, Challenger: ch.Challenger, HolderBefore: ch.HolderBefore, Red: ch.Red, Black: ch.Black, GameID: ch.GameID}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -44,46 +44,11 @@ func (a *API) checkIn(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	t, _, err := a.loadTournament(c.ctx(), tid)
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.CheckIn{N: n, Player: in.Player})
 	if err != nil {
 		return 0, nil, err
 	}
-	who, err := a.requireRole(c, tid, organiserKnown(t), rolePlayer, roleOrganiser, roleArbiter, roleChief)
-	if err != nil {
-		return 0, nil, err
-	}
-	pid := in.Player
-	switch {
-	case who.Role == rolePlayer && pid != "" && pid != who.ID:
-		return 0, nil, forbidden("a player's token checks in its own player only; the organiser or an arbiter checks in others")
-	case who.Role == rolePlayer:
-		pid = who.ID
-	case pid == "":
-		return 0, nil, badRequest("invalid_field", "player: the id of the player to check in")
-	case !validID('p', pid):
-		return 0, nil, badRequest("invalid_field", "player: "+quote(clip(pid, 40))+" is not a player id")
-	}
-	var p *tournament.Player
-	err = retryConflicts(func() error {
-		t, meta, err := a.loadTournament(c.ctx(), tid)
-		if err != nil {
-			return err
-		}
-		var rec *store.Record
-		if p, rec, err = a.loadPlayer(c.ctx(), tid, pid); err != nil {
-			return err
-		}
-		if p.CheckedIn >= n && p.Status == tournament.Active && n == t.Round+1 {
-			return nil // already checked in: the same answer, nothing written
-		}
-		if err := t.CheckIn(p, n, c.nowMs()); err != nil {
-			return err
-		}
-		return a.store.Transact(c.ctx(), []*store.Record{encode(rec, p)}, meta)
-	})
-	if err != nil {
-		return 0, nil, err
-	}
+	p := res.(*tournament.Player)
 	return http.StatusOK, map[string]any{"round": n, "checkedIn": true, "player": playerView(p, p.Number)}, nil
 }
 
@@ -161,23 +126,11 @@ func (a *API) configureCheckIn(c *call) (int, any, error) {
 		}
 		opensAt = &ms
 	}
-	var t *tournament.Tournament
-	err := sequenced(tid, func() error {
-		var (
-			meta *store.Record
-			err  error
-		)
-		if t, meta, err = a.organiserEvent(c, tid); err != nil {
-			return err
-		}
-		if err := t.ConfigureCheckIn(in.CheckIn, opensAt, c.nowMs()); err != nil {
-			return err
-		}
-		return a.store.Put(c.ctx(), encode(meta, t))
-	})
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.ConfigureCheckIn{On: in.CheckIn, OpensAt: opensAt})
 	if err != nil {
 		return 0, nil, err
 	}
+	t := res.(*tournament.Tournament)
 	out := map[string]any{"checkIn": t.Settings.CheckIn, "round": t.Round + 1, "open": t.CheckInOpen(t.Round+1, c.nowMs())}
 	if w := t.CheckInOpens; w != nil && w.Round == t.Round+1 {
 		out["opensAt"] = rfc3339(w.OpensAt)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
@@ -38,9 +40,9 @@ func playQuiet(tb testing.TB, g *game.Game, n int, each func(ply int, now int64)
 	}
 }
 
-func eventLink() gameLink {
-	return gameLink{Tournament: newID('t'), Round: 7, Table: 112, Red: newID('p'), Black: newID('p'),
-		RedHash: hashToken("a"), BlackHash: hashToken("b")}
+func eventLink() games.Link {
+	return games.Link{Tournament: service.NewID('t'), Round: 7, Table: 112, Red: service.NewID('p'), Black: service.NewID('p'),
+		RedHash: service.HashToken("a"), BlackHash: service.HashToken("b")}
 }
 
 // TestGameItemCost: a 150-ply event game is written once per ply; each write
@@ -53,10 +55,10 @@ func TestGameItemCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	link := eventLink()
-	gid := GameID(hashToken("key"), link.Tournament, 7, 112, 1)
+	gid := service.GameID(service.HashToken("key"), link.Tournament, 7, 112, 1)
 	var total, wru, largest int
 	playQuiet(t, g, 150, func(int, int64) {
-		rec, err := encodeGame(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame, Version: 149}, link, g)
+		rec, err := games.Encode(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame, Version: 149}, link, g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +82,7 @@ func BenchmarkMoveHandlerCPU(b *testing.B) {
 	var now int64
 	playQuiet(b, g, 100, func(_ int, at int64) { now = at })
 	link := eventLink()
-	rec, err := encodeGame(&store.Record{PK: "G#x", SK: store.GameSK, Kind: store.KindGame}, link, g)
+	rec, err := games.Encode(&store.Record{PK: "G#x", SK: store.GameSK, Kind: store.KindGame}, link, g)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -93,17 +95,17 @@ func BenchmarkMoveHandlerCPU(b *testing.B) {
 		if err := json.Unmarshal(body, &in); err != nil {
 			b.Fatal(err)
 		}
-		sg, err := decodeGame("x", &store.Record{Doc: stored})
+		sg, err := games.Decode("x", &store.Record{Doc: stored})
 		if err != nil {
 			b.Fatal(err)
 		}
 		if err := sg.Game.Move(now+5000, game.PlayerOf(xiangqi.Red), in.Move, *in.Ply, in.Press); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := encodeGame(sg.rec, sg.Link, sg.Game); err != nil {
+		if _, err := games.Encode(sg.Rec, sg.Link, sg.Game); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := json.Marshal(gameView(sg, now+5000, 0)); err != nil {
+		if _, err := json.Marshal(games.ViewOf(sg, now+5000, 0)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -3,7 +3,8 @@ package httpapi
 import (
 	"net/http"
 
-	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/service"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -24,14 +25,11 @@ import (
 // cacheLive is the Cache-Control of a delayed game read live with an event token.
 const cacheLive = "private, no-store"
 
-// delayMs is the game's broadcast delay in ms; 0 when it has none.
-func (sg *storedGame) delayMs() int64 { return int64(sg.Link.Delay) * 1000 }
-
 // seenBy is the game as the request may see it at now, and the instant to
 // read its clocks at: the game live for a game without a delay or a reader
 // with a token of its event, else the game as it stood the delay ago.
-func (a *API) seenBy(c *call, sg *storedGame, now int64) (*storedGame, int64) {
-	d := sg.delayMs()
+func (a *API) seenBy(c *call, sg *games.Item, now int64) (*games.Item, int64) {
+	d := sg.DelayMs()
 	if d == 0 {
 		return sg, now
 	}
@@ -40,16 +38,7 @@ func (a *API) seenBy(c *call, sg *storedGame, now int64) (*storedGame, int64) {
 		c.cache = cacheLive
 		return sg, now
 	}
-	return sg.asOf(now - d), now - d
-}
-
-// asOf is sg as its game stood at at (game.AsOf), sharing the link.
-func (sg *storedGame) asOf(at int64) *storedGame {
-	g := sg.Game.AsOf(at)
-	if g == sg.Game {
-		return sg
-	}
-	return &storedGame{ID: sg.ID, Link: sg.Link, Game: g, rec: sg.rec}
+	return sg.AsOf(now - d), now - d
 }
 
 // eventReader reports whether the request bears a valid token of the
@@ -57,7 +46,7 @@ func (sg *storedGame) asOf(at int64) *storedGame {
 // read); an official's or the organiser's token costs the read of its item.
 // A missing, malformed, unknown or foreign token reads as the public does:
 // the route is public, so a bad token is no error, only no privilege.
-func (a *API) eventReader(c *call, sg *storedGame) bool {
+func (a *API) eventReader(c *call, sg *games.Item) bool {
 	if c.r.Header.Get("Authorization") == "" || sg.Link.Tournament == "" {
 		return false
 	}
@@ -95,31 +84,13 @@ type broadcastIn struct {
 // and pairs again with the new one, and a change after the pairing sees the
 // round and is refused (422 broadcast_fixed).
 func (a *API) setBroadcast(c *call) (int, any, error) {
-	tid := c.r.PathValue("tid")
 	var in broadcastIn
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	var t *tournament.Tournament
-	err := retryConflicts(func() error {
-		var (
-			meta *store.Record
-			err  error
-		)
-		if t, meta, err = a.organiserEvent(c, tid); err != nil {
-			return err
-		}
-		// The fields after the caller is known, so a stranger learns nothing.
-		if in.BroadcastDelaySeconds == nil {
-			return badRequest("missing_field", "broadcastDelaySeconds: give the delay in seconds (0 for none)")
-		}
-		if err := t.SetBroadcastDelay(*in.BroadcastDelaySeconds); err != nil {
-			return err
-		}
-		return a.store.Put(c.ctx(), encode(meta, t))
-	})
+	t, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), service.SetBroadcast{Seconds: in.BroadcastDelaySeconds})
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, map[string]any{"tournament": tournamentView(t)}, nil
+	return http.StatusOK, map[string]any{"tournament": tournamentView(t.(*tournament.Tournament))}, nil
 }

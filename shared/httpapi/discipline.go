@@ -2,52 +2,18 @@ package httpapi
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
-
-// disciplineOut is one line of a game's discipline record (O-2, 000 ch.3
-// 裁判长 7: a written report of every penalty): a foul, a warning or heavier
-// penalty, a dropped piece, or a draw offer the rules made a loss — who
-// gave it, when, against which side and why.
-type disciplineOut struct {
-	At      string `json:"at"`
-	By      string `json:"by"`
-	ByID    string `json:"byId,omitempty"`
-	Kind    string `json:"kind"`
-	Penalty string `json:"penalty,omitempty"`
-	Side    string `json:"side"`
-	Note    string `json:"note"`
-}
-
-// disciplinary reports whether a log entry belongs in the discipline record.
-func disciplinary(k game.RulingKind) bool {
-	return k == game.RulingFoul || k == game.RulingPenalty || k == game.RulingDroppedPiece || k == game.RulingForbiddenOffer
-}
-
-func disciplineView(log []game.LogEntry) []disciplineOut {
-	out := []disciplineOut{}
-	for _, e := range log {
-		if !disciplinary(e.Ruling.Kind) {
-			continue
-		}
-		d := disciplineOut{At: rfc3339(e.At), By: e.By.Role.String(), ByID: e.By.ID, Kind: e.Ruling.Kind.String(),
-			Side: e.Ruling.Side.String(), Note: e.Ruling.Note}
-		if e.Ruling.Kind == game.RulingPenalty {
-			d.Penalty = e.Ruling.Penalty.String()
-		}
-		out = append(out, d)
-	}
-	return out
-}
 
 // expulsionOut is a player's expulsion (除名, O-2): the chief arbiter's
 // proposal and the organiser's decision, each with who, when and why.
@@ -84,7 +50,7 @@ type eventDisciplineOut struct {
 	Player     string `json:"player"`
 	PlayerName string `json:"playerName"`
 	ByName     string `json:"byName,omitempty"`
-	disciplineOut
+	games.Discipline
 }
 
 // playerExpulsionOut is an expulsion in the event's report, with its player.
@@ -118,32 +84,32 @@ func (a *API) getDiscipline(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	if only > ev.t.Round {
-		return 0, nil, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", only, ev.t.ID, ev.t.Round))
+	if only > ev.T.Round {
+		return 0, nil, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", only, ev.T.ID, ev.T.Round))
 	}
 	names, err := a.officialNames(c, tid)
 	if err != nil {
 		return 0, nil, err
 	}
 	names[tid] = "organiser"
-	var games []eventGameOut
-	for _, r := range ev.h.Rounds {
+	var rows []eventGameOut
+	for _, r := range ev.H.Rounds {
 		if only != 0 && r.Number != only {
 			continue
 		}
-		for _, p := range roundView(r, ev.h, ev.numbers(), false, c.nowMs()).Pairings {
+		for _, p := range roundView(r, ev.H, ev.Numbers(), false, c.nowMs()).Pairings {
 			if p.GameID != "" {
-				games = append(games, eventGameOut{Round: r.Number, pairingOut: p})
+				rows = append(rows, eventGameOut{Round: r.Number, pairingOut: p})
 			}
 		}
 	}
-	slices.SortStableFunc(games, func(x, y eventGameOut) int {
+	slices.SortStableFunc(rows, func(x, y eventGameOut) int {
 		return cmp.Or(cmp.Compare(x.Round, y.Round), cmp.Compare(x.Table, y.Table))
 	})
-	total := len(games)
-	games = pageSlice(games, pg)
-	keys := make([]store.Key, len(games))
-	for i, g := range games {
+	total := len(rows)
+	rows = pageSlice(rows, pg)
+	keys := make([]store.Key, len(rows))
+	for i, g := range rows {
 		keys[i] = store.Key{PK: store.GamePK(g.GameID), SK: store.GameSK}
 	}
 	recs, err := a.store.GetMany(c.ctx(), keys...)
@@ -151,18 +117,18 @@ func (a *API) getDiscipline(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	entries := []eventDisciplineOut{}
-	for i, g := range games {
+	for i, g := range rows {
 		rec := recs[keys[i]]
 		if rec == nil {
 			continue // a game not created yet (an interrupted pairing)
 		}
-		sg, err := decodeGame(g.GameID, rec)
+		sg, err := games.Decode(g.GameID, rec)
 		if err != nil {
 			return 0, nil, err
 		}
-		for _, d := range disciplineView(sg.Game.Log()) {
+		for _, d := range games.DisciplineOf(sg.Game.Log()) {
 			e := eventDisciplineOut{Round: g.Round, Table: g.Table, GameID: g.GameID, Player: g.Red, PlayerName: g.RedName,
-				ByName: names[d.ByID], disciplineOut: d}
+				ByName: names[d.ByID], Discipline: d}
 			if d.Side == xiangqi.Black.String() {
 				e.Player, e.PlayerName = g.Black, g.BlackName
 			}
@@ -170,7 +136,7 @@ func (a *API) getDiscipline(c *call) (int, any, error) {
 		}
 	}
 	expulsions := []playerExpulsionOut{}
-	for _, p := range ev.h.Players {
+	for _, p := range ev.H.Players {
 		if p.Expulsion != nil {
 			expulsions = append(expulsions, playerExpulsionOut{Player: p.ID, PlayerName: p.Name, Number: p.Number, expulsionOut: *expulsionView(p.Expulsion)})
 		}
@@ -178,7 +144,7 @@ func (a *API) getDiscipline(c *call) (int, any, error) {
 	slices.SortFunc(expulsions, func(x, y playerExpulsionOut) int {
 		return cmp.Or(cmp.Compare(x.ProposedAt, y.ProposedAt), cmp.Compare(x.Number, y.Number))
 	})
-	return http.StatusOK, disciplineReportOut{TournamentID: ev.t.ID, Entries: entries, Expulsions: expulsions, pageOut: pageInfo(c, pg, total)}, nil
+	return http.StatusOK, disciplineReportOut{TournamentID: ev.T.ID, Entries: entries, Expulsions: expulsions, pageOut: pageInfo(c, pg, total)}, nil
 }
 
 // disciplineReportOut is GET /tournaments/{tid}/discipline; total counts the
@@ -199,7 +165,7 @@ func (a *API) officialNames(c *call, tid string) (map[string]string, error) {
 	names := make(map[string]string, len(recs)+1)
 	for _, rec := range recs {
 		var o tournament.Official
-		if err := json.Unmarshal(rec.Doc, &o); err != nil {
+		if err := service.DecodeItem(rec, &o); err != nil {
 			return nil, fmt.Errorf("decode official %s: %w", rec.SK, err)
 		}
 		names[o.ID] = o.Name
@@ -212,7 +178,7 @@ func (a *API) officialNames(c *call, tid string) (map[string]string, error) {
 // organiser to decide; the organiser's, as chief arbiter, is decided at once
 // and the player leaves the event (S-6). It returns the player item, and the
 // event's when the player leaves, to be written with the game.
-func (a *API) expulsionRecords(c *call, sg *storedGame, by game.Actor, r game.Ruling) ([]*store.Record, error) {
+func (a *API) expulsionRecords(c *call, sg *games.Item, by game.Actor, r game.Ruling) ([]*store.Record, error) {
 	tid, pid := sg.Link.Tournament, sg.Link.Red
 	if r.Side == xiangqi.Black {
 		pid = sg.Link.Black
@@ -250,37 +216,17 @@ func (a *API) decideExpulsion(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	t, meta, err := a.loadTournament(c.ctx(), tid)
+	view := func(ch service.PlayerChanged) (any, error) {
+		out, err := a.shownPlayer(c.ctx(), ch.T, ch.Player)
+		return map[string]any{"player": out, "expulsion": expulsionView(ch.Player.Expulsion)}, err
+	}
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.DecideExpulsion{Player: pid, Approve: in.Approve, Note: in.Note})
+	if err != nil {
+		return 0, nil, renderCurrent(err, view)
+	}
+	out, err := view(res.(service.PlayerChanged))
 	if err != nil {
 		return 0, nil, err
 	}
-	who, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser)
-	if err != nil {
-		return 0, nil, err
-	}
-	if in.Approve == nil {
-		return 0, nil, &Error{Status: http.StatusBadRequest, Code: "invalid_field", Rule: "O-2", Message: "approve: true to expel the player, false to reject the proposal"}
-	}
-	p, rec, err := a.loadPlayer(c.ctx(), tid, pid)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := t.DecideExpulsion(p, *in.Approve, who.ID, in.Note, c.nowMs()); err != nil {
-		return 0, nil, err
-	}
-	if err := a.store.Transact(c.ctx(), []*store.Record{encode(rec, p), encode(meta, t)}); err != nil {
-		return 0, nil, conflictWith(err, func() (any, error) {
-			p, _, err := a.loadPlayer(c.ctx(), tid, pid)
-			if err != nil {
-				return nil, err
-			}
-			out, err := a.shownPlayer(c.ctx(), t, p)
-			return map[string]any{"player": out, "expulsion": expulsionView(p.Expulsion)}, err
-		})
-	}
-	out, err := a.shownPlayer(c.ctx(), t, p)
-	if err != nil {
-		return 0, nil, err
-	}
-	return http.StatusOK, map[string]any{"player": out, "expulsion": expulsionView(p.Expulsion)}, nil
+	return http.StatusOK, out, nil
 }

@@ -2,12 +2,12 @@ package httpapi
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -16,13 +16,6 @@ import (
 // needs to find its way — who the token is (GET /me), the rounds of an event
 // and where each stands (GET /tournaments/{tid}/rounds), and the event's
 // officials (GET /tournaments/{tid}/officials, organiser).
-
-// Round statuses of GET /tournaments/{tid}/rounds.
-const (
-	statusPaired   = "paired"   // paired, its games not yet under way
-	statusStarted  = "started"  // its clocks run (O-1: manual changes are over)
-	statusFinished = "finished" // every game of the round has a result
-)
 
 // roundSummaryOut is one round of GET /tournaments/{tid}/rounds.
 type roundSummaryOut struct {
@@ -36,52 +29,19 @@ type roundSummaryOut struct {
 	Stage         string  `json:"stage,omitempty"`
 }
 
-// hasStarted reports whether a round's games are under way at now: it was
-// started or its start time has passed (Round.Started, C-1), or a game of
-// it already has a result (an over-the-board result recorded meanwhile).
-func (ev *event) hasStarted(r *tournament.Round, now int64) bool {
-	if r.Started(now) {
-		return true
-	}
-	for _, p := range r.Pairings {
-		if _, ok := ev.h.Result(r.Number, p); ok {
-			return true
-		}
-	}
-	return false
-}
-
-// roundStatus is paired, started or finished; a team round whose matches
-// still wait for lineups is not finished, whatever its set boards say.
-func (ev *event) roundStatus(r *tournament.Round, now int64) string {
-	done := allSet(r)
-	for _, p := range r.Pairings {
-		if _, ok := ev.h.Result(r.Number, p); !ok {
-			done = false
-		}
-	}
-	switch {
-	case done && (len(r.Pairings) > 0 || len(r.Matches) > 0):
-		return statusFinished
-	case ev.hasStarted(r, now):
-		return statusStarted
-	}
-	return statusPaired
-}
-
 func (ev *event) roundSummary(r *tournament.Round, now int64) roundSummaryOut {
-	out := roundSummaryOut{Round: r.Number, Status: ev.roundStatus(r, now), PairedAt: rfc3339(r.PairedAt),
+	out := roundSummaryOut{Round: r.Number, Status: string(tournament.StateOf(ev.H, r, now)), PairedAt: rfc3339(r.PairedAt),
 		Games: len(r.Pairings), Stage: r.Stage}
 	if r.StartsAt != 0 {
 		s := rfc3339(r.StartsAt)
 		out.StartsAt = &s
 	}
 	for _, p := range r.Pairings {
-		if _, ok := ev.h.Result(r.Number, p); ok {
+		if _, ok := ev.H.Result(r.Number, p); ok {
 			out.FinishedGames++
 		}
 	}
-	if ev.t.Settings.Teams {
+	if ev.T.Settings.Teams {
 		m := len(r.Matches)
 		out.Matches = &m
 	}
@@ -99,11 +59,11 @@ func (a *API) listRounds(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	out := roundListOut{TournamentID: ev.t.ID, Paired: ev.t.Round, Planned: ev.t.Settings.Rounds, Rounds: make([]roundSummaryOut, 0, len(ev.h.Rounds))}
-	for _, r := range ev.h.Rounds {
+	out := roundListOut{TournamentID: ev.T.ID, Paired: ev.T.Round, Planned: ev.T.Settings.Rounds, Rounds: make([]roundSummaryOut, 0, len(ev.H.Rounds))}
+	for _, r := range ev.H.Rounds {
 		out.Rounds = append(out.Rounds, ev.roundSummary(r, c.nowMs()))
 	}
-	saveView(vw, out, []int(nil), tableDeps(ev.t.Round), nil)
+	saveView(vw, out, []int(nil), tableDeps(ev.T.Round), nil)
 	return http.StatusOK, out, nil
 }
 
@@ -133,7 +93,7 @@ func (a *API) listOfficials(c *call) (int, any, error) {
 	out := make([]officialOut, 0, len(recs))
 	for _, rec := range recs {
 		var o tournament.Official
-		if err := json.Unmarshal(rec.Doc, &o); err != nil {
+		if err := service.DecodeItem(rec, &o); err != nil {
 			return 0, nil, fmt.Errorf("decode official %s: %w", rec.SK, err)
 		}
 		out = append(out, officialView(&o))
@@ -181,16 +141,16 @@ func (a *API) me(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	out["tournament"] = tournamentView(ev.t)
+	out["tournament"] = tournamentView(ev.T)
 	switch p.Role {
 	case roleOrganiser:
-		out["name"] = ev.t.Settings.Name
+		out["name"] = ev.T.Settings.Name
 	case rolePlayer:
-		pl := ev.h.Player(p.ID)
+		pl := ev.H.Player(p.ID)
 		if pl == nil {
 			return 0, nil, errUnknownToken // removed meanwhile
 		}
-		out["name"], out["player"] = pl.Name, playerView(pl, ev.numbers()[pl.ID])
+		out["name"], out["player"] = pl.Name, playerView(pl, ev.Numbers()[pl.ID])
 		out["currentGame"], out["nextGame"] = ev.playerGames(p.ID, c.nowMs())
 	case roleArbiter, roleChief, roleScribe:
 		o, _, err := a.loadOfficial(c.ctx(), p.Scope, p.ID)
@@ -203,15 +163,15 @@ func (a *API) me(c *call) (int, any, error) {
 			out["games"] = ev.scribeGames(o, c.nowMs())
 		}
 	case roleCaptain:
-		te, err := ev.teams()
+		te, err := ev.Teams()
 		if err != nil {
 			return 0, nil, err
 		}
-		tm := te.th.Team(p.ID)
+		tm := te.TH.Team(p.ID)
 		if tm == nil {
 			return 0, nil, errUnknownToken
 		}
-		out["name"], out["team"] = tm.Name, teamView(tm, ev.h.Player)
+		out["name"], out["team"] = tm.Name, teamView(tm, ev.H.Player)
 	}
 	return http.StatusOK, out, nil
 }
@@ -219,17 +179,17 @@ func (a *API) me(c *call) (int, any, error) {
 // playerGames finds a player's current game — the earliest unfinished one
 // whose round is under way — and the next one after it, each nil when none.
 func (ev *event) playerGames(pid string, now int64) (current, next *meGameOut) {
-	for _, r := range ev.h.Rounds {
+	for _, r := range ev.H.Rounds {
 		for _, p := range r.Pairings {
 			if p.Red != pid && p.Black != pid {
 				continue
 			}
-			if _, ok := ev.h.Result(r.Number, p); ok {
+			if _, ok := ev.H.Result(r.Number, p); ok {
 				continue
 			}
 			g := ev.meGame(r, p, pid, now)
 			switch {
-			case current == nil && next == nil && g.RoundStatus == statusStarted:
+			case current == nil && next == nil && g.RoundStatus == string(tournament.RoundStarted):
 				current = g
 			case next == nil:
 				next = g
@@ -242,18 +202,18 @@ func (ev *event) playerGames(pid string, now int64) (current, next *meGameOut) {
 }
 
 func (ev *event) meGame(r *tournament.Round, p tournament.Pairing, pid string, now int64) *meGameOut {
-	g := &meGameOut{Round: r.Number, Table: p.Table, GameID: p.GameID, Colour: "red", Opponent: p.Black, RoundStatus: ev.roundStatus(r, now)}
+	g := &meGameOut{Round: r.Number, Table: p.Table, GameID: p.GameID, Colour: "red", Opponent: p.Black, RoundStatus: string(tournament.StateOf(ev.H, r, now))}
 	if p.Black == pid {
 		g.Colour, g.Opponent = "black", p.Red
 	}
-	if o := ev.h.Player(g.Opponent); o != nil {
+	if o := ev.H.Player(g.Opponent); o != nil {
 		g.OpponentName = o.Name
 	}
 	if r.StartsAt != 0 {
 		s := rfc3339(r.StartsAt)
 		g.StartsAt = &s
 	}
-	if res, ok := ev.h.Result(r.Number, p); ok {
+	if res, ok := ev.H.Result(r.Number, p); ok {
 		s := res.Result.String()
 		g.Result = &s
 	}
@@ -264,11 +224,11 @@ func (ev *event) meGame(r *tournament.Round, p tournament.Pairing, pid string, n
 // table when the scribe is not limited), as the round view shows them.
 func (ev *event) scribeGames(o *tournament.Official, now int64) []pairingOut {
 	out := []pairingOut{}
-	r := ev.round(ev.t.Round)
+	r := ev.Round(ev.T.Round)
 	if r == nil {
 		return out
 	}
-	for _, po := range roundView(r, ev.h, ev.numbers(), false, now).Pairings {
+	for _, po := range roundView(r, ev.H, ev.Numbers(), false, now).Pairings {
 		if o.Covers(po.Table) {
 			out = append(out, po)
 		}

@@ -1,43 +1,22 @@
 package httpapi
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
-// timeControlJSON is API.md's timeControl: a preset name or
-// {"periods": [{"moves", "ms"}], "incrementMs"}.
-type timeControlJSON struct {
-	Name        string       `json:"name,omitempty"`
-	Periods     []periodJSON `json:"periods"`
-	IncrementMs int64        `json:"incrementMs"`
-}
-
-type periodJSON struct {
-	Moves int   `json:"moves"`
-	Ms    int64 `json:"ms"`
-}
-
-// UnmarshalJSON accepts a preset name or an object, refusing unknown fields.
-func (t *timeControlJSON) UnmarshalJSON(b []byte) error {
-	if bytes.HasPrefix(bytes.TrimSpace(b), []byte(`"`)) {
-		return json.Unmarshal(b, &t.Name)
-	}
-	type plain timeControlJSON
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	return dec.Decode((*plain)(t))
-}
+// timeControlJSON is the time control a request names: the game layer's
+// shape (games.TimeControl), a preset name or periods and an increment.
+type timeControlJSON = games.TimeControl
 
 // control turns the JSON into a validated clock.Control; nil means the event's or untimed.
-func (t *timeControlJSON) control() (clock.Control, error) {
+func controlOf(t *timeControlJSON) (clock.Control, error) {
 	if t == nil {
 		c, _ := clock.Preset("untimed")
 		return c, nil
@@ -54,14 +33,6 @@ func (t *timeControlJSON) control() (clock.Control, error) {
 		periods[i] = clock.Period{Moves: p.Moves, Ms: p.Ms}
 	}
 	return clock.NewControl(periods, t.IncrementMs)
-}
-
-func timeControlOut(c clock.Control) timeControlJSON {
-	out := timeControlJSON{Name: c.Name, IncrementMs: c.IncrementMs, Periods: []periodJSON{}}
-	for _, p := range c.Periods {
-		out.Periods = append(out.Periods, periodJSON{Moves: p.Moves, Ms: p.Ms})
-	}
-	return out
 }
 
 type rulesJSON struct {
@@ -266,13 +237,13 @@ type tournamentOut struct {
 	Entries        *entriesOut `json:"entries,omitempty"`
 }
 
-func rfc3339(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
+func rfc3339(ms int64) string { return games.RFC3339(ms) }
 
 func tournamentView(t *tournament.Tournament) tournamentOut {
 	s := t.Settings
 	out := tournamentOut{
 		ID: t.ID, Name: s.Name, System: s.System, Rounds: s.Rounds, Teams: s.Teams, Boards: s.Boards,
-		Substitutes: s.Substitutes, TeamFormat: s.TeamFormat, KeepEntry: s.KeepEntryOrder, Scoring: s.Scoring.Name, Tiebreaks: s.Tiebreaks, TimeControl: timeControlOut(s.TimeControl),
+		Substitutes: s.Substitutes, TeamFormat: s.TeamFormat, KeepEntry: s.KeepEntryOrder, Scoring: s.Scoring.Name, Tiebreaks: s.Tiebreaks, TimeControl: games.TimeControlOf(s.TimeControl),
 		Rules: rulesOut(s.Rules), FirstRound: s.FirstRound, AvoidSameClub: s.AvoidSameClub, GamesPerMatch: s.GamesPerMatch, RankByGamePoints: s.RankByGamePoints,
 		Playoff: s.PlayoffPlaces() == 0, ShareTitle: s.ShareTitle, PlacesCounted: s.PlacesCounted, Status: string(t.Status), CreatedAt: rfc3339(t.CreatedAt), Players: t.Entrants(), Round: t.Round,
 		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s), Rating: ratingOut(s.Rating), ChallengeDraw: s.ChallengeDraw, ChallengeTeam: s.ChallengeTeam,

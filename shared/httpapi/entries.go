@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/xqtour/xqtour/shared/service"
+	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -93,7 +95,7 @@ func (a *API) openEntries(c *call) (int, any, error) {
 		p.ClosesAt = in.ClosesAt.UnixMilli()
 	}
 	var t *tournament.Tournament
-	err := sequenced(tid, func() error {
+	err := command.Sequenced(tid, func() error {
 		var (
 			meta *store.Record
 			err  error
@@ -119,7 +121,7 @@ func (a *API) closeEntries(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	var t *tournament.Tournament
-	err := sequenced(tid, func() error {
+	err := command.Sequenced(tid, func() error {
 		var (
 			meta *store.Record
 			err  error
@@ -193,7 +195,7 @@ func (a *API) enter(c *call) (int, any, error) {
 		t       *tournament.Tournament
 	)
 	entryRuns.Add(1)
-	err := sequenced(tid, func() error {
+	err := command.Sequenced(tid, func() error {
 		entryAttempts.Add(1)
 		var (
 			meta *store.Record
@@ -217,27 +219,27 @@ func (a *API) enter(c *call) (int, any, error) {
 		case err != nil && !isNotFound(err):
 			return err
 		}
-		pid := newID('p')
+		pid := service.NewID('p')
 		var hash string
-		token, hash = newToken(tid, pid)
+		token, hash = service.NewToken(tid, pid)
 		rating := 0
 		if e.Rating != nil {
 			rating = *e.Rating
 		}
 		writes := []*store.Record{encode(meta, t)}
 		if nameRec == nil {
-			writes = append(writes, encode(&store.Record{PK: store.EntriesPK(tid), SK: nameSK, Kind: store.KindEntryName, Expires: eventTTL(t)}, entryName{ID: pid}))
+			writes = append(writes, encode(&store.Record{PK: store.EntriesPK(tid), SK: nameSK, Kind: store.KindEntryName, Expires: service.EventTTL(t)}, entryName{ID: pid}))
 		}
 		if pending {
 			player = tournament.Player{ID: pid, Name: e.Name, Rating: rating, Club: e.Club}
 			pe := pendingEntry{ID: pid, Name: e.Name, Rating: rating, Club: e.Club, TokenHash: hash, EnteredAt: c.nowMs()}
-			writes = append(writes, encode(&store.Record{PK: store.EntriesPK(tid), SK: store.PlayerSK(pid), Kind: store.KindEntry, Expires: eventTTL(t)}, pe))
+			writes = append(writes, encode(&store.Record{PK: store.EntriesPK(tid), SK: store.PlayerSK(pid), Kind: store.KindEntry, Expires: service.EventTTL(t)}, pe))
 		} else {
 			if player, err = t.Register(tournament.Player{ID: pid, Name: e.Name, Rating: rating, Club: e.Club, TokenHash: hash}, c.nowMs()); err != nil {
 				return entryRefusal(err)
 			}
 			writes[0] = encode(meta, t)
-			writes = append(writes, encode(&store.Record{PK: store.TournamentPK(tid), SK: store.PlayerSK(pid), Kind: store.KindPlayer, Expires: eventTTL(t)}, player))
+			writes = append(writes, encode(&store.Record{PK: store.TournamentPK(tid), SK: store.PlayerSK(pid), Kind: store.KindPlayer, Expires: service.EventTTL(t)}, player))
 		}
 		return a.store.Transact(c.ctx(), writes)
 	})
@@ -368,7 +370,7 @@ func (a *API) approveEntry(c *call) (int, any, error) {
 		player tournament.Player
 		t      *tournament.Tournament
 	)
-	err := sequenced(tid, func() error {
+	err := command.Sequenced(tid, func() error {
 		var (
 			meta *store.Record
 			err  error
@@ -387,7 +389,7 @@ func (a *API) approveEntry(c *call) (int, any, error) {
 		if player, err = t.Register(tournament.Player{ID: pe.ID, Name: pe.Name, Rating: pe.Rating, Club: pe.Club, TokenHash: pe.TokenHash}, c.nowMs()); err != nil {
 			return entryRefusal(err)
 		}
-		prec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.PlayerSK(pid), Kind: store.KindPlayer, Expires: eventTTL(t)}, player)
+		prec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.PlayerSK(pid), Kind: store.KindPlayer, Expires: service.EventTTL(t)}, player)
 		return a.store.TransactDelete(c.ctx(), []*store.Record{rec}, encode(meta, t), prec)
 	})
 	if err != nil {
@@ -409,7 +411,7 @@ func (a *API) rejectEntry(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	var t *tournament.Tournament
-	err := sequenced(tid, func() error {
+	err := command.Sequenced(tid, func() error {
 		var (
 			meta *store.Record
 			err  error

@@ -14,11 +14,12 @@ import (
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/rulebook"
+	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
-// Error is an API error: a status and the JSON body of API.md. Current, when
+// Error is an API error: a status and the JSON body of the OpenAPI document. Current, when
 // set, carries the current state with a 409 so the client can resync.
 type Error struct {
 	Status     int
@@ -63,15 +64,31 @@ var refusalStatus = map[string]int{
 	game.CodeInvalidArgument: http.StatusBadRequest,
 }
 
+// kindStatus is the status of each kind of the application layer's refusals.
+var kindStatus = map[command.Kind]int{
+	command.Invalid:      http.StatusBadRequest,
+	command.Unauthorized: http.StatusUnauthorized,
+	command.Forbidden:    http.StatusForbidden,
+	command.NotFound:     http.StatusNotFound,
+	command.Conflict:     http.StatusConflict,
+	command.Refused:      http.StatusUnprocessableEntity,
+	command.Throttled:    http.StatusTooManyRequests,
+	command.TooLarge:     http.StatusRequestEntityTooLarge,
+	command.Unavailable:  http.StatusServiceUnavailable,
+}
+
 // toError maps any error to the API error model, in this one place.
 func toError(err error) *Error {
 	var e *Error
 	var fe *tournament.FieldError
 	var ce *clock.ControlError
 	var re *rulebook.RuleError
+	var ce2 *command.Error
 	switch {
 	case errors.As(err, &e):
 		return e
+	case errors.As(err, &ce2):
+		return &Error{Status: kindStatus[ce2.Kind], Code: ce2.Code, Message: ce2.Message, Rule: ce2.Rule, Params: ce2.Params, Current: ce2.Current, RetryAfter: ce2.RetryAfter}
 	case errors.As(err, &re):
 		status := refusalStatus[re.Code]
 		if status == 0 {
@@ -100,17 +117,20 @@ func toError(err error) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: "internal", Message: "internal error"}
 }
 
-// conflictWith turns a lost race (store.ErrConflict) into API.md's 409 whose
-// body carries the current state, read by current; other errors pass.
-func conflictWith(err error, current func() (any, error)) error {
-	if !errors.Is(err, store.ErrConflict) {
+// renderCurrent puts the view of the state a conflict of the application
+// layer carries (a core value, service.Reporter) in its place.
+func renderCurrent[T any](err error, view func(T) (any, error)) error {
+	var ce *command.Error
+	if !errors.As(err, &ce) || ce.Kind != command.Conflict {
 		return err
 	}
-	e := &Error{Status: http.StatusConflict, Code: "conflict", Message: "the resource changed meanwhile; the current state is attached"}
-	if v, lerr := current(); lerr == nil {
-		e.Current = v
+	if cur, ok := ce.Current.(T); ok {
+		ce.Current = nil
+		if v, verr := view(cur); verr == nil {
+			ce.Current = v
+		}
 	}
-	return e
+	return err
 }
 
 func writeError(w http.ResponseWriter, log *slog.Logger, err error) int {

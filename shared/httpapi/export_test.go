@@ -8,6 +8,8 @@ import (
 
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
@@ -48,10 +50,10 @@ func StoreLongGame(t *testing.T, st *store.Store, plies int) (gid, red, black st
 			t.Fatalf("ply %d: %v", ply, err)
 		}
 	}
-	gid = newID('g')
-	red, redHash := newToken(gid, "red")
-	black, blackHash := newToken(gid, "black")
-	rec, err := encodeGame(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame}, gameLink{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash}, g)
+	gid = service.NewID('g')
+	red, redHash := service.NewToken(gid, "red")
+	black, blackHash := service.NewToken(gid, "black")
+	rec, err := games.Encode(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame}, games.Link{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash}, g)
 	if err != nil {
 		t.Fatal(err)
 	}

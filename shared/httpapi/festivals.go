@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/xqtour/xqtour/shared/service"
+	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -71,11 +73,11 @@ func (a *API) createFestival(c *call) (int, any, error) {
 	if name == "" || len(name) > 200 {
 		return 0, nil, badRequest("invalid_field", "name: must be 1 to 200 characters")
 	}
-	fid := newID('f')
-	token, hash := newToken(fid, fid)
+	fid := service.NewID('f')
+	token, hash := service.NewToken(fid, fid)
 	f := Festival{ID: fid, Name: name, TokenHash: hash, CreatedAt: c.nowMs(), Sections: []string{}}
 	rec := encode(&store.Record{PK: store.FestivalPK(fid), SK: store.MetaSK, Kind: store.KindFestival}, f)
-	if err := retryConflicts(func() error { return a.store.Put(c.ctx(), rec) }); err != nil {
+	if err := command.Retry(func() error { return a.store.Put(c.ctx(), rec) }); err != nil {
 		return 0, nil, err
 	}
 	return http.StatusCreated, map[string]any{"id": fid, "token": token, "festival": map[string]any{"id": fid, "name": name, "sections": []sectionOut{}}}, nil
@@ -86,10 +88,10 @@ func (a *API) createFestival(c *call) (int, any, error) {
 // caller's token must be the festival's. It is createTournament's write
 // when the body has "festival".
 func (a *API) newSection(c *call, fid string, t *tournament.Tournament, rec *store.Record) error {
-	if !validID('f', fid) {
+	if !service.ValidID('f', fid) {
 		return badRequest("invalid_field", "festival: "+quote(clip(fid, 40))+" is not a festival id")
 	}
-	return retryConflicts(func() error {
+	return command.Retry(func() error {
 		f, frec, err := a.loadFestival(c, fid)
 		if err != nil {
 			return err
@@ -168,7 +170,7 @@ func (a *API) addFestivalOfficial(c *call) (int, any, error) {
 	if _, err := festivalBearer(c, fid); err != nil { // before any read: a stranger costs nothing
 		return 0, nil, err
 	}
-	err := retryConflicts(func() error {
+	err := command.Retry(func() error {
 		f, frec, err := a.loadFestival(c, fid)
 		if err != nil {
 			return err
@@ -176,15 +178,15 @@ func (a *API) addFestivalOfficial(c *call) (int, any, error) {
 		if err := requireFestivalOrganiser(c, f); err != nil {
 			return err
 		}
-		if n := len(in.Tables); n > limitOf(capScribeTables).Max {
-			return tooMany(capScribeTables, n)
+		if n := len(in.Tables); n > service.LimitOf(service.CapScribeTables).Max {
+			return service.TooMany(service.CapScribeTables, n)
 		}
-		if len(f.Officials) >= limitOf(capOfficials).Max {
-			return overLimit(capOfficials)
+		if len(f.Officials) >= service.LimitOf(service.CapOfficials).Max {
+			return service.OverLimit(service.CapOfficials)
 		}
-		oid := newID('o')
+		oid := service.NewID('o')
 		var hash string
-		token, hash = newToken(fid, oid)
+		token, hash = service.NewToken(fid, oid)
 		if o, err = tournament.NewOfficial(oid, in.Role, in.Name, in.Tables, hash); err != nil {
 			return err
 		}
@@ -243,7 +245,7 @@ func (a *API) festivalCredential(c *call, fid, id string) (credential, error) {
 // festivalActs reports whether principal p, of a festival, acts in event
 // scope: the event is one of the festival's sections (E-3).
 func (a *API) festivalActs(c *call, p Principal, scope string) (bool, error) {
-	if !validID('f', p.Scope) || !validID('t', scope) {
+	if !service.ValidID('f', p.Scope) || !service.ValidID('t', scope) {
 		return false, nil
 	}
 	t, _, err := a.loadTournament(c.ctx(), scope)

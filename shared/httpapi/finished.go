@@ -1,34 +1,8 @@
 package httpapi
 
 import (
-	"errors"
 	"net/http"
-
-	"github.com/xqtour/xqtour/shared/store"
-	"github.com/xqtour/xqtour/shared/tournament"
 )
-
-// finished reports whether the event is over: every round its system has is
-// paired (the next pairing would be refused with event_complete — the last
-// Swiss round, the whole round-robin table, a decided bracket) and every game
-// has a result.
-func (ev *event) finished() bool {
-	if ev.t.Round == 0 || len(ev.h.Unfinished()) > 0 {
-		return false
-	}
-	// A team match whose lineups are still awaited has no board games yet,
-	// so nothing is unfinished; it is not over for that.
-	if r := ev.round(ev.t.Round); r != nil {
-		for _, m := range r.Matches {
-			if !tournament.MatchSet(r, m) {
-				return false
-			}
-		}
-	}
-	_, err := ev.pairNext(tournament.PairOptions{UnfinishedAsDraws: true}, func(int, int, int) string { return "" })
-	var re *tournament.RuleError
-	return errors.As(err, &re) && re.Code == tournament.CodeEventComplete
-}
 
 // GET /tournaments/{tid} — public. The status reads "finished" as soon as
 // the last round's results are all in (or the bracket is decided): it is
@@ -55,11 +29,11 @@ func (a *API) getTournament(c *call) (int, any, error) {
 			if err != nil {
 				return 0, nil, err
 			}
-			t, done.Finished = ev.t, ev.finished()
-			saveView(vw, done, []int(nil), tableDeps(ev.t.Round), nil)
+			t, done.Finished = ev.T, ev.Over()
+			saveView(vw, done, []int(nil), tableDeps(ev.T.Round), nil)
 		}
 		if done.Finished {
-			t.Status = tournament.Finished
+			t.Finish()
 		}
 	}
 	out, err := a.withMirror(c, tournamentView(t)) // a mirror's copy says so (mirror.go)
@@ -72,18 +46,4 @@ const finishedView = "finished"
 // finishedOut is the finished view's head.
 type finishedOut struct {
 	Finished bool `json:"finished"`
-}
-
-// markFinished stores the finished status after a pairing refused with
-// event_complete, when every game has a result; a lost race is left to the
-// next request.
-func (a *API) markFinished(c *call, ev *event) {
-	if ev == nil || ev.t.Status == tournament.Finished || !ev.finished() {
-		return
-	}
-	t := *ev.t
-	t.Status = tournament.Finished
-	if err := a.store.Put(c.ctx(), encode(ev.meta, &t)); err != nil && !errors.Is(err, store.ErrConflict) {
-		a.log.Error("storing the finished status", "tournament", t.ID, "error", err)
-	}
 }

@@ -211,7 +211,7 @@ func (f field) pair(t *testing.T, s *apitest.Server, body any, status int) round
 
 // finish writes the result item of a pairing as the game handlers do when a
 // game ends: T#<tid> / X#<round>#<table>, created once. The item is written
-// in its stored shape, the result as API.md's string, so every test that
+// in its stored shape, the result as the API's string, so every test that
 // finishes games this way also reads items stored as they always were.
 func finish(t *testing.T, s *apitest.Server, tid string, round, table int, gid, red, black, result string) {
 	t.Helper()

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -196,31 +197,31 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	if only > ev.t.Round {
-		return 0, nil, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", only, ev.t.ID, ev.t.Round))
+	if only > ev.T.Round {
+		return 0, nil, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", only, ev.T.ID, ev.T.Round))
 	}
-	games := []eventGameOut{}
-	for _, r := range ev.h.Rounds {
+	rows := []eventGameOut{}
+	for _, r := range ev.H.Rounds {
 		if only != 0 && r.Number != only {
 			continue
 		}
-		for _, p := range roundView(r, ev.h, ev.numbers(), false, c.nowMs()).Pairings {
-			games = append(games, eventGameOut{Round: r.Number, pairingOut: p})
+		for _, p := range roundView(r, ev.H, ev.Numbers(), false, c.nowMs()).Pairings {
+			rows = append(rows, eventGameOut{Round: r.Number, pairingOut: p})
 		}
 	}
-	slices.SortStableFunc(games, func(x, y eventGameOut) int {
+	slices.SortStableFunc(rows, func(x, y eventGameOut) int {
 		return cmp.Or(cmp.Compare(x.Round, y.Round), cmp.Compare(x.Table, y.Table))
 	})
-	// A page of at most 1,000 games (?offset=, ?limit=): an 11-round event
+	// A page of at most 1,000 rows (?offset=, ?limit=): an 11-round event
 	// of 10,000 players has 55,000, far over a Lambda response as one list.
-	total := len(games)
-	games, paging := pageSlice(games, pg), pageInfo(c, pg, total)
+	total := len(rows)
+	rows, paging := pageSlice(rows, pg), pageInfo(c, pg, total)
 	if format == "json" {
 		c.keepView(ev.nextStart(c.nowMs()))
-		return http.StatusOK, eventGamesOut{TournamentID: ev.t.ID, Games: games, pageOut: paging}, nil
+		return http.StatusOK, eventGamesOut{TournamentID: ev.T.ID, Games: rows, pageOut: paging}, nil
 	}
-	keys := make([]store.Key, len(games))
-	for i, g := range games {
+	keys := make([]store.Key, len(rows))
+	for i, g := range rows {
 		keys[i] = store.Key{PK: store.GamePK(g.GameID), SK: store.GameSK}
 	}
 	recs, err := a.store.GetMany(c.ctx(), keys...)
@@ -229,13 +230,13 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 	}
 	var out bytes.Buffer
 	finished := true // every game of the page has its result: its record moves only with a write to the event
-	for i, g := range games {
+	for i, g := range rows {
 		rec := recs[keys[i]]
 		finished = finished && rec != nil && g.Result != nil
 		if rec == nil {
 			continue // a game not created yet (an interrupted pairing): nothing to record
 		}
-		sg, err := decodeGame(g.GameID, rec)
+		sg, err := games.Decode(g.GameID, rec)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -243,12 +244,12 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 		// it stood the delay ago (delay.go), and a page holding one is not
 		// kept, since the clock alone will change it.
 		at := c.nowMs()
-		if d := sg.delayMs(); d > 0 {
-			if seen := sg.asOf(at - d); seen != sg {
+		if d := sg.DelayMs(); d > 0 {
+			if seen := sg.AsOf(at - d); seen != sg {
 				sg, at, finished = seen, at-d, false
 			}
 		}
-		info := game.RecordInfo{Event: ev.t.Settings.Name, Round: strconv.Itoa(g.Round), Red: cmp.Or(g.RedName, "Red"), Black: cmp.Or(g.BlackName, "Black")}
+		info := game.RecordInfo{Event: ev.T.Settings.Name, Round: strconv.Itoa(g.Round), Red: cmp.Or(g.RedName, "Red"), Black: cmp.Or(g.BlackName, "Black")}
 		text, err := sg.Game.Record(at, "pgn", info)
 		if err != nil {
 			return 0, nil, err

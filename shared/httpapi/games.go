@@ -13,6 +13,9 @@ import (
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/notation"
 	"github.com/xqtour/xqtour/shared/result"
+	"github.com/xqtour/xqtour/shared/service"
+	"github.com/xqtour/xqtour/shared/service/command"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 	"github.com/xqtour/xqtour/shared/xiangqi"
@@ -21,7 +24,7 @@ import (
 // gameActor authenticates the caller of a game route and says whom it acts
 // as. Players are checked against the hashes in the game item (no extra
 // read); officials and the organiser are looked up in their event.
-func (a *API) gameActor(c *call, sg *storedGame) (game.Actor, Principal, error) {
+func (a *API) gameActor(c *call, sg *games.Item) (game.Actor, Principal, error) {
 	scope := sg.Link.Tournament
 	if scope == "" {
 		scope = sg.ID
@@ -80,29 +83,14 @@ func (a *API) gameSeatCredential(c *call, gid, id string) (credential, error) {
 	return credential{}, store.ErrNotFound
 }
 
-// standaloneGameRules validates a standalone game's rule options as an
-// event's are validated, defaults included.
+// standaloneGameRules reads a standalone game's rule options
+// (tournament.StandaloneRules decides their defaults, G-6).
 func standaloneGameRules(tc clock.Control, in *rulesJSON) (game.Rules, error) {
 	r, err := in.rules()
 	if err != nil {
 		return game.Rules{}, err
 	}
-	// G-6: a standalone game has no arbiter, so the seeds' ruling by three
-	// arbiters would leave a repetition pending for ever (a losing side could
-	// force that with perpetual check). Its default is automatic: perpetual
-	// check loses, any other repetition is a draw at the third occurrence.
-	switch {
-	case in == nil || in.Repetition == "":
-		r.Repetition = game.PerpetualCheckLoses
-	case r.Repetition == game.ArbiterRuling:
-		return game.Rules{}, &Error{Status: http.StatusBadRequest, Code: "invalid_field", Rule: "G-6",
-			Message: `rules.repetition: a standalone game has no arbiter to rule on a repetition; use "perpetualCheckLoses" (the default) or "threefoldDraw"`}
-	}
-	settings := tournament.Settings{Name: "game", Rounds: 1, TimeControl: tc, Rules: r}
-	if err := settings.Normalize(); err != nil {
-		return game.Rules{}, err
-	}
-	return settings.Rules.Rules, nil
+	return tournament.StandaloneRules(tc, r, in != nil && in.Repetition != "")
 }
 
 // POST /games — anyone: a standalone game; returns both seats' tokens once.
@@ -115,7 +103,7 @@ func (a *API) createGame(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	tc, err := in.TimeControl.control()
+	tc, err := controlOf(in.TimeControl)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -131,20 +119,20 @@ func (a *API) createGame(c *call) (int, any, error) {
 		}
 		return 0, nil, err
 	}
-	gid := newID('g')
-	redToken, redHash := newToken(gid, "red")
-	blackToken, blackHash := newToken(gid, "black")
-	link := gameLink{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash}
-	rec, err := encodeGame(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame}, link, g)
+	gid := service.NewID('g')
+	redToken, redHash := service.NewToken(gid, "red")
+	blackToken, blackHash := service.NewToken(gid, "black")
+	link := games.Link{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash}
+	rec, err := games.Encode(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame}, link, g)
 	if err != nil {
 		return 0, nil, err
 	}
-	sg := &storedGame{ID: gid, Link: link, Game: g, rec: rec}
-	rec.Expires = a.gameTTL(sg, c.nowMs())
-	if err := retryConflicts(func() error { return a.store.Put(c.ctx(), rec) }); err != nil { // a new id: only DynamoDB's own contention can refuse it (retry.go)
+	sg := &games.Item{ID: gid, Link: link, Game: g, Rec: rec}
+	rec.Expires = a.games.TTL(sg, c.nowMs())
+	if err := command.Retry(func() error { return a.store.Put(c.ctx(), rec) }); err != nil { // a new id: only DynamoDB's own contention can refuse it (retry.go)
 		return 0, nil, err
 	}
-	return http.StatusCreated, map[string]any{"id": gid, "redToken": redToken, "blackToken": blackToken, "game": gameView(sg, c.nowMs(), 0)}, nil
+	return http.StatusCreated, map[string]any{"id": gid, "redToken": redToken, "blackToken": blackToken, "game": games.ViewOf(sg, c.nowMs(), 0)}, nil
 }
 
 // GET /games/{gid} — public; ?since=ply returns only the moves after ply.
@@ -165,16 +153,16 @@ func (a *API) getGame(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	a.settleOnRead(c, sg)
+	a.games.SettleOnRead(c.ctx(), sg, c.nowMs())
 	sg, at := a.seenBy(c, sg, c.nowMs())
-	out := gameView(sg, at, since)
+	out := games.ViewOf(sg, at, since)
 	if want != nil {
 		moves, err := sg.Game.MovesIn(want.n, out.Since)
 		if err != nil {
 			return 0, nil, err
 		}
 		want.Moves = moves
-		out.Notation = &want.notationOut
+		out.Notation = &want.Notation
 	}
 	return http.StatusOK, out, nil
 }
@@ -185,7 +173,7 @@ var moveNotations = []string{"chinese", "wxf", "iccs", "yz3", "yz4"}
 
 // notationWanted is a game view's ?notation= and ?script=, read.
 type notationWanted struct {
-	notationOut
+	games.Notation
 	n notation.Notation
 }
 
@@ -207,7 +195,7 @@ func notationQuery(c *call) (*notationWanted, error) {
 		return nil, badRequest("invalid_query", "script: goes with notation=chinese, yz3 or yz4")
 	}
 	n, _ := notation.ByName(name)
-	w := &notationWanted{notationOut: notationOut{Name: name}, n: notation.WithScript(n, sc)}
+	w := &notationWanted{Notation: games.Notation{Name: name}, n: notation.WithScript(n, sc)}
 	if chinese {
 		w.Script = sc.String()
 	}
@@ -226,12 +214,12 @@ func (a *API) submitMove(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
 		if in.Move == "" || in.Ply == nil {
 			return badRequest("invalid_field", "move and ply are required (ply: the moves already played as the client saw them)")
 		}
-		if sg.Game.Ply() >= limitOf(capMoves).Max && sg.Game.Status() == game.Playing {
-			return overLimit(capMoves) // the players may still agree a draw, resign or claim (G-3)
+		if sg.Game.Ply() >= service.LimitOf(service.CapMoves).Max && sg.Game.Status() == game.Playing {
+			return service.OverLimit(service.CapMoves) // the players may still agree a draw, resign or claim (G-3)
 		}
 		if by.Role == game.Scribe {
 			by.Side = sg.Game.Position().SideToMove()
@@ -245,7 +233,7 @@ func (a *API) pressClock(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
 		return sg.Game.Press(c.nowMs(), by)
 	})
 }
@@ -281,7 +269,7 @@ func (a *API) arrive(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
 		if by.Role == game.Arbiter || by.Role == game.ChiefArbiter {
 			side, err := parseColor("side", in.Side)
 			if err != nil {
@@ -304,7 +292,7 @@ func (a *API) draw(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
 		var do func(*game.Game, int64, game.Actor) error
 		switch in.Action {
 		case "offer":
@@ -329,7 +317,7 @@ func (a *API) resign(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
 		if by.Role != game.Player {
 			return forbidden("only a player resigns")
 		}
@@ -349,7 +337,7 @@ func (a *API) claim(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
 		kind, ok := game.ParseClaimKind(in.Kind)
 		if !ok {
 			return badRequest("invalid_field", `kind: want "time", "noCapture" or "ruling"`)
@@ -375,12 +363,12 @@ func (a *API) recordResult(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
-		if by.Role == game.Player {
-			return forbidden("only an arbiter, the table's scribe or the organiser records a result (O-1)")
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
+		if err := game.MayRecordResult(by); err != nil { // before the fields: a player learns nothing of them
+			return err
 		}
-		if len(sg.Game.Log()) >= limitOf(capGameLog).Max {
-			return overLimit(capGameLog)
+		if len(sg.Game.Log()) >= service.LimitOf(service.CapGameLog).Max {
+			return service.OverLimit(service.CapGameLog)
 		}
 		res, err := result.Parse(in.Result)
 		if err != nil {
@@ -507,12 +495,12 @@ func (a *API) rule(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
-		if by.Role == game.Player {
-			return forbidden("only an official rules (O-1)")
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
+		if err := game.MayRule(by); err != nil { // before the fields
+			return err
 		}
-		if len(sg.Game.Log()) >= limitOf(capGameLog).Max {
-			return overLimit(capGameLog)
+		if len(sg.Game.Log()) >= service.LimitOf(service.CapGameLog).Max {
+			return service.OverLimit(service.CapGameLog)
 		}
 		r, err := in.ruling()
 		if err != nil {
@@ -521,7 +509,7 @@ func (a *API) rule(c *call) (int, any, error) {
 		if r.Kind == game.RulingPenalty && r.Penalty == game.Expulsion && sg.Link.Tournament != "" &&
 			(by.Role == game.ChiefArbiter || by.Role == game.Organiser) {
 			// Checked before the game changes: a refused expulsion logs nothing.
-			if sg.also, err = a.expulsionRecords(c, sg, by, r); err != nil {
+			if sg.Also, err = a.expulsionRecords(c, sg, by, r); err != nil {
 				return err
 			}
 		}
@@ -552,7 +540,7 @@ func (a *API) gameRecord(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	a.settleOnRead(c, sg)
+	a.games.SettleOnRead(c.ctx(), sg, c.nowMs())
 	info := game.RecordInfo{Red: "Red", Black: "Black"}
 	if i := sg.Link.Info; i != nil {
 		info = game.RecordInfo{Event: i.Event, Site: i.Site, Date: i.Date, Round: i.Round, Red: i.Red, Black: i.Black}
@@ -574,10 +562,10 @@ func (a *API) gameRecord(c *call) (int, any, error) {
 		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.MetaSK}]; r != nil && json.Unmarshal(r.Doc, &ev) == nil {
 			info.Event = ev.Settings.Name
 		}
-		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.PlayerSK(sg.Link.Red)}]; r != nil && json.Unmarshal(r.Doc, &red) == nil {
+		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.PlayerSK(sg.Link.Red)}]; r != nil && service.DecodeItem(r, &red) == nil {
 			info.Red = red.Name
 		}
-		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.PlayerSK(sg.Link.Black)}]; r != nil && json.Unmarshal(r.Doc, &black) == nil {
+		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.PlayerSK(sg.Link.Black)}]; r != nil && service.DecodeItem(r, &black) == nil {
 			info.Black = black.Name
 		}
 		info.Round = strconv.Itoa(sg.Link.Round)

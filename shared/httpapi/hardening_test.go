@@ -18,6 +18,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/embedded"
 	"github.com/xqtour/xqtour/shared/store/storetest"
@@ -26,7 +27,7 @@ import (
 
 // capOf returns the cap named name from the one table of caps.
 func capOf(t testing.TB, name string) int {
-	for _, l := range httpapi.Limits {
+	for _, l := range service.Limits {
 		if l.Name == name {
 			return l.Max
 		}
@@ -569,7 +570,7 @@ func TestREADMEListsEveryCap(t *testing.T) {
 	for _, r := range regexp.MustCompile("(?m)^\\| `([A-Za-z]+)` \\| ([0-9]+) \\|").FindAllSubmatch(m[1], -1) {
 		rows[string(r[1])] = string(r[2])
 	}
-	for _, l := range httpapi.Limits {
+	for _, l := range service.Limits {
 		if rows[l.Name] != strconv.Itoa(l.Max) {
 			t.Errorf("README lists cap %s as %q, want %d", l.Name, rows[l.Name], l.Max)
 		}

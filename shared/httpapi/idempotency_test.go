@@ -48,7 +48,7 @@ func TestIdempotentRetryAfterThrottleIsServed(t *testing.T) {
 }
 
 // DynamoDB's transient failures (HTTP 500 InternalServerError, after the
-// SDK's retries) are 503 with Retry-After (API.md), not an internal error.
+// SDK's retries) are 503 with Retry-After (the OpenAPI document), not an internal error.
 func TestUnavailableStoreIs503(t *testing.T) {
 	s := apitest.New(t)
 	ev := newEvent(t, s, `{"name":"Flaky","rounds":3}`)
@@ -140,7 +140,7 @@ func TestIdempotentResponseStoredDespiteThrottle(t *testing.T) {
 	}
 }
 
-// Tokens are shown once and only their hashes are stored (API.md): the
+// Tokens are shown once and only their hashes are stored (the OpenAPI document): the
 // response kept for an Idempotency-Key replay holds tokens, so neither it nor
 // the key may be readable from the table. The replay still returns them.
 func TestIdempotencyRecordsHoldNoTokens(t *testing.T) {
@@ -263,7 +263,7 @@ func TestConcurrentSameKeyActsOnce(t *testing.T) {
 	}
 }
 
-// API.md's Idempotency-Key is a UUID. Callers without a token share one
+// the API's Idempotency-Key is a UUID. Callers without a token share one
 // scope, so a hand-made key ("1") is refused rather than risk replaying one
 // client's new game, with its seat tokens, to another sending the same body.
 func TestIdempotencyKeyMustBeAUUID(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -396,7 +397,7 @@ func TestPairing_GameIDsUnpredictableAndNeverAdopted(t *testing.T) {
 	if strings.Contains(string(s.Get("/tournaments/"+f.ev.ID).Body), ev.Key) {
 		t.Fatal("the event's page shows its key")
 	}
-	next := httpapi.GameID(ev.Key, f.ev.ID, 1, 1, 1) // only with the key
+	next := service.GameID(ev.Key, f.ev.ID, 1, 1, 1) // only with the key
 	// A foreign game (a standalone one) planted under that id.
 	g := createGame(t, s, `{}`)
 	foreign, err := s.Store.Get(t.Context(), store.GamePK(g.ID), store.GameSK)

@@ -1,12 +1,13 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -60,22 +61,22 @@ func (a *API) checkImport(c *call, tid string, items []*store.Item) (*importedEv
 	var (
 		players []*tournament.Player
 		rounds  []*tournament.Round
-		games   []*storedGame
+		found   []*games.Item
 	)
 	pk := store.TournamentPK(tid)
 	for _, rec := range recs {
 		if gid, ok := store.GameOf(rec.PK); ok {
-			if !validID('g', gid) || rec.SK != store.GameSK || rec.Kind != store.KindGame {
+			if !service.ValidID('g', gid) || rec.SK != store.GameSK || rec.Kind != store.KindGame {
 				return nil, refuseItem(rec.PK, rec.SK, "not a game item (G#<game id>/GAME, kind game)")
 			}
-			sg, err := decodeGame(gid, rec)
+			sg, err := games.Decode(gid, rec)
 			if err != nil {
 				return nil, refuseItem(rec.PK, rec.SK, "a corrupt game: "+err.Error())
 			}
 			if err := renders(sg); err != nil {
 				return nil, refuseItem(rec.PK, rec.SK, "a corrupt game: "+err.Error())
 			}
-			games = append(games, sg)
+			found = append(found, sg)
 			continue
 		}
 		if rec.PK != pk {
@@ -148,14 +149,14 @@ func (a *API) checkImport(c *call, tid string, items []*store.Item) (*importedEv
 	for _, r := range rounds {
 		for _, p := range r.Pairings {
 			for _, id := range []string{p.Red, p.Black} {
-				if id != "" && h.Player(id) == nil && !validID('m', id) {
+				if id != "" && h.Player(id) == nil && !service.ValidID('m', id) {
 					return nil, refuseItem(pk, store.RoundSK(r.Number), fmt.Sprintf("table %d names %s, not a player of the event", p.Table, quote(clip(id, 40))))
 				}
 			}
 			if p.GameID == "" {
 				continue
 			}
-			if !validID('g', p.GameID) {
+			if !service.ValidID('g', p.GameID) {
 				return nil, refuseItem(pk, store.RoundSK(r.Number), fmt.Sprintf("table %d: %s is not a game id", p.Table, quote(clip(p.GameID, 40))))
 			}
 			if _, dup := pairings[p.GameID]; dup {
@@ -168,7 +169,7 @@ func (a *API) checkImport(c *call, tid string, items []*store.Item) (*importedEv
 		}
 	}
 	have := map[string]bool{}
-	for _, sg := range games {
+	for _, sg := range found {
 		l, gpk := sg.Link, store.GamePK(sg.ID)
 		pp, ok := pairings[sg.ID]
 		switch {
@@ -219,7 +220,7 @@ func decodeItem(rec *store.Record, kind string, v any) error {
 	if rec.Kind != kind {
 		return refuseItem(rec.PK, rec.SK, "kind "+quote(clip(rec.Kind, 20))+", want "+kind)
 	}
-	if err := json.Unmarshal(rec.Doc, v); err != nil {
+	if err := service.DecodeItem(rec, v); err != nil {
 		return refuseItem(rec.PK, rec.SK, "its body does not decode as a "+kind+": "+err.Error())
 	}
 	return nil
@@ -227,13 +228,13 @@ func decodeItem(rec *store.Record, kind string, v any) error {
 
 // renders reports whether every public read of a game works on sg: its
 // view and its record in each format.
-func renders(sg *storedGame) (err error) {
+func renders(sg *games.Item) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)
 		}
 	}()
-	_ = gameView(sg, 0, 0)
+	_ = games.ViewOf(sg, 0, 0)
 	for _, f := range game.RecordFormats {
 		if _, err := sg.Game.Record(0, f, game.RecordInfo{Red: "Red", Black: "Black"}); err != nil {
 			return fmt.Errorf("its %s record: %v", f, err)
@@ -249,7 +250,7 @@ func renders(sg *storedGame) (err error) {
 // anyone could claim any public id.
 func (a *API) checkProvenance(t *tournament.Tournament) error {
 	switch {
-	case provenKey(t):
+	case service.ProvenKey(t):
 		return nil
 	case t.Key != "":
 		return &Error{Status: http.StatusForbidden, Code: "unproven_export",

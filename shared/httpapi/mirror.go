@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -355,7 +356,7 @@ func (a *API) startMirror(c *call) (int, any, error) {
 			return 0, nil, badRequest("invalid_field", "source: want this stack's base URL as the target should name it, e.g. http://192.168.1.20:3000")
 		}
 	}
-	token, _ := newToken("mirror", tid)
+	token, _ := service.NewToken("mirror", tid)
 	o := mirrorOut{Target: target, Source: source, Token: token, State: mirrorRunning, StartedAt: c.nowMs()}
 	if err := a.mirrors.begin(c, tid, rec, &o, body.CreationKey); err != nil {
 		return 0, nil, err
@@ -543,7 +544,7 @@ func (a *API) handOver(c *call, tid string) (*mirrorOut, error) {
 // eventGames lists the game ids of an event's rounds.
 func eventGames(ev *event) []string {
 	var gids []string
-	for _, rec := range ev.rounds {
+	for _, rec := range ev.Rounds {
 		var r tournament.Round
 		if json.Unmarshal(rec.Doc, &r) != nil {
 			continue

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/xqtour/xqtour/shared/service"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -59,7 +61,7 @@ func (a *API) replicaMirror(c *call) (int, any, error) {
 	if !strings.HasPrefix(body.Token, "mirror."+tid+".") || len(body.Token) > 200 {
 		return 0, nil, badRequest("invalid_field", "token: want the mirror's token (mirror."+tid+".…)")
 	}
-	if !provenKey(&tournament.Tournament{ID: tid, Key: body.EventKey}) {
+	if !service.ProvenKey(&tournament.Tournament{ID: tid, Key: body.EventKey}) {
 		return 0, nil, &Error{Status: http.StatusForbidden, Code: "unproven_export",
 			Message: "eventKey is not the key tournament " + tid + "'s id is derived from: only the event's own stack can mirror it"}
 	}
@@ -83,7 +85,7 @@ func (a *API) replicaMirror(c *call) (int, any, error) {
 		}
 		// A new stream: its seqs start again from 1 (a copy renewed by a
 		// second mirror of the event gets the event whole as its first change).
-		in.Source, in.TokenHash, in.LastSeq = source, hashToken(body.Token), 0
+		in.Source, in.TokenHash, in.LastSeq = source, service.HashToken(body.Token), 0
 		rec.Doc, _ = json.Marshal(in)
 		if err := a.holdMarks(c, true); err != nil {
 			return 0, nil, err
@@ -209,13 +211,13 @@ func (a *API) checkChanges(c *call, t *tournament.Tournament, in *mirrorIn, item
 		}
 	}
 	var rounds []*tournament.Round
-	var games []*storedGame
+	var found []*games.Item
 	for _, rec := range recs {
 		if gid, ok := store.GameOf(rec.PK); ok {
-			if !validID('g', gid) || rec.SK != store.GameSK || rec.Kind != store.KindGame {
+			if !service.ValidID('g', gid) || rec.SK != store.GameSK || rec.Kind != store.KindGame {
 				return nil, refuseItem(rec.PK, rec.SK, "not a game item (G#<game id>/GAME, kind game)")
 			}
-			sg, err := decodeGame(gid, rec)
+			sg, err := games.Decode(gid, rec)
 			if err == nil {
 				err = renders(sg)
 			}
@@ -225,7 +227,7 @@ func (a *API) checkChanges(c *call, t *tournament.Tournament, in *mirrorIn, item
 			if sg.Link.Tournament != tid {
 				return nil, refuseItem(rec.PK, rec.SK, "its link names tournament "+quote(clip(sg.Link.Tournament, 40))+", not the mirrored "+tid)
 			}
-			games = append(games, sg)
+			found = append(found, sg)
 			continue
 		}
 		if rec.PK != pk {
@@ -273,7 +275,7 @@ func (a *API) checkChanges(c *call, t *tournament.Tournament, in *mirrorIn, item
 	}
 	var fresh []string
 	var unknown []store.Key
-	for _, sg := range games {
+	for _, sg := range found {
 		if known[sg.ID] {
 			continue
 		}
@@ -330,11 +332,11 @@ func (a *API) copyMarks(c *call, tid string, ev *importedEvent) error {
 // eventsGame reports whether sg is a game event t pairs: its id keyed with
 // the event's key at its link's table, or named by its round (in the batch
 // or here).
-func (a *API) eventsGame(c *call, t *tournament.Tournament, sg *storedGame, batch []*tournament.Round) (bool, error) {
+func (a *API) eventsGame(c *call, t *tournament.Tournament, sg *games.Item, batch []*tournament.Round) (bool, error) {
 	l := sg.Link
-	if key := gameKey(t); key != "" {
-		for n := 1; n <= keyedGames; n++ {
-			if GameID(key, t.ID, l.Round, l.Table, n) == sg.ID {
+	if key := service.GameKey(t); key != "" {
+		for n := 1; n <= service.KeyedGames; n++ {
+			if service.GameID(key, t.ID, l.Round, l.Table, n) == sg.ID {
 				return true, nil
 			}
 		}

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -280,7 +281,7 @@ func linkedEvent(doc []byte) string {
 	if k <= 0 || uint64(len(doc)-k) < n {
 		return ""
 	}
-	var l gameLink
+	var l games.Link
 	if json.Unmarshal(doc[k:k+int(n)], &l) != nil {
 		return ""
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // Every route of the route table is in the OpenAPI document with the statuses
-// any request may meet (API.md): 429 and 503 with Retry-After when the store
+// any request may meet (the OpenAPI document): 429 and 503 with Retry-After when the store
 // throttles or fails, 500; and for every POST, which may carry an
 // Idempotency-Key, 400 (a key not a UUID), 409 (the key's first request still
 // running), 413 and 422 (the key reused with another body); a route that

@@ -3,7 +3,7 @@ package httpapi
 import (
 	"net/http"
 
-	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -19,43 +19,25 @@ func (a *API) resumePlayer(c *call) (int, any, error) {
 	return a.changePlayer(c, (*tournament.Tournament).Resume)
 }
 
-// changePlayer applies an organiser's change of a player's status (withdraw,
-// pause, resume). The event item is rewritten with the player, advancing its
-// version, so the race with a pairing is lost by whichever writes second: a
-// round paired meanwhile makes this a 409, and a pairing that read the old
-// status fails its condition on the event and pairs again (S-6).
+// changePlayer applies an organiser's change of a player's status
+// (withdraw, pause, resume: service.PlayerStatus, which says why a lost
+// race is a 409 with the player as it now is).
 func (a *API) changePlayer(c *call, change func(*tournament.Tournament, *tournament.Player) error) (int, any, error) {
 	tid, pid := c.r.PathValue("tid"), c.r.PathValue("pid")
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	t, meta, err := a.loadTournament(c.ctx(), tid)
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.PlayerStatus{Player: pid, Change: change})
+	view := func(ch service.PlayerChanged) (any, error) {
+		out, err := a.shownPlayer(c.ctx(), ch.T, ch.Player)
+		return map[string]any{"player": out}, err
+	}
+	if err != nil {
+		return 0, nil, renderCurrent(err, view)
+	}
+	out, err := view(res.(service.PlayerChanged))
 	if err != nil {
 		return 0, nil, err
 	}
-	if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
-		return 0, nil, err
-	}
-	p, rec, err := a.loadPlayer(c.ctx(), tid, pid)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := change(t, p); err != nil {
-		return 0, nil, err
-	}
-	if err := a.store.Transact(c.ctx(), []*store.Record{encode(rec, p), encode(meta, t)}); err != nil {
-		return 0, nil, conflictWith(err, func() (any, error) {
-			p, _, err := a.loadPlayer(c.ctx(), tid, pid)
-			if err != nil {
-				return nil, err
-			}
-			out, err := a.shownPlayer(c.ctx(), t, p)
-			return map[string]any{"player": out}, err
-		})
-	}
-	out, err := a.shownPlayer(c.ctx(), t, p)
-	if err != nil {
-		return 0, nil, err
-	}
-	return http.StatusOK, map[string]any{"player": out}, nil
+	return http.StatusOK, out, nil
 }

@@ -1,11 +1,9 @@
 package httpapi
 
 import (
-	"context"
 	"net/http"
-	"slices"
 
-	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -28,29 +26,16 @@ type playerEditIn struct {
 // fails its condition and pairs again, and an edit after the pairing sees
 // the round and is refused.
 func (a *API) editPlayer(c *call) (int, any, error) {
-	tid, pid := c.r.PathValue("tid"), c.r.PathValue("pid")
 	var in playerEditIn
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	var p *tournament.Player
-	err := retryConflicts(func() error {
-		t, meta, err := a.organiserEvent(c, tid)
-		if err != nil {
-			return err
-		}
-		var rec *store.Record
-		if p, rec, err = a.loadPlayer(c.ctx(), tid, pid); err != nil {
-			return err
-		}
-		if err := t.EditPlayer(p, tournament.PlayerEdit{Name: in.Name, Rating: in.Rating, Club: in.Club}, t.Settings.Teams); err != nil {
-			return err
-		}
-		return a.store.Transact(c.ctx(), []*store.Record{encode(rec, p), encode(meta, t)})
-	})
+	cmd := service.EditPlayer{Player: c.r.PathValue("pid"), Edit: tournament.PlayerEdit{Name: in.Name, Rating: in.Rating, Club: in.Club}}
+	res, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), cmd)
 	if err != nil {
 		return 0, nil, err
 	}
+	p := res.(*tournament.Player)
 	// Edits happen before round 1 only: the entry number is the number.
 	return http.StatusOK, map[string]any{"player": playerView(p, p.Number)}, nil
 }
@@ -61,35 +46,16 @@ func (a *API) editPlayer(c *call) (int, any, error) {
 // pairing meanwhile makes this a refusal, a second removal a 404. The
 // player's token stops working with it.
 func (a *API) removePlayer(c *call) (int, any, error) {
-	tid, pid := c.r.PathValue("tid"), c.r.PathValue("pid")
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	var (
-		p *tournament.Player
-		t *tournament.Tournament
-	)
-	err := retryConflicts(func() error {
-		var (
-			meta, rec *store.Record
-			err       error
-		)
-		if t, meta, err = a.organiserEvent(c, tid); err != nil {
-			return err
-		}
-		if p, rec, err = a.loadPlayer(c.ctx(), tid, pid); err != nil {
-			return err
-		}
-		if err := t.RemovePlayer(p, t.Settings.Teams); err != nil {
-			return err
-		}
-		return a.store.TransactDelete(c.ctx(), []*store.Record{rec}, encode(meta, t))
-	})
+	res, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), service.RemovePlayer{Player: c.r.PathValue("pid")})
 	if err != nil {
 		return 0, nil, err
 	}
+	rm := res.(service.PlayerChanged)
 	// Removal happens before round 1 only: the entry number is the number.
-	return http.StatusOK, map[string]any{"player": playerView(p, p.Number), "removed": true, "players": t.Entrants()}, nil
+	return http.StatusOK, map[string]any{"player": playerView(rm.Player, rm.Player.Number), "removed": true, "players": rm.T.Entrants()}, nil
 }
 
 // POST /tournaments/{tid}/players/{pid}/token — organiser: a new token for
@@ -103,136 +69,28 @@ func (a *API) reissuePlayerToken(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	var (
-		token  string
-		p      *tournament.Player
-		number int
-	)
-	err := retryConflicts(func() error {
-		ev, err := a.loadEvent(c.ctx(), tid)
-		if err != nil {
-			return err
-		}
-		if _, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser); err != nil {
-			return err
-		}
-		var rec *store.Record
-		if p, rec, err = a.loadPlayer(c.ctx(), tid, pid); err != nil {
-			return err
-		}
-		number = ev.numbers()[pid]
-		var hash string
-		token, hash = newToken(tid, pid)
-		p.TokenHash = hash
-		games, err := a.playerGameWrites(c, ev, pid, hash)
-		if err != nil {
-			return err
-		}
-		writes := append([]*store.Record{encode(rec, p)}, games...)
-		// Past the first transaction (100 items, 4 MB) only finished games
-		// remain: nothing opens them with the old token meanwhile.
-		for _, chunk := range store.TransactChunks(writes) {
-			if err := a.store.Transact(c.ctx(), chunk); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.ReissuePlayerToken{Player: pid})
 	if err != nil {
 		return 0, nil, err
 	}
+	re := res.(service.PlayerReissued)
+	token, p, number := re.Token, re.Player, re.Number
 	return http.StatusOK, map[string]any{"id": pid, "token": token, "player": playerView(p, number)}, nil
-}
-
-// playerGameWrites returns the player's games rewritten with the new token
-// hash, unfinished games first.
-func (a *API) playerGameWrites(c *call, ev *event, pid, hash string) ([]*store.Record, error) {
-	var keys []store.Key
-	for _, r := range ev.h.Rounds {
-		for _, p := range r.Pairings {
-			if p.Red == pid || p.Black == pid {
-				keys = append(keys, store.Key{PK: store.GamePK(p.GameID), SK: store.GameSK})
-			}
-		}
-	}
-	if len(keys) == 0 {
-		return nil, nil
-	}
-	recs, err := a.store.GetMany(c.ctx(), keys...)
-	if err != nil {
-		return nil, err
-	}
-	var open, over []*store.Record
-	for _, k := range keys {
-		rec := recs[k]
-		if rec == nil {
-			continue // not created yet: it will copy the new hash from the player
-		}
-		gid, _ := store.GameOf(k.PK)
-		sg, err := decodeGame(gid, rec)
-		if err != nil {
-			return nil, err
-		}
-		if sg.Link.Tournament != ev.t.ID {
-			continue // not this event's game: a new hash never goes into another event's item
-		}
-		if sg.Link.Red == pid {
-			sg.Link.RedHash = hash
-		}
-		if sg.Link.Black == pid {
-			sg.Link.BlackHash = hash
-		}
-		if _, err := encodeGame(rec, sg.Link, sg.Game); err != nil {
-			return nil, err
-		}
-		if sg.Game.Status() == game.Playing {
-			open = append(open, rec)
-		} else {
-			over = append(over, rec)
-		}
-	}
-	return slices.Concat(open, over), nil
-}
-
-// reissueToken gives item id of event tid a new token on the organiser's
-// authority: load reads the item, set stores the new token's hash in it, and
-// the write is conditional, so the old token stops working at once.
-func reissueToken[T any](a *API, c *call, tid, id string, load func(context.Context, string, string) (T, *store.Record, error), set func(T, string)) (string, T, error) {
-	var (
-		token string
-		v     T
-	)
-	err := retryConflicts(func() error {
-		if _, _, err := a.organiserEvent(c, tid); err != nil {
-			return err
-		}
-		var (
-			rec  *store.Record
-			err  error
-			hash string
-		)
-		if v, rec, err = load(c.ctx(), tid, id); err != nil {
-			return err
-		}
-		token, hash = newToken(tid, id)
-		set(v, hash)
-		return a.store.Put(c.ctx(), encode(rec, v))
-	})
-	return token, v, err
 }
 
 // POST /tournaments/{tid}/officials/{oid}/token — organiser: a new token
 // for an arbiter or scribe; the old one stops working.
 func (a *API) reissueOfficialToken(c *call) (int, any, error) {
-	tid, oid := c.r.PathValue("tid"), c.r.PathValue("oid")
+	oid := c.r.PathValue("oid")
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	token, o, err := reissueToken(a, c, tid, oid, a.loadOfficial, func(o *tournament.Official, hash string) { o.TokenHash = hash })
+	res, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), service.ReissueToken{Kind: store.KindOfficial, ID: oid})
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, map[string]any{"id": oid, "token": token, "official": officialView(o)}, nil
+	re := res.(service.Reissued)
+	return http.StatusOK, map[string]any{"id": oid, "token": re.Token, "official": officialView(re.Item.(*tournament.Official))}, nil
 }
 
 // POST /tournaments/{tid}/teams/{mid}/token — organiser: a new captain's
@@ -242,10 +100,12 @@ func (a *API) reissueCaptainToken(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	token, tm, err := reissueToken(a, c, tid, mid, a.loadTeam, func(tm *tournament.Team, hash string) { tm.CaptainTokenHash = hash })
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.ReissueToken{Kind: store.KindTeam, ID: mid})
 	if err != nil {
 		return 0, nil, err
 	}
+	re := res.(service.Reissued)
+	token, tm := re.Token, re.Item.(*tournament.Team)
 	players, _, err := a.loadPlayers(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
@@ -265,25 +125,12 @@ func (a *API) rotateOrganiserToken(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	var (
-		token string
-		t     *tournament.Tournament
-	)
-	err := retryConflicts(func() error {
-		var (
-			meta *store.Record
-			err  error
-		)
-		if t, meta, err = a.organiserEvent(c, tid); err != nil {
-			return err
-		}
-		token, t.OrganiserTokenHash = newToken(tid, tid)
-		return a.store.Put(c.ctx(), encode(meta, t))
-	})
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.RotateOrganiserToken{})
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, map[string]any{"id": tid, "token": token, "tournament": tournamentView(t)}, nil
+	re := res.(service.Reissued)
+	return http.StatusOK, map[string]any{"id": tid, "token": re.Token, "tournament": tournamentView(re.Item.(*tournament.Tournament))}, nil
 }
 
 // organiserEvent reads the event item and checks that the caller is its

@@ -17,6 +17,9 @@ import (
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/notation"
 	"github.com/xqtour/xqtour/shared/result"
+	"github.com/xqtour/xqtour/shared/service"
+	"github.com/xqtour/xqtour/shared/service/command"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -178,10 +181,10 @@ func replayErrorJSON(e *notation.ReplayError) *importErrorJSON {
 
 // recordInfoOf keeps what a record's tags say of the game, so that its
 // export carries them again.
-func recordInfoOf(g notation.PGNGame) *recordInfoJSON {
-	info := &recordInfoJSON{Event: g.Tag("Event"), Site: g.Tag("Site"), Date: g.Tag("Date"), Round: g.Tag("Round"),
+func recordInfoOf(g notation.PGNGame) *games.RecordInfo {
+	info := &games.RecordInfo{Event: g.Tag("Event"), Site: g.Tag("Site"), Date: g.Tag("Date"), Round: g.Tag("Round"),
 		Red: g.Tag("Red"), Black: g.Tag("Black")}
-	if *info == (recordInfoJSON{}) {
+	if *info == (games.RecordInfo{}) {
 		return nil
 	}
 	for _, s := range []*string{&info.Event, &info.Site, &info.Date, &info.Round, &info.Red, &info.Black} {
@@ -209,15 +212,7 @@ func checkTags(g notation.PGNGame) error {
 // holds.
 const maxTagBytes = 200
 
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
+func clip(s string, n int) string { return service.Clip(s, n) }
 
 // POST /games/import — anyone: each game of a PGN file becomes a standalone
 // game, finished with the record's result or in progress, with its seat
@@ -232,22 +227,22 @@ func (a *API) importGames(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	games := notation.ReadPGN(text)
-	if len(games) == 0 {
+	pgns := notation.ReadPGN(text)
+	if len(pgns) == 0 {
 		return 0, nil, badRequest("no_games", "the body holds no PGN game: want tags such as [Event \"…\"] and moves such as 1. 炮二平五 马8进7")
 	}
-	if len(games) > MaxImportGames {
+	if len(pgns) > MaxImportGames {
 		return 0, nil, &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_many_games",
-			Message: fmt.Sprintf("the file holds %d games; import at most %d at a time", len(games), MaxImportGames)}
+			Message: fmt.Sprintf("the file holds %d games; import at most %d at a time", len(pgns), MaxImportGames)}
 	}
 	rules, err := standaloneGameRules(clock.Control{}, nil)
 	if err != nil {
 		return 0, nil, err
 	}
 	now := c.nowMs()
-	out := make([]importedGameJSON, len(games))
+	out := make([]importedGameJSON, len(pgns))
 	imported := 0
-	for i, pg := range games {
+	for i, pg := range pgns {
 		row := &out[i]
 		row.Index, row.Line = i+1, pg.Line
 		row.Event, row.Red, row.Black = clip(pg.Tag("Event"), maxTagBytes), clip(pg.Tag("Red"), maxTagBytes), clip(pg.Tag("Black"), maxTagBytes)
@@ -279,16 +274,16 @@ func (a *API) importGames(c *call) (int, any, error) {
 			}
 			continue
 		}
-		gid := newID('g')
-		redToken, redHash := newToken(gid, "red")
-		blackToken, blackHash := newToken(gid, "black")
-		link := gameLink{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash, Info: recordInfoOf(pg)}
-		rec, err := encodeGame(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame}, link, g)
+		gid := service.NewID('g')
+		redToken, redHash := service.NewToken(gid, "red")
+		blackToken, blackHash := service.NewToken(gid, "black")
+		link := games.Link{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash, Info: recordInfoOf(pg)}
+		rec, err := games.Encode(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame}, link, g)
 		if err != nil {
 			return 0, nil, err
 		}
-		rec.Expires = a.gameTTL(&storedGame{ID: gid, Link: link, Game: g, rec: rec}, now)         // a finished record expires as a finished game does
-		if err := retryConflicts(func() error { return a.store.Put(c.ctx(), rec) }); err != nil { // a new id: only DynamoDB's own contention can refuse it (retry.go)
+		rec.Expires = a.games.TTL(&games.Item{ID: gid, Link: link, Game: g, Rec: rec}, now)      // a finished record expires as a finished game does
+		if err := command.Retry(func() error { return a.store.Put(c.ctx(), rec) }); err != nil { // a new id: only DynamoDB's own contention can refuse it (retry.go)
 			return 0, nil, err
 		}
 		imported++
@@ -298,7 +293,7 @@ func (a *API) importGames(c *call) (int, any, error) {
 			row.Result, row.Reason = &rs, &ws
 		}
 	}
-	body := map[string]any{"imported": imported, "failed": len(games) - imported, "games": out}
+	body := map[string]any{"imported": imported, "failed": len(pgns) - imported, "games": out}
 	if imported == 0 {
 		body["error"] = map[string]string{"code": "import_failed", "message": "no game of the file could be imported: each game's error says why"}
 		return http.StatusUnprocessableEntity, body, nil
@@ -311,9 +306,9 @@ func (a *API) importGames(c *call) (int, any, error) {
 // the game's log keeps who did it and what it replaced, and a result the
 // record gives reaches the event as any result does.
 func (a *API) loadRecord(c *call) (int, any, error) {
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
-		if by.Role != game.Arbiter && by.Role != game.ChiefArbiter && by.Role != game.Scribe {
-			return forbidden("only an arbiter or the table's scribe loads a record (O-1)")
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
+		if err := game.MayLoadRecord(by); err != nil { // before the record is read
+			return err
 		}
 		if err := checkRecordType(c.r); err != nil {
 			return err
@@ -322,14 +317,14 @@ func (a *API) loadRecord(c *call) (int, any, error) {
 		if err != nil {
 			return err
 		}
-		games := notation.ReadPGN(text)
-		if len(games) != 1 {
-			return badRequest("invalid_record", fmt.Sprintf("send exactly one game; the body holds %d", len(games)))
+		pgns := notation.ReadPGN(text)
+		if len(pgns) != 1 {
+			return badRequest("invalid_record", fmt.Sprintf("send exactly one game; the body holds %d", len(pgns)))
 		}
-		if err := checkTags(games[0]); err != nil {
+		if err := checkTags(pgns[0]); err != nil {
 			return badRequest("invalid_record", err.Error())
 		}
-		rep, rerr := games[0].Replay()
+		rep, rerr := pgns[0].Replay()
 		if rerr != nil {
 			return &Error{Status: http.StatusUnprocessableEntity, Code: "invalid_record", Rule: rerr.Rule,
 				Message: rerr.Error() + " (position " + rerr.FEN + ")"}
@@ -338,7 +333,7 @@ func (a *API) loadRecord(c *call) (int, any, error) {
 			return &Error{Status: http.StatusUnprocessableEntity, Code: "invalid_record",
 				Message: "the record starts from " + rep.Start.FEN() + ", the game from " + start}
 		}
-		res, err := recordResult(games[0])
+		res, err := recordResult(pgns[0])
 		if err != nil {
 			return badRequest("invalid_record", err.Error())
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	qrcode "github.com/skip2/go-qrcode"
+
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
 )
 

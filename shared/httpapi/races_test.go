@@ -132,7 +132,7 @@ func TestRoundChangeRacingTheStartOrThePairing(t *testing.T) {
 				t.Errorf("the change that lost the race: %d %s; want 409", change.Status, change.Body)
 			}
 			if cur, _ := change.JSON()["current"].(map[string]any); cur == nil || cur["round"] != 1.0 {
-				t.Errorf("the 409 carries no current round (API.md): %s", change.Body)
+				t.Errorf("the 409 carries no current round (the OpenAPI document): %s", change.Body)
 			}
 			s.Get("/tournaments/"+ev.ID+"/rounds/1").Want(t, http.StatusOK).Decode(t, &round)
 			g := s.Get("/games/" + p.GameID).JSON()

@@ -78,8 +78,8 @@ func (a *API) getRatings(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	in, err := tournament.StandingsEvent(ev.t, ev.h)
-	if ev.t.Settings.Teams { // a team event's players are rated on its board games
+	in, err := tournament.StandingsEvent(ev.T, ev.H)
+	if ev.T.Settings.Teams { // a team event's players are rated on its board games
 		in, err = ev.boardsEvent()
 	}
 	if err != nil {
@@ -87,7 +87,7 @@ func (a *API) getRatings(c *call) (int, any, error) {
 	}
 	ratings := map[string]int{}
 	names := map[string]string{}
-	for _, p := range ev.h.Players {
+	for _, p := range ev.H.Players {
 		ratings[p.ID], names[p.ID] = p.Rating, p.Name
 	}
 	// Only the rounds up to n count.
@@ -98,7 +98,7 @@ func (a *API) getRatings(c *call) (int, any, error) {
 		}
 	}
 	in.Games = games
-	lines, err := tournament.RatingReport(ev.t, in, ratings)
+	lines, err := tournament.RatingReport(ev.T, in, ratings)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -114,7 +114,7 @@ func (a *API) getRatings(c *call) (int, any, error) {
 	if format == "csv" {
 		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: ratingsCSV(rows)}, nil
 	}
-	return http.StatusOK, map[string]any{"round": n, "live": live, "parameters": ratingOut(ev.t.Settings.Rating), "rows": rows}, nil
+	return http.StatusOK, map[string]any{"round": n, "live": live, "parameters": ratingOut(ev.T.Settings.Rating), "rows": rows}, nil
 }
 
 func ratingsCSV(rows []ratingRowOut) []byte {

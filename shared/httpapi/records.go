@@ -2,11 +2,11 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -21,21 +21,14 @@ func (a *API) load(ctx context.Context, pk, sk, what string, v any) (*store.Reco
 	if err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal(rec.Doc, v); err != nil {
-		return nil, fmt.Errorf("decode %s %s/%s: %w", rec.Kind, pk, sk, err)
+	if err := service.DecodeItem(rec, v); err != nil {
+		return nil, err
 	}
 	return rec, nil
 }
 
-// encode puts v into rec's document.
-func encode(rec *store.Record, v any) *store.Record {
-	doc, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("encode %s: %v", rec.Kind, err)) // core types always marshal
-	}
-	rec.Doc = doc
-	return rec
-}
+// encode puts v into rec's document, in its stored shape (service.EncodeItem).
+func encode(rec *store.Record, v any) *store.Record { return service.EncodeItem(rec, v) }
 
 func (a *API) loadTournament(ctx context.Context, tid string) (*tournament.Tournament, *store.Record, error) {
 	var t tournament.Tournament
@@ -70,7 +63,7 @@ func (a *API) loadPlayers(ctx context.Context, tid string) ([]*tournament.Player
 	out := make([]*tournament.Player, len(recs))
 	for i, rec := range recs {
 		out[i] = new(tournament.Player)
-		if err := json.Unmarshal(rec.Doc, out[i]); err != nil {
+		if err := service.DecodeItem(rec, out[i]); err != nil {
 			return nil, nil, fmt.Errorf("decode player %s: %w", rec.SK, err)
 		}
 	}

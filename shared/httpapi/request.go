@@ -20,10 +20,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/xqtour/xqtour/shared/service"
+	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
-// MaxBody is API.md's request body limit; larger bodies get 413.
+// MaxBody is the API's request body limit; larger bodies get 413.
 const MaxBody = 64 << 10
 
 // call is one request as a handler sees it: the body already read within the
@@ -99,7 +101,7 @@ var otherBodyTypes = map[string][]string{"POST /tournaments/import": {"applicati
 // checkContentType refuses a POST body that is not sent as JSON (415): a
 // form-encoded or text body would otherwise be read as JSON by luck. A POST
 // without a body (withdraw, resign, start) needs no Content-Type, and one
-// with a body and no Content-Type is read as JSON, as API.md's examples send
+// with a body and no Content-Type is read as JSON, as the API's examples send
 // it; a body with any other media type is refused.
 func checkContentType(r *http.Request, rt Route, body []byte) error {
 	route := rt.Method + " " + rt.Path
@@ -261,13 +263,14 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	if err := checkContentType(r, rt, body); err != nil {
 		return writeError(w, a.log, err)
 	}
-	c := &call{r: r, body: body, now: a.now().UTC()}
+	now := a.now().UTC()
+	c := &call{r: r.WithContext(service.WithNow(r.Context(), now)), body: body, now: now} // the application layer decides at the same instant
 	key := r.Header.Get("Idempotency-Key")
 	if r.Method != http.MethodPost || key == "" {
 		return a.respond(w, c, rt)
 	}
 	if !isUUIDv4(key) {
-		// API.md's <uuid>, random: callers without a token (POST /tournaments,
+		// the API's <uuid>, random: callers without a token (POST /tournaments,
 		// /games) share one scope, so a short, hand-made, nil or time-based
 		// key that another client can guess would replay that client's
 		// answer — its organiser or seat tokens.
@@ -321,7 +324,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 		// run afresh, and keep no record of a refused caller.
 		// Retried like any write (retry.go): a key left reserved would answer
 		// the client's retry 409 request_in_progress until its lease ran out.
-		if err := retryConflicts(func() error { return a.store.Release(ctx, scope) }); err != nil {
+		if err := command.Retry(func() error { return a.store.Release(ctx, scope) }); err != nil {
 			a.log.Error("idempotency key not released", "err", err.Error())
 		}
 	} else if err := a.complete(ctx, scope, store.Response{RequestHash: reqHash, Status: status, Body: sealReplay(auth, key, rec.body.Bytes())}, c.now); err != nil {
@@ -333,7 +336,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 }
 
 // A stored response may hold tokens (POST /tournaments, /players, /games
-// answer with them), and API.md keeps only tokens' hashes. So the record is
+// answer with them), and the OpenAPI document keeps only tokens' hashes. So the record is
 // sealed with a key derived from what only a retry presents again — the
 // Idempotency-Key and the Authorization header — and the item's key is a
 // hash of them: the table, its backups and the local snapshot hold nothing
@@ -382,7 +385,7 @@ func openReplay(auth, key string, sealed []byte) ([]byte, error) {
 // the request has acted, and a key left reserved would be served afresh,
 // acting twice, once its lease runs out.
 func (a *API) complete(ctx context.Context, scope string, resp store.Response, now time.Time) error {
-	return retryConflicts(func() error { return a.store.Complete(ctx, scope, resp, now) })
+	return command.Retry(func() error { return a.store.Complete(ctx, scope, resp, now) })
 }
 
 // transient reports whether a status says "try again" rather than answering

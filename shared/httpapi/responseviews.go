@@ -63,7 +63,7 @@ func (c *call) keepView(until int64) { c.keep, c.until = true, until }
 // shows: the earliest round start after now (0: none).
 func (ev *event) nextStart(now int64) int64 {
 	next := int64(0)
-	for _, r := range ev.h.Rounds {
+	for _, r := range ev.H.Rounds {
 		if r.StartsAt > now && (next == 0 || r.StartsAt < next) {
 			next = r.StartsAt
 		}
@@ -75,7 +75,7 @@ func (ev *event) nextStart(now int64) int64 {
 // event: some views ignore it, and a view kept per made-up name would let a
 // stranger fill the views partition.
 func knownGroup(ev *event, group string) bool {
-	return group == "" || slices.Contains(tournament.GroupNames(ev.t, ev.h), group)
+	return group == "" || slices.Contains(tournament.GroupNames(ev.T, ev.H), group)
 }
 
 // responseViewName is the view of this request to route kind, or false when

@@ -2,173 +2,24 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
 
-	"github.com/xqtour/xqtour/shared/game"
-	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
-// event is a whole event as one paginated Query on its partition returns it:
-// the META item, players, rounds and result items (officials and teams are
-// skipped). Pairing and standings are computed from it; nothing is scanned.
-type event struct {
-	t      *tournament.Tournament
-	meta   *store.Record
-	h      *tournament.History
-	rounds map[int]*store.Record
-	// other holds the items the cases below skip (teams, lineups,
-	// officials); teams.go reads a team event's from it.
-	other []*store.Record
-	// shown caches numbers().
-	shown map[string]int
-}
+// event is the event aggregate (service.Event) with the HTTP layer's views of it.
+type event struct{ *service.Event }
 
-// numbers are the players' numbers as the event shows them (P-3: the drawn
-// numbers once an individual Swiss has paired round 1), worked out once.
-func (ev *event) numbers() map[string]int {
-	if ev.shown == nil {
-		ev.shown = tournament.ShownNumbers(ev.t, ev.h.Players)
-	}
-	return ev.shown
-}
-
+// loadEvent reads event tid whole (service.Service.Load).
 func (a *API) loadEvent(ctx context.Context, tid string) (*event, error) {
-	var (
-		ev  *event
-		err error
-	)
-	for range 5 {
-		// A round paired between eventItems' two reads leaves the rounds read
-		// and the event item's count apart (they are written together): read
-		// again.
-		if ev, err = a.decodeEvent(ctx, tid); err != nil || len(ev.h.Rounds) == ev.t.Round {
-			return ev, err
-		}
-	}
-	return nil, store.ErrConflict
-}
-
-func (a *API) decodeEvent(ctx context.Context, tid string) (*event, error) {
-	recs, err := a.eventItems(ctx, tid)
+	ev, err := a.svc.Load(ctx, tid)
 	if err != nil {
 		return nil, err
 	}
-	ev := &event{rounds: map[int]*store.Record{}}
-	var (
-		players []*tournament.Player
-		rounds  []*tournament.Round
-		results []tournament.Result
-	)
-	for _, rec := range recs {
-		var err error
-		switch {
-		case rec.SK == store.MetaSK:
-			ev.t, ev.meta = new(tournament.Tournament), rec
-			err = json.Unmarshal(rec.Doc, ev.t)
-		case strings.HasPrefix(rec.SK, store.PlayerPrefix):
-			p := new(tournament.Player)
-			err = json.Unmarshal(rec.Doc, p)
-			players = append(players, p)
-		case strings.HasPrefix(rec.SK, store.RoundPrefix):
-			r := new(tournament.Round)
-			err = json.Unmarshal(rec.Doc, r)
-			rounds = append(rounds, r)
-			ev.rounds[r.Number] = rec
-		case strings.HasPrefix(rec.SK, store.ResultPrefix):
-			var x tournament.Result
-			err = json.Unmarshal(rec.Doc, &x)
-			results = append(results, x)
-		default:
-			ev.other = append(ev.other, rec)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("decode %s %s: %w", rec.Kind, rec.SK, err)
-		}
-	}
-	if ev.t == nil {
-		return nil, notFound("tournament " + tid)
-	}
-	ev.h = tournament.NewHistory(players, rounds, results)
-	return ev, nil
-}
-
-// eventItems reads the items of the event's partition that pairing, rounds
-// and standings need. An individual event's are the event item and the
-// players, rounds and results (P#, R#, X#): its officials (O#…, sorting
-// between the event item and the players) — their tables lists included —
-// never add to the cost of a public read. The event item is read first: a
-// registration stored between the two reads shows up newer than the event
-// item, so a write under its version refuses (409, retried), and a round
-// paired meanwhile is caught by loadEvent. A team event's lineups must be
-// read in one request with its rounds (a lineup is written with its round
-// item), and lineups and teams sort before the event item, so a team event
-// is read whole.
-func (a *API) eventItems(ctx context.Context, tid string) ([]*store.Record, error) {
-	meta, err := a.store.Get(ctx, store.TournamentPK(tid), store.MetaSK)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var t struct {
-		Settings struct{ Teams bool }
-		Players  int
-		Round    int
-	}
-	if err := json.Unmarshal(meta.Doc, &t); err != nil || t.Settings.Teams {
-		return a.store.Query(ctx, store.TournamentPK(tid), "", 0)
-	}
-	if t.Players*(t.Round+1) < splitReadAt {
-		from, err := a.store.QueryFrom(ctx, store.TournamentPK(tid), store.PlayerPrefix)
-		if err != nil {
-			return nil, err
-		}
-		return append([]*store.Record{meta}, from...), nil
-	}
-	// A large event is many 1 MB pages, which one Query reads one after the
-	// other: its key ranges — the players, and each round and its results —
-	// are read at once instead. Rounds paired after the event item was read
-	// are not (the event item's count bounds them), results of the rounds
-	// it counts are whenever they arrive, as with one Query.
-	prefixes := []string{store.PlayerPrefix}
-	for n := 1; n <= t.Round; n++ {
-		prefixes = append(prefixes, store.RoundSK(n), fmt.Sprintf("%s%04d#", store.ResultPrefix, n))
-	}
-	parts := make([][]*store.Record, len(prefixes))
-	err = inParallel(len(prefixes), func(i int) error {
-		var err error
-		parts[i], err = a.store.Query(ctx, store.TournamentPK(tid), prefixes[i], 0)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return append([]*store.Record{meta}, slices.Concat(parts...)...), nil
-}
-
-// splitReadAt is the size of an individual event, in players times rounds
-// paired plus one, from which eventItems reads its key ranges in parallel:
-// about a megabyte of players, rounds and results, one Query page. A smaller
-// event is one Query of a page or two, cheaper than a request per round.
-var splitReadAt = 4000
-
-func (ev *event) round(n int) *tournament.Round {
-	for _, r := range ev.h.Rounds {
-		if r.Number == n {
-			return r
-		}
-	}
-	return nil
+	return &event{ev}, nil
 }
 
 // pairIn is POST /tournaments/{tid}/rounds.
@@ -200,99 +51,35 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	if err := checkRoundStart(in.StartsAt, c.now); err != nil {
 		return 0, nil, err
 	}
-	if n := len(in.ForbiddenPairs); n > limitOf(capForbiddenPair).Max {
-		return 0, nil, tooMany(capForbiddenPair, n)
+	if n := len(in.ForbiddenPairs); n > service.LimitOf(service.CapForbiddenPair).Max {
+		return 0, nil, service.TooMany(service.CapForbiddenPair, n)
 	}
-	if err := a.requireOrganiser(c, tid); err != nil { // before the event-wide read
-		return 0, nil, err
+	cmd := service.PairRound{Round: in.Round, UnfinishedAsDraws: in.UnfinishedAsDraws, Forbidden: in.ForbiddenPairs}
+	if in.StartsAt != nil {
+		cmd.StartsAt = in.StartsAt.UnixMilli()
 	}
-	var (
-		ev     *event
-		r      *tournament.Round
-		status int
-		stored *store.Record // the round's record, when this request created it
-	)
-	err := retryConflicts(func() error {
-		var err error
-		if ev, err = a.loadEvent(c.ctx(), tid); err != nil {
-			return err
-		}
-		if err := a.extendRound(c, ev); err != nil {
-			return err
-		}
-		if _, err := a.drawDueLineups(c, ev, ev.dueRounds(c.nowMs())); err != nil { // T-3, before the pairing reads the matches
-			return err
-		}
-		if in.Round != nil && *in.Round <= ev.t.Round {
-			r, status = ev.round(*in.Round), http.StatusOK
-			return nil
-		}
-		n := ev.t.Round + 1
-		if in.Round != nil {
-			if err := ev.t.CheckNextRound(*in.Round); err != nil {
-				return err
-			}
-		}
-		opts := tournament.PairOptions{UnfinishedAsDraws: in.UnfinishedAsDraws, Forbidden: in.ForbiddenPairs, Now: c.nowMs()}
-		if r, err = ev.pairNext(opts, eventGameID(ev.t)); err != nil {
-			return err
-		}
-		if in.StartsAt != nil {
-			r.StartsAt = in.StartsAt.UnixMilli()
-		}
-		if ev.t.ExpiresAt != 0 { // the first pairing: the event is played, so it is kept
-			if err := a.keepEvent(c, tid); err != nil {
-				return err
-			}
-			ev.meta.Expires = 0
-		}
-		t := *ev.t
-		t.Round, t.Status, t.ExpiresAt = n, tournament.Running, 0
-		rec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.RoundSK(n), Kind: store.KindRound}, r)
-		stored = nil
-		err = a.store.Transact(c.ctx(), []*store.Record{rec, encode(ev.meta, &t)})
-		if errors.Is(err, store.ErrConflict) {
-			var stored tournament.Round
-			if _, lerr := a.load(c.ctx(), store.TournamentPK(tid), store.RoundSK(n), "round", &stored); lerr == nil {
-				r, status = &stored, http.StatusOK // another request paired it: the same round
-				ev.t, ev.shown = &t, nil           // as that request left the event: round n paired (P-3 numbers)
-				return nil
-			}
-			return err // the event changed for another reason: pair afresh
-		}
-		if err != nil {
-			return err
-		}
-		ev.t, status, stored = &t, http.StatusCreated, rec
-		ev.shown = nil // round 1 paired: the drawn numbers now show (P-3)
-		return nil
-	})
-	if re := (*tournament.RuleError)(nil); errors.As(err, &re) && re.Code == tournament.CodeEventComplete {
-		a.markFinished(c, ev) // every round is paired: finished once every result is in
-	}
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), cmd)
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := a.ensureGamesAfterCommit(c, ev.t, r, ev.h, stored); err != nil {
+	p := res.(service.Paired)
+	if err := a.svc.EnsureGamesAfterCommit(c.ctx(), p.Event.T, p.Round, p.Event.H, p.Stored, c.nowMs()); err != nil {
 		return 0, nil, err
 	}
-	return status, ev.roundView(r, false, c.nowMs()), nil
+	status := http.StatusOK
+	if p.Created {
+		status = http.StatusCreated
+	}
+	return status, (&event{p.Event}).roundView(p.Round, false, c.nowMs()), nil
 }
 
-// roundStartWindow bounds a round's startsAt around the time of pairing. The
-// games' clocks run from it (C-6), so a start years off — a typo — would make
-// every game of the round lost on time at its first read, or give the
-// players clocks that do not run: refused as malformed rather than stored.
-const roundStartWindow = 24 * time.Hour
-
+// checkRoundStart refuses a start time outside the window of
+// tournament.CheckRoundStart (C-6).
 func checkRoundStart(startsAt *time.Time, now time.Time) error {
 	if startsAt == nil {
 		return nil
 	}
-	if startsAt.Before(now.Add(-roundStartWindow)) || startsAt.After(now.AddDate(1, 0, 0)) {
-		return badRequest("invalid_field", "startsAt: a round starts between a day before it is paired and a year after (the games' clocks run from it, C-6)")
-	}
-	return nil
+	return tournament.CheckRoundStart(startsAt.UnixMilli(), now.UnixMilli())
 }
 
 // GET /tournaments/{tid}/rounds/{n} — public; ?explain=true adds why each
@@ -328,29 +115,11 @@ func (a *API) readRound(c *call, vw *storedView, tid string, n int, explain bool
 	if err != nil {
 		return 0, nil, err
 	}
-	if n == ev.t.Round {
-		if err := a.extendRound(c, ev); err != nil {
-			return 0, nil, err
-		}
-	}
-	drawn, err := a.drawDueLineups(c, ev, []int{n}) // T-3: drawn by the server at the deadline
+	r, steady, err := a.svc.CatchUpRound(c.ctx(), ev.Event, n)
 	if err != nil {
 		return 0, nil, err
 	}
-	r := ev.round(n)
-	if r == nil {
-		return 0, nil, notFound(fmt.Sprintf("round %d of %s", n, tid))
-	}
-	// A public, polled read: once the round item says its games exist, the
-	// view needs none of them (results come from the result items), so only
-	// a round whose games are not known to exist — an interrupted pairing, a
-	// knockout round extendRound just grew, a team round with matches still
-	// unset — pays for reading them. A draw above has ensured them already.
-	if !r.GamesReady && len(drawn) == 0 {
-		if err := a.ensureGames(c, ev.t, r, ev.h); err != nil {
-			return 0, nil, err
-		}
-	} else if len(drawn) == 0 {
+	if steady {
 		a.saveRound(vw, ev, r) // its games exist: the view serves the next reads
 		c.keepView(ev.nextStart(c.nowMs()))
 	}
@@ -358,44 +127,6 @@ func (a *API) readRound(c *call, vw *storedView, tid string, n int, explain bool
 		return roundResponse(c, ptr(ev.roundView(r, false, c.nowMs())), format, nil)
 	}
 	return roundResponse(c, ptr(ev.roundView(r, explain, c.nowMs())), format, nil)
-}
-
-// extendRound adds to the latest round of a knockout the games its matches
-// need now (the next game of a multi-game match, additional rapid games while
-// level; S-3), so they appear as soon as anyone reads the round or asks for
-// the next one. The games' ids and tables are deterministic, so two requests
-// doing this at once write the same round; the loser rereads it.
-func (a *API) extendRound(c *call, ev *event) error {
-	if ev.t.Settings.Teams {
-		return a.extendTeamRound(c, ev)
-	}
-	add, ex, err := tournament.NextGames(ev.t, ev.h, eventGameID(ev.t))
-	var re *tournament.RuleError
-	if errors.As(err, &re) {
-		return nil // an earlier round is undecided: the pairing reports it
-	}
-	if err != nil || len(add) == 0 {
-		return err
-	}
-	r := ev.round(ev.t.Round)
-	changed := *r
-	changed.GamesReady = false // the added games are created by the read that follows
-	changed.Pairings = append(slices.Clone(r.Pairings), add...)
-	changed.Explanations = append(slices.Clone(r.Explanations), ex...)
-	err = a.store.Put(c.ctx(), encode(ev.rounds[r.Number], &changed))
-	if errors.Is(err, store.ErrConflict) {
-		fresh, err := a.loadEvent(c.ctx(), ev.t.ID)
-		if err != nil {
-			return err
-		}
-		*ev = *fresh
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	*r = changed // the history holds this round: pairing and views see the new games
-	return nil
 }
 
 func boolQuery(c *call, name string) (bool, error) {
@@ -435,89 +166,20 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	if len(in.Note) > 500 {
 		return 0, nil, badRequest("invalid_field", "note: at most 500 characters")
 	}
-	t, _, err := a.loadTournament(c.ctx(), tid)
+	cmd := service.ChangeRound{N: n, Change: tournament.Change{Action: in.Action, Table: in.Table, Red: in.Red, Black: in.Black, Player: in.Player, Note: in.Note}}
+	view := func(ch service.RoundOf) (any, error) {
+		return localizeRound(roundView(ch.Round, ch.Event.H, ch.Event.Numbers(), true, c.nowMs()), c.r), nil
+	}
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), cmd)
 	if err != nil {
+		return 0, nil, renderCurrent(err, view)
+	}
+	ch := res.(service.RoundOf)
+	if err := a.svc.EnsureGamesAfterCommit(c.ctx(), ch.Event.T, ch.Round, ch.Event.H, nil, c.nowMs()); err != nil {
 		return 0, nil, err
 	}
-	who, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser) // before the event-wide read
-	if err != nil {
-		return 0, nil, err
-	}
-	ev, err := a.loadEvent(c.ctx(), tid)
-	if err != nil {
-		return 0, nil, err
-	}
-	r := ev.round(n)
-	if r == nil {
-		return 0, nil, notFound(fmt.Sprintf("round %d of %s", n, tid))
-	}
-	if len(r.Audit) >= limitOf(capRoundAudit).Max {
-		return 0, nil, overLimit(capRoundAudit)
-	}
-	if err := ev.t.CheckChange(r, ev.h, c.nowMs()); err != nil {
-		return 0, nil, err
-	}
-	games, err := a.roundGames(c, r)
-	if err != nil {
-		return 0, nil, err
-	}
-	begun := func(p tournament.Pairing) bool { sg := games[p.GameID]; return sg != nil && started(sg) }
-	if err := r.CheckGamesUnbegun(begun); err != nil {
-		return 0, nil, err
-	}
-	for _, id := range []string{in.Red, in.Black, in.Player} {
-		if id != "" && ev.h.Player(id) == nil {
-			return 0, nil, notFound("player " + quote(clip(id, 40)))
-		}
-	}
-	changed := *r
-	if _, err := changed.Apply(tournament.Change{Action: in.Action, Table: in.Table, Red: in.Red, Black: in.Black, Player: in.Player, Note: in.Note}, who.ID, c.nowMs()); err != nil {
-		return 0, nil, err
-	}
-	// The round, the games it gives new players (under the versions that
-	// showed them unstarted) and the event (no round paired since) change
-	// together: a move made or a round paired meanwhile makes this a 409.
-	rewrites, err := a.gameWrites(ev.t, &changed, ev.h, games, false, c.nowMs())
-	if err != nil {
-		return 0, nil, err
-	}
-	// Every game was read above and the transaction rewrites the changed
-	// ones under those versions, so the round knows its games exist when
-	// each of its tables' games did; otherwise the next read repairs them.
-	changed.GamesReady = true
-	for _, p := range changed.Pairings {
-		if games[p.GameID] == nil {
-			changed.GamesReady = false
-		}
-	}
-	if err := a.store.Transact(c.ctx(), append([]*store.Record{encode(ev.rounds[n], &changed)}, rewrites...), ev.meta); err != nil {
-		return 0, nil, conflictWith(err, func() (any, error) {
-			fresh, err := a.loadEvent(c.ctx(), tid)
-			if err != nil {
-				return nil, err
-			}
-			if r := fresh.round(n); r != nil {
-				return localizeRound(roundView(r, fresh.h, fresh.numbers(), true, c.nowMs()), c.r), nil
-			}
-			return nil, notFound("round")
-		})
-	}
-	if err := a.ensureGamesAfterCommit(c, ev.t, &changed, ev.h, nil); err != nil {
-		return 0, nil, err
-	}
-	return http.StatusOK, localizeRound(roundView(&changed, ev.h, ev.numbers(), true, c.nowMs()), c.r), nil
-}
-
-// started reports whether anything has happened in a game since it was created.
-func started(sg *storedGame) bool {
-	return sg.Game.Ply() > 0 || sg.Game.Status() != game.Playing || len(sg.Game.Log()) > 0
-}
-
-// needsStart reports whether a game still waits for a round that has
-// started by now: the round was started (perhaps before its start time) after
-// the game was made. A game made after the start has started at its making.
-func needsStart(sg *storedGame, r *tournament.Round, now int64) bool {
-	return r.Started(now) && sg.Game.Status() != game.Over && !sg.Game.Started(now)
+	out, _ := view(ch)
+	return http.StatusOK, out, nil
 }
 
 // POST /tournaments/{tid}/rounds/{n}/start — the organiser or an arbiter
@@ -534,319 +196,25 @@ func (a *API) startRound(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	var ev *event
-	var r *tournament.Round
-	err = retryConflicts(func() error {
-		if ev, err = a.loadEvent(c.ctx(), tid); err != nil {
-			return err
-		}
-		if _, err := a.requireRole(c, tid, organiserKnown(ev.t), roleOrganiser, roleArbiter, roleChief); err != nil {
-			return err
-		}
-		if err := ev.t.CheckPaired(n); err != nil {
-			return err
-		}
-		if r = ev.round(n); r == nil {
-			return notFound(fmt.Sprintf("round %d of %s", n, tid))
-		}
-		if r.Started(c.nowMs()) {
-			return &Error{Status: http.StatusConflict, Code: "round_already_started", Rule: "C-1",
-				Message: fmt.Sprintf("round %d started at %s; its clocks are running and nothing changed", n, rfc3339(r.StartsAt)),
-				Params:  map[string]any{"round": n, "startedAt": rfc3339(r.StartsAt)},
-				Current: ev.roundView(r, false, c.nowMs())}
-		}
-		changed := *r
-		changed.StartsAt, changed.GamesReady = c.nowMs(), false
-		if err := a.store.Put(c.ctx(), encode(ev.rounds[n], &changed)); err != nil {
-			return err
-		}
-		*r = changed
-		return nil
-	})
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.StartRound{N: n})
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, renderCurrent(err, func(cur service.RoundOf) (any, error) {
+			return (&event{cur.Event}).roundView(cur.Round, false, c.nowMs()), nil
+		})
 	}
+	started := res.(service.RoundOf)
+	ev, r := &event{started.Event}, started.Round
 	// T-3: a team round's lineups are due at its start; drawn ones make games.
 	// The round has started: a failure here is left to the next read of the
 	// round (which draws what is due), not returned, or a retry would be 409.
-	if _, err := a.drawDueLineups(c, ev, ev.dueRounds(c.nowMs())); err != nil {
+	if _, err := a.svc.DrawDueLineups(c.ctx(), ev.Event, ev.DueRounds(c.nowMs())); err != nil {
 		a.log.Warn("round started, its lineups left to the next read", "tournament", tid, "round", n, "err", err.Error())
 	}
 	if fresh, err := a.loadEvent(c.ctx(), tid); err == nil {
-		ev, r = fresh, fresh.round(n)
+		ev, r = fresh, fresh.Round(n)
 	}
-	a.startGames(c, ev.t, r, ev.h)
+	a.svc.StartGames(c.ctx(), ev.T, r, ev.H, c.nowMs())
 	return http.StatusOK, ev.roundView(r, false, c.nowMs()), nil
-}
-
-// startGames makes the round's games run from its start. A game changed by
-// an arrival meanwhile loses the conditional write and is read and started
-// again; what still fails is left to the next read of the round (the round
-// item is not marked ready), and logged.
-func (a *API) startGames(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History) {
-	detached := *c
-	detached.r = c.r.WithContext(context.WithoutCancel(c.ctx()))
-	for range 3 {
-		if err := a.ensureGames(&detached, t, r, h); err != nil {
-			a.log.Warn("round started, its games left to the next read", "tournament", t.ID, "round", r.Number, "err", err.Error())
-			return
-		}
-		games, err := a.roundGames(&detached, r)
-		if err != nil {
-			return
-		}
-		waiting := false
-		for _, sg := range games {
-			waiting = waiting || needsStart(sg, r, c.nowMs())
-		}
-		if !waiting {
-			return
-		}
-	}
-}
-
-// roundGames reads the round's games in batches of 100 keys, several
-// batches at once (a 10,000-player round is 50 of them); missing games are
-// absent.
-func (a *API) roundGames(c *call, r *tournament.Round) (map[string]*storedGame, error) {
-	keys := make([]store.Key, len(r.Pairings))
-	for i, p := range r.Pairings {
-		keys[i] = store.Key{PK: store.GamePK(p.GameID), SK: store.GameSK}
-	}
-	chunks := slices.Collect(slices.Chunk(keys, 100))
-	found := make([]map[store.Key]*store.Record, len(chunks))
-	err := inParallel(len(chunks), func(i int) error {
-		var err error
-		found[i], err = a.store.GetMany(c.ctx(), chunks[i]...)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]*storedGame, len(keys))
-	for _, recs := range found {
-		for k, rec := range recs {
-			gid, _ := store.GameOf(k.PK)
-			sg, err := decodeGame(gid, rec)
-			if err != nil {
-				return nil, err
-			}
-			out[gid] = sg
-		}
-	}
-	return out, nil
-}
-
-// storeParallelism is how many store requests one handler has in flight
-// at once when it reads or writes a large round's items.
-const storeParallelism = 8
-
-// inParallel runs fn(0) … fn(n-1), storeParallelism at a time, and joins
-// their errors.
-func inParallel(n int, fn func(i int) error) error {
-	errs := make([]error, n)
-	sem := make(chan struct{}, storeParallelism)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			errs[i] = fn(i)
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
-
-// ensureGames makes every game of the round exist with the round's players:
-// a missing game is created (a lost race with another request creating it is
-// fine), and a game whose players an organiser's change replaced is rewritten
-// while it has not started.
-func (a *API) ensureGames(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History) error {
-	games, err := a.roundGames(c, r)
-	if err != nil {
-		return err
-	}
-	return a.makeGames(c, t, r, h, games, nil)
-}
-
-// makeGames writes what gameWrites finds missing or stale against games (the
-// round's games as read, or none for a round just stored) and, when every
-// write went through, marks the round ready. stored, when not nil, is the
-// round's record as this request wrote it: the mark is written under its
-// version without reading the round again.
-//
-// The writes go out as transactions of up to 100 items (and 4 MB), several at once: a
-// 10,000-player round is 50 requests instead of 5,000 (each game is still
-// created only if it does not exist, or rewritten only at the version
-// read). A transaction that loses a race — another request made one of its
-// games meanwhile — is written again item by item, where a lost create is
-// another request's same game and a lost rewrite (a start, new players) is
-// a game that changed meanwhile and still needs it.
-func (a *API) makeGames(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History, games map[string]*storedGame, stored *store.Record) error {
-	recs, err := a.gameWrites(t, r, h, games, true, c.nowMs())
-	if err != nil {
-		return err
-	}
-	chunks := store.TransactChunks(recs) // within DynamoDB's 100 items and 4 MB
-	lost := make([]bool, len(chunks))
-	err = inParallel(len(chunks), func(i int) error {
-		err := a.store.Transact(c.ctx(), chunks[i])
-		if !errors.Is(err, store.ErrConflict) {
-			return err
-		}
-		for _, rec := range chunks[i] {
-			rewrite := rec.Version != 0
-			err := a.store.Put(c.ctx(), rec)
-			switch {
-			case errors.Is(err, store.ErrConflict) && !rewrite:
-				// Another request made this game meanwhile — or an item
-				// that is not this pairing's holds its id: never adopted.
-				if err := a.madeByPairing(c, t, r, h, rec); err != nil {
-					return err
-				}
-			case errors.Is(err, store.ErrConflict):
-				lost[i] = true
-			case err != nil:
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if slices.Contains(lost, true) {
-		return nil // the next read of the round repairs them
-	}
-	a.markGamesReady(c, t.ID, r, stored)
-	return nil
-}
-
-// markGamesReady sets GamesReady on the stored round once ensureGames has
-// made every game of r exist, so later reads skip reading them. It writes
-// only if the stored round still has r's pairings (a change or an extension
-// meanwhile leaves the flag to the next read) and, in a team round, every
-// match is set; the write is conditional on the version read, so it never
-// overwrites a concurrent change. Given the record this request stored r
-// under (stored), it writes under that version without reading the round
-// again: any change since makes the write a conflict. A failure only costs
-// a later read the games' reads again, so it is logged, not returned.
-func (a *API) markGamesReady(c *call, tid string, r *tournament.Round, stored *store.Record) {
-	if r.GamesReady || !allSet(r) {
-		return
-	}
-	var err error
-	if stored != nil {
-		ready := *r
-		ready.GamesReady = true
-		err = a.store.Put(c.ctx(), encode(&store.Record{PK: stored.PK, SK: stored.SK, Kind: stored.Kind, Version: stored.Version, Parts: stored.Parts}, &ready))
-	} else {
-		var now tournament.Round
-		rec, lerr := a.load(c.ctx(), store.TournamentPK(tid), store.RoundSK(r.Number), "round", &now)
-		err = lerr
-		if err == nil {
-			if now.GamesReady || !allSet(&now) || !slices.Equal(now.Pairings, r.Pairings) {
-				return
-			}
-			now.GamesReady = true
-			err = a.store.Put(c.ctx(), encode(rec, &now))
-		}
-	}
-	if err != nil && !errors.Is(err, store.ErrConflict) {
-		a.log.Warn("games ensured, round not marked ready", "tournament", tid, "round", r.Number, "err", err.Error())
-	}
-}
-
-// gameWrites returns the game records that make the round's games match its
-// pairings, given the games read: missing games (when create is set) and
-// games whose players changed, unless they have begun.
-func (a *API) gameWrites(t *tournament.Tournament, r *tournament.Round, h *tournament.History, games map[string]*storedGame, create bool, now int64) ([]*store.Record, error) {
-	var recs []*store.Record
-	var numbers map[string]int // as the event shows them (P-3), worked out for the first game made
-	for _, p := range r.Pairings {
-		sg := games[p.GameID]
-		if sg != nil {
-			if err := a.ownGame(t, r, p, h, sg); err != nil {
-				return nil, err
-			}
-		}
-		if sg != nil && sg.Link.Red == p.Red && sg.Link.Black == p.Black {
-			if needsStart(sg, r, now) {
-				// The round started after the game was made: its clocks run
-				// from the round's start, and late arrival counts from it (C-6).
-				if err := sg.Game.Start(r.StartsAt); err != nil {
-					return nil, err
-				}
-				rec, err := encodeGame(sg.rec, sg.Link, sg.Game)
-				if err != nil {
-					return nil, err
-				}
-				recs = append(recs, rec)
-			}
-			continue
-		}
-		if sg == nil && !create {
-			continue
-		}
-		if sg != nil && started(sg) {
-			a.log.Error("a started game no longer matches its pairing", "game", p.GameID, "round", r.Number, "table", p.Table)
-			continue
-		}
-		red, black := h.Player(p.Red), h.Player(p.Black)
-		if red == nil || black == nil {
-			return nil, fmt.Errorf("round %d table %d: unknown player", r.Number, p.Table)
-		}
-		if numbers == nil {
-			numbers = tournament.ShownNumbers(t, h.Players)
-		}
-		tt := *t
-		tt.Settings.TimeControl = tournament.GameControl(t, p) // additional rapid games have their own (S-3)
-		rec, err := a.eventGame(&tt, r, p, red, black, numbers, now)
-		if err != nil {
-			return nil, err
-		}
-		if sg != nil {
-			rec.Version = sg.rec.Version
-		}
-		recs = append(recs, rec)
-	}
-	return recs, nil
-}
-
-// ensureGamesAfterCommit creates a round's games once the round is stored.
-// The request has done what it was asked, so a failure here (the store
-// throttled) is logged, not returned: an error would let the client's retry,
-// under the same Idempotency-Key or not, act again (pair the round after).
-// Every read of the round creates what is still missing. stored, when not
-// nil, is the round's record as this request has just created it: its games
-// cannot exist yet (but for a concurrent read of the round making them,
-// which the conditional creates allow for), so none is read first. The one
-// failure returned is a game id held by an item that is not the pairing's
-// (409 game_id_taken): the pairing fails loudly, and so does every read of
-// the round until the operator removes the item.
-func (a *API) ensureGamesAfterCommit(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History, stored *store.Record) error {
-	if r.GamesReady {
-		return nil // a retry of a pairing, or a change that read every game
-	}
-	// Nor does a client that hangs up stop it halfway.
-	detached := *c
-	detached.r = c.r.WithContext(context.WithoutCancel(c.ctx()))
-	var err error
-	if stored != nil {
-		err = a.makeGames(&detached, t, r, h, nil, stored)
-	} else {
-		err = a.ensureGames(&detached, t, r, h)
-	}
-	var e *Error
-	if errors.As(err, &e) && e.Code == "game_id_taken" {
-		return err
-	}
-	if err != nil {
-		a.log.Warn("round stored, its games left to the next read", "tournament", t.ID, "round", r.Number, "err", err.Error())
-	}
-	return nil
 }
 
 // Round views.
@@ -954,47 +322,4 @@ func roundView(r *tournament.Round, h *tournament.History, numbers map[string]in
 		out.Audit = append(out.Audit, auditOut{At: rfc3339(e.At), By: e.By, Action: e.Action, Detail: e.Detail})
 	}
 	return out
-}
-
-// ownGame checks that the game item found at pairing p's game id is this
-// pairing's: made for event t's round r at p's table, and — while it still
-// has p's players and is not over — with their current token hashes (a
-// reissue rewrites a finished game's hash after the open ones, so a
-// finished game may keep an old one harmlessly). Pairing never adopts
-// an item it did not write (one planted under a predicted id, or imported
-// with another event's link): such an item fails the pairing loudly, 409
-// game_id_taken, and is logged as an error, never made the table's game.
-// A game with other players of this table is this pairing's before an
-// organiser's change, rewritten by the caller while it has not begun.
-func (a *API) ownGame(t *tournament.Tournament, r *tournament.Round, p tournament.Pairing, h *tournament.History, sg *storedGame) error {
-	gid, link := sg.ID, sg.Link
-	ok := link.Tournament == t.ID && link.Round == r.Number && link.Table == p.Table
-	if ok && link.Red == p.Red && link.Black == p.Black && sg.Game.Status() != game.Over {
-		red, black := h.Player(p.Red), h.Player(p.Black)
-		ok = red != nil && black != nil && link.RedHash == red.TokenHash && link.BlackHash == black.TokenHash
-	}
-	if ok {
-		return nil
-	}
-	a.log.Error("a game item at a pairing's id is not the pairing's", "game", gid, "tournament", t.ID, "round", r.Number, "table", p.Table,
-		"linkTournament", link.Tournament, "linkRound", link.Round, "linkTable", link.Table)
-	return &Error{Status: http.StatusConflict, Code: "game_id_taken",
-		Message: fmt.Sprintf("game %s of round %d, table %d exists but is not this pairing's (it names event %s, round %d, table %d, %s–%s): the table's game was not made; tell the operator",
-			gid, r.Number, p.Table, quote(clip(link.Tournament, 40)), link.Round, link.Table, quote(clip(link.Red, 40)), quote(clip(link.Black, 40)))}
-}
-
-// madeByPairing checks, after a create of one of the round's games lost to
-// an item already there, that the item is this pairing's game (ownGame).
-func (a *API) madeByPairing(c *call, t *tournament.Tournament, r *tournament.Round, h *tournament.History, rec *store.Record) error {
-	gid, _ := store.GameOf(rec.PK)
-	sg, err := a.loadGame(c, gid)
-	if err != nil {
-		return err
-	}
-	for _, p := range r.Pairings {
-		if p.GameID == gid {
-			return a.ownGame(t, r, p, h, sg)
-		}
-	}
-	return nil
 }

@@ -62,7 +62,7 @@ func (rs Roles) NeedsToken() bool {
 	return !rs.Has(RolePublic) && !rs.Has(RoleAnyone) && !rs.Has(RoleEntrant)
 }
 
-// String is the roles as prose, as API.md writes them: "player to move, scribe".
+// String is the roles as prose, as the OpenAPI document writes them: "player to move, scribe".
 func (rs Roles) String() string {
 	parts := make([]string, len(rs))
 	for i, r := range rs {

@@ -99,7 +99,7 @@ func TestScribeOfAnotherTableIsForbidden(t *testing.T) {
 	}
 }
 
-// When DynamoDB throttles, the API answers 429 with Retry-After (API.md).
+// When DynamoDB throttles, the API answers 429 with Retry-After (the OpenAPI document).
 func TestThrottledStoreIs429(t *testing.T) {
 	s := apitest.New(t)
 	ev := newEvent(t, s, `{"name":"Busy","rounds":3}`)

@@ -3,15 +3,10 @@ package httpapi
 import (
 	"crypto/sha256"
 	"crypto/subtle"
-	"errors"
 	"net/http"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/xqtour/xqtour/shared/game"
-	"github.com/xqtour/xqtour/shared/store"
-	"github.com/xqtour/xqtour/shared/tournament"
+	"github.com/xqtour/xqtour/shared/service"
 )
 
 // nosniff tells browsers never to guess a response's type from its bytes: a
@@ -29,31 +24,13 @@ var idKinds = map[string]byte{"tid": 't', "gid": 'g', "pid": 'p', "mid": 'm', "o
 
 var idKindNames = map[byte]string{'t': "an event", 'g': "a game", 'p': "a player", 'm': "a team", 'o': "an official", 'f': "a festival"}
 
-// idLength is a kind letter and 80 bits in base32.
-const idLength = 1 + 16
-
-// validID reports whether s is an id of the given kind as the server makes
-// them. Checked at the edge, before any read: a key the store would refuse
-// (DynamoDB allows 2,048 bytes) or that names nothing never costs a read.
-func validID(kind byte, s string) bool {
-	if len(s) != idLength || s[0] != kind {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if c := s[i]; (c < 'a' || c > 'z') && (c < '2' || c > '7') {
-			return false
-		}
-	}
-	return true
-}
-
 // checkPathIDs refuses a path whose id parameters are not ids: 400 bad_id.
 func checkPathIDs(r *http.Request, rt Route) error {
 	for name, kind := range idKinds {
 		if !strings.Contains(rt.Path, "{"+name+"}") {
 			continue
 		}
-		if v := r.PathValue(name); !validID(kind, v) {
+		if v := r.PathValue(name); !service.ValidID(kind, v) {
 			return &Error{Status: http.StatusBadRequest, Code: "bad_id",
 				Message: name + ": " + quote(clip(v, 40)) + " is not " + idKindNames[kind] + " id (" + string(kind) + " and 16 characters a-z, 2-7)"}
 		}
@@ -66,12 +43,12 @@ func checkPathIDs(r *http.Request, rt Route) error {
 // organiser or seat id), so a forged token costs no read.
 func tokenShape(scope, id string) bool {
 	switch {
-	case validID('t', scope):
-		return id == scope || validID('p', id) || validID('o', id) || validID('m', id)
-	case validID('g', scope):
+	case service.ValidID('t', scope):
+		return id == scope || service.ValidID('p', id) || service.ValidID('o', id) || service.ValidID('m', id)
+	case service.ValidID('g', scope):
 		return id == "red" || id == "black"
-	case validID('f', scope): // a festival's organiser or official (E-3)
-		return id == scope || validID('o', id)
+	case service.ValidID('f', scope): // a festival's organiser or official (E-3)
+		return id == scope || service.ValidID('o', id)
 	}
 	return false
 }
@@ -134,39 +111,6 @@ func cacheControl(rt Route, status int) string {
 	return "public, max-age=5"
 }
 
-// eventTTL is the store's "ttl" (Unix seconds) for the items of an event
-// still in registration: its expiry, or 0 once a round is paired.
-func eventTTL(t *tournament.Tournament) int64 {
-	if t.Round > 0 || t.ExpiresAt == 0 {
-		return 0
-	}
-	return t.ExpiresAt / 1000
-}
-
-// eventExpiry is when a new event expires unless it is paired: the
-// retention after its creation, or after its start when that is later.
-func (a *API) eventExpiry(t *tournament.Tournament) int64 {
-	if a.retention <= 0 {
-		return 0
-	}
-	from := max(t.CreatedAt, t.Settings.StartsAt)
-	return from + a.retention.Milliseconds()
-}
-
-// gameTTL is the store's "ttl" for a standalone game: the retention after
-// it ended, or 0 while it is played (and for every event game: a played
-// event keeps its games).
-func (a *API) gameTTL(sg *storedGame, now int64) int64 {
-	if a.retention <= 0 || sg.Link.Tournament != "" || sg.Game.Status() != game.Over {
-		return 0
-	}
-	ended := sg.Game.View(now).EndedAt
-	if ended == 0 {
-		ended = now
-	}
-	return time.UnixMilli(ended).Add(a.retention).Unix()
-}
-
 // requireOrganiser checks the organiser's token against the event's META
 // item alone: a mutation checks who calls before any event-wide read, so a
 // stranger's request costs one item.
@@ -177,39 +121,4 @@ func (a *API) requireOrganiser(c *call, tid string) error {
 	}
 	_, err = a.requireRole(c, tid, organiserKnown(t), roleOrganiser)
 	return err
-}
-
-// keepEvent clears the expiry of an event's registration items (players,
-// officials, teams, whatever else was written with it) when its first round is paired; the caller then writes
-// the event item without one. It runs before the pairing is stored, so a
-// failure leaves the event unpaired (to expire whole) rather than paired
-// with items that would expire. Each item is rewritten under its version:
-// a concurrent change makes the pairing retry.
-func (a *API) keepEvent(c *call, tid string) error {
-	// An unpaired event's partition is its registration, bounded by the caps.
-	got, err := a.store.Query(c.ctx(), store.TournamentPK(tid), "", 0)
-	if err != nil {
-		return err
-	}
-	var recs []*store.Record
-	for _, rec := range got {
-		if rec.Expires != 0 && rec.SK != store.MetaSK {
-			rec.Expires = 0
-			recs = append(recs, rec)
-		}
-	}
-	const writers = 8
-	errs := make([]error, len(recs))
-	sem := make(chan struct{}, writers)
-	var wg sync.WaitGroup
-	for i, rec := range recs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			errs[i] = a.store.Put(c.ctx(), rec)
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
 }

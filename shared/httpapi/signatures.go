@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service/games"
 )
 
 // POST /games/{gid}/signatures — one line of the finished game's scoresheet
@@ -23,7 +24,7 @@ func (a *API) sign(c *call) (int, any, error) {
 	}
 	// The fields are checked after the token (inside mutateGame), so a
 	// stranger learns nothing of what the body should hold.
-	return a.mutateGame(c, func(sg *storedGame, by game.Actor) error {
+	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
 		line, ok := game.ParseSignatory(in.Line)
 		if !ok {
 			return signBad(`line: want "red", "black", "scribe" or "closed"`)
@@ -69,23 +70,4 @@ func parseStrokes(in [][]int) ([][][2]uint8, error) {
 		out = append(out, pts)
 	}
 	return out, nil
-}
-
-// signatureOut is one signed line of the scoresheet in the game view.
-type signatureOut struct {
-	Line    string `json:"line"`
-	Name    string `json:"name"`
-	At      string `json:"at"`
-	By      string `json:"by"`
-	Refused bool   `json:"refused"`
-	SVG     string `json:"svg,omitempty"`
-}
-
-// signaturesView is the scoresheet's signed lines, in the order signed.
-func signaturesView(v game.View) []signatureOut {
-	out := make([]signatureOut, 0, len(v.Signatures))
-	for _, s := range v.Signatures {
-		out = append(out, signatureOut{Line: s.Line.String(), Name: s.Name, At: rfc3339(s.At), By: s.By.Role.String(), Refused: s.Refused, SVG: s.SVG()})
-	}
-	return out
 }

@@ -54,14 +54,14 @@ type standingsOut struct {
 // last paired round with the results in so far. live reports that the
 // round chosen is still in play. 0 is the table before round 1.
 func (ev *event) tableRound(c *call) (n int, live bool, err error) {
-	t := ev.t
+	t := ev.T
 	live, err = boolQuery(c, "live")
 	if err != nil {
 		return 0, false, err
 	}
 	done := func(n int) bool {
-		r := ev.round(n)
-		return r != nil && ev.roundStatus(r, c.nowMs()) == statusFinished
+		r := ev.Round(n)
+		return r != nil && tournament.StateOf(ev.H, r, c.nowMs()) == tournament.RoundFinished
 	}
 	switch s := c.r.URL.Query().Get("round"); {
 	case s != "":
@@ -103,12 +103,12 @@ func (a *API) standingsEvent(c *call) (*event, standings.Event, int, bool, error
 	}
 	var in standings.Event
 	switch group := c.r.URL.Query().Get("group"); {
-	case ev.t.Settings.Teams: // the players' tables of a team event are over its board games
+	case ev.T.Settings.Teams: // the players' tables of a team event are over its board games
 		in, err = ev.boardsEvent()
 	case group != "":
-		in, err = tournament.GroupStandingsEvent(ev.t, ev.h, group) // S-5: one group's table
+		in, err = tournament.GroupStandingsEvent(ev.T, ev.H, group) // S-5: one group's table
 	default:
-		in, err = tournament.StandingsEvent(ev.t, ev.h)
+		in, err = tournament.StandingsEvent(ev.T, ev.H)
 	}
 	if n == 0 {
 		in = beforeRound1(in)
@@ -184,12 +184,12 @@ func (a *API) standingsFromEvent(c *call, vw *storedView, view, format string, p
 	if view == "overall" {
 		return overallPlaces(ev, format)
 	}
-	if ev.t.Settings.Teams || (view != "" && view != "players") {
+	if ev.T.Settings.Teams || (view != "" && view != "players") {
 		return ev.teamStandings(view, format, q.Get("group"), n, live)
 	}
-	in, err := tournament.StandingsEvent(ev.t, ev.h)
+	in, err := tournament.StandingsEvent(ev.T, ev.H)
 	if group := q.Get("group"); group != "" {
-		in, err = tournament.GroupStandingsEvent(ev.t, ev.h, group) // S-5: one group's table
+		in, err = tournament.GroupStandingsEvent(ev.T, ev.H, group) // S-5: one group's table
 	}
 	if err != nil {
 		return 0, nil, err
@@ -349,7 +349,7 @@ func (a *API) crosstableFromEvent(c *call, vw *storedView, format string, pg pag
 		rows = append(rows, row)
 	}
 	out := crosstableOut{Round: n, Live: live}
-	if !ev.t.Settings.Teams {
+	if !ev.T.Settings.Teams {
 		saveTable(vw, ev, n, out, rows)
 	}
 	out.Rows = pageSlice(rows, pg)
@@ -379,16 +379,16 @@ type overallRowOut struct {
 // across the group stage and the finals; of a knockout, individual or team,
 // the bracket's places (S-3, knockoutPlaces).
 func overallPlaces(ev *event, format string) (int, any, error) {
-	if ev.t.Settings.Teams || ev.t.Settings.System != tournament.Groups {
+	if ev.T.Settings.Teams || ev.T.Settings.System != tournament.Groups {
 		return knockoutPlaces(ev, format)
 	}
-	places, err := tournament.GroupPlaces(ev.t, ev.h)
+	places, err := tournament.GroupPlaces(ev.T, ev.H)
 	if err != nil {
 		return 0, nil, err
 	}
 	rows := make([]overallRowOut, len(places))
 	for i, p := range places {
-		pl := ev.h.Player(p.Player)
+		pl := ev.H.Player(p.Player)
 		rows[i] = overallRowOut{Place: p.Place, PlayerID: p.Player, Name: pl.Name, Number: pl.Number, From: p.From, GroupPlace: p.GroupPlace}
 	}
 	if format == "csv" {
@@ -401,5 +401,5 @@ func overallPlaces(ev *event, format string) (int, any, error) {
 		w.Flush()
 		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: buf.Bytes()}, nil
 	}
-	return http.StatusOK, map[string]any{"round": ev.t.Round, "view": "overall", "rows": rows}, nil
+	return http.StatusOK, map[string]any{"round": ev.T.Round, "view": "overall", "rows": rows}, nil
 }

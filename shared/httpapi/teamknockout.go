@@ -4,63 +4,23 @@ import (
 	"bytes"
 	"errors"
 	"net/http"
-	"slices"
 	"strconv"
 
-	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
-
-// extendTeamRound adds to the latest round of a team knockout the additional
-// rapid matches its level ties need now (S-3, teamknockout.go in the core),
-// with their board games, as extendRound adds a knockout's further games:
-// they appear as soon as anyone reads the round or asks for the next one.
-// Their ids, numbers and tables follow from the round, so two requests doing
-// this at once write the same round; the loser rereads it.
-func (a *API) extendTeamRound(c *call, ev *event) error {
-	r := ev.round(ev.t.Round)
-	if r == nil {
-		return nil
-	}
-	te, err := ev.teams()
-	if err != nil {
-		return err
-	}
-	changed := *r
-	changed.Matches = slices.Clone(r.Matches)
-	changed.Pairings = slices.Clone(r.Pairings)
-	grew, err := te.th.ExtendTeamKnockout(ev.t, &changed, eventGameID(ev.t))
-	if err != nil || !grew {
-		return err
-	}
-	changed.GamesReady = false // the added games are created by the read that follows
-	err = a.store.Put(c.ctx(), encode(ev.rounds[r.Number], &changed))
-	if errors.Is(err, store.ErrConflict) {
-		fresh, err := a.loadEvent(c.ctx(), ev.t.ID)
-		if err != nil {
-			return err
-		}
-		*ev = *fresh
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	*r = changed
-	return nil
-}
 
 // tieView fills a team knockout match's tie fields: the bracket match it
 // belongs to, whether it is an additional rapid match, and once scored its
 // winner and what decided it (S-3).
-func tieView(ev *event, te *teamEvent, r *tournament.Round, m tournament.TeamMatch, mo *matchOut) {
+func tieView(ev *event, te *service.TeamEvent, r *tournament.Round, m tournament.TeamMatch, mo *matchOut) {
 	if m.Tie == "" {
 		return
 	}
 	mo.Tie, mo.Rapid = m.Tie, m.Rapid
-	if leg := te.th.DecideLeg(ev.t, r, m); leg.Winner != "" {
+	if leg := te.TH.DecideLeg(ev.T, r, m); leg.Winner != "" {
 		mo.Winner, mo.DecidedBy = leg.Winner, leg.DecidedBy
-		if tm := te.th.Team(leg.Winner); tm != nil {
+		if tm := te.TH.Team(leg.Winner); tm != nil {
 			mo.WinnerName = tm.Name
 		}
 	}
@@ -86,15 +46,15 @@ func knockoutPlaces(ev *event, format string) (int, any, error) {
 	var (
 		places []tournament.OverallPlace
 		err    error
-		te     *teamEvent
+		te     *service.TeamEvent
 	)
-	if ev.t.Settings.Teams {
-		if te, err = ev.teams(); err != nil {
+	if ev.T.Settings.Teams {
+		if te, err = ev.Teams(); err != nil {
 			return 0, nil, err
 		}
-		places, err = tournament.TeamOverallPlaces(ev.t, te.th)
+		places, err = tournament.TeamOverallPlaces(ev.T, te.TH)
 	} else {
-		places, err = tournament.KnockoutPlaces(ev.t, ev.h)
+		places, err = tournament.KnockoutPlaces(ev.T, ev.H)
 	}
 	if err != nil {
 		var re *tournament.RuleError
@@ -108,10 +68,10 @@ func knockoutPlaces(ev *event, format string) (int, any, error) {
 		row := knockoutPlaceOut{Place: p.Place, From: p.From, GroupPlace: p.GroupPlace}
 		if te != nil {
 			row.TeamID = p.Player
-			if tm := te.th.Team(p.Player); tm != nil {
+			if tm := te.TH.Team(p.Player); tm != nil {
 				row.Name, row.Number = tm.Name, tm.Number
 			}
-		} else if pl := ev.h.Player(p.Player); pl != nil {
+		} else if pl := ev.H.Player(p.Player); pl != nil {
 			row.PlayerID, row.Name, row.Number = p.Player, pl.Name, pl.Number
 		}
 		rows[i] = row
@@ -126,5 +86,5 @@ func knockoutPlaces(ev *event, format string) (int, any, error) {
 		w.Flush()
 		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: buf.Bytes()}, nil
 	}
-	return http.StatusOK, map[string]any{"round": ev.t.Round, "view": "overall", "rows": rows}, nil
+	return http.StatusOK, map[string]any{"round": ev.T.Round, "view": "overall", "rows": rows}, nil
 }

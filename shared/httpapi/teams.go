@@ -1,14 +1,13 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -32,53 +31,6 @@ import (
 //     (teams_deadline.go).
 //  4. Results are written through the game routes; standings?view=teams adds
 //     them up (T-7, R-5…R-8).
-
-// teamEvent is a loaded event with its teams and lineups.
-type teamEvent struct {
-	*event
-	th       *tournament.TeamHistory
-	teamRecs map[string]*store.Record
-	lineRecs map[string]*store.Record // by SK
-}
-
-// teams decodes a loaded event's teams and lineups.
-func (ev *event) teams() (*teamEvent, error) {
-	te := &teamEvent{event: ev, teamRecs: map[string]*store.Record{}, lineRecs: map[string]*store.Record{}}
-	var teams []*tournament.Team
-	var lineups []tournament.Lineup
-	for _, rec := range ev.other {
-		var err error
-		switch {
-		case strings.HasPrefix(rec.SK, store.TeamPrefix):
-			tm := new(tournament.Team)
-			err = json.Unmarshal(rec.Doc, tm)
-			teams = append(teams, tm)
-			te.teamRecs[tm.ID] = rec
-		case strings.HasPrefix(rec.SK, store.LineupPrefix):
-			var l tournament.Lineup
-			err = json.Unmarshal(rec.Doc, &l)
-			lineups = append(lineups, l)
-			te.lineRecs[rec.SK] = rec
-		}
-		if err != nil {
-			return nil, fmt.Errorf("decode %s %s: %w", rec.Kind, rec.SK, err)
-		}
-	}
-	te.th = tournament.NewTeamHistory(ev.h, teams, lineups)
-	return te, nil
-}
-
-// pairNext pairs the next round: teams for a team event, players otherwise.
-func (ev *event) pairNext(o tournament.PairOptions, gameID tournament.GameIDFunc) (*tournament.Round, error) {
-	if !ev.t.Settings.Teams {
-		return tournament.PairNext(ev.t, ev.h, o, gameID)
-	}
-	te, err := ev.teams()
-	if err != nil {
-		return nil, err
-	}
-	return tournament.PairNextTeams(ev.t, te.th, o, gameID)
-}
 
 // matchOut is one match of a team round.
 type matchOut struct {
@@ -107,29 +59,29 @@ type matchOut struct {
 // roundView is the round as clients see it; a team round adds its matches
 // with their scores once decided (T-7).
 func (ev *event) roundView(r *tournament.Round, explain bool, now int64) roundOut {
-	out := roundView(r, ev.h, ev.numbers(), explain, now)
-	if !ev.t.Settings.Teams {
+	out := roundView(r, ev.H, ev.Numbers(), explain, now)
+	if !ev.T.Settings.Teams {
 		return out
 	}
-	te, err := ev.teams()
+	te, err := ev.Teams()
 	if err != nil {
 		return out
 	}
 	if out.Bye != nil {
-		if tm := te.th.Team(*out.Bye); tm != nil {
+		if tm := te.TH.Team(*out.Bye); tm != nil {
 			out.ByeName = &tm.Name
 		}
 	}
 	out.Matches = []matchOut{}
 	for _, m := range r.Matches {
 		mo := matchOut{Match: m.ID, Number: m.Number, Home: m.Home, Away: m.Away, Set: tournament.MatchSet(r, m), Group: m.Group}
-		if tm := te.th.Team(m.Home); tm != nil {
+		if tm := te.TH.Team(m.Home); tm != nil {
 			mo.HomeName = tm.Name
 		}
-		if tm := te.th.Team(m.Away); tm != nil {
+		if tm := te.TH.Team(m.Away); tm != nil {
 			mo.AwayName = tm.Name
 		}
-		if ms, ok := te.th.MatchScore(ev.t, r, m); ok {
+		if ms, ok := te.TH.MatchScore(ev.T, r, m); ok {
 			mo.HomeBoardPoints, mo.AwayBoardPoints = &ms.Home.BoardPoints, &ms.Away.BoardPoints
 			mo.HomeMatchPoints, mo.AwayMatchPoints = &ms.Home.MatchPoints, &ms.Away.MatchPoints
 		}
@@ -207,65 +159,35 @@ type playerTokenOut struct {
 // transaction with the event's counters. The captain's token and the players'
 // tokens are shown once.
 func (a *API) registerTeam(c *call) (int, any, error) {
-	tid := c.r.PathValue("tid")
 	var in teamIn
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	if n := len(in.Members) + len(in.Substitutes); n > limitOf(capTeamPlayers).Max {
-		return 0, nil, tooMany(capTeamPlayers, n)
+	if n := len(in.Members) + len(in.Substitutes); n > service.LimitOf(service.CapTeamPlayers).Max {
+		return 0, nil, service.TooMany(service.CapTeamPlayers, n)
 	}
-	var (
-		tm      tournament.Team
-		players []tournament.Player
-		tokens  []playerTokenOut
-		token   string
-	)
-	err := retryConflicts(func() error {
-		t, meta, err := a.loadTournament(c.ctx(), tid)
-		if err != nil {
-			return err
+	entry := func(ps []teamPlayerIn) []tournament.Player {
+		var out []tournament.Player
+		for _, p := range ps {
+			out = append(out, tournament.Player{Name: p.Name, Rating: p.Rating, Club: p.Club})
 		}
-		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
-			return err
-		}
-		if t.Settings.Teams && t.TeamCount >= limitOf(capTeams).Max {
-			return overLimit(capTeams)
-		}
-		mid := newID('m')
-		var hash string
-		token, hash = newToken(tid, mid)
-		tokens = nil
-		entry := func(ps []teamPlayerIn) []tournament.Player {
-			var out []tournament.Player
-			for _, p := range ps {
-				pid := newID('p')
-				tok, h := newToken(tid, pid)
-				tokens = append(tokens, playerTokenOut{ID: pid, Name: strings.TrimSpace(p.Name), Token: tok})
-				out = append(out, tournament.Player{ID: pid, Name: p.Name, Rating: p.Rating, Club: p.Club, TokenHash: h})
-			}
-			return out
-		}
-		members, subs := entry(in.Members), entry(in.Substitutes)
-		tm, players, err = t.RegisterTeam(tournament.Team{ID: mid, Name: in.Name, CaptainTokenHash: hash}, members, subs, c.nowMs())
-		if err != nil {
-			return err
-		}
-		ttl := eventTTL(t)
-		recs := []*store.Record{encode(meta, t), encode(&store.Record{PK: store.TournamentPK(tid), SK: store.TeamSK(mid), Kind: store.KindTeam, Expires: ttl}, tm)}
-		for i := range players {
-			recs = append(recs, encode(&store.Record{PK: store.TournamentPK(tid), SK: store.PlayerSK(players[i].ID), Kind: store.KindPlayer, Expires: ttl}, players[i]))
-		}
-		return a.store.Transact(c.ctx(), recs)
-	})
+		return out
+	}
+	cmd := service.RegisterTeam{Name: in.Name, Members: entry(in.Members), Substitutes: entry(in.Substitutes)}
+	res, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), cmd)
 	if err != nil {
 		return 0, nil, err
 	}
+	reg := res.(service.TeamRegistered)
 	byID := map[string]*tournament.Player{}
-	for i := range players {
-		byID[players[i].ID] = &players[i]
+	for i := range reg.Players {
+		byID[reg.Players[i].ID] = &reg.Players[i]
 	}
-	return http.StatusCreated, map[string]any{"id": tm.ID, "token": token, "team": teamView(&tm, func(id string) *tournament.Player { return byID[id] }),
+	tokens := []playerTokenOut{}
+	for _, t := range reg.Tokens {
+		tokens = append(tokens, playerTokenOut{ID: t.ID, Name: t.Name, Token: t.Token})
+	}
+	return http.StatusCreated, map[string]any{"id": reg.Team.ID, "token": reg.Token, "team": teamView(&reg.Team, func(id string) *tournament.Player { return byID[id] }),
 		"playerTokens": tokens}, nil
 }
 
@@ -296,7 +218,7 @@ func (a *API) listTeams(c *call) (int, any, error) {
 	var teams []*tournament.Team
 	for _, rec := range recs {
 		tm := new(tournament.Team)
-		if err := json.Unmarshal(rec.Doc, tm); err != nil {
+		if err := service.DecodeItem(rec, tm); err != nil {
 			return 0, nil, fmt.Errorf("decode team %s: %w", rec.SK, err)
 		}
 		teams = append(teams, tm)
@@ -310,51 +232,22 @@ func (a *API) listTeams(c *call) (int, any, error) {
 
 // POST /tournaments/{tid}/teams/{mid}/withdraw — organiser (S-6, Swiss only).
 func (a *API) withdrawTeam(c *call) (int, any, error) {
-	tid, mid := c.r.PathValue("tid"), c.r.PathValue("mid")
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	t, meta, err := a.loadTournament(c.ctx(), tid)
+	view := func(w service.TeamWithdrawn) (any, error) {
+		byID := map[string]*tournament.Player{}
+		for _, p := range w.Players {
+			byID[p.ID] = p
+		}
+		return map[string]any{"team": teamView(w.Team, func(id string) *tournament.Player { return byID[id] })}, nil
+	}
+	res, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), service.WithdrawTeam{Team: c.r.PathValue("mid")})
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, renderCurrent(err, view)
 	}
-	if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
-		return 0, nil, err
-	}
-	tm, rec, err := a.loadTeam(c.ctx(), tid, mid)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := t.WithdrawTeam(tm); err != nil {
-		return 0, nil, err
-	}
-	// Read before the write, so a throttled read cannot fail a request
-	// that has already acted (a retry would then be refused as withdrawn).
-	players, _, err := a.loadPlayers(c.ctx(), tid)
-	if err != nil {
-		return 0, nil, err
-	}
-	// As for a player: the event item is rewritten so the race with a
-	// pairing is lost by whichever writes second (pause.go).
-	if err := a.store.Transact(c.ctx(), []*store.Record{encode(rec, tm), encode(meta, t)}); err != nil {
-		return 0, nil, conflictWith(err, func() (any, error) {
-			tm, _, err := a.loadTeam(c.ctx(), tid, mid)
-			if err != nil {
-				return nil, err
-			}
-			players, _, err := a.loadPlayers(c.ctx(), tid)
-			byID := map[string]*tournament.Player{}
-			for _, p := range players {
-				byID[p.ID] = p
-			}
-			return map[string]any{"team": teamView(tm, func(id string) *tournament.Player { return byID[id] })}, err
-		})
-	}
-	byID := map[string]*tournament.Player{}
-	for _, p := range players {
-		byID[p.ID] = p
-	}
-	return http.StatusOK, map[string]any{"team": teamView(tm, func(id string) *tournament.Player { return byID[id] })}, nil
+	out, _ := view(res.(service.TeamWithdrawn))
+	return http.StatusOK, out, nil
 }
 
 // lineupIn is POST /tournaments/{tid}/rounds/{n}/lineups.
@@ -398,83 +291,17 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	var (
-		te      *teamEvent
-		r       *tournament.Round
-		written []tournament.Lineup
-		due     []tournament.Lineup // drawn by the server at the deadline (T-3)
-	)
-	t, _, err := a.loadTournament(c.ctx(), tid)
-	if err != nil {
+	cmd := &service.SubmitLineup{N: n, Team: in.Team, Lineup: in.Lineup, DrawMissing: in.DrawMissing}
+	if _, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), cmd); err != nil {
 		return 0, nil, err
 	}
-	who, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser, roleCaptain) // before the event-wide read
-	if err != nil {
-		return 0, nil, err
-	}
-	err = retryConflicts(func() error {
-		ev, err := a.loadEvent(c.ctx(), tid)
-		if err != nil {
-			return err
-		}
-		if in.DrawMissing == (in.Lineup != nil) { // checked after auth: strangers learn nothing
-			return badRequest("invalid_field", `give either "lineup" or "drawMissing": true`)
-		}
-		if err := ev.t.CheckTeamEvent("lineups"); err != nil {
-			return err
-		}
-		teamID := in.Team
-		switch {
-		case who.Role == roleCaptain && in.DrawMissing:
-			return forbidden("only the organiser draws missing lineups")
-		case who.Role == roleCaptain && teamID == "":
-			teamID = who.ID
-		case who.Role == roleCaptain && teamID != who.ID:
-			return forbidden("a captain sets the lineup of their own team only")
-		case who.Role == roleOrganiser && teamID == "" && !in.DrawMissing:
-			return badRequest("invalid_field", "team: the organiser names the team")
-		}
-		// T-3: past the round's start the server draws what is missing
-		// first, and that draw stands even when this lineup is refused.
-		d, err := a.drawDueLineups(c, ev, []int{n})
-		if err != nil {
-			return err
-		}
-		due = append(due, d...) // kept across retries: an earlier attempt's draw is stored
-		if te, err = ev.teams(); err != nil {
-			return err
-		}
-		if teamID != "" && te.th.Team(teamID) == nil {
-			return notFound("team " + quote(clip(teamID, 40)))
-		}
-		stored := ev.round(n)
-		if stored == nil {
-			return notFound(fmt.Sprintf("round %d of %s (lineups are set once the round is paired)", n, tid))
-		}
-		var lineups []tournament.Lineup
-		if in.DrawMissing {
-			lineups = te.th.DrawMissing(ev.t, stored, who.ID, c.nowMs())
-		} else {
-			l, err := te.th.SubmitLineup(ev.t, stored, teamID, in.Lineup, who.ID, c.nowMs())
-			if err != nil {
-				return err
-			}
-			lineups = []tournament.Lineup{l}
-		}
-		k, err := a.writeLineups(c, ev, te, n, lineups, eventGameID(ev.t))
-		written = append(written, lineups[:k]...) // kept across retries: those chunks are stored
-		r = stored
-		return err
-	})
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := a.ensureGamesAfterCommit(c, te.t, r, te.h, nil); err != nil {
+	te, r, due, written := cmd.Event, cmd.Round, cmd.Due, cmd.Written
+	if err := a.svc.EnsureGamesAfterCommit(c.ctx(), te.T, r, te.H, nil, c.nowMs()); err != nil {
 		return 0, nil, err
 	}
 	out := []lineupOut{}
 	for _, l := range append(due, written...) {
 		out = append(out, lineupView(l))
 	}
-	return http.StatusOK, map[string]any{"round": te.roundView(r, false, c.nowMs()), "lineups": out}, nil
+	return http.StatusOK, map[string]any{"round": (&event{te.Event}).roundView(r, false, c.nowMs()), "lineups": out}, nil
 }

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"bytes"
 	"net/http"
-	"slices"
 	"strconv"
 
 	"github.com/xqtour/xqtour/shared/standings"
@@ -45,11 +44,11 @@ type teamStandingsOut struct {
 
 // boardsEvent is the individual table's input over a team event's board games.
 func (ev *event) boardsEvent() (standings.Event, error) {
-	te, err := ev.teams()
+	te, err := ev.Teams()
 	if err != nil {
 		return standings.Event{}, err
 	}
-	return tournament.BoardsEvent(ev.t, te.th)
+	return tournament.BoardsEvent(ev.T, te.TH)
 }
 
 // teamStandings serves the team views of GET /tournaments/{tid}/standings:
@@ -64,7 +63,7 @@ func (ev *event) boardsEvent() (standings.Event, error) {
 // group picks one group's or same-place final's team table of a team groups
 // event (S-5; teams view only).
 func (ev *event) teamStandings(view, format, group string, n int, live bool) (int, any, error) {
-	t := ev.t
+	t := ev.T
 	if view != "teamsByPlaces" {
 		if err := t.CheckTeamTables(); err != nil {
 			return 0, nil, err
@@ -77,7 +76,7 @@ func (ev *event) teamStandings(view, format, group string, n int, live bool) (in
 	if t.Settings.Teams {
 		in, err = ev.boardsEvent()
 	} else {
-		in, err = tournament.StandingsEvent(t, ev.h)
+		in, err = tournament.StandingsEvent(t, ev.H)
 	}
 	if err != nil {
 		return 0, nil, err
@@ -89,13 +88,13 @@ func (ev *event) teamStandings(view, format, group string, n int, live bool) (in
 	switch view {
 	case "", "teams":
 		view = "teams"
-		te, err := ev.teams()
+		te, err := ev.Teams()
 		if err != nil {
 			return 0, nil, err
 		}
-		tev, err := tournament.TeamStandingsEvent(t, te.th)
+		tev, err := tournament.TeamStandingsEvent(t, te.TH)
 		if group != "" {
-			tev, err = tournament.TeamGroupStandingsEvent(t, te.th, group)
+			tev, err = tournament.TeamGroupStandingsEvent(t, te.TH, group)
 		}
 		if err != nil {
 			return 0, nil, err
@@ -152,31 +151,18 @@ func (ev *event) teamStandings(view, format, group string, n int, live bool) (in
 func (ev *event) placeTeams() ([]standings.Team, map[string][]string, error) {
 	members := map[string][]string{}
 	var teams []standings.Team
-	if ev.t.Settings.Teams {
-		te, err := ev.teams()
+	if ev.T.Settings.Teams {
+		te, err := ev.Teams()
 		if err != nil {
 			return nil, nil, err
 		}
-		for _, tm := range te.th.Teams {
+		for _, tm := range te.TH.Teams {
 			teams = append(teams, standings.Team{ID: tm.ID, Name: tm.Name, Number: tm.Number})
 			members[tm.ID] = tm.Roster
 		}
 		return teams, members, nil
 	}
-	var clubs []string
-	for _, p := range ev.h.Players {
-		if p.Club == "" {
-			continue
-		}
-		if _, ok := members[p.Club]; !ok {
-			clubs = append(clubs, p.Club)
-		}
-		members[p.Club] = append(members[p.Club], p.ID)
-	}
-	slices.Sort(clubs)
-	for i, c := range clubs {
-		teams = append(teams, standings.Team{ID: c, Name: c, Number: i + 1})
-	}
+	teams, members = tournament.Clubs(ev.H.Players)
 	return teams, members, nil
 }
 

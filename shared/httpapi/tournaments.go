@@ -5,7 +5,8 @@ import (
 	"net/http"
 	"slices"
 
-	"github.com/xqtour/xqtour/shared/clock"
+	"github.com/xqtour/xqtour/shared/service"
+	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
@@ -28,14 +29,12 @@ func (a *API) createTournament(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	tc, err := in.TimeControl.control()
+	tc, err := controlOf(in.TimeControl)
 	if err != nil {
 		return 0, nil, err
 	}
 	if in.TimeControl == nil && in.System == tournament.ChallengeSystem {
-		// S-8: a ring plays the world control by default (000 ch.7 §1:
-		// 擂台赛的限时规定应有所放松，采用世界性比赛时限).
-		tc, _ = clock.Preset("world")
+		tc = tournament.ChallengeControl() // S-8
 	}
 	rules, err := in.Rules.rules()
 	if err != nil {
@@ -56,23 +55,23 @@ func (a *API) createTournament(c *call) (int, any, error) {
 		s.StartsAt = in.StartsAt.UnixMilli()
 	}
 	in.combinedSettings(&s)
-	key, tid := newEventKey()
-	token, hash := newToken(tid, tid)
+	key, tid := service.NewEventKey()
+	token, hash := service.NewToken(tid, tid)
 	t, err := tournament.New(tid, s, hash, c.nowMs())
 	if err != nil {
 		return 0, nil, err
 	}
 	t.Key = key
-	t.ExpiresAt = a.eventExpiry(t) // kept for ever once a round is paired
+	t.ExpiresAt = a.svc.EventExpiry(t) // kept for ever once a round is paired
 	// The id is new, so nothing else writes this item: a conditional write
 	// lost to DynamoDB's own contention or throttling is retried (retry.go),
 	// and one applied although its answer was lost is recognised by the store.
-	rec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.MetaSK, Kind: store.KindTournament, Expires: eventTTL(t)}, t)
+	rec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.MetaSK, Kind: store.KindTournament, Expires: service.EventTTL(t)}, t)
 	if in.Festival != "" { // a section of a festival (E-3, festivals.go)
 		if err := a.newSection(c, in.Festival, t, rec); err != nil {
 			return 0, nil, err
 		}
-	} else if err := retryConflicts(func() error { return a.store.Put(c.ctx(), rec) }); err != nil {
+	} else if err := command.Retry(func() error { return a.store.Put(c.ctx(), rec) }); err != nil {
 		return 0, nil, err
 	}
 	noteEvent(c.ctx(), tid, "")
@@ -91,50 +90,23 @@ type warningOut struct {
 	Rule    string `json:"rule"`
 }
 
-// POST /tournaments/{tid}/players — organiser.
+// POST /tournaments/{tid}/players — organiser (service.RegisterPlayer).
 func (a *API) registerPlayer(c *call) (int, any, error) {
-	tid := c.r.PathValue("tid")
 	var in playerIn
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	var (
-		token  string
-		player tournament.Player
-		t      *tournament.Tournament
-	)
-	// A burst of registrations all rewrite the event item: one at a time (retry.go).
-	err := sequenced(tid, func() error {
-		var (
-			meta *store.Record
-			err  error
-		)
-		t, meta, err = a.loadTournament(c.ctx(), tid)
-		if err != nil {
-			return err
-		}
-		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
-			return err
-		}
-		pid := newID('p')
-		var hash string
-		token, hash = newToken(tid, pid)
-		player, err = t.Register(tournament.Player{ID: pid, Name: in.Name, Rating: in.Rating, Club: in.Club, Seeded: in.Seeded, TokenHash: hash}, c.nowMs())
-		if err != nil {
-			return err
-		}
-		rec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.PlayerSK(pid), Kind: store.KindPlayer, Expires: eventTTL(t)}, player)
-		return a.store.Transact(c.ctx(), []*store.Record{encode(meta, t), rec})
-	})
+	res, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), service.RegisterPlayer{Name: in.Name, Rating: in.Rating, Club: in.Club, Seeded: in.Seeded})
 	if err != nil {
 		return 0, nil, err
 	}
+	reg := res.(service.Registered)
 	// A late entrant of a Swiss takes the next free drawn number (P-3).
-	out, err := a.shownPlayer(c.ctx(), t, &player)
+	out, err := a.shownPlayer(c.ctx(), reg.T, reg.Player)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusCreated, map[string]any{"id": player.ID, "token": token, "player": out}, nil
+	return http.StatusCreated, map[string]any{"id": reg.Player.ID, "token": reg.Token, "player": out}, nil
 }
 
 // GET /tournaments/{tid}/players — public; in number order: the numbers
@@ -169,46 +141,17 @@ func (a *API) withdrawPlayer(c *call) (int, any, error) {
 	return a.changePlayer(c, (*tournament.Tournament).Withdraw)
 }
 
-// POST /tournaments/{tid}/officials — organiser (O-1). The event's count of
-// officials is written with the official, under the event's version, so the
-// cap officialsPerEvent holds however many requests race.
+// POST /tournaments/{tid}/officials — organiser (service.AddOfficial).
 func (a *API) addOfficial(c *call) (int, any, error) {
-	tid := c.r.PathValue("tid")
 	var in officialIn
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	var (
-		o     tournament.Official
-		token string
-	)
-	err := retryConflicts(func() error {
-		t, meta, err := a.loadTournament(c.ctx(), tid)
-		if err != nil {
-			return err
-		}
-		if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
-			return err
-		}
-		if n := len(in.Tables); n > limitOf(capScribeTables).Max {
-			return tooMany(capScribeTables, n)
-		}
-		if t.Officials >= limitOf(capOfficials).Max {
-			return overLimit(capOfficials)
-		}
-		oid := newID('o')
-		var hash string
-		token, hash = newToken(tid, oid)
-		if o, err = tournament.NewOfficial(oid, in.Role, in.Name, in.Tables, hash); err != nil {
-			return err
-		}
-		t.Officials++
-		rec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.OfficialSK(oid), Kind: store.KindOfficial, Expires: eventTTL(t)}, o)
-		return a.store.Transact(c.ctx(), []*store.Record{encode(meta, t), rec})
-	})
+	res, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), service.AddOfficial{Role: in.Role, Name: in.Name, Tables: in.Tables})
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusCreated, map[string]any{"id": o.ID, "token": token,
-		"official": officialOut{ID: o.ID, Role: o.Role, Name: o.Name, Tables: o.Tables}}, nil
+	o := res.(service.Appointed)
+	return http.StatusCreated, map[string]any{"id": o.Official.ID, "token": o.Token,
+		"official": officialOut{ID: o.Official.ID, Role: o.Official.Role, Name: o.Official.Name, Tables: o.Official.Tables}}, nil
 }

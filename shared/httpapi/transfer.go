@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -200,7 +201,7 @@ func (a *API) eventLines(c *call, tid string) ([][]byte, error) {
 		items[0] = meta
 	}
 	var gids []string
-	for _, rec := range ev.rounds {
+	for _, rec := range ev.Rounds {
 		var r tournament.Round
 		if err := json.Unmarshal(rec.Doc, &r); err != nil {
 			return nil, fmt.Errorf("decode round %s: %w", rec.SK, err)
@@ -320,7 +321,7 @@ func parseImportLines(tid string, lines [][]byte) (importBatch, error) {
 			continue
 		case it.PK == store.TournamentPK(tid):
 			b.counts[store.SKPrefix(it.SK)]++
-		case isGame && !validID('g', gid):
+		case isGame && !service.ValidID('g', gid):
 			return b, badRequest("invalid_export", fmt.Sprintf("line %d: %s is not a game id", i+2, quote(clip(it.PK, 40))))
 		case isGame && it.SK == store.GameSK && it.Kind == store.KindGame:
 			b.games++
@@ -336,9 +337,9 @@ func parseImportLines(tid string, lines [][]byte) (importBatch, error) {
 // checkCaps refuses an event with more players, teams or officials than any
 // event may have.
 func checkCaps(counts map[string]int) error {
-	for prefix, name := range map[string]string{store.PlayerPrefix: capPlayers, store.TeamPrefix: capTeams, store.OfficialPrefix: capOfficials} {
-		if counts[prefix] > limitOf(name).Max {
-			return tooMany(name, counts[prefix])
+	for prefix, name := range map[string]string{store.PlayerPrefix: service.CapPlayers, store.TeamPrefix: service.CapTeams, store.OfficialPrefix: service.CapOfficials} {
+		if counts[prefix] > service.LimitOf(name).Max {
+			return service.TooMany(name, counts[prefix])
 		}
 	}
 	return nil
@@ -399,7 +400,7 @@ func (a *API) importEvent(c *call) (int, any, error) {
 		return 0, nil, badRequest("invalid_export", fmt.Sprintf("export version %d is not one this server reads (1)", head.Version))
 	}
 	tid := head.TournamentID
-	if !validID('t', tid) {
+	if !service.ValidID('t', tid) {
 		return 0, nil, badRequest("invalid_export", "the header's tournamentId is missing or malformed")
 	}
 	paged := head.PartItems > 0 && head.PartItems < head.Items
@@ -534,13 +535,13 @@ func (a *API) beginImport(c *call, head exportHeader, lines [][]byte, batch impo
 	case rec.Expires > c.nowMs()/1000: // an abandoned import (TTL passed, not yet deleted) may be begun again
 		return 0, nil, importInProgress(tid)
 	}
-	token := "import." + tid + "." + newID('k')[1:]
+	token := "import." + tid + "." + service.NewID('k')[1:]
 	digest := sha256.New()
 	for _, l := range lines {
 		digest.Write(l)
 		digest.Write([]byte{'\n'})
 	}
-	st := importState{TokenHash: hashToken(token), Snapshot: head.Snapshot, Total: head.Items, Received: len(lines),
+	st := importState{TokenHash: service.HashToken(token), Snapshot: head.Snapshot, Total: head.Items, Received: len(lines),
 		Games: batch.games, Counts: batch.counts}
 	if st.Digest, err = digest.(encoding.BinaryMarshaler).MarshalBinary(); err != nil {
 		return 0, nil, err
@@ -652,7 +653,7 @@ func (a *API) importEventPart(c *call, first []byte, lines [][]byte) (int, any, 
 	switch {
 	case head.Version != 1:
 		return 0, nil, badRequest("invalid_export", fmt.Sprintf("export version %d is not one this server reads (1)", head.Version))
-	case !validID('t', tid):
+	case !service.ValidID('t', tid):
 		return 0, nil, badRequest("invalid_export", "the header's tournamentId is missing or malformed")
 	case len(lines) != head.Items || head.Items < 1:
 		return 0, nil, badRequest("invalid_export", fmt.Sprintf("the header announces %d items but %d follow: the part is incomplete", head.Items, len(lines)))

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -255,13 +256,13 @@ func tableDeps(n int) []string {
 // of ev: round n+1 when it is paired (it is not complete, or the table
 // would be after it).
 func (v *storedView) pendingAfter(ev *event, n int) *viewPending {
-	r := ev.round(n + 1)
+	r := ev.Round(n + 1)
 	if r == nil {
 		return nil // pairing it writes the event item: g moves
 	}
 	p := &viewPending{Round: n + 1, Paired: v.stamp.Get(roundCounter(n + 1)), Results: v.stamp.Get(resultsCounter(n + 1))}
 	for _, pr := range r.Pairings {
-		if _, ok := ev.h.Result(r.Number, pr); !ok {
+		if _, ok := ev.H.Result(r.Number, pr); !ok {
 			p.Missing++
 		}
 	}
@@ -401,7 +402,7 @@ func saveTable[H, R any](v *storedView, ev *event, n int, head H, rows []R) {
 	case strings.HasSuffix(v.name, "#last"):
 		saveView(v, head, rows, tableDeps(n), v.pendingAfter(ev, n))
 	case strings.HasSuffix(v.name, "#live"):
-		saveView(v, head, rows, tableDeps(ev.t.Round), nil)
+		saveView(v, head, rows, tableDeps(ev.T.Round), nil)
 	default:
 		saveView(v, head, rows, tableDeps(n), nil)
 	}
@@ -446,7 +447,7 @@ func (a *API) cachedRound(c *call, tid string, n int, explain bool) (*storedView
 // results, everything else of the round view as its head. Only a round
 // whose games all exist is kept (a read of any other repairs them first).
 func (a *API) saveRound(v *storedView, ev *event, r *tournament.Round) {
-	if v == nil || !r.GamesReady || ev.t.Settings.Teams {
+	if v == nil || !r.GamesReady || ev.T.Settings.Teams {
 		return
 	}
 	out := ev.roundView(r, false, v.c.nowMs())
@@ -490,11 +491,11 @@ func (a *API) cachedRounds(c *call) (*storedView, *roundListOut, error) {
 		return vw, nil, nil
 	}
 	for i, r := range out.Rounds {
-		if r.Status != statusPaired || r.StartsAt == nil {
+		if r.Status != string(tournament.RoundPaired) || r.StartsAt == nil {
 			continue
 		}
 		if at, err := time.Parse(time.RFC3339Nano, *r.StartsAt); err == nil && c.nowMs() >= at.UnixMilli() {
-			out.Rounds[i].Status = statusStarted // C-1: its start time has passed
+			out.Rounds[i].Status = string(tournament.RoundStarted) // C-1: its start time has passed
 		}
 	}
 	return vw, &out, nil
@@ -539,7 +540,7 @@ func (a *API) patchRound(v *storedView, n int) (*roundOut, error) {
 	results := make(map[int]tournament.Result, len(recs))
 	for _, rec := range recs {
 		var res tournament.Result
-		if err := json.Unmarshal(rec.Doc, &res); err != nil {
+		if err := service.DecodeItem(rec, &res); err != nil {
 			return nil, fmt.Errorf("decode result %s: %w", rec.SK, err)
 		}
 		results[res.Table] = res

@@ -8,14 +8,16 @@ import (
 	"sync"
 	"time"
 
-	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
 // Kinds are the item kinds whose changes are pushed: the deployed stream's
 // event filter lets only these invoke the fan-out (template.yaml, held equal
 // by infra/deploy's tests), and the local feed drops the rest the same way.
-var Kinds = []string{store.KindGame, store.KindRound, store.KindResult, store.KindPlayer, "standings"}
+// No standings item exists: standings are computed from results, and their
+// message goes out with each result's.
+var Kinds = []string{store.KindGame, store.KindRound, store.KindResult, store.KindPlayer}
 
 // Relevant reports whether a change may produce a message: an item of one of
 // Kinds written. Removals and connection or subscription items never do.
@@ -37,7 +39,7 @@ type outgoing struct {
 	topic  string
 	change int // index of the change it came from
 	game   *store.Record
-	link   httpapi.GameLink
+	link   games.Placement
 	round  bool // the game's change for its round's followers (a RoundMessage)
 	event  *TournamentMessage
 }
@@ -49,7 +51,7 @@ func messages(i int, c store.Change) []outgoing {
 	}
 	rec := c.New
 	if _, ok := store.GameOf(c.Key.PK); ok && c.Key.SK == store.GameSK && rec.Kind == store.KindGame {
-		link, err := httpapi.GameLinkOf(rec)
+		link, err := games.LinkOf(rec)
 		if err != nil { // rendering will say so for the game's own followers
 			return []outgoing{{topic: c.Key.PK, change: i, game: rec}}
 		}
@@ -76,8 +78,6 @@ func messages(i int, c store.Change) []outgoing {
 		return []outgoing{event(WhatResult, n), event(WhatStandings, n)}
 	case rec.Kind == store.KindPlayer && prefix == store.PlayerPrefix:
 		return []outgoing{event(WhatPlayers, 0)}
-	case rec.Kind == "standings":
-		return []outgoing{event(WhatStandings, 0)}
 	}
 	return nil
 }
@@ -166,14 +166,14 @@ func (h *Hub) render(o outgoing) ([]byte, error) {
 		return json.Marshal(m)
 	}
 	if o.round {
-		b, ok, err := httpapi.GameBriefOf(o.game, now)
+		b, ok, err := games.BriefOf(o.game, now)
 		if err != nil || !ok {
 			return nil, cmp.Or(err, errors.New("live: a round message of a standalone game"))
 		}
 		return json.Marshal(RoundMessage{Type: b.Kind, Tournament: b.Tournament, Round: b.Round, Table: b.Table, Game: b.Game, Ply: b.Ply,
 			Move: b.Move, FEN: b.FEN, Clocks: b.Clocks, Status: b.Status, Result: b.Result, Reason: b.Reason, ServerTime: now})
 	}
-	g, err := httpapi.GameJSON(o.game, now)
+	g, err := games.JSON(o.game, now)
 	if err != nil {
 		return nil, err
 	}

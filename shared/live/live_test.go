@@ -21,6 +21,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/live"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/embedded"
 	"github.com/xqtour/xqtour/shared/store/storetest"
@@ -176,7 +177,7 @@ func TestStream_RealEventShapeToSubscribers(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("a= got %d messages, want 1", len(got))
 	}
-	want, err := httpapi.GameJSON(rec, f.now.UnixMilli())
+	want, err := games.JSON(rec, f.now.UnixMilli())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the want column of testdata/bad.tsv from the current messages")
 
-// TestExamples_N1toN4 reads the worked examples of 000 ch.6 and SPEC N-1…N-4
+// TestExamples_N1toN4 reads the worked examples of 000 ch.6 and N-1…N-4
 // (testdata/examples.tsv: rule, FEN, notation, input, ICCS, canonical
 // output): the input reads as the ICCS move, in its notation and through
 // ParseAny, and the move writes as the canonical output.
@@ -100,7 +100,7 @@ func TestParse_BadInput(t *testing.T) {
 }
 
 // TestParse_IllegalCarriesRule: when the text names a move the rules refuse,
-// the engine's error with its SPEC rule id is wrapped, so the HTTP layer can
+// the engine's error with its rule id (shared/RULES.md) is wrapped, so the HTTP layer can
 // report the rule.
 func TestParse_IllegalCarriesRule(t *testing.T) {
 	p := xiangqi.NewPosition()

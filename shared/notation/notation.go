@@ -1,4 +1,4 @@
-// Package notation reads and writes xiangqi moves in the notations of SPEC
+// Package notation reads and writes xiangqi moves in the notations of shared/RULES.md
 // N-1…N-4: ICCS coordinates (h2e2), WXF (C2=5), the traditional Chinese
 // notation (炮二平五, 馬8進7), 一字三数 (炮253) and 一字四数 (馬33-25).
 //
@@ -43,7 +43,7 @@ type ParseError struct {
 	Input    string
 	Reason   string
 	// Err is the rules engine's *xiangqi.IllegalMoveError when the text named
-	// a move that the rules refuse (it carries the SPEC rule id), else nil.
+	// a move that the rules refuse (it carries the rule id (shared/RULES.md)), else nil.
 	Err error
 	// Candidates lists, in ICCS, the legal moves an ambiguous text could
 	// mean (two soldiers on a file and no 前/后 or +/-); nil otherwise.
@@ -76,7 +76,7 @@ const (
 	// with 进 退 平 前 中 后, as the rule books and the examples of 000 ch.6
 	// do. It is the default (the zero value).
 	Simplified Script = iota
-	// Traditional writes the piece names of SPEC B-2 and 000 ch.2 §1
+	// Traditional writes the piece names of B-2 and 000 ch.2 §1
 	// ("棋子名称用繁写字体"): red 帥 仕 相 馬 車 砲 兵, black 將 士 象 馬 車
 	// 炮 卒, with 進 退 平 前 中 後; on request.
 	Traditional

@@ -1,6 +1,6 @@
 // Package result is the one result of a game that every layer shares: the
 // game records it, standings score it, team matches add it up, pairings
-// read it and the API writes it. It is API.md's result ("1-0", "0-1",
+// read it and the API writes it. It is the API's result ("1-0", "0-1",
 // "1/2-1/2", "+-", "-+", "0-0"); Parse is the one reader, and it refuses
 // anything else, so an unknown string is stopped where it enters instead of
 // being scored one way here and another way there.
@@ -23,7 +23,7 @@ type Result int8
 // The results. Forfeits are kept apart from played wins so that standings
 // can mark them (S-6).
 const (
-	None           Result = iota // "" while playing; API.md's null
+	None           Result = iota // "" while playing; the API's null
 	RedWins                      // "1-0"
 	BlackWins                    // "0-1"
 	Draw                         // "1/2-1/2"
@@ -34,7 +34,7 @@ const (
 
 var names = [...]string{"", "1-0", "0-1", "1/2-1/2", "+-", "-+", "0-0"}
 
-// ErrUnknown is the error Parse wraps: a string that is not one of API.md's
+// ErrUnknown is the error Parse wraps: a string that is not one of the API's
 // results.
 var ErrUnknown = errors.New("unknown result")
 

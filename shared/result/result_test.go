@@ -8,7 +8,7 @@ import (
 	"github.com/xqtour/xqtour/shared/result"
 )
 
-// Every API.md result reads back to itself, in the order the game's binary
+// Every result the API names reads back to itself, in the order the game's binary
 // record stores them.
 func TestParse_APINames(t *testing.T) {
 	for i, s := range []string{"1-0", "0-1", "1/2-1/2", "+-", "-+", "0-0"} {

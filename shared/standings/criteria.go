@@ -179,7 +179,7 @@ func ParseChain(names []string) (Chain, error) { return parseChain(names, indivi
 // ParseTeamChain validates a custom team chain (R-5…R-8 criteria).
 func ParseTeamChain(names []string) (Chain, error) { return parseChain(names, teamCriteria, false) }
 
-// System names (API.md `system`), plus two names for the chains that a
+// System names (the OpenAPI document's `system`), plus two names for the chains that a
 // system name alone does not pick.
 const (
 	SystemSwiss             = "swiss"
@@ -231,7 +231,7 @@ var (
 )
 
 // DefaultChain is the rule book's chain for an individual event of the
-// given system (API.md names; "" is a Swiss): R-1 for roundRobin and
+// given system (the API's names; "" is a Swiss): R-1 for roundRobin and
 // groups, R-2 for doubleRoundRobin, R-3 for matchRoundRobin, R-4a for
 // swiss and the Swiss-based combined systems, R-4b for swissCumulative.
 func DefaultChain(system string) (Chain, error) {

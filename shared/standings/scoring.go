@@ -15,7 +15,7 @@ var (
 	ErrUnknownScoring = errors.New("unknown scoring")
 	// ErrUnknownCriterion: a chain names a tie-break this package does not have.
 	ErrUnknownCriterion = errors.New("unknown tie-break criterion")
-	// ErrUnknownSystem: DefaultChain was given a system name outside API.md.
+	// ErrUnknownSystem: DefaultChain was given a system name outside the API's.
 	ErrUnknownSystem = errors.New("unknown competition system")
 	// ErrBadResult: a game carries a value outside result.Result's results.
 	ErrBadResult = errors.New("unknown result")
@@ -69,7 +69,7 @@ func (s *Scoring) UnmarshalText(b []byte) error {
 const MaxScoringPoints = 100
 
 // ParseScoring returns the scoring with the given name; "" is the default
-// 2-1-0 (API.md: settings not given take the rule book's defaults). Besides
+// 2-1-0 (the OpenAPI document: settings not given take the rule book's defaults). Besides
 // the named presets, 001 §13.3 (可根据比赛需要调整双方胜、负、和的记分标准 …
 // 等) allows any points: "W-D-L" (such as "4-2-0") gives a win W, a draw D
 // and a loss L; "W-R/B-L" (such as "3-1/2-0") gives a draw R to red and B

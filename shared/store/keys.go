@@ -9,21 +9,22 @@
 // by a constructor or matched by a prefix constant declared here, and every
 // kind is a Kind constant (a test refuses a bare prefix literal elsewhere).
 //
-//	PK            SK          holds                                  written by
-//	T#<tid>       META        tournament: settings, status, organiser token hash
+//	PK            SK          holds
+//	T#<tid>       META        tournament: settings, status, counts, organiser token hash
 //	T#<tid>       P#<pid>     player: number, rating, status, token hash
 //	T#<tid>       O#<oid>     official: role, tables, token hash
-//	T#<tid>       R#<nnnn>    round n: pairings, bye, results, audit log
+//	T#<tid>       R#<nnnn>    round n: pairings, byes, matches, explanations, audit log
 //	T#<tid>       M#<mid>     team: roster, captain token hash
-//	G#<gid>       GAME        game: position, moves, clocks, offers, log
-//	I#<scope>     IDEM        Idempotency-Key record, expires through "ttl"; scope hashes
-//	                          the caller's credentials with the key, the response is sealed
 //	T#<tid>       X#<nnnn>#<tttt>  result of round n, table t: written once when the game ends
 //	T#<tid>       L#<nnnn>#<mid>   a team's lineup for round n
+//	G#<gid>       GAME        game: where it is played and who may move (the link), then
+//	                          position, moves, clocks, offers, log in the game's binary form
+//	I#<scope>     IDEM        Idempotency-Key record, expires through "ttl"; scope hashes
+//	                          the caller's credentials with the key, the response is sealed
 //	<PK>          <SK>#~partNNN    continuation of a document over MaxPart (a large round)
 //	C#<cid>       CONN        live WebSocket connection: the topics it follows; expires through "ttl"
 //	S#G#<gid>     C#<cid>     connection cid follows game gid; expires with its connection
-//	S#T#<tid>     C#<cid>     connection cid follows event tid (rounds, results, standings, players)
+//	S#T#<tid>     C#<cid>     connection cid follows event tid (rounds, results, players)
 //	E#<tid>       P#<pid>     an entry awaiting the organiser's approval (E-1): name, rating, club, token hash
 //	E#<tid>       N#<hash>    an entry's name and club (E-1), written once, so a likely duplicate is one read
 //	F#<fid>       META        festival (championship, E-3): name, token hash, its sections, its officials
@@ -45,6 +46,15 @@
 //	U#<tid>       USAGE       event tid's usage counters (requests, Lambda ms, DynamoDB units),
 //	                          added to by atomic ADDs (AddCounters); apart from T#<tid> so no
 //	                          event Query or export reads them; expires through "ttl"
+//
+// Who writes them: the event items (T#) and game items (G#) only the
+// application layer, shared/service (its commands through Exec) and
+// shared/service/games (every game write through Store.Mutate), in the
+// stored shapes of shared/service/items and games.Link; the entries (E#),
+// festivals (F#), imports (J#), views (V#) and usage (U#) the HTTP layer
+// (shared/httpapi); connections and subscriptions (C#, S#) the live layer
+// (shared/live); Idempotency-Key records (I#) this package for the HTTP
+// layer.
 //
 // Access patterns:
 //   - the event page, its players, officials, rounds and teams: one Query on

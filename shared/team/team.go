@@ -1,4 +1,4 @@
-// Package team is the pure core of team events (SPEC T-1…T-7, K-1, S-7):
+// Package team is the pure core of team events (T-1…T-7, K-1, S-7):
 // rosters and their board order, the lineups a team may field in a match,
 // the board colours of a team match, the all-play-all schedule between two
 // teams, and the board and match points of a match. It knows nothing of
@@ -23,7 +23,7 @@ import (
 )
 
 // RuleError is a request the team rules refuse: the core's one refusal
-// type, rulebook.RuleError, with one of the codes below and the SPEC rule
+// type, rulebook.RuleError, with one of the codes below and the rule (shared/RULES.md)
 // that decided it (such as "T-2"). The HTTP layer maps it to 422.
 type RuleError = rulebook.RuleError
 
@@ -95,7 +95,7 @@ func (f Format) String() string {
 	return formatNames[f]
 }
 
-// Rule returns the SPEC rule id of the format, such as "T-2". An unknown
+// Rule returns the rule id (shared/RULES.md) of the format, such as "T-2". An unknown
 // format reports "T-1", the first team format, so that every RuleError
 // names a rule; Settings.Validate refuses such formats anyway.
 func (f Format) Rule() string {

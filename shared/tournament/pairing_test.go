@@ -52,7 +52,7 @@ func play(t *testing.T, ev *tournament.Tournament, ps []*tournament.Player, roun
 func redWins(tournament.Pairing) string { return "1-0" }
 
 // mustResult reads a test's result string; the tests write results as
-// API.md does.
+// the API does.
 func mustResult(s string) result.Result {
 	r, err := result.Parse(s)
 	if err != nil {

@@ -25,7 +25,7 @@ func TestRatingReport_L1_Testdata(t *testing.T) {
 		Games []struct {
 			Round      int
 			Red, Black string
-			Result     result.Result // API.md's string in the file
+			Result     result.Result // the API's string in the file
 		}
 	}
 	var want []struct {

@@ -80,7 +80,7 @@ type Result struct {
 	GameID string
 	Red    string
 	Black  string
-	// Result is the game's result from red's side; it is stored as API.md's
+	// Result is the game's result from red's side; it is stored as the API's
 	// string (1-0, 0-1, 1/2-1/2, +-, -+, 0-0), as it always was.
 	Result result.Result
 	Reason string

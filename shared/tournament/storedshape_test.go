@@ -12,7 +12,7 @@ import (
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
-// A result item as the store has always held it — the result as API.md's
+// A result item as the store has always held it — the result as the API's
 // string — decodes into the typed result and encodes back to the same bytes,
 // so events stored before results were typed read and write unchanged.
 func TestResult_StoredShapeDecodes(t *testing.T) {
@@ -30,7 +30,7 @@ func TestResult_StoredShapeDecodes(t *testing.T) {
 	}
 	var bad tournament.Result
 	if err := json.Unmarshal([]byte(`{"Round":2,"Result":"1:0"}`), &bad); err == nil {
-		t.Errorf("a stored result outside API.md decoded as %v", bad.Result)
+		t.Errorf("a stored result outside the API's results decoded as %v", bad.Result)
 	}
 }
 

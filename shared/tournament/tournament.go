@@ -47,7 +47,7 @@ import (
 	"github.com/xqtour/xqtour/shared/standings"
 )
 
-// Systems, with API.md's names (S-1…S-5).
+// Systems, with the API's names (S-1…S-5).
 const (
 	Swiss             = "swiss"
 	RoundRobin        = "roundRobin"

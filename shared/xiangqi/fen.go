@@ -10,7 +10,7 @@ import (
 // ErrInvalidFEN is wrapped by every error ParseFEN returns.
 var ErrInvalidFEN = errors.New("invalid FEN")
 
-// FENError says why a FEN was rejected. Rule names the SPEC rule the position
+// FENError says why a FEN was rejected. Rule names the rule (shared/RULES.md) the position
 // breaks (such as "B-3"), or is empty for a syntax error.
 type FENError struct {
 	Rule   string

@@ -1,6 +1,6 @@
 // Package xiangqi is the rules engine: board, pieces, legal moves, game-end
 // detection and the repetition facts that the game service builds its rulings
-// on (SPEC B-1…B-10, G-1, G-4, G-5, G-6). It imports only the standard library.
+// on (B-1…B-10, G-1, G-4, G-5, G-6). It imports only the standard library.
 //
 // Where each concept lives: pieces.go sides, piece kinds, pieces and squares;
 // board.go their letters; position.go the Position; fen.go FEN; movegen.go

@@ -8,7 +8,7 @@ import (
 // ErrIllegalMove is wrapped by every *IllegalMoveError.
 var ErrIllegalMove = errors.New("illegal move")
 
-// IllegalMoveError says why a move was refused. Rule is the SPEC rule it
+// IllegalMoveError says why a move was refused. Rule is the rule (shared/RULES.md) it
 // breaks ("B-6", "B-10", …); Reason is a sentence for the player, such as
 // "horse at h0 is blocked at h1".
 type IllegalMoveError struct {

@@ -1,5 +1,5 @@
 // Package checker verifies Swiss rounds produced by package swiss against
-// the rules (SPEC P-1…P-12, S-6, S-7) independently of how they were made,
+// the rules (P-1…P-12, S-6, S-7) independently of how they were made,
 // and simulates whole events to run the check after every round.
 //
 // Small sets are checked by brute force (bit-mask search); only sets too
@@ -22,7 +22,7 @@ const BruteLimit = 14
 
 // Violation is one broken rule in a round.
 type Violation struct {
-	Rule string // SPEC rule id, e.g. "P-5"
+	Rule string // rule id (shared/RULES.md), e.g. "P-5"
 	Msg  string
 	// Off names the part of the optimum measure a round misses when it is
 	// off the brute-force optimum: OffCrossings, OffThirdFloats or

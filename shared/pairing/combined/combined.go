@@ -1,4 +1,4 @@
-// Package combined holds the combined systems of SPEC S-4 and S-5: a Swiss
+// Package combined holds the combined systems of S-4 and S-5: a Swiss
 // followed by a knockout, the Swiss with last-place elimination, the N+1
 // system, and seeded round-robin groups with same-place or cross finals.
 // Each function takes standings as a ranked list of player ids (best first),

@@ -1,4 +1,4 @@
-// Package knockout holds the elimination systems of SPEC S-3: bracket
+// Package knockout holds the elimination systems of S-3: bracket
 // seeding with byes for the top seeds, single elimination (optionally with a
 // third-place match), double elimination (winners' and losers' brackets, a
 // drop order that keeps rematches late, a grand final with optional reset),
@@ -38,7 +38,7 @@ const (
 type ColourRule int8
 
 // Colour rules. Alternate is 001 §12.4 ("第一局抽签确定先后手，第二局换先") and
-// the SPEC S-3 default; LoserTakesRed is the other choice of 000 ch.2 §4.4
+// the S-3 default; LoserTakesRed is the other choice of 000 ch.2 §4.4
 // ("二局输棋方执红先行或换棋轮流先走"): the loser of a game has red in the
 // next, and after a draw the colours swap.
 const (

@@ -5,7 +5,7 @@
 // Matcher keeps a maximum cardinality matching of a graph given by an
 // adjacency test, and lets a caller commit edges one at a time while the
 // matching stays maximum. That is the oracle a positional (hand) pairing
-// method needs to never block a complete pairing (SPEC P-8): a proposed pair
+// method needs to never block a complete pairing (P-8): a proposed pair
 // is accepted only when some maximum matching still contains it.
 // MaxWeight solves the weighted problem for the rare cases where the
 // cardinality oracle is not enough.

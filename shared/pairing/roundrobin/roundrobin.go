@@ -1,4 +1,4 @@
-// Package roundrobin builds round-robin schedules (SPEC S-1): the Berger
+// Package roundrobin builds round-robin schedules (S-1): the Berger
 // order table with the last number fixed, single and double cycles,
 // multi-game matches, rests for odd fields (S-7), the assignment of numbers
 // by draw or by seeding, and the withdrawal ruling of S-6. It works on slot

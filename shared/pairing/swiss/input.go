@@ -1,5 +1,5 @@
-// Package swiss pairs one round of a Swiss event (积分编排制, SPEC S-2) with
-// the positional method 定位编排法 of the 2011 rules, appendix 3 (SPEC
+// Package swiss pairs one round of a Swiss event (积分编排制, S-2) with
+// the positional method 定位编排法 of the 2011 rules, appendix 3 (shared/RULES.md
 // P-1…P-12, S-6, S-7): score groups from the top, red-due and black-due
 // lists, a first picker per group, 同位/错位/通行/拆对/下调 choices and the
 // colour cases of §4. A maximum-matching oracle (package matching) decides

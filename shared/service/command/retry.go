@@ -1,16 +1,15 @@
-package httpapi
+package command
 
 import (
 	"errors"
 	"math/rand/v2"
-	"net/http"
 	"sync"
 	"time"
 
 	"github.com/xqtour/xqtour/shared/store"
 )
 
-// Retries of the server's own contention. A handler's step (read the items,
+// Retries of the server's own contention. A command's step (read the items,
 // decide, write them back under their versions) loses a race when another
 // request wrote one of the items in between; DynamoDB also throttles and
 // fails now and then (throttles, InternalServerError, a transaction
@@ -18,57 +17,57 @@ import (
 // none of it changed anything: the store makes sure of the last part — a
 // write that was applied although its answer was lost counts as done
 // (store/ambiguous.go). So the step runs again on fresh items, after a
-// jittered, growing pause, for as long as the handler's time budget allows,
+// jittered, growing pause, for as long as the request's time budget allows,
 // and what still fails is a 503 with Retry-After (or 429 when DynamoDB
 // throttled), never a 409 the client did not cause and never a 500.
 
-// retryBudget is how long a handler spends retrying its step: well inside
+// Budget is how long a command spends retrying its step: well inside
 // the function's 29 s timeout (template.yaml) and API Gateway's 30 s, with
 // room left for the reads and the answer.
-const retryBudget = 12 * time.Second
+const Budget = 12 * time.Second
 
-// retryConflicts runs fn until it succeeds, fails for a reason other than
+// Retry runs fn until it succeeds, fails for a reason other than
 // the store's contention, or the budget runs out. fn must be a whole step
 // (it reads what it writes), so that rerunning it is safe.
-func retryConflicts(fn func() error) error {
-	deadline := time.Now().Add(retryBudget)
+func Retry(fn func() error) error {
+	deadline := time.Now().Add(Budget)
 	var err error
 	for attempt := 0; ; attempt++ {
-		if err = fn(); !retryable(err) {
+		if err = fn(); !Retryable(err) {
 			return err
 		}
-		pause := backoff(attempt)
+		pause := Backoff(attempt)
 		if time.Now().Add(pause).After(deadline) {
-			return contended(err)
+			return Contended(err)
 		}
 		time.Sleep(pause)
 	}
 }
 
-// retryable reports whether err is the store's contention or a transient
+// Retryable reports whether err is the store's contention or a transient
 // failure that left nothing behind; an outcome the store could not
 // establish is not retried (the step may have acted).
-func retryable(err error) bool {
+func Retryable(err error) bool {
 	if err == nil || errors.Is(err, store.ErrOutcomeUnknown) {
 		return false
 	}
 	return errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrThrottled) || errors.Is(err, store.ErrUnavailable)
 }
 
-// backoff is the pause before retry attempt+1: 10 ms doubling up to 640 ms,
+// Backoff is the pause before retry attempt+1: 10 ms doubling up to 640 ms,
 // drawn from its upper half ("equal jitter"), so that requests that
 // collided spread out instead of colliding again in step.
-func backoff(attempt int) time.Duration {
+func Backoff(attempt int) time.Duration {
 	d := 10 * time.Millisecond << min(attempt, 6)
 	return d/2 + rand.N(d/2)
 }
 
-// contended is what a client is told when the budget ran out on the
+// Contended is what a client is told when the budget ran out on the
 // server's own contention: a 503 with Retry-After, which the client retries
 // with the same Idempotency-Key (the request did nothing).
-func contended(err error) error {
+func Contended(err error) error {
 	if errors.Is(err, store.ErrConflict) {
-		return &Error{Status: http.StatusServiceUnavailable, Code: "contended",
+		return &Error{Kind: Unavailable, Code: "contended",
 			Message: "too many concurrent changes to this event; nothing was changed, retry shortly with the same Idempotency-Key", RetryAfter: 1}
 	}
 	return err // throttled (429) or unavailable (503), both with Retry-After
@@ -80,7 +79,7 @@ func contended(err error) error {
 // would make each of n concurrent writers lose up to n-1 races, O(n²) work
 // for n registrations. Queued on the event's lock they run back to back,
 // each reading the previous one's version, and conflict only with writers
-// in other processes (other Lambda instances), which retryConflicts absorbs.
+// in other processes (other Lambda instances), which Retry absorbs.
 var eventSequencer struct {
 	mu    sync.Mutex
 	locks map[string]*eventLock
@@ -91,11 +90,11 @@ type eventLock struct {
 	users int
 }
 
-// sequenced is retryConflicts(fn) with each run of fn holding event tid's
+// Sequenced is Retry(fn) with each run of fn holding event tid's
 // lock (not the pauses between runs: a registration waiting out a throttle
 // does not hold the others up).
-func sequenced(tid string, fn func() error) error {
-	return retryConflicts(func() error {
+func Sequenced(tid string, fn func() error) error {
+	return Retry(func() error {
 		unlock := lockEvent(tid)
 		defer unlock()
 		return fn()

@@ -1,6 +1,7 @@
-package httpapi
+package service
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -8,6 +9,8 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/xqtour/xqtour/shared/service/command"
+	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -16,39 +19,39 @@ import (
 // and kept in its event item, which only the organiser's export shows. Two
 // things hang on it:
 //
-//   - the event's id is derived from it (eventIDOf), so an import that
+//   - the event's id is derived from it (EventIDOf), so an import that
 //     carries the key proves it is of this event: a stranger who knows the
 //     public id cannot forge an export of it, nor begin an import under it;
 //   - the ids of its games are keyed with it (GameID), so nobody outside the
 //     event can name a game before it is paired, and so plant an item there.
 
-// newEventKey makes the key of a new event and the event id derived from it.
-func newEventKey() (key, tid string) {
+// NewEventKey makes the key of a new event and the event id derived from it.
+func NewEventKey() (key, tid string) {
 	b := make([]byte, 32)
 	_, _ = rand.Read(b)
 	key = hex.EncodeToString(b)
-	return key, eventIDOf(key)
+	return key, EventIDOf(key)
 }
 
-// eventIDOf is the id of the event whose key is key: "t" and 16 base32
+// EventIDOf is the id of the event whose key is key: "t" and 16 base32
 // characters (80 bits) of a hash of it.
-func eventIDOf(key string) string {
+func EventIDOf(key string) string {
 	sum := sha256.Sum256([]byte("xqtour event id\n" + key))
 	return "t" + idEncoding.EncodeToString(sum[:10])
 }
 
-// provenKey reports whether t carries the key its id is derived from.
-func provenKey(t *tournament.Tournament) bool {
-	return len(t.Key) == 64 && hmac.Equal([]byte(eventIDOf(t.Key)), []byte(t.ID))
+// ProvenKey reports whether t carries the key its id is derived from.
+func ProvenKey(t *tournament.Tournament) bool {
+	return len(t.Key) == 64 && hmac.Equal([]byte(EventIDOf(t.Key)), []byte(t.ID))
 }
 
-// gameKey is what event t's game ids are keyed with: its key, or for an
+// GameKey is what event t's game ids are keyed with: its key, or for an
 // event made before events had keys the hash of its organiser's token — a
 // secret too (only the organiser's export shows it), which keeps the ids
 // such an event pairs from now on unpredictable as well. (A reissued
 // organiser token changes the ids of games not yet paired, never of one
 // paired: a round's game ids are stored with the round.)
-func gameKey(t *tournament.Tournament) string {
+func GameKey(t *tournament.Tournament) string {
 	if t.Key != "" {
 		return t.Key
 	}
@@ -56,7 +59,7 @@ func gameKey(t *tournament.Tournament) string {
 }
 
 // GameID is the id of the game of a pairing of event tid, keyed with the
-// event's secret key (gameKey): deterministic, so a retried pairing,
+// event's secret key (GameKey): deterministic, so a retried pairing,
 // knockout extension or lineup recreates nothing, and unpredictable to
 // anyone without the key. "g" and 16 base32 characters of an HMAC-SHA256.
 // (Games stored before ids were keyed keep their ids: a round stores its
@@ -67,41 +70,41 @@ func GameID(key, tid string, round, table, number int) string {
 	return "g" + idEncoding.EncodeToString(m.Sum(nil)[:10])
 }
 
-// eventGameID is the GameIDFunc of event t's pairings.
-func eventGameID(t *tournament.Tournament) tournament.GameIDFunc {
-	key, tid := gameKey(t), t.ID
+// EventGameID is the GameIDFunc of event t's pairings.
+func EventGameID(t *tournament.Tournament) tournament.GameIDFunc {
+	key, tid := GameKey(t), t.ID
 	return func(round, table, g int) string { return GameID(key, tid, round, table, g) }
 }
 
-// keyedGames bounds the game numbers pairingsGame tries at one table: a
+// KeyedGames bounds the game numbers pairingsGame tries at one table: a
 // knockout match's regular and additional games stay well below it, and a
 // game beyond it is still found through its round.
-const keyedGames = 64
+const KeyedGames = 64
 
-// pairingsGame reports whether sg is the game its link's pairing made,
+// PairingsGame reports whether sg is the game its link's pairing made,
 // before its end writes that table's result. A keyed id proves it at the
 // cost of the event item (one small read): only the event's key makes it.
 // An id made otherwise (before ids were keyed, or keyed with an organiser
 // token hash since reissued) is looked up in its round, once, at its end.
-func (a *API) pairingsGame(c *call, sg *storedGame) (bool, error) {
+func (s *Service) PairingsGame(ctx context.Context, sg *games.Item) (bool, error) {
 	l := sg.Link
-	t, _, err := a.loadTournament(c.ctx(), l.Tournament)
-	var e *Error
-	if errors.As(err, &e) && e.Status == 404 {
+	t, _, err := s.Tournament(ctx, l.Tournament)
+	var e *command.Error
+	if errors.As(err, &e) && e.Kind == command.NotFound {
 		return false, nil
 	}
 	if err != nil {
 		return false, err
 	}
-	if key := gameKey(t); key != "" {
-		for n := 1; n <= keyedGames; n++ {
+	if key := GameKey(t); key != "" {
+		for n := 1; n <= KeyedGames; n++ {
 			if GameID(key, t.ID, l.Round, l.Table, n) == sg.ID {
 				return true, nil
 			}
 		}
 	}
 	var r tournament.Round
-	if _, err := a.load(c.ctx(), store.TournamentPK(t.ID), store.RoundSK(l.Round), "round", &r); errors.As(err, &e) && e.Status == 404 {
+	if _, err := s.get(ctx, store.TournamentPK(t.ID), store.RoundSK(l.Round), "round", &r); errors.As(err, &e) && e.Kind == command.NotFound {
 		return false, nil
 	} else if err != nil {
 		return false, err

@@ -1,0 +1,85 @@
+// Package service is xqtour's application layer, between the HTTP layer
+// (shared/httpapi, which speaks only HTTP: routes, decoding, tokens,
+// errors, views) and the core (shared/tournament, shared/game …) and the
+// store: it loads an event aggregate (Load), runs every event command
+// through one policy (Exec: load, authorise, apply, one conditional
+// transaction, bounded retry on the store's contention), and keeps the
+// game layer (shared/service/games) and the items' stored shapes
+// (shared/service/items). Nothing here imports net/http: a refusal is a
+// *command.Error of a kind, or the core's *rulebook.RuleError, which the
+// HTTP layer turns into a status in one place.
+//
+// Where each concept lives:
+//
+//	service.go      Service, its options and the request's instant (WithNow)
+//	caller.go       Role (the one list of roles) and Caller, who a token speaks for
+//	event.go        Event, the aggregate, and Load; InParallel, the one worker pool
+//	exec.go         Command, Exec (the one write policy of event commands), Txn,
+//	                Serial, Reporter, Resolver; reading one item (Tournament, Player)
+//	codec.go        DecodeItem, EncodeItem: every event item through its stored shape
+//	players.go      a player's status: withdraw, pause, resume (S-6)
+//	registration.go entering players and officials (S-1, S-2, O-1), the broadcast delay
+//	people.go       editing and removing players, tokens reissued or rotated
+//	teamentries.go  entering and withdrawing teams (T-1); lineups.go their lineups (T-2…T-4)
+//	pairing.go      pairing the next round (PairRound), the finished status
+//	rounds.go       starting a round (StartRound); changes.go its manual changes (C-1)
+//	roundgames.go   a round's games: read, made, repaired, started (EnsureGames …)
+//	catchup.go      the catch-up a read of a round owes (CatchUpRound)
+//	teams.go        team events: teams and lineups loaded, lineups due (T-3),
+//	                a knockout's extension (S-3)
+//	eventkey.go     an event's key, its id and keyed game ids; a game's own pairing
+//	ids.go          ids and tokens; limits.go the caps on lists (Limits)
+//	expiry.go       an unpaired event's expiry, kept once paired
+//	command/        refusals by kind, the retry of the store's contention, sequencing
+//	games/          the game item, its write loop, its view
+//	items/          the stored shape of every item kind
+package service
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/xqtour/xqtour/shared/service/games"
+	"github.com/xqtour/xqtour/shared/store"
+)
+
+// Service is the application layer over one store.
+type Service struct {
+	store *store.Store
+	clock func() time.Time
+	opts  Options
+	log   *slog.Logger
+	// Games is the game layer over the same store.
+	Games *games.Store
+}
+
+// Options are a deployment's settings the commands follow.
+type Options struct {
+	// Retention, when positive, is how long a finished standalone game and
+	// an event never paired are kept before DynamoDB's TTL may delete them.
+	Retention time.Duration
+}
+
+// New builds the service over st, reading time from clock unless a
+// request fixed its instant (WithNow); gs is its game layer, log where what
+// a command leaves to a later one is told.
+func New(st *store.Store, clock func() time.Time, opts Options, gs *games.Store, log *slog.Logger) *Service {
+	return &Service{store: st, clock: clock, opts: opts, Games: gs, log: log}
+}
+
+type nowKey struct{}
+
+// WithNow fixes the instant a request's decisions are made at, so every
+// decision in it agrees (the HTTP layer fixes it once per request).
+func WithNow(ctx context.Context, now time.Time) context.Context {
+	return context.WithValue(ctx, nowKey{}, now)
+}
+
+// now is the request's instant in Unix ms.
+func (s *Service) now(ctx context.Context) int64 {
+	if t, ok := ctx.Value(nowKey{}).(time.Time); ok {
+		return t.UnixMilli()
+	}
+	return s.clock().UnixMilli()
+}
