@@ -239,7 +239,7 @@ func (a *API) enter(c *call) (int, any, error) {
 				return entryRefusal(err)
 			}
 			writes[0] = encode(meta, t)
-			writes = append(writes, encode(&store.Record{PK: store.TournamentPK(tid), SK: store.PlayerSK(pid), Kind: store.KindPlayer, Expires: service.EventTTL(t)}, player))
+			writes = append(writes, service.PlayerItem(t, &player))
 		}
 		return a.store.Transact(c.ctx(), writes)
 	})
@@ -372,15 +372,11 @@ func (a *API) approveEntry(c *call) (int, any, error) {
 	)
 	err := command.Sequenced(tid, func() error {
 		var (
-			meta *store.Record
-			err  error
+			meta, rec *store.Record
+			pe        pendingEntry
+			err       error
 		)
-		if t, meta, err = a.organiserEvent(c, tid); err != nil {
-			return err
-		}
-		var pe pendingEntry
-		rec, err := a.load(c.ctx(), store.EntriesPK(tid), store.PlayerSK(pid), "pending entry "+pid, &pe)
-		if err != nil {
+		if t, meta, pe, rec, err = a.pendingEntryOf(c, tid, pid); err != nil {
 			return err
 		}
 		if err := t.Approve(); err != nil {
@@ -389,8 +385,7 @@ func (a *API) approveEntry(c *call) (int, any, error) {
 		if player, err = t.Register(tournament.Player{ID: pe.ID, Name: pe.Name, Rating: pe.Rating, Club: pe.Club, TokenHash: pe.TokenHash}, c.nowMs()); err != nil {
 			return entryRefusal(err)
 		}
-		prec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.PlayerSK(pid), Kind: store.KindPlayer, Expires: service.EventTTL(t)}, player)
-		return a.store.TransactDelete(c.ctx(), []*store.Record{rec}, encode(meta, t), prec)
+		return a.store.TransactDelete(c.ctx(), []*store.Record{rec}, encode(meta, t), service.PlayerItem(t, &player))
 	})
 	if err != nil {
 		return 0, nil, err
@@ -400,6 +395,16 @@ func (a *API) approveEntry(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	return http.StatusOK, map[string]any{"id": player.ID, "player": out, "approved": true}, nil
+}
+
+// pendingEntryOf reads, for the event's organiser, event tid and its pending
+// entry pid (E-1): what approving and rejecting an entry both start from.
+func (a *API) pendingEntryOf(c *call, tid, pid string) (t *tournament.Tournament, meta *store.Record, pe pendingEntry, rec *store.Record, err error) {
+	if t, meta, err = a.organiserEvent(c, tid); err != nil {
+		return nil, nil, pe, nil, err
+	}
+	rec, err = a.load(c.ctx(), store.EntriesPK(tid), store.PlayerSK(pid), "pending entry "+pid, &pe)
+	return t, meta, pe, rec, err
 }
 
 // POST /tournaments/{tid}/players/{pid}/reject — organiser: refuse a
@@ -413,15 +418,11 @@ func (a *API) rejectEntry(c *call) (int, any, error) {
 	var t *tournament.Tournament
 	err := command.Sequenced(tid, func() error {
 		var (
-			meta *store.Record
-			err  error
+			meta, rec *store.Record
+			pe        pendingEntry
+			err       error
 		)
-		if t, meta, err = a.organiserEvent(c, tid); err != nil {
-			return err
-		}
-		var pe pendingEntry
-		rec, err := a.load(c.ctx(), store.EntriesPK(tid), store.PlayerSK(pid), "pending entry "+pid, &pe)
-		if err != nil {
+		if t, meta, pe, rec, err = a.pendingEntryOf(c, tid, pid); err != nil {
 			return err
 		}
 		if err := t.Reject(); err != nil {

@@ -81,6 +81,13 @@ func EncodeItem(rec *store.Record, v any) *store.Record {
 	return items.Encode(rec, v)
 }
 
+// PlayerItem is player p's item in event t: its key, its kind, the event's
+// expiry and its stored shape — the one way a new player item is made, by a
+// registration, a team's roster or an approved entry.
+func PlayerItem(t *tournament.Tournament, p *tournament.Player) *store.Record {
+	return EncodeItem(&store.Record{PK: store.TournamentPK(t.ID), SK: store.PlayerSK(p.ID), Kind: store.KindPlayer, Expires: EventTTL(t)}, p)
+}
+
 func decodeItem(rec *store.Record, v any) error { return DecodeItem(rec, v) }
 
 func encodeItem(rec *store.Record, v any) *store.Record { return EncodeItem(rec, v) }

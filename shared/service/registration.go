@@ -37,8 +37,7 @@ func (c RegisterPlayer) Apply(x *Txn) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec := encodeItem(&store.Record{PK: store.TournamentPK(x.TID), SK: store.PlayerSK(pid), Kind: store.KindPlayer, Expires: EventTTL(x.T)}, p)
-	x.Put(encodeItem(x.Meta, x.T), rec)
+	x.Put(encodeItem(x.Meta, x.T), PlayerItem(x.T, &p))
 	return Registered{T: x.T, Player: &p, Token: token}, nil
 }
 

@@ -65,7 +65,7 @@ func (c RegisterTeam) Apply(x *Txn) (any, error) {
 	ttl := EventTTL(x.T)
 	x.Put(encodeItem(x.Meta, x.T), encodeItem(&store.Record{PK: store.TournamentPK(x.TID), SK: store.TeamSK(mid), Kind: store.KindTeam, Expires: ttl}, out.Team))
 	for i := range out.Players {
-		x.Put(encodeItem(&store.Record{PK: store.TournamentPK(x.TID), SK: store.PlayerSK(out.Players[i].ID), Kind: store.KindPlayer, Expires: ttl}, out.Players[i]))
+		x.Put(PlayerItem(x.T, &out.Players[i]))
 	}
 	return out, nil
 }
