@@ -227,8 +227,12 @@ test('4: a wrong or replaced token is said to be wrong and forgotten; the paste 
   // The organiser signs out on a borrowed device: the page is the public's again.
   const page = await openEvent(ev, { tab: 'console', width: 360 });
   await page.locator('#sign-out').click();
+  // The sign-out reloads the page: wait for that load, not the current one
+  // (waitForLoadState resolved at once on the page already loaded, and the
+  // old page's console was then still there).
+  const reloaded = page.waitForEvent('load');
   await page.locator('dialog.confirm-dialog button.primary').click();
-  await page.waitForLoadState('load');
+  await reloaded;
   await page.locator('#tab-pairings').waitFor();
   assert.equal(await page.locator('#tab-console').count(), 0, 'signed out: no console');
   await page.context().close();
