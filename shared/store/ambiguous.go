@@ -81,6 +81,10 @@ func (s *Store) landedOnce(ctx context.Context, writes, deletes []*Record) (appl
 	if len(writes) > 0 {
 		r := writes[0]
 		head, parts := r.split()
+		want := len(parts)
+		if r.next != nil { // a staged document: its head names the build it published
+			head, want = r.Doc, r.next.parts
+		}
 		out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &s.table, Key: key(r.PK, r.SK), ConsistentRead: aws.Bool(true)})
 		if err != nil {
 			return false, false, wrap("get "+r.PK+"/"+r.SK, err)
@@ -92,7 +96,10 @@ func (s *Store) landedOnce(ctx context.Context, writes, deletes []*Record) (appl
 		if err != nil {
 			return false, false, err
 		}
-		mine := got.Version == r.Version+1 && got.Kind == r.Kind && got.Parts == len(parts) && bytes.Equal(got.Doc, head)
+		mine := got.Version == r.Version+1 && got.Kind == r.Kind && got.Parts == want && bytes.Equal(got.Doc, head)
+		if r.next != nil {
+			mine = mine && got.Build == r.next.build
+		}
 		return mine, got.Version > r.Version+1, nil
 	}
 	for _, r := range deletes {

@@ -31,13 +31,15 @@ type Item struct {
 // parts are separate items, as they must be written back. A partition read
 // while a split document was rewritten (a head and another write's parts)
 // is read again, as Get does (parts.go): an export never carries a torn
-// document to the table it is imported into.
+// document to the table it is imported into. Parts of no head's build
+// (staged by a write that lost its race) are left out.
 func (s *Store) Items(ctx context.Context, pk string) ([]*Item, error) {
 	for attempt := 1; ; attempt++ {
 		items, err := s.items(ctx, pk)
 		if err != nil {
 			return nil, err
 		}
+		items = ownItems(items)
 		err = tornItems(items)
 		if !errors.Is(err, errTorn) {
 			return items, err
@@ -64,6 +66,24 @@ func tornItems(items []*Item) error {
 		return fmt.Errorf("%s/%s: %w", torn[0].PK, torn[0].SK, errTorn)
 	}
 	return nil
+}
+
+// ownItems drops from items (in SK order) the parts that are not their
+// head's own: another build's, which no reader joins.
+func ownItems(items []*Item) []*Item {
+	out := items[:0]
+	var head *Record
+	for _, it := range items {
+		if it.Kind == KindPart && strings.Contains(it.SK, partSuffix) {
+			if head == nil || !ownPart(head, it.SK) {
+				continue
+			}
+		} else if r, err := fromItem(it.attrs); err == nil {
+			head = r
+		}
+		out = append(out, it)
+	}
+	return out
 }
 
 func (s *Store) items(ctx context.Context, pk string) ([]*Item, error) {
@@ -291,7 +311,7 @@ func (s *Store) ItemCount(ctx context.Context) (int64, error) {
 // itemAttributes are the attributes the table's items have (store.go's
 // itemWith): an imported item with any other is refused, so an import can
 // add nothing that no code reads, an index key least of all.
-var itemAttributes = map[string]string{"PK": "S", "SK": "S", "kind": "S", "ver": "N", "doc": "B", "parts": "N", "ttl": "N"}
+var itemAttributes = map[string]string{"PK": "S", "SK": "S", "kind": "S", "ver": "N", "doc": "B", "parts": "N", "ttl": "N", "build": "S"}
 
 // Documents joins imported items (in any order) into the records they store,
 // each split document's continuation parts appended to its head, in key
@@ -342,7 +362,7 @@ func Documents(items []*Item) ([]*Record, error) {
 			return nil, fmt.Errorf("%s/%s: a part without its head", head.PK, head.SK)
 		}
 		j := i + 1
-		for j < len(recs) && recs[j].PK == head.PK && recs[j].Kind == KindPart && IsPartOf(recs[j].SK, head.SK) {
+		for j < len(recs) && recs[j].PK == head.PK && recs[j].Kind == KindPart && ownPart(head, recs[j].SK) {
 			j++
 		}
 		parts := recs[i+1 : j]
@@ -350,9 +370,8 @@ func Documents(items []*Item) ([]*Record, error) {
 			return nil, fmt.Errorf("%s/%s: its parts are not all there, or not of its version", head.PK, head.SK)
 		}
 		joined := *head
-		for _, p := range parts {
-			joined.Doc = append(slices.Clip(joined.Doc), p.Doc...)
-		}
+		joined.Doc = slices.Clip(joined.Doc)
+		joined.attach(parts)
 		out = append(out, &joined)
 		i = j
 	}

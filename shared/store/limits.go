@@ -83,10 +83,13 @@ func TransactChunks(writes []*Record) [][]*Record {
 	)
 	for i, r := range writes {
 		parts := 0
-		if len(r.Doc) > MaxPart {
+		if len(r.Doc) > MaxPart && r.Body == nil {
 			parts = (len(r.Doc) - 1) / MaxPart
 		}
 		a := 1 + parts + max(0, r.Parts-parts)
+		if r.Body != nil || r.Build != "" { // a staged document's head alone: its parts are written apart
+			a = 1
+		}
 		b := r.Size() + parts*r.overhead()
 		if i > start && (actions+a > MaxTransactItems || bytes+b > MaxTransactBytes) {
 			out = append(out, writes[start:i])

@@ -67,7 +67,7 @@ func (s *Store) withParts(ctx context.Context, head *Item) ([]*Item, error) {
 			TableName: &s.table, ConsistentRead: aws.Bool(true),
 			KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :p)"),
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &types.AttributeValueMemberS{Value: head.PK}, ":p": &types.AttributeValueMemberS{Value: head.SK + partSuffix}},
+				":pk": &types.AttributeValueMemberS{Value: head.PK}, ":p": &types.AttributeValueMemberS{Value: partsPrefix(r)}},
 		})
 		for p.HasMorePages() {
 			page, err := p.NextPage(ctx)
@@ -75,7 +75,9 @@ func (s *Store) withParts(ctx context.Context, head *Item) ([]*Item, error) {
 				return nil, wrap("query parts of "+head.PK+"/"+head.SK, err)
 			}
 			for _, it := range page.Items {
-				items = append(items, newItem(it))
+				if part := newItem(it); ownPart(r, part.SK) { // not another build's
+					items = append(items, part)
+				}
 			}
 		}
 		if err := tornItems(items); !errors.Is(err, errTorn) {

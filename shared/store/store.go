@@ -4,6 +4,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -114,8 +115,23 @@ type Record struct {
 	// Expires, when non-zero, is the Unix time in seconds at which DynamoDB's TTL may delete the item.
 	Expires int64
 	// Parts counts the continuation items holding the rest of Doc when it is
-	// larger than one item may be (MaxPart); the store manages it.
+	// larger than one item may be (MaxPart), or Body's staged parts; the
+	// store manages it.
 	Parts int
+	// Body, when not nil, is a document of any size kept beside Doc (which
+	// is then the head's own, small) in parts written before the head's
+	// write, outside its transaction, and published by it (parts.go: staged
+	// documents). Reads return it joined; a write whose Body is what was
+	// read writes the head alone.
+	Body []byte
+	// Build names the staged parts that hold Body as stored; the store
+	// manages it.
+	Build string
+	// staged is Body as read under Build, to tell an unchanged Body.
+	staged []byte
+	// next is the build this write is publishing, between staging and the
+	// transaction's answer.
+	next *staging
 }
 
 // MaxPart is how much of a document one item holds. DynamoDB items are at
@@ -143,13 +159,20 @@ func (r *Record) Size() int {
 	if r.Expires != 0 {
 		n += len("ttl") + numberSize(r.Expires)
 	}
+	if r.Build != "" {
+		n += len("build") + len(r.Build) + len("parts") + numberSize(int64(r.Parts))
+	}
 	return n
 }
 
 func numberSize(v int64) int { return 1 + (len(strconv.FormatInt(v, 10))+1)/2 }
 
 func (r *Record) item(version int64) map[string]types.AttributeValue {
-	return r.itemWith(version, r.Doc, r.Parts)
+	it := r.itemWith(version, r.Doc, r.Parts)
+	if r.Build != "" {
+		it["build"] = &types.AttributeValueMemberS{Value: r.Build}
+	}
+	return it
 }
 
 func (r *Record) itemWith(version int64, doc []byte, parts int) map[string]types.AttributeValue {
@@ -191,7 +214,7 @@ func fromItem(it map[string]types.AttributeValue) (*Record, error) {
 		}
 		return n
 	}
-	r.PK, r.SK, r.Kind = str("PK"), str("SK"), str("kind")
+	r.PK, r.SK, r.Kind, r.Build = str("PK"), str("SK"), str("kind"), str("build")
 	r.Version, r.Expires, r.Parts = num("ver"), num("ttl"), int(num("parts"))
 	if v, ok := it["doc"].(*types.AttributeValueMemberB); ok {
 		r.Doc = v.Value
@@ -226,22 +249,27 @@ func (s *Store) Get(ctx context.Context, pk, sk string) (*Record, error) {
 	return s.joined(ctx, r)
 }
 
-// join appends a split document's continuation items to its head; parts
-// that are not the head's are a torn read (errTorn, see parts.go).
+// join appends a split document's continuation items to its head, or
+// reads a staged document's Body from its build's parts; parts that are not
+// the head's are a torn read (errTorn, see parts.go).
 func (s *Store) join(ctx context.Context, r *Record) error {
-	if r.Parts == 0 {
+	if r.Parts == 0 && r.Build == "" {
 		return nil
 	}
-	parts, err := s.query(ctx, r.PK, r.SK+partSuffix, 0)
+	raw, err := s.query(ctx, r.PK, partsPrefix(r), 0)
 	if err != nil {
 		return err
+	}
+	parts := raw[:0]
+	for _, p := range raw {
+		if ownPart(r, p.SK) { // a split document's prefix also covers builds' parts
+			parts = append(parts, p)
+		}
 	}
 	if err := checkParts(r, parts); err != nil {
 		return err
 	}
-	for _, p := range parts {
-		r.Doc = append(r.Doc, p.Doc...)
-	}
+	r.attach(parts)
 	return nil
 }
 
@@ -295,7 +323,7 @@ func (s *Store) GetMany(ctx context.Context, keys ...Key) (map[Key]*Record, erro
 // must not exist yet; a stored one must still be at r.Version. On success
 // r.Version is advanced; a lost race is ErrConflict.
 func (s *Store) Put(ctx context.Context, r *Record) error {
-	if len(r.Doc) > MaxPart || r.Parts > 0 {
+	if len(r.Doc) > MaxPart || r.Parts > 0 || r.Body != nil {
 		return s.Transact(ctx, []*Record{r})
 	}
 	cond, vals := condition(r)
@@ -361,13 +389,57 @@ func (s *Store) transact(ctx context.Context, writes, deletes, checks []*Record)
 			ConditionExpression:       aws.String(cond),
 			ExpressionAttributeValues: vals,
 		}})
-		for j := 1; j <= r.Parts; j++ {
+		for j := 1; j <= r.Parts && r.Build == ""; j++ { // a build's parts go once the head has (below)
 			items = append(items, types.TransactWriteItem{Delete: &types.Delete{TableName: &s.table, Key: key(r.PK, partSK(r.SK, j))}})
 		}
+	}
+	// Staged bodies are written first, one part at a time (parts.go); only
+	// their heads go in the transaction.
+	p := &pacer{}
+	var fresh []staging
+	defer func() {
+		for _, r := range writes {
+			r.next = nil
+		}
+	}()
+	fail := func(err error) error {
+		for _, st := range fresh {
+			s.drop(ctx, p, st)
+		}
+		return err
 	}
 	newParts := make([]int, len(writes))
 	for i, r := range writes {
 		cond, vals := condition(r)
+		if r.Body != nil {
+			if len(r.Doc) > MaxPart {
+				return fail(fmt.Errorf("store: %s/%s: a staged document's head of %d bytes exceeds %d", r.PK, r.SK, len(r.Doc), MaxPart))
+			}
+			next := staging{pk: r.PK, sk: r.SK, build: r.Build, parts: r.Parts}
+			if r.Build == "" || !bytes.Equal(r.Body, r.staged) {
+				st, err := s.stage(ctx, p, r)
+				if err != nil {
+					return fail(err)
+				}
+				fresh, next = append(fresh, st), st
+			}
+			r.next = &next
+			newParts[i] = next.parts
+			head := r.itemWith(r.Version+1, r.Doc, next.parts)
+			head["build"] = &types.AttributeValueMemberS{Value: next.build}
+			items = append(items, types.TransactWriteItem{Put: &types.Put{
+				TableName:                 &s.table,
+				Item:                      head,
+				ConditionExpression:       aws.String(cond),
+				ExpressionAttributeValues: vals,
+			}})
+			if r.Build == "" { // a split document's parts, now replaced by the build's
+				for j := 1; j <= r.Parts; j++ {
+					items = append(items, types.TransactWriteItem{Delete: &types.Delete{TableName: &s.table, Key: key(r.PK, partSK(r.SK, j))}})
+				}
+			}
+			continue
+		}
 		head, parts := r.split()
 		newParts[i] = len(parts)
 		items = append(items, types.TransactWriteItem{Put: &types.Put{
@@ -395,21 +467,22 @@ func (s *Store) transact(ctx context.Context, writes, deletes, checks []*Record)
 		}})
 	}
 	if err := checkTransact(items); err != nil {
-		return err
+		return fail(err)
 	}
 	actx, tries := withAttempts(ctx)
 	if _, err := s.db.TransactWriteItems(actx, &dynamodb.TransactWriteItemsInput{TransactItems: items}); err != nil {
 		err = wrap("transact", err)
 		if !maybeApplied(err, tries) || (len(writes) == 0 && len(deletes) == 0) {
-			return err
+			return fail(err)
 		}
+		// An outcome not known leaves the staged parts: the head may name them.
 		switch applied, superseded, lerr := s.landed(ctx, writes, deletes); {
 		case lerr != nil:
 			return fmt.Errorf("%w: %w (reading back: %v)", ErrOutcomeUnknown, err, lerr)
 		case superseded:
 			return fmt.Errorf("%w: %w", ErrSuperseded, err)
 		case !applied:
-			return err
+			return fail(err)
 		}
 	}
 	var done []written
@@ -422,7 +495,20 @@ func (s *Store) transact(ctx context.Context, writes, deletes, checks []*Record)
 	s.advance(ctx, done)
 	for i, r := range writes {
 		r.Version++
+		old := staging{pk: r.PK, sk: r.SK, build: r.Build, parts: r.Parts}
 		r.Parts = newParts[i]
+		if next := r.next; next != nil && next.build != old.build {
+			if old.build != "" { // the replaced build is nobody's now
+				s.drop(ctx, p, old)
+			}
+			r.Build, r.staged = next.build, r.Body
+			s.sweepBuilds(ctx, p, r.PK, r.SK, r.Build)
+		}
+	}
+	for _, r := range deletes {
+		if r.Build != "" {
+			s.drop(ctx, p, staging{pk: r.PK, sk: r.SK, build: r.Build, parts: r.Parts})
+		}
 	}
 	return nil
 }
