@@ -146,14 +146,17 @@ func (s *Service) makeGames(ctx context.Context, t *tournament.Tournament, r *to
 }
 
 // markGamesReady sets GamesReady on the stored round once EnsureGames has
-// made every game of r exist, so later reads skip reading them. It writes
-// only if the stored round still has r's pairings (a change or an extension
-// meanwhile leaves the flag to the next read) and, in a team round, every
-// match is set; the write is conditional on the version read, so it never
-// overwrites a concurrent change. Given the record this request stored r
-// under (stored), it writes under that version without reading the round
-// again: any change since makes the write a conflict. A failure only costs
-// a later read the games' reads again, so it is logged, not returned.
+// made every game of r exist, so later catch-ups skip reading them. The mark
+// is in the round's head (items.RoundHead): the round's body is unchanged,
+// so the store writes the head alone, a few hundred bytes, never the round
+// again. It writes only if the stored round still has r's pairings (a
+// change or an extension meanwhile leaves the flag to the next catch-up)
+// and, in a team round, every match is set; the write is conditional on
+// the version read, so it never overwrites a concurrent change. Given the
+// record this request stored r under (stored), it writes under that version
+// and build without reading the round again: any change since makes the
+// write a conflict. A failure only costs a later catch-up the games' reads
+// again, so it is logged, not returned.
 func (s *Service) markGamesReady(ctx context.Context, tid string, r *tournament.Round, stored *store.Record) {
 	if r.GamesReady || !tournament.AllMatchesSet(r) {
 		return
@@ -162,7 +165,7 @@ func (s *Service) markGamesReady(ctx context.Context, tid string, r *tournament.
 	if stored != nil {
 		ready := *r
 		ready.GamesReady = true
-		err = s.store.Put(ctx, encodeItem(&store.Record{PK: stored.PK, SK: stored.SK, Kind: stored.Kind, Version: stored.Version, Parts: stored.Parts}, &ready))
+		err = s.store.Put(ctx, encodeItem(stored, &ready))
 	} else {
 		var now tournament.Round
 		rec, lerr := s.get(ctx, store.TournamentPK(tid), store.RoundSK(r.Number), "round", &now)

@@ -209,7 +209,9 @@ func partsPrefix(head *Record) string {
 func buildPrefix(sk, build string) string { return sk + partSuffix + "." + build + "." }
 
 // buildPartSK is the sort key of part i (from 1) of build of the document under sk.
-func buildPartSK(sk, build string, i int) string { return fmt.Sprintf("%s%03d", buildPrefix(sk, build), i) }
+func buildPartSK(sk, build string, i int) string {
+	return fmt.Sprintf("%s%03d", buildPrefix(sk, build), i)
+}
 
 // StagedPart is how much of a staged body one part holds: MaxPart, a
 // variable so that a test stages a small document in many parts.

@@ -20,7 +20,6 @@ func fastStaging(t *testing.T, part int) {
 	t.Cleanup(func() { store.StagedPart, store.StageRate = oldPart, oldRate })
 }
 
-
 // A body larger than one transaction holds (5 MB against 4 MB) is staged
 // in parts outside the transaction, published by the head's write with
 // another item, and read back whole by Get, Query and GetMany; an
