@@ -10,6 +10,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -148,11 +149,13 @@ func paired(r roundJSON, id string) bool {
 // pairing interrupted before its games were created leaves behind.
 func clearGamesReady(t *testing.T, s *apitest.Server, tid string, n int) {
 	t.Helper()
-	r, ver := storedRound(t, s, tid, n)
+	rec, err := s.Store.Get(t.Context(), store.TournamentPK(tid), store.RoundSK(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := storedRound(t, s, tid, n)
 	r.GamesReady = false
-	doc, _ := json.Marshal(r)
-	rec := &store.Record{PK: store.TournamentPK(tid), SK: store.RoundSK(n), Kind: store.KindRound, Doc: doc, Version: ver}
-	if err := s.Store.Put(t.Context(), rec); err != nil {
+	if err := s.Store.Put(t.Context(), service.EncodeItem(rec, &r)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -260,7 +263,7 @@ func countItems(t *testing.T, s *apitest.Server, prefix string) int {
 	}
 	n := 0
 	for _, r := range recs {
-		if strings.HasPrefix(r.SK, prefix) || strings.HasPrefix(r.PK, prefix) {
+		if (strings.HasPrefix(r.SK, prefix) || strings.HasPrefix(r.PK, prefix)) && r.Kind != store.KindPart { // a document, not its parts
 			n++
 		}
 	}
@@ -433,7 +436,7 @@ func storedRound(t *testing.T, s *apitest.Server, tid string, n int) (tournament
 		t.Fatal(err)
 	}
 	var r tournament.Round
-	if err := json.Unmarshal(rec.Doc, &r); err != nil {
+	if err := service.DecodeItem(rec, &r); err != nil {
 		t.Fatal(err)
 	}
 	return r, rec.Version

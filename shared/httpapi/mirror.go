@@ -546,7 +546,7 @@ func eventGames(ev *event) []string {
 	var gids []string
 	for _, rec := range ev.Rounds {
 		var r tournament.Round
-		if json.Unmarshal(rec.Doc, &r) != nil {
+		if service.DecodeItem(rec, &r) != nil { // a staged round's pairings are in its body
 			continue
 		}
 		for _, p := range r.Pairings {

@@ -115,7 +115,7 @@ func (a *API) readRound(c *call, vw *storedView, tid string, n int, explain bool
 	if err != nil {
 		return 0, nil, err
 	}
-	r, steady, err := a.svc.CatchUpRound(c.ctx(), ev.Event, n)
+	r, steady, err := a.svc.ReadRound(c.ctx(), ev.Event, n) // writes nothing for a Swiss or round-robin round
 	if err != nil {
 		return 0, nil, err
 	}

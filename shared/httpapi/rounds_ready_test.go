@@ -55,9 +55,33 @@ func TestGetRoundReadsNoGamesOnceReady(t *testing.T) {
 	}
 }
 
-// A round whose games were lost before it was marked ready is repaired by
-// the first view, which then marks it: the views after read no games.
-func TestGetRoundRepairsThenMarksReady(t *testing.T) {
+// eventWrites counts the writes to an event's items or games (T#…, G#…)
+// the store serves while fn runs, by operation: a materialised view
+// (V#…) is a cache of the read, not the event's.
+func eventWrites(s *apitest.Server, fn func()) map[string]int {
+	var mu sync.Mutex
+	n := map[string]int{}
+	s.DB.Intercept(func(op string, body []byte) embedded.Fault {
+		switch op {
+		case "PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem":
+			if bytes.Contains(body, []byte(`"T#`)) || bytes.Contains(body, []byte(`"G#`)) {
+				mu.Lock()
+				n[op]++
+				mu.Unlock()
+			}
+		}
+		return embedded.Serve
+	})
+	defer s.DB.Intercept(nil)
+	fn()
+	return n
+}
+
+// A round whose games were lost before it was marked ready is not
+// repaired by a public read, which writes nothing (a GET never writes):
+// the writer side repairs it — the organiser's pairing asked again for the
+// round — and marks it in the round's head; the views after read no games.
+func TestGetRoundWritesNothingThePairingRetryRepairs(t *testing.T) {
 	s := apitest.New(t)
 	f := newField(t, s, `{"name":"Mend","system":"swiss","rounds":3}`, 6)
 	r := f.pair(t, s, nil, http.StatusCreated)
@@ -68,17 +92,51 @@ func TestGetRoundRepairsThenMarksReady(t *testing.T) {
 	}
 	clearGamesReady(t, s, f.ev.ID, 1)
 	path := "/tournaments/" + f.ev.ID + "/rounds/1"
-	if reads := gameReads(s, func() { s.Get(path).Want(t, http.StatusOK) }); reads["BatchGetItem"] == 0 {
-		t.Fatalf("the view of an unready round read no games: %v", reads)
+	var got roundJSON
+	if writes := eventWrites(s, func() {
+		for range 3 {
+			s.Get(path).Want(t, http.StatusOK).Decode(t, &got)
+			s.Get(path+"?explain=true").Want(t, http.StatusOK)
+		}
+	}); len(writes) != 0 {
+		t.Fatalf("reads of an unready round wrote: %v", writes)
 	}
+	if len(got.Pairings) != 3 {
+		t.Fatalf("the read round: %+v", got.Pairings)
+	}
+	f.pair(t, s, map[string]any{"round": 1}, http.StatusOK)
 	for _, p := range r.Pairings {
 		wantGame(t, s, p.GameID, p.Red, p.Black)
 	}
 	if st, _ := storedRound(t, s, f.ev.ID, 1); !st.GamesReady {
-		t.Fatal("the repairing view left GamesReady unset")
+		t.Fatal("the repairing pairing left GamesReady unset")
 	}
 	if reads := gameReads(s, func() { s.Get(path).Want(t, http.StatusOK) }); len(reads) != 0 {
 		t.Fatalf("the view after the repair read games: %v", reads)
+	}
+}
+
+// The pairing writes the round once: its body staged, the head published
+// with the event item, and the games' mark in the head alone — the body's
+// parts are not written again.
+func TestPairingWritesTheRoundOnce(t *testing.T) {
+	s := apitest.New(t)
+	f := newField(t, s, `{"name":"Once","system":"swiss","rounds":3}`, 8)
+	var parts int
+	s.DB.Intercept(func(op string, body []byte) embedded.Fault {
+		if op == "PutItem" && bytes.Contains(body, []byte(`#~part.`)) {
+			parts++
+		}
+		return embedded.Serve
+	})
+	f.pair(t, s, nil, http.StatusCreated)
+	s.DB.Intercept(nil)
+	rec, err := s.Store.Get(t.Context(), "T#"+f.ev.ID, "R#0001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := storedRound(t, s, f.ev.ID, 1); !st.GamesReady || rec.Build == "" || parts != rec.Parts {
+		t.Fatalf("ready %v, build %q of %d parts, %d part writes", st.GamesReady, rec.Build, rec.Parts, parts)
 	}
 }
 

@@ -463,10 +463,11 @@ func TestForbiddenPairs_P5(t *testing.T) {
 }
 
 // A crash between storing the round and creating its games is repaired by
-// the next read of the round: the missing game is created under its id.
+// the writer side, not by a read (a GET writes nothing): the organiser's
+// pairing asked again for the round creates the missing game under its id.
 // The crash is staged by deleting a game and clearing the round's
 // GamesReady, which a pairing that stopped before its games never sets.
-func TestGetRoundRepairsMissingGames(t *testing.T) {
+func TestPairingRetryRepairsMissingGames(t *testing.T) {
 	s := apitest.New(t)
 	f := newField(t, s, `{"name":"Repair","system":"swiss","rounds":3}`, 4)
 	r := f.pair(t, s, nil, http.StatusCreated)
@@ -477,6 +478,8 @@ func TestGetRoundRepairsMissingGames(t *testing.T) {
 	clearGamesReady(t, s, f.ev.ID, 1)
 	s.Get("/games/"+gid).Want(t, http.StatusNotFound)
 	s.Get("/tournaments/"+f.ev.ID+"/rounds/1").Want(t, http.StatusOK)
+	s.Get("/games/"+gid).Want(t, http.StatusNotFound)
+	f.pair(t, s, map[string]any{"round": 1}, http.StatusOK)
 	g := s.Get("/games/"+gid).Want(t, http.StatusOK).JSON()["tournament"].(map[string]any)
 	if g["red"] != r.Pairings[1].Red || g["table"] != 2.0 {
 		t.Fatalf("recreated game links %v", g)

@@ -203,7 +203,7 @@ func (a *API) eventLines(c *call, tid string) ([][]byte, error) {
 	var gids []string
 	for _, rec := range ev.Rounds {
 		var r tournament.Round
-		if err := json.Unmarshal(rec.Doc, &r); err != nil {
+		if err := service.DecodeItem(rec, &r); err != nil { // a staged round's pairings are in its body
 			return nil, fmt.Errorf("decode round %s: %w", rec.SK, err)
 		}
 		for _, p := range r.Pairings {

@@ -42,7 +42,7 @@ const (
 // lists the same table (a test holds them equal).
 var Limits = []Limit{
 	{CapPlayers, tournament.MaxPlayers, "players registered in one event (team members included)",
-		"twice the largest open Swiss events; a round of 20,000 players is about 3.4 MB, which the store splits over items and a standings read pages through"},
+		"an online open of lichess's largest size; a round of 100,000 players is about 18.5 MB, which the store stages in parts outside the pairing's transaction and a round read pages through"},
 	{CapTeams, 1000, "teams registered in one team event",
 		"a 1,000-team Swiss round is 500 matches of up to 32 boards; larger team events are unknown"},
 	{CapTeamPlayers, 32, "members and substitutes of one team",

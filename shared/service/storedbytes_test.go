@@ -62,6 +62,8 @@ func TestStoredBytes_DecodeAndReencode(t *testing.T) {
 		switch rec.Kind {
 		case store.KindGame:
 			back = reencodeGame(t, rec)
+		case store.KindRound:
+			back = reencodeRound(t, rec)
 		default:
 			back = reencode(t, rec)
 			if added, ok := onlyZerosAdded(t, rec.Doc, back); ok {
@@ -122,6 +124,53 @@ func reencodeGame(t *testing.T, rec *store.Record) []byte {
 		return rec.Doc
 	}
 	return out.Doc
+}
+
+// reencodeRound decodes a round stored whole (before rounds were staged)
+// and encodes it again, which gives today's staged form: the head's shape
+// (items.RoundHead) and the body. Both must decode to the same round, and
+// the body with the head's fields put back must be the bytes stored. It
+// returns rec's document when all that holds.
+func reencodeRound(t *testing.T, rec *store.Record) []byte {
+	t.Helper()
+	var was tournament.Round
+	if err := service.DecodeItem(rec, &was); err != nil {
+		t.Fatal(err)
+	}
+	out := service.EncodeItem(&store.Record{Kind: rec.Kind}, &was)
+	out.Build = "b" // as the store reads a staged round back
+	var now tournament.Round
+	if err := service.DecodeItem(out, &now); err != nil {
+		t.Fatal(err)
+	}
+	var head struct {
+		S int64 `json:"s"`
+		G bool  `json:"g"`
+	}
+	if err := json.Unmarshal(out.Doc, &head); err != nil || head.S != was.StartsAt || head.G != was.GamesReady {
+		t.Errorf("%s/%s: the head's shape %s does not hold the start and the games' mark", rec.PK, rec.SK, out.Doc)
+	}
+	whole, _ := json.Marshal(&now)
+	if !bytes.Equal(whole, rec.Doc) {
+		return whole
+	}
+	return rec.Doc
+}
+
+// The head of a staged round, byte for byte: a round started at an instant
+// whose games are made, and one with neither.
+func TestStoredBytes_RoundHead(t *testing.T) {
+	for _, c := range []struct {
+		r    tournament.Round
+		want string
+	}{
+		{tournament.Round{Number: 1, StartsAt: 1795856400000, GamesReady: true}, `{"s":1795856400000,"g":true}`},
+		{tournament.Round{Number: 2}, `{}`},
+	} {
+		if got := service.EncodeItem(&store.Record{Kind: store.KindRound}, &c.r).Doc; string(got) != c.want {
+			t.Errorf("round %d's head: %s, want %s", c.r.Number, got, c.want)
+		}
+	}
 }
 
 // linkBytes is the link's JSON of a game item's document.

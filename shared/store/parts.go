@@ -288,11 +288,13 @@ func (s *Store) stage(ctx context.Context, p *pacer, r *Record) (staging, error)
 			s.drop(ctx, p, st)
 			return staging{}, err
 		}
-		// A build's parts are new items: a fresh build id names none that exist.
+		// A build's parts are new items: a fresh build id names none that
+		// exist, so one found there is this put's own, applied by an attempt
+		// whose answer was lost and refused when the SDK tried again.
 		_, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.table, Item: part.item(1), ConditionExpression: aws.String("attribute_not_exists(PK)")})
-		if err != nil {
+		if err = wrap("stage "+part.PK+"/"+part.SK, err); err != nil && !errors.Is(err, ErrConflict) {
 			s.drop(ctx, p, st)
-			return staging{}, wrap("stage "+part.PK+"/"+part.SK, err)
+			return staging{}, err
 		}
 		st.parts++
 	}

@@ -120,9 +120,11 @@ var (
 type RuleError = rulebook.RuleError
 
 // MaxPlayers is the most players one event registers, team members included:
-// twice the largest open Swiss events, and a bound on every list an event's
-// items hold per player (the HTTP layer's cap playersPerEvent).
-const MaxPlayers = 20000
+// an online open of the size lichess's largest Swiss events reach, and a
+// bound on every list an event's items hold per player (the service's cap
+// playersPerEvent). A round of 100,000 players (18.5 MB) is written in
+// parts outside the pairing's transaction and read in pages.
+const MaxPlayers = 100_000
 
 // Register adds a player, numbering them in entry order. Round robins and
 // knockouts take entries only before the draw (S-1, S-3); a Swiss takes late
