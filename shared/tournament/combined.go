@@ -67,8 +67,8 @@ func (s *Settings) normalizeCombined() error {
 		if e.FromRound < 1 || e.FromRound >= s.Rounds {
 			return &FieldError{Field: "elimination.fromRound", Message: fmt.Sprintf("must be between 1 and %d: players leave after a round before the last", s.Rounds-1), Rule: "S-4"}
 		}
-		if e.PerRound < 1 || e.PerRound > MaxPlayers/2 {
-			return &FieldError{Field: "elimination.perRound", Message: fmt.Sprintf("must be between 1 and %d", MaxPlayers/2), Rule: "S-4"}
+		if e.PerRound < 1 || e.PerRound > 10000 {
+			return &FieldError{Field: "elimination.perRound", Message: "must be between 1 and 10000", Rule: "S-4"}
 		}
 		if e.Keep < 0 || e.Keep > MaxPlayers { // no event keeps more players than it may hold
 			return &FieldError{Field: "elimination.keep", Message: fmt.Sprintf("must be between 0 and %d", MaxPlayers), Rule: "S-4"}
