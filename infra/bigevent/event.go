@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"os"
 	"runtime/pprof"
+	"strings"
 	"sync"
 	"time"
 )
@@ -55,9 +57,7 @@ func (b *builder) build(players, rounds int) error {
 	fmt.Printf("registered %d players in %s\n", players, time.Since(began).Round(time.Second))
 	for n := 1; n <= rounds; n++ {
 		began := time.Now()
-		var r struct {
-			Pairings []pairing `json:"pairings"`
-		}
+		var r pairingsPage
 		body := fmt.Sprintf(`{"round":%d,"startsAt":%q}`, n, time.Now().UTC().Format(time.RFC3339))
 		stop, err := b.startProfile(n == rounds)
 		if err != nil {
@@ -71,6 +71,13 @@ func (b *builder) build(players, rounds int) error {
 			return err
 		}
 		paired := time.Since(began)
+		if r.Next != nil { // a round of more tables than a page: the pairing answered its first
+			pages, err := follow(ctx, b, "/tournaments/{tid}/rounds/{n}", " pages after the pairing's", "pairings", *r.Next, &r.Pairings)
+			if err != nil {
+				return err
+			}
+			fmt.Printf("round %d: the pairing answered %d of %d tables; %d more pages read\n", n, len(r.Pairings)-pages.tables, r.total(), pages.pages)
+		}
 		if err := b.results(ctx, r.Pairings); err != nil {
 			return err
 		}
@@ -159,12 +166,34 @@ func (b *builder) reads(ctx context.Context, n int, ps []pairing) {
 			}
 		}
 		event := "/tournaments/" + b.tid
+		// A paged read's first page is its route's row; the pages after it
+		// are one row more (" next pages"), each page a request of its own.
+		paged := func(route, path, list string) {
+			q := request{route: route, label: again, method: "GET", path: path}
+			res, err := b.lam.invoke(ctx, q, true)
+			if err != nil {
+				fmt.Println("  ", err)
+				return
+			}
+			var first map[string]json.RawMessage
+			if json.Unmarshal(res.body, &first) != nil || first["next"] == nil {
+				return
+			}
+			var next string
+			_ = json.Unmarshal(first["next"], &next)
+			var rows []json.RawMessage
+			pages, err := follow(ctx, b, route, again+" next pages", list, next, &rows)
+			if err != nil {
+				fmt.Println("  ", err)
+			}
+			fmt.Printf("  GET %s%s: %d pages (%d rows after the first page's)\n", route, again, 1+pages.pages, pages.tables)
+		}
 		public("/tournaments/{tid}", event)
 		public("/tournaments/{tid}/rounds", event+"/rounds")
-		public("/tournaments/{tid}/rounds/{n}", fmt.Sprintf("%s/rounds/%d", event, n))
+		paged("/tournaments/{tid}/rounds/{n}", fmt.Sprintf("%s/rounds/%d", event, n), "pairings")
 		public("/tournaments/{tid}/standings", event+"/standings")
 		public("/tournaments/{tid}/crosstable", event+"/crosstable")
-		public("/tournaments/{tid}/players", event+"/players")
+		paged("/tournaments/{tid}/players", event+"/players", "players")
 		public("/tournaments/{tid}/games", event+"/games")
 		if len(ps) > 0 {
 			public("/games/{gid}", "/games/"+ps[len(ps)-1].GameID)
@@ -187,4 +216,56 @@ func (b *builder) startProfile(on bool) (func(), error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); _ = f.Close() }, nil
+}
+
+// pairingsPage is a round's answer: its tables and, when the round is
+// paged (more tables than a page holds), its total and the next page.
+type pairingsPage struct {
+	Pairings []pairing `json:"pairings"`
+	Total    *int      `json:"total"`
+	Next     *string   `json:"next"`
+}
+
+// total is the round's tables in all.
+func (p pairingsPage) total() int {
+	if p.Total != nil {
+		return *p.Total
+	}
+	return len(p.Pairings)
+}
+
+// pageStats counts the pages a paged read followed and the rows they held.
+type pageStats struct{ pages, tables int }
+
+// follow reads a paged answer's pages from next on, each a request of its
+// own reported under route and label (so the report checks every page
+// against Lambda's 6 MB and API Gateway's 29 s), and appends each page's
+// rows (its field list) to rows.
+func follow[R any](ctx context.Context, b *builder, route, label, list, next string, rows *[]R) (pageStats, error) {
+	var st pageStats
+	for next != "" {
+		path, query, _ := strings.Cut(next, "?")
+		res, err := b.lam.invoke(ctx, request{route: route, label: label, method: "GET", path: path, query: query}, true)
+		if err != nil {
+			return st, err
+		}
+		if res.status != http.StatusOK {
+			return st, fmt.Errorf("GET %s: %d: %s", next, res.status, clip(string(res.body)))
+		}
+		var page map[string]json.RawMessage
+		if err := json.Unmarshal(res.body, &page); err != nil {
+			return st, err
+		}
+		var got []R
+		if err := json.Unmarshal(page[list], &got); err != nil {
+			return st, err
+		}
+		*rows = append(*rows, got...)
+		st.pages, st.tables = st.pages+1, st.tables+len(got)
+		next = ""
+		if page["next"] != nil {
+			_ = json.Unmarshal(page["next"], &next)
+		}
+	}
+	return st, nil
 }

@@ -68,3 +68,13 @@ func StoreLongGame(t *testing.T, st *store.Store, plies int) (gid, red, black st
 	}
 	return gid, red, black
 }
+
+// SmallPages makes a round's page hold tables tables and the players
+// list's page players players for the rest of the test, so a test of a
+// few players sees the paging of a large event.
+func SmallPages(t *testing.T, tables, players int) {
+	t.Helper()
+	oldTables, oldPlayers := roundPageTables, playerPageRows
+	roundPageTables, playerPageRows = tables, players
+	t.Cleanup(func() { roundPageTables, playerPageRows = oldTables, oldPlayers })
+}

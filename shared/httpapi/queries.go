@@ -18,7 +18,8 @@ import (
 var routeQueries = map[string][]string{
 	"GET /games/{gid}":                  {"since", "notation", "script"},
 	"GET /games/{gid}/record":           {"format", "script"},
-	"GET /tournaments/{tid}/rounds/{n}": {"explain", "format"},
+	"GET /tournaments/{tid}/rounds/{n}": {"explain", "format", "offset", "limit"},
+	"GET /tournaments/{tid}/players":    {"offset", "limit"},
 	"GET /tournaments/{tid}/standings":  {"round", "live", "view", "group", "format", "offset", "limit"},
 	"GET /tournaments/{tid}/crosstable": {"round", "live", "group", "format", "offset", "limit"},
 	"GET /tournaments/{tid}/games":      {"round", "format", "offset", "limit"},

@@ -2,7 +2,9 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -70,7 +72,29 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	if p.Created {
 		status = http.StatusCreated
 	}
-	return status, (&event{p.Event}).roundView(p.Round, false, c.nowMs()), nil
+	// A round of more tables than a page answers with its first page and
+	// the read of the next (GET …/rounds/{n}).
+	out := (&event{p.Event}).roundView(p.Round, false, c.nowMs())
+	pageRound(&out, fmt.Sprintf("/tournaments/%s/rounds/%d", tid, p.Round.Number), url.Values{}, page{limit: roundPageTables})
+	return status, out, nil
+}
+
+// roundPageTables is how many tables a page of a round holds, the default
+// and the largest ?limit=: about 2.4 MB of JSON (240 bytes a table), within
+// Lambda's 6 MB response with room for explanations. A round of up to
+// 10,000 tables — every round of an event of up to 20,000 players — is
+// answered whole, as it always was. A variable so a test pages a small round.
+var roundPageTables = 10_000
+
+// pageRound cuts out to page p of its tables, read at path with query q,
+// unless the round is answered whole (page.pagedWhole).
+func pageRound(out *roundOut, path string, q url.Values, p page) {
+	total := len(out.Pairings)
+	if p.pagedWhole(total) {
+		return
+	}
+	info := pageLink(path, q, p, total)
+	out.Pairings, out.pageOut = pageSlice(out.Pairings, p), &info
 }
 
 // checkRoundStart refuses a start time outside the window of
@@ -98,19 +122,27 @@ func (a *API) getRound(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	pg, err := pageQueryUpTo(c, format, roundPageTables)
+	if err != nil {
+		return 0, nil, err
+	}
 	vw, out, err := a.cachedRound(c, tid, n, explain)
 	if err != nil || out != nil {
+		if out != nil {
+			pageRound(out, c.r.URL.Path, c.r.URL.Query(), pg)
+		}
 		return roundResponse(c, out, format, err)
 	}
 	if vw == nil { // explanations, or a team event: no round view; the response view serves it
-		return a.serveViewed(c, "GET /tournaments/{tid}/rounds/{n}", func() (int, any, error) { return a.readRound(c, nil, tid, n, explain, format) })
+		return a.serveViewed(c, "GET /tournaments/{tid}/rounds/{n}", func() (int, any, error) { return a.readRound(c, nil, tid, n, explain, format, pg) })
 	}
-	return a.readRound(c, vw, tid, n, explain, format)
+	return a.readRound(c, vw, tid, n, explain, format, pg)
 }
 
-// readRound answers GET …/rounds/{n} from the event, storing the round view
-// vw (when given) or marking the answer for its response view.
-func (a *API) readRound(c *call, vw *storedView, tid string, n int, explain bool, format string) (int, any, error) {
+// readRound answers GET …/rounds/{n} from the event (page pg of its
+// tables), storing the round view vw (when given, the whole round) or
+// marking the answer for its response view.
+func (a *API) readRound(c *call, vw *storedView, tid string, n int, explain bool, format string, pg page) (int, any, error) {
 	ev, err := a.loadEvent(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
@@ -123,10 +155,9 @@ func (a *API) readRound(c *call, vw *storedView, tid string, n int, explain bool
 		a.saveRound(vw, ev, r) // its games exist: the view serves the next reads
 		c.keepView(ev.nextStart(c.nowMs()))
 	}
-	if format == "csv" {
-		return roundResponse(c, ptr(ev.roundView(r, false, c.nowMs())), format, nil)
-	}
-	return roundResponse(c, ptr(ev.roundView(r, explain, c.nowMs())), format, nil)
+	out := ev.roundView(r, explain && format != "csv", c.nowMs())
+	pageRound(&out, c.r.URL.Path, c.r.URL.Query(), pg)
+	return roundResponse(c, &out, format, nil)
 }
 
 func boolQuery(c *call, name string) (bool, error) {
@@ -269,6 +300,9 @@ type roundOut struct {
 	Absent []string `json:"absent,omitempty"`
 	// Language is the explanations' language (zh, en) when the view has any.
 	Language string `json:"language,omitempty"`
+	// pageOut, on a round of more tables than one page, or when the request
+	// named one: the tables' total, this page's offset and the next page.
+	*pageOut
 }
 
 func explanationView(e tournament.Explanation) *explanationOut {
