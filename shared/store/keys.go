@@ -13,7 +13,9 @@
 //	T#<tid>       META        tournament: settings, status, counts, organiser token hash
 //	T#<tid>       P#<pid>     player: number, rating, status, token hash
 //	T#<tid>       O#<oid>     official: role, tables, token hash
-//	T#<tid>       R#<nnnn>    round n: pairings, byes, matches, explanations, audit log
+//	T#<tid>       R#<nnnn>    round n's head: its start, its games' mark, the build of its body
+//	T#<tid>       R#<nnnn>#~part.<build>.NNN  round n's body (pairings, byes, matches,
+//	                          explanations, audit log) in parts, staged before the head names them
 //	T#<tid>       M#<mid>     team: roster, captain token hash
 //	T#<tid>       X#<nnnn>#<tttt>  result of round n, table t: written once when the game ends
 //	T#<tid>       L#<nnnn>#<mid>   a team's lineup for round n
@@ -77,7 +79,12 @@
 //
 // # Concurrency
 //
-// A document larger than MaxPart (a 10,000-player round is ~1.7 MB) is split:
+// A staged document (a Record's Body: every round) has its body written
+// before the head's write, outside its transaction, as parts of a build the
+// head then names (parts.go): any size, within a key's throughput, whole or
+// not at all for readers.
+//
+// A document larger than MaxPart written whole (no Body) is split:
 // the head item keeps the version and the first part, continuation items the
 // rest, all written in one transaction under the head's condition and joined
 // again by Get, GetMany and Query, so callers never see the split. Parts carry
