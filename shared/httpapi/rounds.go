@@ -35,12 +35,13 @@ type pairIn struct {
 }
 
 // POST /tournaments/{tid}/rounds — organiser: pair the next round (S-*, P-*).
-// The round item and the event's round counter are written in one
-// transaction, the round item only if it does not exist, so round n is paired
-// exactly once; a request that loses the race, or names a round already
-// paired, gets the stored round with 200. The games are created afterwards
-// under deterministic ids, so a retry (or GET of the round) repairs a crash
-// between the two steps and recreates nothing.
+// The round is published with the event's round counter in one transaction
+// (service.PairRound), so round n is paired exactly once; a request that
+// loses the race, or names a round already paired, gets the stored round
+// with 200. The games are created afterwards under deterministic ids, so a
+// retry naming the round repairs a crash between the two steps and
+// recreates nothing. A round of more tables than a page answers its first
+// page (pageRound).
 func (a *API) pairRound(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
 	var in pairIn

@@ -7,13 +7,17 @@ import (
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
-// PairRound pairs the next round (S-*, P-*). The round item and the
-// event's round counter are written in one transaction, the round item
-// only if it does not exist, so round n is paired exactly once; a request
+// PairRound pairs the next round (S-*, P-*). The round is a staged
+// document (encodeRound): its body is written first, in parts outside the
+// transaction and paced within the event key's throughput, so a round of
+// any size fits; then the round's head (only if it does not exist) and the
+// event's round counter are written in one transaction, which publishes it,
+// so round n is paired exactly once and read whole or not at all. A request
 // that loses the race, or names a round already paired (Round), gets the
-// stored round. The games are made afterwards under deterministic ids
-// (EnsureGamesAfterCommit), so a retry, or a read of the round, repairs a
-// crash between the two steps and recreates nothing.
+// stored round, and the parts it staged are deleted. The games are made
+// afterwards under deterministic ids (EnsureGamesAfterCommit), so a retry
+// of the pairing repairs a crash between the two steps and recreates
+// nothing.
 type PairRound struct {
 	// Round, when given, names the round the organiser means to pair: a
 	// retry of a round already paired returns it instead of pairing the next.
