@@ -413,7 +413,7 @@ func TestPairing_GameIDsUnpredictableAndNeverAdopted(t *testing.T) {
 	}
 	// A read of the round writes nothing and makes no game; the pairing's
 	// retry, which would make the missing game, fails loudly again.
-	s.Get("/tournaments/" + f.ev.ID + "/rounds/1").Want(t, http.StatusOK)
+	s.Get("/tournaments/"+f.ev.ID+"/rounds/1").Want(t, http.StatusOK)
 	if r := s.Post("/tournaments/"+f.ev.ID+"/rounds", f.ev.Token, `{"round":1}`); r.ErrorCode() != "game_id_taken" {
 		t.Fatalf("the pairing asked again for the round: %d %s", r.Status, r.Body)
 	}

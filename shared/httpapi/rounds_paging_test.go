@@ -47,7 +47,7 @@ func TestRoundAndPlayersWholeUpToAPage(t *testing.T) {
 		}
 	}
 	var ps pagedPlayers
-	s.Get("/tournaments/" + f.ev.ID + "/players").Want(t, http.StatusOK).Decode(t, &ps)
+	s.Get("/tournaments/"+f.ev.ID+"/players").Want(t, http.StatusOK).Decode(t, &ps)
 	if len(ps.Players) != 10 || ps.Total != nil || ps.Next != nil {
 		t.Fatalf("players: %d, page fields %v %v", len(ps.Players), ps.Total, ps.Next)
 	}
