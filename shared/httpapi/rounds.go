@@ -156,9 +156,9 @@ func (a *API) readRound(c *call, vw *storedView, tid string, n int, explain bool
 		a.saveRound(vw, ev, r) // its games exist: the view serves the next reads
 		c.keepView(ev.nextStart(c.nowMs()))
 	}
-	out := ev.roundView(r, explain && format != "csv", c.nowMs())
-	pageRound(&out, c.r.URL.Path, c.r.URL.Query(), pg)
-	return roundResponse(c, &out, format, nil)
+	out := ptr(ev.roundView(r, explain && format != "csv", c.nowMs()))
+	pageRound(out, c.r.URL.Path, c.r.URL.Query(), pg)
+	return roundResponse(c, out, format, nil)
 }
 
 func boolQuery(c *call, name string) (bool, error) {

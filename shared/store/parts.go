@@ -313,18 +313,6 @@ func (s *Store) drop(ctx context.Context, p *pacer, st staging) {
 	}
 }
 
-// dropLegacy deletes n continuation items of a split document under pk/sk
-// that a staged body replaced.
-func (s *Store) dropLegacy(ctx context.Context, p *pacer, pk, sk string, n int) {
-	ctx = context.WithoutCancel(ctx)
-	for i := 1; i <= n; i++ {
-		if p.wait(ctx, writeUnits(MaxPart)) != nil {
-			return
-		}
-		_, _ = s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &s.table, Key: key(pk, partSK(sk, i))})
-	}
-}
-
 // sweepBuilds deletes the parts of builds of the document under pk/sk
 // staged staleBuild or more before build (this write's, committed): left by
 // a process that died between staging and committing. The key range is
