@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 )
 
@@ -13,7 +15,8 @@ type units struct{ read, write float64 }
 // request's log line (the API meters every request with store.WithMeter:
 // DynamoDB's reported capacity, or for the embedded store, which reports
 // none, the items sized as DynamoDB bills them), by the API Gateway request
-// id the line names, and drops every other line.
+// id the line names, prints the API's errors (a 500 is a finding: its
+// cause is the report's), and drops every other line.
 type unitsLog struct {
 	mu   sync.Mutex
 	byID map[string]units
@@ -24,6 +27,11 @@ func newUnitsLog() *unitsLog { return &unitsLog{byID: map[string]units{}} }
 func (l *unitsLog) Enabled(context.Context, slog.Level) bool { return true }
 
 func (l *unitsLog) Handle(_ context.Context, r slog.Record) error {
+	if r.Level >= slog.LevelError {
+		line := r.Message
+		r.Attrs(func(a slog.Attr) bool { line += " " + a.String(); return true })
+		fmt.Fprintln(os.Stderr, "API error:", line)
+	}
 	if r.Message != "request" {
 		return nil
 	}
