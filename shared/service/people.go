@@ -83,10 +83,16 @@ func (RotateOrganiserToken) Apply(x *Txn) (any, error) {
 	return Reissued{Item: x.T, Token: token}, nil
 }
 
-// ReissueToken gives an official or a team's captain (the item ID of kind
-// Kind, store.KindOfficial or store.KindTeam) a new token on the
-// organiser's authority; the write is conditional, so the old token stops
-// working at once.
+// The holders of a token ReissueToken gives anew: an official, a team's captain.
+const (
+	OfficialToken = store.KindOfficial
+	CaptainToken  = store.KindTeam
+)
+
+// ReissueToken gives an official or a team's captain (the item ID, Kind
+// OfficialToken or CaptainToken) a new token on the organiser's
+// authority; the write is conditional, so the old token stops working at
+// once.
 type ReissueToken struct {
 	Kind string
 	ID   string
@@ -100,7 +106,7 @@ func (ReissueToken) Roles() []Role { return []Role{Organiser} }
 func (c ReissueToken) Apply(x *Txn) (any, error) {
 	token, hash := NewToken(x.TID, c.ID)
 	switch c.Kind {
-	case store.KindOfficial:
+	case OfficialToken:
 		o, rec, err := x.S.Official(x.Ctx, x.TID, c.ID)
 		if err != nil {
 			return nil, err
