@@ -31,9 +31,7 @@ func (a *API) createTournament(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	if in.TimeControl == nil && in.System == tournament.ChallengeSystem {
-		tc = tournament.ChallengeControl() // S-8
-	}
+	tc = tournament.EventControl(in.System, tc, in.TimeControl != nil)
 	rules, err := in.Rules.rules()
 	if err != nil {
 		return 0, nil, err

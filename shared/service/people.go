@@ -189,31 +189,23 @@ func (c ReissuePlayerToken) Apply(x *Txn) (any, error) {
 // playerGameWrites returns the player's games rewritten with the new token
 // hash, unfinished games first.
 func (s *Service) playerGameWrites(ctx context.Context, ev *Event, pid, hash string) ([]*store.Record, error) {
-	var keys []store.Key
+	var ids []string
 	for _, r := range ev.H.Rounds {
 		for _, p := range r.Pairings {
 			if p.Red == pid || p.Black == pid {
-				keys = append(keys, store.Key{PK: store.GamePK(p.GameID), SK: store.GameSK})
+				ids = append(ids, p.GameID)
 			}
 		}
 	}
-	if len(keys) == 0 {
-		return nil, nil
-	}
-	recs, err := s.store.GetMany(ctx, keys...)
+	found, err := s.GamesByID(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
 	var open, over []*store.Record
-	for _, k := range keys {
-		rec := recs[k]
-		if rec == nil {
+	for _, gid := range ids {
+		sg := found[gid]
+		if sg == nil {
 			continue // not created yet: it will copy the new hash from the player
-		}
-		gid, _ := store.GameOf(k.PK)
-		sg, err := games.Decode(gid, rec)
-		if err != nil {
-			return nil, err
 		}
 		if sg.Link.Tournament != ev.T.ID {
 			continue // not this event's game: a new hash never goes into another event's item
@@ -224,7 +216,8 @@ func (s *Service) playerGameWrites(ctx context.Context, ev *Event, pid, hash str
 		if sg.Link.Black == pid {
 			sg.Link.BlackHash = hash
 		}
-		if _, err := games.Encode(rec, sg.Link, sg.Game); err != nil {
+		rec, err := games.Encode(sg.Rec, sg.Link, sg.Game)
+		if err != nil {
 			return nil, err
 		}
 		if sg.Game.Status() == game.Playing {
