@@ -106,20 +106,10 @@ func (s *Service) AddFestivalOfficial(ctx context.Context, fid string, auth Fest
 		if err := auth(f); err != nil {
 			return err
 		}
-		if n := len(c.Tables); n > LimitOf(CapScribeTables).Max {
-			return TooMany(CapScribeTables, n)
-		}
-		if len(f.Officials) >= LimitOf(CapOfficials).Max {
-			return OverLimit(CapOfficials)
-		}
-		oid := NewID('o')
-		token, hash := NewToken(fid, oid)
-		o, err := tournament.NewOfficial(oid, c.Role, c.Name, c.Tables, hash)
-		if err != nil {
+		if out, err = c.appoint(fid, len(f.Officials)); err != nil {
 			return err
 		}
-		f.Officials = append(f.Officials, o)
-		out = Appointed{Official: o, Token: token}
+		f.Officials = append(f.Officials, out.Official)
 		return s.store.Put(ctx, encodeItem(rec, f))
 	})
 	return out, err
