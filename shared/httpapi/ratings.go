@@ -70,18 +70,12 @@ func (a *API) getRatings(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
+	ev, tb, err := a.tables(c, "") // as the standings: the last complete round unless ?live=true
 	if err != nil {
 		return 0, nil, err
 	}
-	n, live, err := ev.tableRound(c) // as the standings: the last complete round unless ?live=true
-	if err != nil {
-		return 0, nil, err
-	}
-	in, err := tournament.StandingsEvent(ev.T, ev.H)
-	if ev.T.Settings.Teams { // a team event's players are rated on its board games
-		in, err = ev.boardsEvent()
-	}
+	n, live := tb.Round, tb.Live
+	in, err := tb.Input() // a team event's players are rated on its board games
 	if err != nil {
 		return 0, nil, err
 	}

@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/standings"
-	"github.com/xqtour/xqtour/shared/tournament"
 )
 
 type teamRowOut struct {
@@ -42,93 +42,41 @@ type teamStandingsOut struct {
 	Rows    []teamRowOut `json:"rows"`
 }
 
-// boardsEvent is the individual table's input over a team event's board games.
-func (ev *event) boardsEvent() (standings.Event, error) {
-	te, err := ev.Teams()
-	if err != nil {
-		return standings.Event{}, err
-	}
-	return tournament.BoardsEvent(ev.T, te.TH)
-}
-
-// teamStandings serves the team views of GET /tournaments/{tid}/standings:
+// teamStandings serves the team views of GET /tournaments/{tid}/standings
+// (service.Tables):
 //   - teams (a team event's default): match points, then the event's team
-//     chain (T-7, R-5…R-8);
+//     chain (T-7, R-5…R-8), one group's with ?group= (S-5);
 //   - boards (or players) in a team event: the members' individual table over
 //     their board games;
 //   - teamsByPlaces (R-9, T-5): teams ranked by their members' places in the
 //     individual table — a team event's teams over the boards table, or, in an
 //     individual event, the clubs (players without a club are left out).
-//
-// group picks one group's or same-place final's team table of a team groups
-// event (S-5; teams view only).
-func (ev *event) teamStandings(view, format, group string, n int, live bool) (int, any, error) {
-	t := ev.T
-	if view != "teamsByPlaces" {
-		if err := t.CheckTeamTables(); err != nil {
-			return 0, nil, err
-		}
-	}
+func teamStandings(tb *service.Tables, view, format string) (int, any, error) {
 	var (
-		in  standings.Event
-		err error
+		table standings.TeamTable
+		err   error
 	)
-	if t.Settings.Teams {
-		in, err = ev.boardsEvent()
-	} else {
-		in, err = tournament.StandingsEvent(t, ev.H)
-	}
-	if err != nil {
-		return 0, nil, err
-	}
-	if n == 0 {
-		in = beforeRound1(in)
-	}
-	var table standings.TeamTable
 	switch view {
 	case "", "teams":
 		view = "teams"
-		te, err := ev.Teams()
-		if err != nil {
-			return 0, nil, err
-		}
-		tev, err := tournament.TeamStandingsEvent(t, te.TH)
-		if group != "" {
-			tev, err = tournament.TeamGroupStandingsEvent(t, te.TH, group)
-		}
-		if err != nil {
-			return 0, nil, err
-		}
-		if n == 0 {
-			tev.Matches, tev.Byes = nil, nil
-		}
-		if table, err = standings.TeamStandings(tev, n); err != nil {
-			return 0, nil, err
-		}
+		table, err = tb.Teams()
 	case "boards", "players":
-		ind, err := standings.Standings(in, n)
+		ind, err := tb.Boards()
 		if err != nil {
 			return 0, nil, err
 		}
-		out := playerTableView(ind, n, live)
+		out := playerTableView(ind, tb.Round, tb.Live)
 		if format == "csv" {
 			return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: standingsCSV(out)}, nil
 		}
 		return http.StatusOK, out, nil
 	case "teamsByPlaces":
-		ind, err := standings.Standings(in, n)
-		if err != nil {
-			return 0, nil, err
-		}
-		teams, members, err := ev.placeTeams()
-		if err != nil {
-			return 0, nil, err
-		}
-		if table, err = standings.PlacesStandings(ind, teams, members, t.Settings.PlacesCounted, t.Settings.PlayoffPlaces()); err != nil {
-			return 0, nil, err
-		}
+		table, err = tb.ByPlaces()
 	}
-	out := teamStandingsOut{Round: n, Live: live, View: view, Scoring: t.Settings.Scoring.Name, Chain: table.Chain.Strings(), Rows: []teamRowOut{}}
+	if err != nil {
+		return 0, nil, err
+	}
+	out := teamStandingsOut{Round: tb.Round, Live: tb.Live, View: view, Scoring: tb.Ev.T.Settings.Scoring.Name, Chain: table.Chain.Strings(), Rows: []teamRowOut{}}
 	for _, r := range table.Rows {
 		row := teamRowOut{Rank: r.Rank, TeamID: r.TeamID, Name: r.Name, Number: r.Number, MatchPoints: r.MatchPoints, BoardPoints: r.BoardPoints,
 			Tiebreaks: []tiebreakOut{}, Matches: r.Matches, MatchWins: r.MatchWins, MatchDraws: r.MatchDraws, MatchLosses: r.MatchLosses,
@@ -143,27 +91,6 @@ func (ev *event) teamStandings(view, format, group string, n int, live bool) (in
 		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: teamStandingsCSV(out)}, nil
 	}
 	return http.StatusOK, out, nil
-}
-
-// placeTeams returns the teams of R-9 and their members: a team event's
-// teams and rosters, or an individual event's clubs (id and name the club's
-// name, numbered in name order).
-func (ev *event) placeTeams() ([]standings.Team, map[string][]string, error) {
-	members := map[string][]string{}
-	var teams []standings.Team
-	if ev.T.Settings.Teams {
-		te, err := ev.Teams()
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, tm := range te.TH.Teams {
-			teams = append(teams, standings.Team{ID: tm.ID, Name: tm.Name, Number: tm.Number})
-			members[tm.ID] = tm.Roster
-		}
-		return teams, members, nil
-	}
-	teams, members = tournament.Clubs(ev.H.Players)
-	return teams, members, nil
 }
 
 // playerTableView is an individual table as the standings route shows it.
