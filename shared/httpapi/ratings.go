@@ -2,9 +2,7 @@ package httpapi
 
 import (
 	"bytes"
-	"cmp"
 	"net/http"
-	"slices"
 	"strconv"
 
 	"github.com/xqtour/xqtour/shared/rating"
@@ -74,41 +72,21 @@ func (a *API) getRatings(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	n, live := tb.Round, tb.Live
-	in, err := tb.Input() // a team event's players are rated on its board games
-	if err != nil {
-		return 0, nil, err
-	}
-	ratings := map[string]int{}
-	names := map[string]string{}
-	for _, p := range ev.H.Players {
-		ratings[p.ID], names[p.ID] = p.Rating, p.Name
-	}
-	// Only the rounds up to n count.
-	games := in.Games[:0:0]
-	for _, g := range in.Games {
-		if g.Round <= n {
-			games = append(games, g)
-		}
-	}
-	in.Games = games
-	lines, err := tournament.RatingReport(ev.T, in, ratings)
+	lines, err := tb.Ratings()
 	if err != nil {
 		return 0, nil, err
 	}
 	rows := make([]ratingRowOut, len(lines))
 	for i, l := range lines {
-		rows[i] = ratingRowOut{PlayerID: l.ID, Name: names[l.ID], Number: in.Players[i].Number, OldRating: l.Old, NewRating: l.New,
+		rows[i] = ratingRowOut{PlayerID: l.ID, Name: l.Name, Number: l.Number, OldRating: l.Old, NewRating: l.New,
 			Games: l.Games, Score: float64(l.Halves) / 2, ExpectedScore: l.Expected, K: l.K, Change: l.Change,
 			FirstRating: l.First, OpponentAverage: l.OpponentAverage}
 	}
-	// In number order: the numbers drawn for round 1 in a Swiss (P-3).
-	slices.SortStableFunc(rows, func(x, y ratingRowOut) int { return cmp.Compare(x.Number, y.Number) })
 	c.keepView(ev.nextStart(c.nowMs()))
 	if format == "csv" {
 		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: ratingsCSV(rows)}, nil
 	}
-	return http.StatusOK, map[string]any{"round": n, "live": live, "parameters": ratingOut(ev.T.Settings.Rating), "rows": rows}, nil
+	return http.StatusOK, map[string]any{"round": tb.Round, "live": tb.Live, "parameters": ratingOut(ev.T.Settings.Rating), "rows": rows}, nil
 }
 
 func ratingsCSV(rows []ratingRowOut) []byte {

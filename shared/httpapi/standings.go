@@ -95,25 +95,36 @@ func (a *API) getStandings(c *call) (int, any, error) {
 		if vw, err = a.openTableView(c, "standings"); err != nil {
 			return 0, nil, err
 		}
-		if vw.current() {
-			var head standingsOut
-			rows, err := viewRows[standingRowOut](vw, pg.offset, pg.limit)
-			if err == nil {
-				err = vw.head(&head)
-			}
-			if !errors.Is(err, errViewGone) {
-				if err != nil {
-					return 0, nil, err
-				}
-				head.Rows = rows
-				return playerTablePage(c, head, pg, vw.doc.Rows, format)
-			}
+		head, rows, ok, err := viewPage[standingsOut, standingRowOut](vw, pg)
+		if err != nil {
+			return 0, nil, err
+		}
+		if ok {
+			head.Rows = rows
+			return playerTablePage(c, head, pg, vw.doc.Rows, format)
 		}
 	}
 	if vw == nil { // a team event, a team view, a group's table: the response view serves it
 		return a.serveViewed(c, "GET /tournaments/{tid}/standings", func() (int, any, error) { return a.standingsFromEvent(c, nil, view, format, pg) })
 	}
 	return a.standingsFromEvent(c, vw, view, format, pg)
+}
+
+// viewPage reads a page of rows and the head of a players' table or
+// crosstable view: ok when vw is current and whole, false when the event
+// must be read instead (no view, a stale one, or its chunks gone).
+func viewPage[H, R any](vw *storedView, pg page) (head H, rows []R, ok bool, err error) {
+	if !vw.current() {
+		return head, nil, false, nil
+	}
+	rows, err = viewRows[R](vw, pg.offset, pg.limit)
+	if err == nil {
+		err = vw.head(&head)
+	}
+	if errors.Is(err, errViewGone) {
+		return head, nil, false, nil
+	}
+	return head, rows, err == nil, err
 }
 
 // standingsFromEvent answers GET …/standings from the event, storing the
@@ -233,19 +244,13 @@ func (a *API) getCrosstable(c *call) (int, any, error) {
 		if vw, err = a.openTableView(c, "crosstable"); err != nil {
 			return 0, nil, err
 		}
-		if vw.current() {
-			var head crosstableOut
-			rows, err := viewRows[crossRowOut](vw, pg.offset, pg.limit)
-			if err == nil {
-				err = vw.head(&head)
-			}
-			if !errors.Is(err, errViewGone) {
-				if err != nil {
-					return 0, nil, err
-				}
-				head.Rows = rows
-				return crosstablePage(c, head, pg, vw.doc.Rows, format)
-			}
+		head, rows, ok, err := viewPage[crosstableOut, crossRowOut](vw, pg)
+		if err != nil {
+			return 0, nil, err
+		}
+		if ok {
+			head.Rows = rows
+			return crosstablePage(c, head, pg, vw.doc.Rows, format)
 		}
 	}
 	if vw == nil { // a team event, a group's table: the response view serves it

@@ -1,8 +1,11 @@
 package service
 
 import (
+	"cmp"
 	"errors"
+	"slices"
 
+	"github.com/xqtour/xqtour/shared/rating"
 	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/tournament"
@@ -12,8 +15,8 @@ import (
 // loaded event as the core ranks it — the players' table (K-1, R-1…R-4,
 // R-10, S-6, S-7), a group's (S-5), a team event's team and boards tables
 // (T-7, R-5…R-8), teams and clubs by their members' places (R-9, T-5), the
-// crosstable, and the final places of a groups event or a knockout (S-3,
-// S-5). The HTTP layer only renders them.
+// crosstable, the rating report (L-1), and the final places of a groups
+// event or a knockout (S-3, S-5). The HTTP layer only renders them.
 
 // TableQuery says which table a read asks for.
 type TableQuery struct {
@@ -27,7 +30,8 @@ type TableQuery struct {
 	Live bool
 	// Group names one group's or same-place final's table of a groups event
 	// (S-5); "" is the whole event's. The players' tables of a team event,
-	// the tables by places and the final places ignore it.
+	// the tables by places, the rating report and the final places
+	// ignore it.
 	Group string
 }
 
@@ -152,15 +156,61 @@ func (tb *Tables) Teams() (standings.TeamTable, error) {
 	return standings.TeamStandings(tev, tb.Round)
 }
 
+// whole is the tables of the whole event, whatever group the query named.
+func (tb *Tables) whole() *Tables {
+	w := *tb
+	w.group = ""
+	return &w
+}
+
+// RatingRow is one player's line of the rating report.
+type RatingRow struct {
+	rating.Line
+	Name   string
+	Number int
+}
+
+// Ratings is the event's rating report (L-1, the chief arbiter's 等级分计算)
+// over the games of the rounds up to the tables' round — a team event's
+// players rated on its board games — in number order (the numbers drawn for
+// round 1 in a Swiss, P-3).
+func (tb *Tables) Ratings() ([]RatingRow, error) {
+	ev := tb.Ev
+	in, err := tb.whole().Input()
+	if err != nil {
+		return nil, err
+	}
+	ratings := map[string]int{}
+	names := map[string]string{}
+	for _, p := range ev.H.Players {
+		ratings[p.ID], names[p.ID] = p.Rating, p.Name
+	}
+	games := in.Games[:0:0]
+	for _, g := range in.Games {
+		if g.Round <= tb.Round {
+			games = append(games, g)
+		}
+	}
+	in.Games = games
+	lines, err := tournament.RatingReport(ev.T, in, ratings)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]RatingRow, len(lines))
+	for i, l := range lines {
+		rows[i] = RatingRow{Line: l, Name: names[l.ID], Number: in.Players[i].Number}
+	}
+	slices.SortStableFunc(rows, func(x, y RatingRow) int { return cmp.Compare(x.Number, y.Number) })
+	return rows, nil
+}
+
 // ByPlaces ranks teams by their members' places in the individual table
 // (R-9, T-5): a team event's teams over its boards table, an individual
 // event's clubs over the whole event's table (id and name the club's
 // name, numbered in name order; players without a club left out).
 func (tb *Tables) ByPlaces() (standings.TeamTable, error) {
 	ev := tb.Ev
-	whole := *tb
-	whole.group = ""
-	ind, err := whole.Players()
+	ind, err := tb.whole().Players()
 	if err != nil {
 		return standings.TeamTable{}, err
 	}
