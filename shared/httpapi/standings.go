@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/xqtour/xqtour/shared/service"
-	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
 type tiebreakOut struct {
@@ -281,11 +280,7 @@ func (a *API) crosstableFromEvent(c *call, vw *storedView, format string, pg pag
 			co := crossCellOut{Round: cell.Round, Result: cell.Result.String(), Points: cell.Points, Mark: string(cell.Mark)}
 			if cell.OpponentID != "" {
 				id := cell.OpponentID
-				co.Opponent, co.OpponentNumber = &id, cell.OpponentNumber
-				co.Colour = "red"
-				if cell.Color == xiangqi.Black {
-					co.Colour = "black"
-				}
+				co.Opponent, co.OpponentNumber, co.Colour = &id, cell.OpponentNumber, cell.Color.String()
 			}
 			row.Cells = append(row.Cells, co)
 		}

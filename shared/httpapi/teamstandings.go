@@ -79,12 +79,9 @@ func teamStandings(tb *service.Tables, view, format string) (int, any, error) {
 	out := teamStandingsOut{Round: tb.Round, Live: tb.Live, View: view, Scoring: tb.Ev.T.Settings.Scoring.Name, Chain: table.Chain.Strings(), Rows: []teamRowOut{}}
 	for _, r := range table.Rows {
 		row := teamRowOut{Rank: r.Rank, TeamID: r.TeamID, Name: r.Name, Number: r.Number, MatchPoints: r.MatchPoints, BoardPoints: r.BoardPoints,
-			Tiebreaks: []tiebreakOut{}, Matches: r.Matches, MatchWins: r.MatchWins, MatchDraws: r.MatchDraws, MatchLosses: r.MatchLosses,
+			Tiebreaks: tiebreaksView(r.Tiebreaks), Matches: r.Matches, MatchWins: r.MatchWins, MatchDraws: r.MatchDraws, MatchLosses: r.MatchLosses,
 			BoardGames: r.BoardGames, BoardWins: r.BoardWins, BoardDraws: r.BoardDraws, BoardLosses: r.BoardLosses,
 			BlackGames: r.BlackGames, BlackWins: r.BlackWins, Fouls: r.Fouls, Byes: r.Byes, Shared: r.Shared, Playoff: r.Playoff}
-		for _, tb := range r.Tiebreaks {
-			row.Tiebreaks = append(row.Tiebreaks, tiebreakOut{Name: string(tb.Name), Value: tb.Float64()})
-		}
 		out.Rows = append(out.Rows, row)
 	}
 	if format == "csv" {
@@ -93,17 +90,23 @@ func teamStandings(tb *service.Tables, view, format string) (int, any, error) {
 	return http.StatusOK, out, nil
 }
 
+// tiebreaksView is a row's tie-break values, named by criterion; [] for none.
+func tiebreaksView(tbs []standings.Tiebreak) []tiebreakOut {
+	out := make([]tiebreakOut, len(tbs))
+	for i, tb := range tbs {
+		out[i] = tiebreakOut{Name: string(tb.Name), Value: tb.Float64()}
+	}
+	return out
+}
+
 // playerTableView is an individual table as the standings route shows it.
 func playerTableView(table standings.Table, n int, live bool) standingsOut {
 	out := standingsOut{Round: n, Live: live, Scoring: table.Scoring.Name, Chain: table.Chain.Strings(), Rows: []standingRowOut{}, Annulled: []string{}}
 	out.Annulled = append(out.Annulled, table.Annulled...)
 	for _, r := range table.Rows {
-		row := standingRowOut{Rank: r.Rank, PlayerID: r.PlayerID, Name: r.Name, Number: r.Number, Points: r.Points, Tiebreaks: []tiebreakOut{},
+		row := standingRowOut{Rank: r.Rank, PlayerID: r.PlayerID, Name: r.Name, Number: r.Number, Points: r.Points, Tiebreaks: tiebreaksView(r.Tiebreaks),
 			Games: r.Games, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, BlackGames: r.BlackGames, BlackWins: r.BlackWins,
 			Fouls: r.Fouls, Byes: r.Byes, Forfeits: r.Forfeits, Withdrawn: r.Withdrawn, Shared: r.Shared, Playoff: r.Playoff}
-		for _, tb := range r.Tiebreaks {
-			row.Tiebreaks = append(row.Tiebreaks, tiebreakOut{Name: string(tb.Name), Value: tb.Float64()})
-		}
 		out.Rows = append(out.Rows, row)
 	}
 	return out

@@ -34,47 +34,41 @@ func (e Explanation) In(lang Language) Explanation {
 
 // Chinese and English names of the Swiss codes (P-9, P-10, P-11).
 func pickLabel(code string, lang Language) string {
-	en := map[string]string{"firstRound": "round 1 goes by number", "floater": "came down from a higher score group",
-		"imbalance": "the larger colour imbalance", "streak": "the longer run of one colour", "number": "by number: the smaller in odd rounds, the larger in even rounds"}
-	if lang == English {
-		return en[code]
-	}
-	for p := swiss.PickFirstRound; p <= swiss.PickNumber; p++ {
-		if p.String() == code {
-			return p.Label()
-		}
-	}
-	return code
+	return swissLabel(code, lang, swiss.PickFirstRound, swiss.PickNumber, map[string]string{"firstRound": "round 1 goes by number",
+		"floater": "came down from a higher score group", "imbalance": "the larger colour imbalance", "streak": "the longer run of one colour",
+		"number": "by number: the smaller in odd rounds, the larger in even rounds"})
 }
 
 func reasonLabel(code string, lang Language) string {
-	en := map[string]string{"firstRound": "first-round pairing", "sameRank": "the same position in the opposite colour list",
-		"offset": "the next in the opposite colour list", "sameList": "within its own list", "undo": "after undoing a pair above",
-		"floatDown": "floated down to the next score group"}
-	if lang == English {
-		return en[code]
-	}
-	for r := swiss.FirstRoundPair; r <= swiss.FloatDown; r++ {
-		if r.String() == code {
-			return r.Label()
-		}
-	}
-	return code
+	return swissLabel(code, lang, swiss.FirstRoundPair, swiss.FloatDown, map[string]string{"firstRound": "first-round pairing",
+		"sameRank": "the same position in the opposite colour list", "offset": "the next in the opposite colour list",
+		"sameList": "within its own list", "undo": "after undoing a pair above", "floatDown": "floated down to the next score group"})
 }
 
 func colourLabel(code string, lang Language) string {
-	en := map[string]string{"firstRound": "round 1: the smaller number red on odd tables, the larger on even tables",
-		"fewerReds": "fewer reds plays red", "alternate": "equal colours: black last time plays red",
+	return swissLabel(code, lang, swiss.ColourFirstRound, swiss.ColourAvoidThree, map[string]string{
+		"firstRound": "round 1: the smaller number red on odd tables, the larger on even tables",
+		"fewerReds":  "fewer reds plays red", "alternate": "equal colours: black last time plays red",
 		"longerBlacks": "both had black: the longer black run plays red", "shorterReds": "both had red: the shorter red run plays red",
 		"numberSum":   "all equal: an odd sum of numbers gives the smaller number red, an even sum the larger",
 		"higherScore": "from the third-last round the higher score's colour need decides",
-		"avoidThree":  "swapped to avoid three more of one colour or three in a row"}
+		"avoidThree":  "swapped to avoid three more of one colour or three in a row"})
+}
+
+// swissLabel names a stored code of the Swiss values first…last: in
+// English from en, in Chinese by the value's rule-book term; a code of no
+// value stays as stored in Chinese.
+func swissLabel[T interface {
+	~int8
+	String() string
+	Label() string
+}](code string, lang Language, first, last T, en map[string]string) string {
 	if lang == English {
 		return en[code]
 	}
-	for c := swiss.ColourFirstRound; c <= swiss.ColourAvoidThree; c++ {
-		if c.String() == code {
-			return c.Label()
+	for v := first; v <= last; v++ {
+		if v.String() == code {
+			return v.Label()
 		}
 	}
 	return code
