@@ -68,7 +68,7 @@ func (a *API) tables(c *call, group string) (*event, *service.Tables, error) {
 
 // GET /tournaments/{tid}/standings — public (K-1, R-1…, S-6, S-7);
 // ?round=n is the table after round n, ?format=csv a spreadsheet, ?view= the
-// team tables (teams.go: teams, boards, teamsByPlaces; teams is the default
+// team tables (teamstandings.go: teams, boards, teamsByPlaces; teams is the default
 // of a team event), ?group= one group's or same-place final's table of a
 // groups event (S-5); ?offset= and ?limit= page the players' table. The
 // players' table of an individual event is served from its materialised

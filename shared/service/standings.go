@@ -37,6 +37,7 @@ type TableQuery struct {
 
 // Tables is a loaded event's tables after one round.
 type Tables struct {
+	// Ev is the event the tables are of.
 	Ev *Event
 	// Round is the round the tables are after; 0 is the table before round
 	// 1, every entrant level.
