@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
 	"net/http"
 	"strconv"
 
@@ -84,21 +83,19 @@ func (a *API) getRatings(c *call) (int, any, error) {
 	}
 	c.keepView(ev.nextStart(c.nowMs()))
 	if format == "csv" {
-		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: ratingsCSV(rows)}, nil
+		return http.StatusOK, ratingsCSV(rows), nil
 	}
 	return http.StatusOK, map[string]any{"round": tb.Round, "live": tb.Live, "parameters": ratingOut(ev.T.Settings.Rating), "rows": rows}, nil
 }
 
-func ratingsCSV(rows []ratingRowOut) []byte {
-	var buf bytes.Buffer
-	w := newCSVWriter(&buf)
-	_ = w.Write([]string{"number", "playerId", "name", "oldRating", "games", "score", "expectedScore", "k", "change", "newRating", "firstRating", "opponentAverage"})
+// ratingsCSV is the rating report as a spreadsheet, one row a player.
+func ratingsCSV(rows []ratingRowOut) raw {
 	itoa := strconv.Itoa
 	ftoa := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-	for _, r := range rows {
-		_ = w.Write([]string{itoa(r.Number), r.PlayerID, r.Name, itoa(r.OldRating), itoa(r.Games), ftoa(r.Score),
-			ftoa(r.ExpectedScore), itoa(r.K), itoa(r.Change), itoa(r.NewRating), strconv.FormatBool(r.FirstRating), itoa(r.OpponentAverage)})
+	recs := make([][]string, len(rows))
+	for i, r := range rows {
+		recs[i] = []string{itoa(r.Number), r.PlayerID, r.Name, itoa(r.OldRating), itoa(r.Games), ftoa(r.Score),
+			ftoa(r.ExpectedScore), itoa(r.K), itoa(r.Change), itoa(r.NewRating), strconv.FormatBool(r.FirstRating), itoa(r.OpponentAverage)}
 	}
-	w.Flush()
-	return buf.Bytes()
+	return csvAnswer([]string{"number", "playerId", "name", "oldRating", "games", "score", "expectedScore", "k", "change", "newRating", "firstRating", "opponentAverage"}, recs)
 }

@@ -166,16 +166,14 @@ type standingsPage struct {
 func playerTablePage(c *call, out standingsOut, pg page, total int, format string) (int, any, error) {
 	c.settled(!out.Live && c.r.URL.Query().Get("round") != "")
 	if format == "csv" {
-		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: standingsCSV(out)}, nil
+		return http.StatusOK, standingsCSV(out), nil
 	}
 	return http.StatusOK, standingsPage{out, pageInfo(c, pg, total)}, nil
 }
 
 // standingsCSV writes the table with a header row; tie-break columns are
 // named after the chain's criteria, as "tiebreak.<criterion>".
-func standingsCSV(t standingsOut) []byte {
-	var buf bytes.Buffer
-	w := newCSVWriter(&buf)
+func standingsCSV(t standingsOut) raw {
 	header := []string{"rank", "number", "playerId", "name", "points"}
 	if len(t.Rows) > 0 {
 		for _, tb := range t.Rows[0].Tiebreaks { // prefixed: wins, fouls … are also plain counts
@@ -183,19 +181,30 @@ func standingsCSV(t standingsOut) []byte {
 		}
 	}
 	header = append(header, "games", "wins", "draws", "losses", "blackGames", "blackWins", "fouls", "byes", "forfeits", "withdrawn", "shared", "playoff")
-	_ = w.Write(header)
 	itoa, btoa := strconv.Itoa, strconv.FormatBool
-	for _, r := range t.Rows {
+	recs := make([][]string, len(t.Rows))
+	for i, r := range t.Rows {
 		rec := []string{itoa(r.Rank), itoa(r.Number), r.PlayerID, r.Name, itoa(r.Points)}
 		for _, tb := range r.Tiebreaks {
 			rec = append(rec, strconv.FormatFloat(tb.Value, 'f', -1, 64))
 		}
 		rec = append(rec, itoa(r.Games), itoa(r.Wins), itoa(r.Draws), itoa(r.Losses), itoa(r.BlackGames), itoa(r.BlackWins),
 			itoa(r.Fouls), itoa(r.Byes), itoa(r.Forfeits), btoa(r.Withdrawn), btoa(r.Shared), btoa(r.Playoff))
-		_ = w.Write(rec)
+		recs[i] = rec
+	}
+	return csvAnswer(header, recs)
+}
+
+// csvAnswer is a spreadsheet answer: the header row, then the rows.
+func csvAnswer(header []string, rows [][]string) raw {
+	var buf bytes.Buffer
+	w := newCSVWriter(&buf)
+	_ = w.Write(header)
+	for _, r := range rows {
+		_ = w.Write(r)
 	}
 	w.Flush()
-	return buf.Bytes()
+	return raw{contentType: csvType, data: buf.Bytes()}
 }
 
 type crossCellOut struct {
@@ -360,14 +369,7 @@ func overallPlaces(ev *event, format string) (int, any, error) {
 		rows = out
 	}
 	if format == "csv" {
-		var buf bytes.Buffer
-		w := newCSVWriter(&buf)
-		_ = w.Write(header)
-		for _, rec := range csv {
-			_ = w.Write(rec)
-		}
-		w.Flush()
-		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: buf.Bytes()}, nil
+		return http.StatusOK, csvAnswer(header, csv), nil
 	}
 	return http.StatusOK, map[string]any{"round": ev.T.Round, "view": "overall", "rows": rows}, nil
 }

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
 	"net/http"
 	"strconv"
 
@@ -67,7 +66,7 @@ func teamStandings(tb *service.Tables, view, format string) (int, any, error) {
 		}
 		out := playerTableView(ind, tb.Round, tb.Live)
 		if format == "csv" {
-			return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: standingsCSV(out)}, nil
+			return http.StatusOK, standingsCSV(out), nil
 		}
 		return http.StatusOK, out, nil
 	case "teamsByPlaces":
@@ -85,7 +84,7 @@ func teamStandings(tb *service.Tables, view, format string) (int, any, error) {
 		out.Rows = append(out.Rows, row)
 	}
 	if format == "csv" {
-		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: teamStandingsCSV(out)}, nil
+		return http.StatusOK, teamStandingsCSV(out), nil
 	}
 	return http.StatusOK, out, nil
 }
@@ -116,9 +115,7 @@ func playerTableView(table standings.Table, n int, live bool) standingsOut {
 // team, the chain's criteria in chain order (so a spreadsheet reads the tie
 // as the arbiter does), then the counters the chain does not already show.
 // Every column name is unique.
-func teamStandingsCSV(t teamStandingsOut) []byte {
-	var buf bytes.Buffer
-	w := newCSVWriter(&buf)
+func teamStandingsCSV(t teamStandingsOut) raw {
 	itoa, btoa := strconv.Itoa, strconv.FormatBool
 	type column struct {
 		name  string
@@ -155,8 +152,8 @@ func teamStandingsCSV(t teamStandingsOut) []byte {
 			header = append(header, c.name)
 		}
 	}
-	_ = w.Write(header)
-	for _, r := range t.Rows {
+	recs := make([][]string, len(t.Rows))
+	for i, r := range t.Rows {
 		rec := []string{itoa(r.Rank), itoa(r.Number), r.TeamID, r.Name}
 		tbs := r.Tiebreaks
 		if len(t.Chain) == len(tbs)+1 { // the leading match points is no tie-break
@@ -168,8 +165,7 @@ func teamStandingsCSV(t teamStandingsOut) []byte {
 		for _, c := range rest {
 			rec = append(rec, c.value(r))
 		}
-		_ = w.Write(rec)
+		recs[i] = rec
 	}
-	w.Flush()
-	return buf.Bytes()
+	return csvAnswer(header, recs)
 }
