@@ -53,12 +53,14 @@
 //	                  results, rulings; votes.go sealed repetition votes,
 //	                  signatures.go the scoresheet's signatures, adjourn.go
 //	pgnimport.go      game records in: /games/import, /games/{gid}/record
-//	standings.go      standings and crosstable; teamstandings.go the team tables
+//	standings.go      standings, crosstable and final places rendered (service.Tables);
+//	                  teamstandings.go the team tables
 //	views.go          the public tables kept as views (V#<tid>), fresh by stamps;
 //	                  etag.go their ETags and cache headers; paging.go pages of rows;
 //	                  responseviews.go whole answers kept
 //	formats.go        ?format= (JSON or CSV) for every route, the event's games list;
-//	                  explainlang.go the pairing reasons in the reader's language
+//	                  explainlang.go the reader's language for the pairing reasons
+//	                  (the sentences: tournament.Explanation.In)
 //	teams.go          team events: teams, lineups, team rounds' views; teamknockout.go
 //	                  a team knockout's views (S-3)
 //	delay.go          the broadcast delay: who reads a game live

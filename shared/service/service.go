@@ -31,6 +31,9 @@
 //	rounds.go       starting a round (StartRound); changes.go its manual changes (C-1)
 //	roundgames.go   a round's games: read, made, repaired, started (EnsureGames …)
 //	catchup.go      the catch-up a read of a round owes (CatchUpRound)
+//	standings.go    the standings reads: the round a table is after (Event.Tables),
+//	                the players', group, boards, team and R-9 tables, the
+//	                crosstable, the final places (Event.Places)
 //	teams.go        team events: teams and lineups loaded, lineups due (T-3),
 //	                a knockout's extension (S-3)
 //	eventkey.go     an event's key, its id and keyed game ids; a game's own pairing
