@@ -77,6 +77,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
+	"github.com/xqtour/xqtour/shared/service/mirror"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -109,10 +110,9 @@ type API struct {
 	// exportPage, when positive, is the most one export page holds
 	// (ExportPageBytes otherwise).
 	exportPage int
-	// mirrors, when set, sends this stack's mirrors (mirrorsend.go).
-	mirrors *Mirrors
-	// marks remembers whether the table holds any mirror's read-only mark (mirror.go).
-	marks markCache
+	// mirror is the mirror's service (shared/service/mirror), which sends
+	// this stack's mirrors once StartMirrors ran.
+	mirror *mirror.Service
 }
 
 // Option configures an API.
@@ -172,6 +172,7 @@ func New(st *store.Store, opts ...Option) *API {
 	a.svc = service.New(st, a.now, service.Options{Retention: a.retention}, nil, a.log)
 	a.games = a.gameStore() // its ending games are checked by the event layer
 	a.svc.Games = a.games
+	a.mirror = a.newMirror()
 	return a
 }
 

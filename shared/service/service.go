@@ -83,3 +83,8 @@ func (s *Service) now(ctx context.Context) int64 {
 	}
 	return s.clock().UnixMilli()
 }
+
+// NowMs is the request's instant in Unix ms (WithNow), or the clock's
+// outside a request: what the layers beside this one (the mirror) stamp
+// their items with.
+func (s *Service) NowMs(ctx context.Context) int64 { return s.now(ctx) }
