@@ -20,8 +20,8 @@ import (
 // export read and paged as GET …/export reads and pages it.
 func (a *API) newMirror() *mirror.Service {
 	return mirror.New(mirror.Config{Store: a.store, Service: a.svc, Clock: a.now, Log: a.log,
-		Transport: httpTransport{&http.Client{Timeout: mirror.Timeout}},
-		Lines:     func(ctx context.Context, tid string) ([][]byte, error) { return a.eventLines(bgCall(ctx), tid) },
+		Transport:    httpTransport{&http.Client{Timeout: mirror.Timeout}},
+		Lines:        func(ctx context.Context, tid string) ([][]byte, error) { return a.eventLines(bgCall(ctx), tid) },
 		ImportBodies: a.importBodies})
 }
 
@@ -85,7 +85,9 @@ func (t httpTransport) Post(ctx context.Context, url, contentType string, header
 
 // StartMirrors starts sending this stack's mirrors until ctx ends
 // (mirror.Service.StartSending): the local stack does, before it serves.
-func (a *API) StartMirrors(ctx context.Context) (*mirror.Sender, error) { return a.mirror.StartSending(ctx) }
+func (a *API) StartMirrors(ctx context.Context) (*mirror.Sender, error) {
+	return a.mirror.StartSending(ctx)
+}
 
 // refuseMirrored is where a write to a read-only event is refused:
 // authenticate calls it once a token is proven, and every write route on an
