@@ -61,6 +61,8 @@
 //	delay.go          the broadcast delay: who reads a game live
 //	discipline.go     the discipline report and expulsions (O-2)
 //	challenge.go      the challenge ring; ratings.go the rating report
+//	mirror.go         the mirror's routes, the read-only refusal every write passes, and
+//	                  the Transport that posts to another stack (shared/service/mirror)
 //	transfer.go       export and import of a whole event, paged imports staged;
 //	                  importcheck.go what an import may write, checked item by item
 //	rules.go          the rule book; openapi.go the OpenAPI and AsyncAPI documents

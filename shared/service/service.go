@@ -30,9 +30,12 @@
 //	eventkey.go     an event's key, its id and keyed game ids; a game's own pairing
 //	ids.go          ids and tokens; limits.go the caps on lists (Limits)
 //	expiry.go       an unpaired event's expiry, kept once paired
+//	itemcheck.go    the checks of one item another stack sent (an import, a mirror)
 //	command/        refusals by kind, the retry of the store's contention, sequencing
 //	games/          the game item, its write loop, its view
 //	items/          the stored shape of every item kind
+//	mirror/         an event mirrored live to another stack: sender, queue, the
+//	                copy's apply, takeover, the read-only refusal
 package service
 
 import (
