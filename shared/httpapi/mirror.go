@@ -104,9 +104,6 @@ func (a *API) refuseMirrored(c *call) error {
 	if id == "" {
 		id = c.r.PathValue("gid")
 	}
-	if id == "" {
-		return nil
-	}
 	return a.mirror.Refusal(c.ctx(), id)
 }
 
@@ -208,7 +205,10 @@ func (a *API) startMirror(c *call) (int, any, error) {
 			Message: "this stack does not send mirrors (the local stack does: make run); it can be a mirror's target"}
 	}
 	_, st, err := mirrorState(a.mirror.Start(c.ctx(), tid, mirror.Request{Target: target, CreationKey: body.CreationKey, Source: body.Source, Here: baseURL(c.r)}))
-	return http.StatusCreated, st, err
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, st, nil
 }
 
 // GET /tournaments/{tid}/mirror — organiser: the mirror's state, on its source or its copy.

@@ -128,12 +128,13 @@ func conflict(code, msg string) error {
 	return &command.Error{Kind: command.Conflict, Code: code, Message: msg}
 }
 
-// Refusal is the one refusal of a write to a read-only event or game id:
-// nil when id carries no read-only mark, or mirror_read_only naming where
-// the event is written. It costs one small strongly consistent read of the
-// mark, and nothing on a stack that never held one (the flag below).
+// Refusal is the one refusal of a write to a read-only event or game id
+// ("" for a write that names neither): nil when id carries no read-only
+// mark, or mirror_read_only naming where the event is written. It costs one
+// small strongly consistent read of the mark, and nothing on a stack that
+// never held one (the flag below).
 func (s *Service) Refusal(ctx context.Context, id string) error {
-	if held, err := s.mayHoldMarks(ctx); err != nil || !held {
+	if held, err := s.mayHoldMarks(ctx); err != nil || !held || id == "" {
 		return err
 	}
 	rec, err := s.Store.Get(ctx, store.MirrorPK(id), store.ReadOnlySK)
