@@ -80,7 +80,7 @@ var (
 		`(?:: position (\d+) in the list, (\d+) passed over as already met or forbidden, (\d+) as blocking a complete pairing` +
 		`(?:, (\d+) as giving swapped colours, \+3, three in a row or a third float)?)?` +
 		`; colours: [^(]*\((\w+)(?:, appendix 3 §4\((\d+)\))?\)$`)
-	reBye        = regexp.MustCompile(`^S-7: lowest score group \(score (-?\d+)\), no bye before(?:; passed over (\d+) who had a bye and (\d+) whose bye would block a complete pairing)?$`)
+	reBye        = regexp.MustCompile(`^S-7: lowest score group \(score (-?\d+)\), no bye before(?:; passed over (\d+) who had a bye and (\d+) whose bye would block a complete pairing)?(; this bye lets the others pair with the fewest floats \(P-4\))?$`)
 	reRoundRobin = regexp.MustCompile(`^round-robin table, round (\d+): no\. (\d+) v no\. (\d+) \(S-1, first listed has red(?:; numbers by (\w+))?\)$`)
 	reGroup      = regexp.MustCompile(`^group (\S+), round-robin table round (\d+): no\. (\d+) v no\. (\d+) \(S-5, S-1: first listed has red\)$`)
 	reFinal      = regexp.MustCompile(`^N\+1 final: first and second after round (\d+) meet whether or not they have met \(S-4\)$`)
@@ -153,6 +153,11 @@ func explainText(e Explanation, lang Language) string {
 		out := fmt.Sprintf("S-7：最低分段（%s分）中此前未轮空者轮空", m[1])
 		if m[2] != "" {
 			out += fmt.Sprintf("；跳过已轮空者%s人、其轮空将妨碍充分配对者%s人", m[2], m[3])
+		}
+		if m[4] != "" {
+			// The weighted matching moved the bye (swiss pair.go): said so,
+			// or the reader would not see why this one sits out.
+			out += "；此人轮空可使其余棋手以最少的浮动配对（P-4）"
 		}
 		return out
 	case matchText(reRoundRobin, s, &m):
