@@ -103,6 +103,12 @@ func (a *API) enter(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
+	// No token is proven on this route, so authenticate never asked: a
+	// mirrored copy is refused here, or it would take entries its source
+	// never sees.
+	if err := a.refuseMirrored(c); err != nil {
+		return 0, nil, err
+	}
 	res, err := a.svc.Exec(c.ctx(), tid, service.Anyone, service.Enter{Name: in.Name, Rating: in.Rating, Club: in.Club, DuplicateOk: in.DuplicateOk})
 	if err != nil {
 		return 0, nil, err

@@ -91,10 +91,12 @@ func (a *API) StartMirrors(ctx context.Context) (*mirror.Sender, error) {
 
 // refuseMirrored is where a write to a read-only event is refused:
 // authenticate calls it once a token is proven, and every write route on an
-// event or a game takes a token (the mirror's own routes excepted: they are
-// how a copy is claimed, fed, taken over and asked about). A POST naming
-// an event or a game (its path's tid or gid) is asked of mirror.Refusal;
-// a caller without a valid token costs nothing.
+// event or a game takes a token but the players' own entry (POST
+// /tournaments/{tid}/entries, RoleEntrant), which asks it itself; the
+// mirror's own routes are excepted: they are how a copy is claimed, fed,
+// taken over and asked about. A POST naming an event or a game (its path's
+// tid or gid) is asked of mirror.Refusal; a caller without a valid token
+// costs nothing on the routes that take one.
 func (a *API) refuseMirrored(c *call) error {
 	if c.mirrorChecked || c.r.Method != http.MethodPost || strings.Contains(c.r.Pattern, "/tournaments/{tid}/mirror") {
 		return nil
