@@ -101,7 +101,7 @@ func (a *API) createGame(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	tc, err := controlOf(in.TimeControl)
+	tc, err := in.TimeControl.Control()
 	if err != nil {
 		return 0, nil, err
 	}
