@@ -9,15 +9,17 @@
 // the application layer (shared/service) loads the event, authorises the
 // caller, applies the command and writes it in one conditional transaction
 // (service.Exec); a game command goes through the game layer's one write
-// loop (shared/service/games, Store.Mutate). Rules are decided in the core
+// loop (shared/service/games, Store.Mutate) as a service.GameCommand
+// (shared/service/gameplay.go, playGame in games.go). Rules are decided in the core
 // (shared/tournament, shared/game, shared/team) and refused there with the
 // rule ids of shared/RULES.md; the application layer's refusals name a kind
 // (command.Kind), never a status. Errors map to statuses in one place,
 // toError in errors.go: a core refusal is a *rulebook.RuleError (422 unless
 // refusalStatus says otherwise), a *command.Error by its kind.
 // A result a client sends is read once, by result.Parse, where it is decoded
-// (games.go, pgnimport.go). Rule options and the scoring are read into their
-// types once, when an event or a game is created (rulesJSON.rules in dto.go,
+// (service.GameResult, pgnimport.go). Rule options, the time control and the
+// scoring are read into their types once, when an event or a game is
+// created (tournament.RuleNames.Rules, games.TimeControl.Control,
 // createTournament), and an unknown name is a 400 naming the field and the rule.
 //
 // Where each concept lives (what is not here is in shared/service, whose
@@ -32,7 +34,8 @@
 //	                  Credential of event commands (eventCaller)
 //	security.go       path ids, the creation key, the origin secret, cache headers
 //	errors.go         Error, toError (every error to its status) and JSON writing
-//	dto.go            JSON shapes of event settings (time control, rules) in and out
+//	dto.go            JSON shapes of event settings (time control, rules) in and out;
+//	                  what they mean is read in the core (tournament.RuleNames)
 //	text.go           quoting in messages
 //	records.go        reading event items for views (load, encode, loadPlayers)
 //	gamestore.go      the game layer as a request calls it (mutateGame, gameStore)
@@ -49,9 +52,10 @@
 //	rounds.go         pairing, rounds, changes, start; the round views
 //	finished.go       GET /tournaments/{tid} and the finished status
 //	discovery.go      GET /me, the round list, the officials
-//	games.go          game handlers: create, moves, clock, arrival, draws, claims,
-//	                  results, rulings; votes.go sealed repetition votes,
-//	                  signatures.go the scoresheet's signatures, adjourn.go
+//	games.go          game handlers: create, read; moves, clock, arrival, draws, claims,
+//	                  results, rulings decoded and run as service game commands
+//	                  (playGame); votes.go sealed repetition votes, signatures.go
+//	                  the scoresheet's signatures, adjourn.go
 //	pgnimport.go      game records in: /games/import, /games/{gid}/record
 //	standings.go      standings, crosstable and final places rendered (service.Tables);
 //	                  teamstandings.go the team tables
