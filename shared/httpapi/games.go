@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -324,24 +323,9 @@ func (a *API) gameRecord(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	a.games.SettleOnRead(c.ctx(), sg, c.nowMs())
-	info := game.RecordInfo{Red: "Red", Black: "Black"}
-	if i := sg.Link.Info; i != nil {
-		info = game.RecordInfo{Event: i.Event, Site: i.Site, Date: i.Date, Round: i.Round, Red: i.Red, Black: i.Black}
-		if info.Red == "" {
-			info.Red = "Red"
-		}
-		if info.Black == "" {
-			info.Black = "Black"
-		}
-	}
-	if sg.Link.Tournament != "" {
-		names, err := a.svc.NamesOf(c.ctx(), sg)
-		if err != nil {
-			return 0, nil, err
-		}
-		// A name whose item is gone leaves what the link says.
-		info.Event, info.Red, info.Black = cmp.Or(names.Event, info.Event), cmp.Or(names.Red, info.Red), cmp.Or(names.Black, info.Black)
-		info.Round = strconv.Itoa(sg.Link.Round)
+	info, err := a.svc.RecordInfo(c.ctx(), sg)
+	if err != nil {
+		return 0, nil, err
 	}
 	sg, at := a.seenBy(c, sg, c.nowMs())
 	text, err := sg.Game.Record(at, format, info)

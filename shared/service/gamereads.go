@@ -1,8 +1,10 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"slices"
+	"strconv"
 
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/service/command"
@@ -75,35 +77,37 @@ func (s *Service) GamesByID(ctx context.Context, ids []string) (map[string]*game
 	return out, nil
 }
 
-// GameNames are the names an event game's record gives: its event's and
-// its players', each "" when its item is gone.
-type GameNames struct {
-	Event, Red, Black string
-}
-
-// NamesOf reads the names of event game sg's event and players in one
-// request.
-func (s *Service) NamesOf(ctx context.Context, sg *games.Item) (GameNames, error) {
+// RecordInfo is the header a game's record gives (N-…): what the game's
+// link holds, "Red" and "Black" for a side it does not name, and for an
+// event game its event's and players' names as their items now say (read
+// in one request; a name whose item is gone leaves what the link says)
+// and its round.
+func (s *Service) RecordInfo(ctx context.Context, sg *games.Item) (game.RecordInfo, error) {
+	info := game.RecordInfo{Red: "Red", Black: "Black"}
+	if i := sg.Link.Info; i != nil {
+		info = game.RecordInfo{Event: i.Event, Site: i.Site, Date: i.Date, Round: i.Round, Red: cmp.Or(i.Red, "Red"), Black: cmp.Or(i.Black, "Black")}
+	}
 	tid := sg.Link.Tournament
+	if tid == "" {
+		return info, nil
+	}
 	ev := store.Key{PK: store.TournamentPK(tid), SK: store.MetaSK}
 	red := store.Key{PK: store.TournamentPK(tid), SK: store.PlayerSK(sg.Link.Red)}
 	black := store.Key{PK: store.TournamentPK(tid), SK: store.PlayerSK(sg.Link.Black)}
 	got, err := s.store.GetMany(ctx, ev, red, black)
 	if err != nil {
-		return GameNames{}, err
+		return game.RecordInfo{}, err
 	}
-	var out GameNames
 	var t tournament.Tournament
 	if r := got[ev]; r != nil && decodeItem(r, &t) == nil {
-		out.Event = t.Settings.Name
+		info.Event = cmp.Or(t.Settings.Name, info.Event)
 	}
-	var p tournament.Player
-	if r := got[red]; r != nil && decodeItem(r, &p) == nil {
-		out.Red = p.Name
+	for key, name := range map[store.Key]*string{red: &info.Red, black: &info.Black} {
+		var p tournament.Player
+		if r := got[key]; r != nil && decodeItem(r, &p) == nil {
+			*name = cmp.Or(p.Name, *name)
+		}
 	}
-	p = tournament.Player{}
-	if r := got[black]; r != nil && decodeItem(r, &p) == nil {
-		out.Black = p.Name
-	}
-	return out, nil
+	info.Round = strconv.Itoa(sg.Link.Round)
+	return info, nil
 }

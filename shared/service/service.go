@@ -41,7 +41,7 @@
 //	                results, rulings, votes, adjournment, signatures) run by the
 //	                game layer's write loop (OnGame)
 //	gamereads.go    a standalone game created; games read by id (GamesByID, the one
-//	                batch read of games), the names of a game's record
+//	                batch read of games), a game record's header (RecordInfo)
 //	ids.go          ids and tokens; limits.go the caps on lists (Limits)
 //	expiry.go       an unpaired event's expiry, kept once paired
 //	itemcheck.go    the checks of one item another stack sent (an import, a mirror)
