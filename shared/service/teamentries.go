@@ -39,6 +39,9 @@ func (RegisterTeam) Roles() []Role { return []Role{Organiser} }
 
 // Apply implements Command.
 func (c RegisterTeam) Apply(x *Txn) (any, error) {
+	if n := len(c.Members) + len(c.Substitutes); n > LimitOf(CapTeamPlayers).Max {
+		return nil, TooMany(CapTeamPlayers, n)
+	}
 	if x.T.Settings.Teams && x.T.TeamCount >= LimitOf(CapTeams).Max {
 		return nil, OverLimit(CapTeams)
 	}
