@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -13,17 +12,14 @@ import (
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/tournament"
-	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
 // gameActor authenticates the caller of a game route and says whom it acts
-// as. Players are checked against the hashes in the game item (no extra
-// read); officials and the organiser are looked up in their event.
+// as (service.GameActor). Players are checked against the hashes in the
+// game item (no extra read); officials and the organiser are looked up in
+// their event.
 func (a *API) gameActor(c *call, sg *games.Item) (game.Actor, Principal, error) {
-	scope := sg.Link.Tournament
-	if scope == "" {
-		scope = sg.ID
-	}
+	scope := service.GameScope(sg)
 	known := func(s, id string) (credential, bool) {
 		if s != scope {
 			return credential{}, false
@@ -40,27 +36,8 @@ func (a *API) gameActor(c *call, sg *games.Item) (game.Actor, Principal, error) 
 	if err != nil {
 		return game.Actor{}, Principal{}, err
 	}
-	if p.Scope != scope {
-		return game.Actor{}, p, forbidden("this token belongs to another event or game")
-	}
-	switch {
-	case p.Role == rolePlayer && p.ID == sg.Link.Red:
-		return game.PlayerOf(xiangqi.Red), p, nil
-	case p.Role == rolePlayer && p.ID == sg.Link.Black:
-		return game.PlayerOf(xiangqi.Black), p, nil
-	case p.Role == roleScribe:
-		if len(p.Tables) > 0 && !slices.Contains(p.Tables, sg.Link.Table) {
-			return game.Actor{}, p, forbidden(fmt.Sprintf("this scribe does not keep table %d", sg.Link.Table))
-		}
-		return game.Actor{Role: game.Scribe}, p, nil
-	case p.Role == roleArbiter:
-		return game.Actor{Role: game.Arbiter}, p, nil
-	case p.Role == roleChief:
-		return game.Actor{Role: game.ChiefArbiter}, p, nil
-	case p.Role == roleOrganiser:
-		return game.Actor{Role: game.Organiser}, p, nil
-	}
-	return game.Actor{}, p, forbidden("a " + p.Role + " of another game may not act on this one")
+	by, err := service.GameActor(sg, p)
+	return by, p, err
 }
 
 // gameSeatCredential answers for the seat tokens of a standalone game.

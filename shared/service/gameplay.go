@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/game"
@@ -44,6 +45,44 @@ func (s *Service) OnGame(ctx context.Context, now int64, cmd GameCommand) func(*
 	return func(it *games.Item, by game.Actor) error {
 		return cmd.Apply(GameTxn{Ctx: ctx, S: s, Item: it, By: by, Now: now})
 	}
+}
+
+// GameScope is the scope of the tokens that act on game it: its event's,
+// or a standalone game's own.
+func GameScope(it *games.Item) string {
+	if it.Link.Tournament != "" {
+		return it.Link.Tournament
+	}
+	return it.ID
+}
+
+// GameActor is whom caller c acts as on game it (O-1): a player for its
+// seat of this game, a scribe at a table it keeps, an arbiter, the chief
+// arbiter or the organiser of the game's event. A token of another event
+// or game, a scribe of other tables and a player of another game are
+// refused.
+func GameActor(it *games.Item, c Caller) (game.Actor, error) {
+	if c.Scope != GameScope(it) {
+		return game.Actor{}, command.Forbid("this token belongs to another event or game")
+	}
+	switch {
+	case c.Role == Player && c.ID == it.Link.Red:
+		return game.PlayerOf(xiangqi.Red), nil
+	case c.Role == Player && c.ID == it.Link.Black:
+		return game.PlayerOf(xiangqi.Black), nil
+	case c.Role == Scribe:
+		if len(c.Tables) > 0 && !slices.Contains(c.Tables, it.Link.Table) {
+			return game.Actor{}, command.Forbid(fmt.Sprintf("this scribe does not keep table %d", it.Link.Table))
+		}
+		return game.Actor{Role: game.Scribe}, nil
+	case c.Role == Arbiter:
+		return game.Actor{Role: game.Arbiter}, nil
+	case c.Role == ChiefArbiter:
+		return game.Actor{Role: game.ChiefArbiter}, nil
+	case c.Role == Organiser:
+		return game.Actor{Role: game.Organiser}, nil
+	}
+	return game.Actor{}, command.Forbid("a " + c.Role + " of another game may not act on this one")
 }
 
 // GameMove is a move by the player to move, or by the table's scribe for

@@ -54,3 +54,41 @@ func TestGameCommands(t *testing.T) {
 		t.Fatalf("the scribe's move for red: %v (ply %d)", err, g.Ply())
 	}
 }
+
+// Whom a token acts as on a game (O-1): its seat for a player of the game,
+// a scribe only at the tables it keeps, the officials and the organiser of
+// its event; a token of another event, or a player of another game, is refused.
+func TestGameActor(t *testing.T) {
+	it := &games.Item{ID: "gaaaaaaaaaaaaaaaa", Link: games.Link{Tournament: "taaaaaaaaaaaaaaaa", Red: "p1", Black: "p2", Table: 3}}
+	if service.GameScope(it) != "taaaaaaaaaaaaaaaa" || service.GameScope(&games.Item{ID: "gbbbbbbbbbbbbbbbb"}) != "gbbbbbbbbbbbbbbbb" {
+		t.Fatal("a game's scope is its event's, or a standalone game's own id")
+	}
+	in := func(id, role string, tables ...int) service.Caller {
+		return service.Caller{Scope: "taaaaaaaaaaaaaaaa", ID: id, Role: role, Tables: tables}
+	}
+	for _, c := range []struct {
+		name   string
+		caller service.Caller
+		want   game.Actor
+	}{
+		{"the red player", in("p1", service.Player), game.PlayerOf(xiangqi.Red)},
+		{"the black player", in("p2", service.Player), game.PlayerOf(xiangqi.Black)},
+		{"a scribe of every table", in("o1", service.Scribe), game.Actor{Role: game.Scribe}},
+		{"the table's scribe", in("o1", service.Scribe, 2, 3), game.Actor{Role: game.Scribe}},
+		{"the chief arbiter", in("o2", service.ChiefArbiter), game.Actor{Role: game.ChiefArbiter}},
+		{"the organiser", in("taaaaaaaaaaaaaaaa", service.Organiser), game.Actor{Role: game.Organiser}},
+	} {
+		if by, err := service.GameActor(it, c.caller); err != nil || by != c.want {
+			t.Errorf("%s: %+v, %v", c.name, by, err)
+		}
+	}
+	for name, c := range map[string]service.Caller{
+		"another event's organiser": {Scope: "tbbbbbbbbbbbbbbbb", ID: "tbbbbbbbbbbbbbbbb", Role: service.Organiser},
+		"another table's scribe":    in("o1", service.Scribe, 1),
+		"a player of another game":  in("p3", service.Player),
+	} {
+		if kind, _ := refusal(t, func() error { _, err := service.GameActor(it, c); return err }()); kind != command.Forbidden {
+			t.Errorf("%s: %v", name, kind)
+		}
+	}
+}

@@ -37,7 +37,8 @@
 //	teams.go        team events: teams and lineups loaded, lineups due (T-3),
 //	                a knockout's extension (S-3)
 //	eventkey.go     an event's key, its id and keyed game ids; a game's own pairing
-//	gameplay.go     the game commands (GameCommand: moves, clock, draws, claims,
+//	gameplay.go     whom a token acts as on a game (GameActor); the game commands
+//	                (GameCommand: moves, clock, draws, claims,
 //	                results, rulings, votes, adjournment, signatures) run by the
 //	                game layer's write loop (OnGame)
 //	gamereads.go    a standalone game created; games read by id (GamesByID, the one
