@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"errors"
 	"net/http"
 	"slices"
 	"strconv"
@@ -55,14 +54,10 @@ func (a *API) gameSeatCredential(c *call, gid, id string) (credential, error) {
 	return credential{}, notFound("seat " + id)
 }
 
-// standaloneGameRules reads a standalone game's rule options
-// (tournament.StandaloneRules decides their defaults, G-6).
+// standaloneGameRules is a standalone game's rules as in names them
+// (tournament.RuleNames.Standalone, G-6).
 func standaloneGameRules(tc clock.Control, in *rulesJSON) (game.Rules, error) {
-	r, err := in.rules()
-	if err != nil {
-		return game.Rules{}, err
-	}
-	return tournament.StandaloneRules(tc, r, in != nil && in.Repetition != "")
+	return (*tournament.RuleNames)(in).Standalone(tc)
 }
 
 // POST /games — anyone: a standalone game; returns both seats' tokens once.
@@ -85,10 +80,6 @@ func (a *API) createGame(c *call) (int, any, error) {
 	}
 	res, err := a.svc.CreateGame(c.ctx(), game.Setup{FEN: in.FEN, Control: tc, Rules: rules, StartMs: c.nowMs()})
 	if err != nil {
-		var re *game.RuleError
-		if errors.As(err, &re) && re.Code == game.CodeInvalidArgument {
-			return 0, nil, &Error{Status: http.StatusBadRequest, Code: "invalid_field", Message: "fen: " + re.Message, Rule: re.Rule}
-		}
 		return 0, nil, err
 	}
 	return http.StatusCreated, map[string]any{"id": res.Game.ID, "redToken": res.RedToken, "blackToken": res.BlackToken, "game": games.ViewOf(res.Game, c.nowMs(), 0)}, nil

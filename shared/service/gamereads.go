@@ -3,6 +3,7 @@ package service
 import (
 	"cmp"
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 
@@ -22,10 +23,13 @@ type StandaloneGame struct {
 }
 
 // CreateGame makes a standalone game of setup, whose seats are "red" and
-// "black", each with its token; it expires by the games' retention.
+// "black", each with its token; it expires by the games' retention. A
+// position the game refuses is the refusal of the request's fen field.
 func (s *Service) CreateGame(ctx context.Context, setup game.Setup) (StandaloneGame, error) {
 	g, err := game.New(setup)
-	if err != nil {
+	if re := (*game.RuleError)(nil); errors.As(err, &re) && re.Code == game.CodeInvalidArgument {
+		return StandaloneGame{}, &command.Error{Kind: command.Invalid, Code: "invalid_field", Message: "fen: " + re.Message, Rule: re.Rule}
+	} else if err != nil {
 		return StandaloneGame{}, err
 	}
 	gid := NewID('g')

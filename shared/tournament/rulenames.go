@@ -3,6 +3,7 @@ package tournament
 import (
 	"fmt"
 
+	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
 )
 
@@ -46,6 +47,16 @@ func (n *RuleNames) Rules() (Rules, error) {
 	return Rules{Rules: game.Rules{Repetition: rep, IllegalMoves: ill, NoCaptureMoves: n.NoCaptureMoves,
 		DrawOfferLimit: n.DrawOfferLimit, DeadPositionDraw: n.DeadPositionDraw,
 		OfferLoses: n.OfferLoses, DroppedPieceLoses: dropped}, LateForfeitMs: n.LateForfeitMs, RecordArrivals: n.RecordArrivals}, nil
+}
+
+// Standalone is the rules of a standalone game with control tc as n names
+// them (StandaloneRules decides what a name left out means, G-6).
+func (n *RuleNames) Standalone(tc clock.Control) (game.Rules, error) {
+	r, err := n.Rules()
+	if err != nil {
+		return game.Rules{}, err
+	}
+	return StandaloneRules(tc, r, n != nil && n.Repetition != "")
 }
 
 // Names is r as a request names it: what Rules reads back to r.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
 )
 
@@ -42,5 +43,18 @@ func TestRuleNames(t *testing.T) {
 		if !errors.As(err, &fe) || fe.Field != bad.field || fe.Rule != bad.rule {
 			t.Errorf("%+v: %v", bad.in, err)
 		}
+	}
+}
+
+// A standalone game's named rules: none named is perpetual check loses
+// (G-6, no arbiter to rule), the arbiters' ruling named is refused.
+func TestRuleNames_Standalone(t *testing.T) {
+	r, err := (*RuleNames)(nil).Standalone(clock.Control{})
+	if err != nil || r.Repetition != game.PerpetualCheckLoses {
+		t.Errorf("none named: %+v, %v", r, err)
+	}
+	var fe *FieldError
+	if _, err := (&RuleNames{Repetition: "ruling"}).Standalone(clock.Control{}); !errors.As(err, &fe) || fe.Rule != "G-6" {
+		t.Errorf("the ruling named: %v", err)
 	}
 }
