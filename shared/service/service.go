@@ -38,9 +38,9 @@
 //	                a knockout's extension (S-3)
 //	eventkey.go     an event's key, its id and keyed game ids; a game's own pairing
 //	gameplay.go     whom a token acts as on a game (GameActor); the game commands
-//	                (GameCommand: moves, clock, draws, claims,
-//	                results, rulings, votes, adjournment, signatures) run by the
-//	                game layer's write loop (OnGame)
+//	                (GameCommand: moves, clock, draws, claims, results, rulings,
+//	                votes, adjournment, signatures) run by the game layer's
+//	                write loop (OnGame)
 //	gamereads.go    a standalone game created; games read by id (GamesByID, the one
 //	                batch read of games), a game record's header (RecordInfo)
 //	ids.go          ids and tokens; limits.go the caps on lists (Limits)
