@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -134,7 +133,7 @@ func (a *API) getFestival(c *call) (int, any, error) {
 			continue // expired unpaired
 		}
 		var t tournament.Tournament
-		if err := json.Unmarshal(rec.Doc, &t); err != nil {
+		if err := service.DecodeItem(rec, &t); err != nil {
 			return 0, nil, fmt.Errorf("decode section %s: %w", rec.PK, err)
 		}
 		s := sectionOut{ID: t.ID, Name: t.Settings.Name, System: t.Settings.System, Teams: t.Settings.Teams, Status: string(t.Status),

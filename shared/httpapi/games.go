@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -559,7 +558,7 @@ func (a *API) gameRecord(c *call) (int, any, error) {
 		}
 		var ev tournament.Tournament
 		var red, black tournament.Player
-		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.MetaSK}]; r != nil && json.Unmarshal(r.Doc, &ev) == nil {
+		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.MetaSK}]; r != nil && service.DecodeItem(r, &ev) == nil {
 			info.Event = ev.Settings.Name
 		}
 		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.PlayerSK(sg.Link.Red)}]; r != nil && service.DecodeItem(r, &red) == nil {

@@ -151,7 +151,7 @@ func (a *API) openViewOf(c *call, tid, name string, teams bool) (*storedView, er
 		return nil, nil
 	}
 	var t tournament.Tournament
-	if err := json.Unmarshal(meta.Doc, &t); err != nil {
+	if err := service.DecodeItem(meta, &t); err != nil {
 		return nil, fmt.Errorf("decode tournament %s: %w", tid, err)
 	}
 	if t.Settings.Teams && !teams {

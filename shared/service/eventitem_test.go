@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"encoding"
 	"reflect"
 	"testing"
 
@@ -80,5 +81,51 @@ func TestEventItem_RichDecodesAsStored(t *testing.T) {
 	}
 	if want := richEvent(); !reflect.DeepEqual(&got, want) {
 		t.Errorf("the rich event decodes as\n%+v\nwant\n%+v", got, *want)
+	}
+}
+
+// Every field of the event survives its stored shape, and the rich event
+// sets every field (a struct's, not a slice element's; a pointer to a
+// value is set when not nil, false being a choice): a field added to
+// the core and not to the shape, or to the shape and not here, fails.
+func TestEventItem_EveryFieldRoundTrips(t *testing.T) {
+	want := richEvent()
+	var zero func(path string, v reflect.Value)
+	zero = func(path string, v reflect.Value) {
+		if m, ok := v.Interface().(encoding.TextMarshaler); ok && v.Kind() == reflect.Struct {
+			if b, _ := m.MarshalText(); len(b) == 0 {
+				t.Errorf("richEvent leaves %s unset", path)
+			}
+			return // stored by its name (the scoring)
+		}
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := range v.NumField() {
+				f := v.Type().Field(i)
+				if f.IsExported() {
+					zero(path+"."+f.Name, v.Field(i))
+				}
+			}
+		case reflect.Pointer:
+			switch {
+			case v.IsNil():
+				t.Errorf("richEvent leaves %s unset", path)
+			case v.Elem().Kind() == reflect.Struct:
+				zero(path, v.Elem())
+			}
+		default:
+			if v.IsZero() {
+				t.Errorf("richEvent leaves %s unset", path)
+			}
+		}
+	}
+	zero("Tournament", reflect.ValueOf(want).Elem())
+	rec := service.EncodeItem(&store.Record{Kind: store.KindTournament}, want)
+	var got tournament.Tournament
+	if err := service.DecodeItem(rec, &got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(&got, want) {
+		t.Errorf("the rich event comes back as\n%+v\nwant\n%+v", got, *want)
 	}
 }

@@ -17,6 +17,7 @@
 //	exec.go         Command, Exec (the one write policy of event commands), Txn,
 //	                Serial, Reporter, Resolver; reading one item (Tournament, Player)
 //	codec.go        DecodeItem, EncodeItem: every event item through its stored shape
+//	eventitem.go    the event item (T#<tid>/META) to and from items.Tournament
 //	players.go      a player's status: withdraw, pause, resume (S-6)
 //	registration.go entering players and officials (S-1, S-2, O-1), the broadcast delay
 //	people.go       editing and removing players, tokens reissued or rotated
