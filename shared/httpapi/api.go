@@ -77,6 +77,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
+	"github.com/xqtour/xqtour/shared/service/viewcache"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -104,6 +105,8 @@ type API struct {
 	memoryMB int
 	// svc is the application layer (shared/service) over store.
 	svc *service.Service
+	// views are the public views kept under each event (views.go).
+	views *viewcache.Cache
 	// games is the game layer (shared/service/games) over store.
 	games *games.Store
 	// exportPage, when positive, is the most one export page holds
@@ -164,11 +167,12 @@ func New(st *store.Store, opts ...Option) *API {
 		a.memoryMB = mb
 	}
 	if st != nil { // the web pages' function serves pages only and has no store
-		st.StampWrites(eventStamp) // the public views' staleness (views.go)
+		st.StampWrites(viewcache.Stamp) // the public views' staleness (views.go)
 	}
 	for _, o := range opts {
 		o(a)
 	}
+	a.views = viewcache.New(st)
 	a.svc = service.New(st, a.now, service.Options{Retention: a.retention}, nil, a.log)
 	a.games = a.gameStore() // its ending games are checked by the event layer
 	a.svc.Games = a.games

@@ -155,7 +155,7 @@ func (a *API) getStandings(c *call) (int, any, error) {
 					return 0, nil, err
 				}
 				head.Rows = rows
-				return playerTablePage(c, head, pg, vw.doc.Rows, format)
+				return playerTablePage(c, head, pg, vw.rows(), format)
 			}
 		}
 	}
@@ -307,7 +307,7 @@ func (a *API) getCrosstable(c *call) (int, any, error) {
 					return 0, nil, err
 				}
 				head.Rows = rows
-				return crosstablePage(c, head, pg, vw.doc.Rows, format)
+				return crosstablePage(c, head, pg, vw.rows(), format)
 			}
 		}
 	}
