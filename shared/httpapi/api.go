@@ -34,7 +34,7 @@
 //	errors.go         Error, toError (every error to its status) and JSON writing
 //	dto.go            JSON shapes of event settings (time control, rules) in and out
 //	text.go           quoting in messages
-//	records.go        reading event items for views (load, encode, loadPlayers)
+//	records.go        a player as clients see it (shownPlayer: the drawn number)
 //	gamestore.go      the game layer as a request calls it (mutateGame, gameStore)
 //	tournaments.go    creating events, registering players and officials, withdrawals
 //	people.go         organiser edits of players, officials' and captains' tokens
@@ -51,8 +51,9 @@
 //	                  signatures.go the scoresheet's signatures, adjourn.go
 //	pgnimport.go      game records in: /games/import, /games/{gid}/record
 //	standings.go      standings and crosstable; teamstandings.go the team tables
-//	views.go          the public tables kept as views (V#<tid>), fresh by stamps;
-//	                  etag.go their ETags and cache headers; paging.go pages of rows;
+//	views.go          what the public tables kept as views hold, rendered
+//	                  (their storage: shared/service/viewcache); etag.go their
+//	                  ETags and cache headers; paging.go pages of rows;
 //	                  responseviews.go whole answers kept
 //	formats.go        ?format= (JSON or CSV) for every route, the event's games list;
 //	                  explainlang.go the pairing reasons in the reader's language

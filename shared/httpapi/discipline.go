@@ -183,11 +183,11 @@ func (a *API) expulsionRecords(c *call, sg *games.Item, by game.Actor, r game.Ru
 	if r.Side == xiangqi.Black {
 		pid = sg.Link.Black
 	}
-	t, meta, err := a.loadTournament(c.ctx(), tid)
+	t, meta, err := a.svc.Tournament(c.ctx(), tid)
 	if err != nil {
 		return nil, err
 	}
-	p, rec, err := a.loadPlayer(c.ctx(), tid, pid)
+	p, rec, err := a.svc.Player(c.ctx(), tid, pid)
 	if err != nil {
 		return nil, err
 	}
@@ -195,12 +195,12 @@ func (a *API) expulsionRecords(c *call, sg *games.Item, by game.Actor, r game.Ru
 		if err := t.Expel(p, by.ID, sg.ID, r.Note, c.nowMs()); err != nil {
 			return nil, err
 		}
-		return []*store.Record{encode(rec, p), encode(meta, t)}, nil
+		return []*store.Record{service.EncodeItem(rec, p), service.EncodeItem(meta, t)}, nil
 	}
 	if err := t.ProposeExpulsion(p, by.ID, sg.ID, r.Note, c.nowMs()); err != nil {
 		return nil, err
 	}
-	return []*store.Record{encode(rec, p)}, nil
+	return []*store.Record{service.EncodeItem(rec, p)}, nil
 }
 
 // POST /tournaments/{tid}/players/{pid}/expulsion — the organiser approves or

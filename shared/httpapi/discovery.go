@@ -79,7 +79,7 @@ type roundListOut struct {
 // scribes with their tables; their tokens were shown once and are not kept.
 func (a *API) listOfficials(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
-	t, _, err := a.loadTournament(c.ctx(), tid)
+	t, _, err := a.svc.Tournament(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -153,7 +153,7 @@ func (a *API) me(c *call) (int, any, error) {
 		out["name"], out["player"] = pl.Name, playerView(pl, ev.Numbers()[pl.ID])
 		out["currentGame"], out["nextGame"] = ev.playerGames(p.ID, c.nowMs())
 	case roleArbiter, roleChief, roleScribe:
-		o, _, err := a.loadOfficial(c.ctx(), p.Scope, p.ID)
+		o, _, err := a.svc.Official(c.ctx(), p.Scope, p.ID)
 		if err != nil {
 			return 0, nil, err
 		}

@@ -106,7 +106,7 @@ func (a *API) openEntries(c *call) (int, any, error) {
 		if err := t.OpenEntries(p, c.nowMs()); err != nil {
 			return err
 		}
-		return a.store.Put(c.ctx(), encode(meta, t))
+		return a.store.Put(c.ctx(), service.EncodeItem(meta, t))
 	})
 	if err != nil {
 		return 0, nil, err
@@ -132,7 +132,7 @@ func (a *API) closeEntries(c *call) (int, any, error) {
 		if err := t.CloseEntries(); err != nil {
 			return entryRefusal(err)
 		}
-		return a.store.Put(c.ctx(), encode(meta, t))
+		return a.store.Put(c.ctx(), service.EncodeItem(meta, t))
 	})
 	if err != nil {
 		return 0, nil, err
@@ -201,7 +201,7 @@ func (a *API) enter(c *call) (int, any, error) {
 			meta *store.Record
 			err  error
 		)
-		if t, meta, err = a.loadTournament(c.ctx(), tid); err != nil {
+		if t, meta, err = a.svc.Tournament(c.ctx(), tid); err != nil {
 			return err
 		}
 		e, held, err := t.Enter(tournament.Entry{Name: in.Name, Rating: in.Rating, Club: in.Club}, c.nowMs())
@@ -211,7 +211,7 @@ func (a *API) enter(c *call) (int, any, error) {
 		pending = held
 		nameSK := store.EntryNameSK(entryNameHash(e.Name, e.Club))
 		var seen entryName
-		nameRec, err := a.load(c.ctx(), store.EntriesPK(tid), nameSK, "entry name", &seen)
+		nameRec, err := a.svc.Item(c.ctx(), store.EntriesPK(tid), nameSK, "entry name", &seen)
 		switch {
 		case err == nil && !in.DuplicateOk:
 			return &Error{Status: http.StatusUnprocessableEntity, Code: tournament.CodeLikelyDuplicate, Rule: "E-1",
@@ -226,19 +226,19 @@ func (a *API) enter(c *call) (int, any, error) {
 		if e.Rating != nil {
 			rating = *e.Rating
 		}
-		writes := []*store.Record{encode(meta, t)}
+		writes := []*store.Record{service.EncodeItem(meta, t)}
 		if nameRec == nil {
-			writes = append(writes, encode(&store.Record{PK: store.EntriesPK(tid), SK: nameSK, Kind: store.KindEntryName, Expires: service.EventTTL(t)}, entryName{ID: pid}))
+			writes = append(writes, service.EncodeItem(&store.Record{PK: store.EntriesPK(tid), SK: nameSK, Kind: store.KindEntryName, Expires: service.EventTTL(t)}, entryName{ID: pid}))
 		}
 		if pending {
 			player = tournament.Player{ID: pid, Name: e.Name, Rating: rating, Club: e.Club}
 			pe := pendingEntry{ID: pid, Name: e.Name, Rating: rating, Club: e.Club, TokenHash: hash, EnteredAt: c.nowMs()}
-			writes = append(writes, encode(&store.Record{PK: store.EntriesPK(tid), SK: store.PlayerSK(pid), Kind: store.KindEntry, Expires: service.EventTTL(t)}, pe))
+			writes = append(writes, service.EncodeItem(&store.Record{PK: store.EntriesPK(tid), SK: store.PlayerSK(pid), Kind: store.KindEntry, Expires: service.EventTTL(t)}, pe))
 		} else {
 			if player, err = t.Register(tournament.Player{ID: pid, Name: e.Name, Rating: rating, Club: e.Club, TokenHash: hash}, c.nowMs()); err != nil {
 				return entryRefusal(err)
 			}
-			writes[0] = encode(meta, t)
+			writes[0] = service.EncodeItem(meta, t)
 			writes = append(writes, service.PlayerItem(t, &player))
 		}
 		return a.store.Transact(c.ctx(), writes)
@@ -269,10 +269,7 @@ func (a *API) enter(c *call) (int, any, error) {
 	return status, resp, nil
 }
 
-func isNotFound(err error) bool {
-	var e *Error
-	return errors.As(err, &e) && e.Status == http.StatusNotFound
-}
+func isNotFound(err error) bool { return err != nil && toError(err).Status == http.StatusNotFound }
 
 func nilIfEmpty(s string) any {
 	if s == "" {
@@ -304,7 +301,7 @@ func (a *API) listEntries(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	players, _, err := a.loadPlayers(c.ctx(), tid)
+	players, err := a.svc.Players(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -385,7 +382,7 @@ func (a *API) approveEntry(c *call) (int, any, error) {
 		if player, err = t.Register(tournament.Player{ID: pe.ID, Name: pe.Name, Rating: pe.Rating, Club: pe.Club, TokenHash: pe.TokenHash}, c.nowMs()); err != nil {
 			return entryRefusal(err)
 		}
-		return a.store.TransactDelete(c.ctx(), []*store.Record{rec}, encode(meta, t), service.PlayerItem(t, &player))
+		return a.store.TransactDelete(c.ctx(), []*store.Record{rec}, service.EncodeItem(meta, t), service.PlayerItem(t, &player))
 	})
 	if err != nil {
 		return 0, nil, err
@@ -403,7 +400,7 @@ func (a *API) pendingEntryOf(c *call, tid, pid string) (t *tournament.Tournament
 	if t, meta, err = a.organiserEvent(c, tid); err != nil {
 		return nil, nil, pe, nil, err
 	}
-	rec, err = a.load(c.ctx(), store.EntriesPK(tid), store.PlayerSK(pid), "pending entry "+pid, &pe)
+	rec, err = a.svc.Item(c.ctx(), store.EntriesPK(tid), store.PlayerSK(pid), "pending entry "+pid, &pe)
 	return t, meta, pe, rec, err
 }
 
@@ -430,14 +427,14 @@ func (a *API) rejectEntry(c *call) (int, any, error) {
 		}
 		deletes := []*store.Record{rec}
 		var seen entryName
-		nameRec, err := a.load(c.ctx(), store.EntriesPK(tid), store.EntryNameSK(entryNameHash(pe.Name, pe.Club)), "entry name", &seen)
+		nameRec, err := a.svc.Item(c.ctx(), store.EntriesPK(tid), store.EntryNameSK(entryNameHash(pe.Name, pe.Club)), "entry name", &seen)
 		switch {
 		case err == nil && seen.ID == pid:
 			deletes = append(deletes, nameRec)
 		case err != nil && !isNotFound(err):
 			return err
 		}
-		return a.store.TransactDelete(c.ctx(), deletes, encode(meta, t))
+		return a.store.TransactDelete(c.ctx(), deletes, service.EncodeItem(meta, t))
 	})
 	if err != nil {
 		return 0, nil, err

@@ -58,7 +58,7 @@ type sectionOut struct {
 
 func (a *API) loadFestival(c *call, fid string) (*Festival, *store.Record, error) {
 	var f Festival
-	rec, err := a.load(c.ctx(), store.FestivalPK(fid), store.MetaSK, "festival "+fid, &f)
+	rec, err := a.svc.Item(c.ctx(), store.FestivalPK(fid), store.MetaSK, "festival "+fid, &f)
 	return &f, rec, err
 }
 
@@ -75,7 +75,7 @@ func (a *API) createFestival(c *call) (int, any, error) {
 	fid := service.NewID('f')
 	token, hash := service.NewToken(fid, fid)
 	f := Festival{ID: fid, Name: name, TokenHash: hash, CreatedAt: c.nowMs(), Sections: []string{}}
-	rec := encode(&store.Record{PK: store.FestivalPK(fid), SK: store.MetaSK, Kind: store.KindFestival}, f)
+	rec := service.EncodeItem(&store.Record{PK: store.FestivalPK(fid), SK: store.MetaSK, Kind: store.KindFestival}, f)
 	if err := command.Retry(func() error { return a.store.Put(c.ctx(), rec) }); err != nil {
 		return 0, nil, err
 	}
@@ -108,7 +108,7 @@ func (a *API) newSection(c *call, fid string, t *tournament.Tournament, rec *sto
 		t.Festival = fid
 		f.Sections = append(f.Sections, t.ID)
 		rec.Version = 0
-		return a.store.Transact(c.ctx(), []*store.Record{encode(rec, t), encode(frec, f)})
+		return a.store.Transact(c.ctx(), []*store.Record{service.EncodeItem(rec, t), service.EncodeItem(frec, f)})
 	})
 }
 
@@ -190,7 +190,7 @@ func (a *API) addFestivalOfficial(c *call) (int, any, error) {
 			return err
 		}
 		f.Officials = append(f.Officials, o)
-		return a.store.Put(c.ctx(), encode(frec, f))
+		return a.store.Put(c.ctx(), service.EncodeItem(frec, f))
 	})
 	if err != nil {
 		return 0, nil, err
@@ -247,7 +247,7 @@ func (a *API) festivalActs(c *call, p Principal, scope string) (bool, error) {
 	if !service.ValidID('f', p.Scope) || !service.ValidID('t', scope) {
 		return false, nil
 	}
-	t, _, err := a.loadTournament(c.ctx(), scope)
+	t, _, err := a.svc.Tournament(c.ctx(), scope)
 	if err != nil {
 		return false, err
 	}

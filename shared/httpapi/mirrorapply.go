@@ -70,10 +70,9 @@ func (a *API) replicaMirror(c *call) (int, any, error) {
 		if err != nil {
 			return 0, nil, err
 		}
-		_, _, terr := a.loadTournament(c.ctx(), tid)
-		var e *Error
+		_, _, terr := a.svc.Tournament(c.ctx(), tid)
 		exists := terr == nil
-		if terr != nil && !(errors.As(terr, &e) && e.Status == http.StatusNotFound) {
+		if terr != nil && !isNotFound(terr) {
 			return 0, nil, terr
 		}
 		if exists && (in == nil || in.TakenOver) {
@@ -142,7 +141,7 @@ func (a *API) applyMirror(c *call) (int, any, error) {
 		if body.To <= in.LastSeq {
 			return http.StatusOK, map[string]int64{"lastSeq": in.LastSeq}, nil // sent before
 		}
-		t, _, err := a.loadTournament(c.ctx(), tid)
+		t, _, err := a.svc.Tournament(c.ctx(), tid)
 		if err != nil {
 			return 0, nil, &Error{Status: http.StatusConflict, Code: "not_a_mirror", Message: "tournament " + tid + " has not been imported here yet: a mirror sends the event whole first"}
 		}
@@ -343,7 +342,7 @@ func (a *API) eventsGame(c *call, t *tournament.Tournament, sg *games.Item, batc
 	}
 	rounds := batch
 	var r tournament.Round
-	if _, err := a.load(c.ctx(), store.TournamentPK(t.ID), store.RoundSK(l.Round), "round", &r); err == nil {
+	if _, err := a.svc.Item(c.ctx(), store.TournamentPK(t.ID), store.RoundSK(l.Round), "round", &r); err == nil {
 		rounds = append(rounds, &r)
 	}
 	for _, r := range rounds {

@@ -555,7 +555,7 @@ func (m *Mirrors) begin(c *call, tid string, rec *store.Record, o *mirrorOut, cr
 		m.a.dropQueue(c, tid)
 		return &Error{Status: http.StatusBadGateway, Code: "mirror_unreachable", Message: "the mirror did not begin: " + msg}
 	}
-	t, _, err := m.a.loadTournament(c.ctx(), tid)
+	t, _, err := m.a.svc.Tournament(c.ctx(), tid)
 	if err != nil {
 		return fail(err)
 	}

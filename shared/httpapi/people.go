@@ -106,7 +106,7 @@ func (a *API) reissueCaptainToken(c *call) (int, any, error) {
 	}
 	re := res.(service.Reissued)
 	token, tm := re.Token, re.Item.(*tournament.Team)
-	players, _, err := a.loadPlayers(c.ctx(), tid)
+	players, err := a.svc.Players(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -137,7 +137,7 @@ func (a *API) rotateOrganiserToken(c *call) (int, any, error) {
 // organiser: the first step of every people route, before anything else is
 // read.
 func (a *API) organiserEvent(c *call, tid string) (*tournament.Tournament, *store.Record, error) {
-	t, meta, err := a.loadTournament(c.ctx(), tid)
+	t, meta, err := a.svc.Tournament(c.ctx(), tid)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -66,7 +66,7 @@ func (a *API) createTournament(c *call) (int, any, error) {
 	// The id is new, so nothing else writes this item: a conditional write
 	// lost to DynamoDB's own contention or throttling is retried (retry.go),
 	// and one applied although its answer was lost is recognised by the store.
-	rec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.MetaSK, Kind: store.KindTournament, Expires: service.EventTTL(t)}, t)
+	rec := service.EncodeItem(&store.Record{PK: store.TournamentPK(tid), SK: store.MetaSK, Kind: store.KindTournament, Expires: service.EventTTL(t)}, t)
 	if in.Festival != "" { // a section of a festival (E-3, festivals.go)
 		if err := a.newSection(c, in.Festival, t, rec); err != nil {
 			return 0, nil, err
@@ -114,11 +114,11 @@ func (a *API) registerPlayer(c *call) (int, any, error) {
 // registration numbers.
 func (a *API) listPlayers(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
-	t, _, err := a.loadTournament(c.ctx(), tid)
+	t, _, err := a.svc.Tournament(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
-	players, _, err := a.loadPlayers(c.ctx(), tid)
+	players, err := a.svc.Players(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}

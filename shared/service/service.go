@@ -16,6 +16,8 @@
 //	event.go        Event, the aggregate, and Load; InParallel, the one worker pool
 //	exec.go         Command, Exec (the one write policy of event commands), Txn,
 //	                Serial, Reporter, Resolver; reading one item (Tournament, Player)
+//	reads.go        reading items for the HTTP layer: any one item (Item), a
+//	                round's results (RoundResults), games in batches (GameItems)
 //	codec.go        DecodeItem, EncodeItem: every event item through its stored shape
 //	eventitem.go    the event item (T#<tid>/META) to and from items.Tournament
 //	players.go      a player's status: withdraw, pause, resume (S-6)
@@ -34,6 +36,7 @@
 //	command/        refusals by kind, the retry of the store's contention, sequencing
 //	games/          the game item, its write loop, its view
 //	items/          the stored shape of every item kind
+//	viewcache/      the public views kept under V#<tid>: stamps, builds, chunks
 package service
 
 import (
