@@ -36,7 +36,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/xqtour/xqtour/shared/service"
@@ -227,8 +226,12 @@ func (v *View) Chunks() int { return v.head.Chunks }
 // StartsAt is the round start the view recorded (0: none).
 func (v *View) StartsAt() int64 { return v.head.StartsAt }
 
-// Read reads chunks [from, to) of the view as built; a chunk missing is ErrGone.
+// Read reads chunks [from, to) of the view as built; a chunk missing, or
+// a view never built, is ErrGone.
 func (v *View) Read(ctx context.Context, from, to int) ([][]byte, error) {
+	if v.head == nil {
+		return nil, ErrGone
+	}
 	keys := make([]store.Key, 0, max(0, to-from))
 	for i := from; i < to; i++ {
 		keys = append(keys, store.Key{PK: store.ViewPK(v.tid), SK: store.ViewChunkSK(v.name, v.head.Build, i)})
@@ -294,7 +297,7 @@ func (v *View) save(ctx context.Context, now time.Time, b Build) error {
 	for i, doc := range b.Chunks {
 		chunks[i] = &store.Record{PK: store.ViewPK(v.tid), SK: store.ViewChunkSK(v.name, head.Build, i), Kind: store.KindViewChunk, Doc: doc, Expires: expires}
 	}
-	if err := v.putAll(ctx, chunks); err != nil {
+	if err := service.InParallel(len(chunks), func(i int) error { return v.c.st.Put(ctx, chunks[i]) }); err != nil {
 		v.drop(ctx, head.Build, head.Chunks)
 		return err
 	}
@@ -310,24 +313,6 @@ func (v *View) save(ctx context.Context, now time.Time, b Build) error {
 		v.drop(ctx, v.head.Build, v.head.Chunks) // the build replaced; TTL catches what this misses
 	}
 	return nil
-}
-
-// putAll writes new records a few at a time.
-func (v *View) putAll(ctx context.Context, recs []*store.Record) error {
-	const writers = 4
-	errs := make([]error, len(recs))
-	sem := make(chan struct{}, writers)
-	var wg sync.WaitGroup
-	for i, rec := range recs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			errs[i] = v.c.st.Put(ctx, rec)
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
 }
 
 func (v *View) drop(ctx context.Context, build string, n int) {
