@@ -24,7 +24,7 @@ import (
 // history. Such a view depends on every counter of the event's stamp
 // (any write to the event makes it stale), on the clock only until the
 // next round's start it saw (a round's status and a lineup's draw move
-// then), and is rebuilt after viewMaxAge regardless, as every view is.
+// then), and is rebuilt after viewcache.MaxAge regardless, as every view is.
 //
 // A view is named by the route, the query as the route reads it (numbers
 // written one way, so ?round=01 and ?round=1 share one) and the language a
