@@ -222,7 +222,7 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 	for i, g := range rows {
 		gids[i] = g.GameID
 	}
-	found, err := a.svc.GameItems(c.ctx(), gids)
+	found, err := a.svc.GamesByID(c.ctx(), gids)
 	if err != nil {
 		return 0, nil, err
 	}

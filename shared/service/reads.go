@@ -2,9 +2,7 @@ package service
 
 import (
 	"context"
-	"slices"
 
-	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -23,37 +21,6 @@ func (s *Service) RoundResults(ctx context.Context, tid string, n int) (map[int]
 			return nil, err
 		}
 		out[res.Table] = res
-	}
-	return out, nil
-}
-
-// GameItems reads the games gids in batches of 100 keys, several batches at
-// once (a 10,000-player round is 50 of them); missing games are absent.
-func (s *Service) GameItems(ctx context.Context, gids []string) (map[string]*games.Item, error) {
-	keys := make([]store.Key, len(gids))
-	for i, gid := range gids {
-		keys[i] = store.Key{PK: store.GamePK(gid), SK: store.GameSK}
-	}
-	chunks := slices.Collect(slices.Chunk(keys, 100))
-	found := make([]map[store.Key]*store.Record, len(chunks))
-	err := InParallel(len(chunks), func(i int) error {
-		var err error
-		found[i], err = s.store.GetMany(ctx, chunks[i]...)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]*games.Item, len(keys))
-	for _, recs := range found {
-		for k, rec := range recs {
-			gid, _ := store.GameOf(k.PK)
-			sg, err := games.Decode(gid, rec)
-			if err != nil {
-				return nil, err
-			}
-			out[gid] = sg
-		}
 	}
 	return out, nil
 }

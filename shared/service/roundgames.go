@@ -48,15 +48,13 @@ func (s *Service) StartGames(ctx context.Context, t *tournament.Tournament, r *t
 	}
 }
 
-// RoundGames reads the round's games in batches of 100 keys, several
-// batches at once (a 10,000-player round is 50 of them); missing games are
-// absent.
+// RoundGames reads the round's games (GamesByID); missing games are absent.
 func (s *Service) RoundGames(ctx context.Context, r *tournament.Round) (map[string]*games.Item, error) {
-	gids := make([]string, len(r.Pairings))
+	ids := make([]string, len(r.Pairings))
 	for i, p := range r.Pairings {
-		gids[i] = p.GameID
+		ids[i] = p.GameID
 	}
-	return s.GameItems(ctx, gids)
+	return s.GamesByID(ctx, ids)
 }
 
 // EnsureGames makes every game of the round exist with the round's players:

@@ -92,7 +92,7 @@ func TestStoredBytes_DecodeAndReencode(t *testing.T) {
 		}
 	}
 	for _, k := range []string{store.KindTournament, store.KindPlayer, store.KindOfficial, store.KindRound, store.KindTeam, store.KindResult, store.KindLineup, store.KindGame,
-		store.KindView, store.KindViewChunk} {
+		store.KindEntry, store.KindEntryName, store.KindFestival, store.KindView, store.KindViewChunk} {
 		if seen[k] == 0 {
 			t.Errorf("the golden file holds no %s item", k)
 		}
@@ -170,6 +170,12 @@ func reencode(t *testing.T, rec *store.Record) []byte {
 		v = new(tournament.Result)
 	case store.KindLineup:
 		v = new(tournament.Lineup)
+	case store.KindFestival:
+		v = new(service.Festival)
+	case store.KindEntry:
+		v = new(items.Entry) // the service works on the shape itself
+	case store.KindEntryName:
+		v = new(items.EntryName)
 	default:
 		t.Fatalf("no shape for kind %s", rec.Kind)
 	}
