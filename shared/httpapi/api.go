@@ -66,6 +66,8 @@
 //	delay.go          the broadcast delay: who reads a game live
 //	discipline.go     the discipline report and expulsions (O-2)
 //	challenge.go      the challenge ring; ratings.go the rating report
+//	mirror.go         the mirror's routes, the read-only refusal every write passes, and
+//	                  the Transport that posts to another stack (shared/service/mirror)
 //	transfer.go       export and import of a whole event, paged imports staged;
 //	                  importcheck.go what an import may write, checked item by item
 //	rules.go          the rule book; openapi.go the OpenAPI and AsyncAPI documents
@@ -82,6 +84,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
+	"github.com/xqtour/xqtour/shared/service/mirror"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -114,10 +117,9 @@ type API struct {
 	// exportPage, when positive, is the most one export page holds
 	// (ExportPageBytes otherwise).
 	exportPage int
-	// mirrors, when set, sends this stack's mirrors (mirrorsend.go).
-	mirrors *Mirrors
-	// marks remembers whether the table holds any mirror's read-only mark (mirror.go).
-	marks markCache
+	// mirror is the mirror's service (shared/service/mirror), which sends
+	// this stack's mirrors once StartMirrors ran.
+	mirror *mirror.Service
 }
 
 // Option configures an API.
@@ -177,6 +179,7 @@ func New(st *store.Store, opts ...Option) *API {
 	a.svc = service.New(st, a.now, service.Options{Retention: a.retention}, nil, a.log)
 	a.games = a.gameStore() // its ending games are checked by the event layer
 	a.svc.Games = a.games
+	a.mirror = a.newMirror()
 	return a
 }
 

@@ -41,9 +41,12 @@
 //	                batch read of games), the names of a game's record
 //	ids.go          ids and tokens; limits.go the caps on lists (Limits)
 //	expiry.go       an unpaired event's expiry, kept once paired
+//	itemcheck.go    the checks of one item another stack sent (an import, a mirror)
 //	command/        refusals by kind, the retry of the store's contention, sequencing
 //	games/          the game item, its write loop, its view
 //	items/          the stored shape of every item kind
+//	mirror/         an event mirrored live to another stack: sender, queue, the
+//	                copy's apply, takeover, the read-only refusal
 package service
 
 import (
@@ -94,3 +97,8 @@ func (s *Service) now(ctx context.Context) int64 {
 	}
 	return s.clock().UnixMilli()
 }
+
+// NowMs is the request's instant in Unix ms (WithNow), or the clock's
+// outside a request: what the layers beside this one (the mirror) stamp
+// their items with.
+func (s *Service) NowMs(ctx context.Context) int64 { return s.now(ctx) }
