@@ -53,18 +53,22 @@
 //	                  results, rulings; votes.go sealed repetition votes,
 //	                  signatures.go the scoresheet's signatures, adjourn.go
 //	pgnimport.go      game records in: /games/import, /games/{gid}/record
-//	standings.go      standings and crosstable; teamstandings.go the team tables
+//	standings.go      standings, crosstable and final places rendered (service.Tables);
+//	                  teamstandings.go the team tables
 //	views.go          what the public tables kept as views hold, rendered
 //	                  (their storage: shared/service/viewcache); etag.go their
 //	                  ETags and cache headers; paging.go pages of rows;
 //	                  responseviews.go whole answers kept
 //	formats.go        ?format= (JSON or CSV) for every route, the event's games list;
-//	                  explainlang.go the pairing reasons in the reader's language
+//	                  explainlang.go the reader's language for the pairing reasons
+//	                  (the sentences: tournament.Explanation.In)
 //	teams.go          team events: teams, lineups, team rounds' views; teamknockout.go
 //	                  a team knockout's views (S-3)
 //	delay.go          the broadcast delay: who reads a game live
 //	discipline.go     the discipline report and expulsions (O-2)
 //	challenge.go      the challenge ring; ratings.go the rating report
+//	mirror.go         the mirror's routes, the read-only refusal every write passes, and
+//	                  the Transport that posts to another stack (shared/service/mirror)
 //	transfer.go       export and import of a whole event, paged imports staged;
 //	                  importcheck.go what an import may write, checked item by item
 //	rules.go          the rule book; openapi.go the OpenAPI and AsyncAPI documents
@@ -81,6 +85,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
+	"github.com/xqtour/xqtour/shared/service/mirror"
 	"github.com/xqtour/xqtour/shared/service/viewcache"
 	"github.com/xqtour/xqtour/shared/store"
 )
@@ -116,10 +121,9 @@ type API struct {
 	// exportPage, when positive, is the most one export page holds
 	// (ExportPageBytes otherwise).
 	exportPage int
-	// mirrors, when set, sends this stack's mirrors (mirrorsend.go).
-	mirrors *Mirrors
-	// marks remembers whether the table holds any mirror's read-only mark (mirror.go).
-	marks markCache
+	// mirror is the mirror's service (shared/service/mirror), which sends
+	// this stack's mirrors once StartMirrors ran.
+	mirror *mirror.Service
 }
 
 // Option configures an API.
@@ -180,6 +184,7 @@ func New(st *store.Store, opts ...Option) *API {
 	a.svc = service.New(st, a.now, service.Options{Retention: a.retention}, nil, a.log)
 	a.games = a.gameStore() // its ending games are checked by the event layer
 	a.svc.Games = a.games
+	a.mirror = a.newMirror()
 	return a
 }
 

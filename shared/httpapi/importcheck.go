@@ -38,10 +38,9 @@ type importedEvent struct {
 	counts map[string]int
 }
 
-// refuseItem is the 400 refusing an import for one of its items.
-func refuseItem(pk, sk, problem string) error {
-	return badRequest("invalid_export", fmt.Sprintf("item %s/%s: %s; nothing was imported", clip(pk, 60), clip(sk, 60), problem))
-}
+// refuseItem is the 400 refusing an import for one of its items
+// (service.RefuseItem, as the *Error the import's callers test for).
+func refuseItem(pk, sk, problem string) error { return toError(service.RefuseItem(pk, sk, problem)) }
 
 // checkImport decodes and checks every item of event tid's export (all of
 // its parts, in export order) as described above.
@@ -215,33 +214,17 @@ func (a *API) checkImport(c *call, tid string, items []*store.Item) (*importedEv
 	return out, nil
 }
 
-// decodeItem decodes an event item's JSON body, refusing the wrong kind.
+// decodeItem decodes an event item's JSON body, refusing the wrong kind
+// (service.DecodeSent, as the *Error the import's callers test for).
 func decodeItem(rec *store.Record, kind string, v any) error {
-	if rec.Kind != kind {
-		return refuseItem(rec.PK, rec.SK, "kind "+quote(clip(rec.Kind, 20))+", want "+kind)
-	}
-	if err := service.DecodeItem(rec, v); err != nil {
-		return refuseItem(rec.PK, rec.SK, "its body does not decode as a "+kind+": "+err.Error())
+	if err := service.DecodeSent(rec, kind, v); err != nil {
+		return toError(err)
 	}
 	return nil
 }
 
-// renders reports whether every public read of a game works on sg: its
-// view and its record in each format.
-func renders(sg *games.Item) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%v", r)
-		}
-	}()
-	_ = games.ViewOf(sg, 0, 0)
-	for _, f := range game.RecordFormats {
-		if _, err := sg.Game.Record(0, f, game.RecordInfo{Red: "Red", Black: "Black"}); err != nil {
-			return fmt.Errorf("its %s record: %v", f, err)
-		}
-	}
-	return nil
-}
+// renders reports whether every public read of a game works on sg (service.Renders).
+func renders(sg *games.Item) error { return service.Renders(sg) }
 
 // checkProvenance refuses an event item that does not prove it is of its
 // event: its key must derive its id. An event made before events had keys

@@ -34,6 +34,9 @@
 //	rounds.go       starting a round (StartRound); changes.go its manual changes (C-1)
 //	roundgames.go   a round's games: read, made, repaired, started (EnsureGames …)
 //	catchup.go      the catch-up a read of a round owes (CatchUpRound)
+//	standings.go    the standings reads: the round a table is after (Event.Tables),
+//	                the players', group, boards, team and R-9 tables, the
+//	                crosstable, the final places (Event.Places)
 //	teams.go        team events: teams and lineups loaded, lineups due (T-3),
 //	                a knockout's extension (S-3)
 //	eventkey.go     an event's key, its id and keyed game ids; a game's own pairing
@@ -41,9 +44,12 @@
 //	                batch read of games), the names of a game's record
 //	ids.go          ids and tokens; limits.go the caps on lists (Limits)
 //	expiry.go       an unpaired event's expiry, kept once paired
+//	itemcheck.go    the checks of one item another stack sent (an import, a mirror)
 //	command/        refusals by kind, the retry of the store's contention, sequencing
 //	games/          the game item, its write loop, its view
 //	items/          the stored shape of every item kind
+//	mirror/         an event mirrored live to another stack: sender, queue, the
+//	                copy's apply, takeover, the read-only refusal
 //	viewcache/      the public views kept under V#<tid>: stamps, builds, chunks
 package service
 
@@ -95,3 +101,8 @@ func (s *Service) now(ctx context.Context) int64 {
 	}
 	return s.clock().UnixMilli()
 }
+
+// NowMs is the request's instant in Unix ms (WithNow), or the clock's
+// outside a request: what the layers beside this one (the mirror) stamp
+// their items with.
+func (s *Service) NowMs(ctx context.Context) int64 { return s.now(ctx) }
