@@ -24,9 +24,3 @@ func (s *Service) RoundResults(ctx context.Context, tid string, n int) (map[int]
 	}
 	return out, nil
 }
-
-// Item reads the item pk/sk into v through its stored shape; a missing item
-// is a not-found refusal naming what was looked for.
-func (s *Service) Item(ctx context.Context, pk, sk, what string, v any) (*store.Record, error) {
-	return s.get(ctx, pk, sk, what, v)
-}

@@ -17,8 +17,7 @@
 //	exec.go         Command, Exec (the one write policy of event commands), Txn,
 //	                Serial, Reporter, Resolver; Authorise, the same check for a read;
 //	                reading one item (Tournament, Player)
-//	reads.go        reading items for the HTTP layer: any one item (Item), a
-//	                round's results (RoundResults)
+//	reads.go        a round's results alone (RoundResults), for a round's view
 //	codec.go        DecodeItem, EncodeItem: every event item through its stored shape
 //	eventitem.go    the event item (T#<tid>/META) to and from items.Tournament
 //	players.go      a player's status: withdraw, pause, resume (S-6)
