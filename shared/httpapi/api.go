@@ -113,6 +113,10 @@ type API struct {
 	mirrors *Mirrors
 	// marks remembers whether the table holds any mirror's read-only mark (mirror.go).
 	marks markCache
+	// pairJobPlayers and startPairJob: the size above which rounds are
+	// paired as jobs, and where a job runs (pairjob.go).
+	pairJobPlayers int
+	startPairJob   PairJobStarter
 }
 
 // Option configures an API.
@@ -154,7 +158,7 @@ func EnvOptions() []Option {
 	if days, err := strconv.Atoi(os.Getenv("RETENTION_DAYS")); err == nil && days > 0 {
 		opts = append(opts, WithRetention(time.Duration(days)*24*time.Hour))
 	}
-	return opts
+	return append(opts, pairJobEnv()...)
 }
 
 // New builds the API over st.
@@ -169,7 +173,7 @@ func New(st *store.Store, opts ...Option) *API {
 	for _, o := range opts {
 		o(a)
 	}
-	a.svc = service.New(st, a.now, service.Options{Retention: a.retention}, nil, a.log)
+	a.svc = service.New(st, a.now, service.Options{Retention: a.retention, PairJobPlayers: a.pairJobPlayers}, nil, a.log)
 	a.games = a.gameStore() // its ending games are checked by the event layer
 	a.svc.Games = a.games
 	return a
