@@ -129,10 +129,14 @@ func pairJobView(j *service.PairJob) pairJobOut {
 func (a *API) pairJobAccepted(c *call, q service.PairJobQueued) (int, any, error) {
 	if q.Start {
 		if err := a.startJob(c.ctx(), q.Job); err != nil {
-			// Queued but not started: the job item stands, and the next
-			// request for the round once it is stale starts it again.
+			// Queued but not started: the job is marked failed, so the
+			// client's retry (503, the same Idempotency-Key) queues it
+			// afresh and starts it.
 			a.log.Error("pairing job not started", "tournament", q.Job.TID, "round", q.Job.Round, "err", err.Error())
-			return 0, nil, err
+			if _, ferr := a.svc.AbandonPairJob(c.ctx(), q.Job, err); ferr != nil {
+				a.log.Error("pairing job not marked failed", "tournament", q.Job.TID, "round", q.Job.Round, "err", ferr.Error())
+			}
+			return 0, nil, &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "the pairing job could not be started; retry shortly with the same Idempotency-Key", RetryAfter: 1}
 		}
 	}
 	return http.StatusAccepted, pairJobView(q.Job), nil

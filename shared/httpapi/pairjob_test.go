@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -33,6 +34,8 @@ type jobServer struct {
 	*apitest.Server
 	mu      sync.Mutex
 	started []string
+	// refuse, when set, is the starter's failure (an invocation refused).
+	refuse error
 }
 
 func newJobServer(t *testing.T) *jobServer {
@@ -40,6 +43,9 @@ func newJobServer(t *testing.T) *jobServer {
 	js.Server = apitest.New(t, httpapi.WithPairJobPlayers(4), httpapi.WithPairJobStarter(func(_ context.Context, tid string, n int) error {
 		js.mu.Lock()
 		defer js.mu.Unlock()
+		if js.refuse != nil {
+			return js.refuse
+		}
 		js.started = append(js.started, fmt.Sprintf("%s:%d", tid, n))
 		return nil
 	}))
@@ -267,4 +273,32 @@ func jobItem(t *testing.T, js *jobServer, tid string, n int) *store.Record {
 		t.Fatal(err)
 	}
 	return rec
+}
+
+// A job that could not be handed over (its asynchronous invocation
+// refused) is a 503 and is marked failed, so the client's retry under the
+// same Idempotency-Key queues it afresh and starts it, rather than finding
+// it queued with nothing running it.
+func TestPairJob_NotStartedIsRetried(t *testing.T) {
+	js := newJobServer(t)
+	f := newField(t, js.Server, jobSettings, 6)
+	js.refuse = errors.New("lambda: rate exceeded")
+	q := apitest.Req{Method: "POST", Path: "/tournaments/" + f.ev.ID + "/rounds", Token: f.ev.Token, Body: map[string]any{"round": 1},
+		Header: map[string]string{"Idempotency-Key": uuid4()}}
+	if r := js.Do(q); r.Status != http.StatusServiceUnavailable || r.ErrorCode() != "unavailable" || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("not started: %d %s", r.Status, r.Body)
+	}
+	if j := getJob(t, js.Server, f.ev.ID, 1); j.State != "failed" || j.Error == nil || j.Error.Code != "unavailable" {
+		t.Fatalf("not started: %+v", j)
+	}
+	js.refuse = nil
+	var j jobJSON
+	js.Do(q).Want(t, http.StatusAccepted).Decode(t, &j)
+	if j.State != "queued" || j.Error != nil || len(js.started) != 1 {
+		t.Fatalf("retried: %+v, started %v", j, js.started)
+	}
+	js.run(t, f.ev.ID, 1)
+	if j := getJob(t, js.Server, f.ev.ID, 1); j.State != "done" || j.Attempt != 1 {
+		t.Fatalf("retried, run: %+v", j)
+	}
 }

@@ -216,6 +216,15 @@ func (s *Service) RunPairJob(ctx context.Context, tid string, n int) (*PairJob, 
 	return s.saveJob(ctx, job)
 }
 
+// AbandonPairJob records that job, just queued, could not be started
+// (why): failed, so that the next request for its round queues it afresh
+// and starts it, instead of finding it queued until it is stale.
+func (s *Service) AbandonPairJob(ctx context.Context, job *PairJob, why error) (*PairJob, error) {
+	job.State, job.Ended = JobFailed, s.clock().UnixMilli()
+	job.Code, job.Message, job.Rule = "unavailable", "the pairing job could not be started ("+why.Error()+"); ask for the round again", ""
+	return s.saveJob(context.WithoutCancel(ctx), job)
+}
+
 // saveJob writes the job under the version read, within the retry budget
 // of the store's contention. When another writer got there first (a
 // concurrent attempt), the stored job is returned instead, so an attempt
