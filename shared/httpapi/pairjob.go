@@ -56,7 +56,9 @@ func (a *API) startJob(ctx context.Context, job *service.PairJob) error {
 		return a.startPairJob(ctx, job.TID, job.Round)
 	}
 	go func() {
-		ctx := context.WithoutCancel(ctx)
+		// Not the request's context: the job outlives it, and decides at
+		// its own instants, not at the request's (service.WithNow).
+		ctx := context.Background()
 		for attempt := 1; ; attempt++ {
 			if err := a.RunPairJob(ctx, job.TID, job.Round); err == nil || attempt == pairJobAttempts {
 				return
