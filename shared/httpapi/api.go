@@ -36,13 +36,16 @@
 //	text.go           quoting in messages
 //	records.go        reading event items for views (load, encode, loadPlayers)
 //	gamestore.go      the game layer as a request calls it (mutateGame, gameStore)
-//	tournaments.go    creating events, registering players and officials, withdrawals
+//	tournaments.go    creating events (service.CreateEvent), registering players and
+//	                  officials, withdrawals
 //	people.go         organiser edits of players, officials' and captains' tokens
 //	pause.go          withdraw, pause and resume (service.PlayerStatus)
-//	entries.go        entries by the players: open, close, enter, approve, reject
-//	                  (E-1); qr.go the entry's link as a QR code
+//	entries.go        entries by the players: open, close, enter, approve, reject,
+//	                  the organiser's list (E-1, service.Enter …); qr.go the entry's
+//	                  link as a QR code
 //	checkin.go        check-in (E-2): the player's or the desk's, the desk's list
-//	festivals.go      festivals (E-3): sections, the festival token and officials
+//	festivals.go      festivals (E-3): the festival token, its page and officials
+//	                  (service.CreateFestival …)
 //	rounds.go         pairing, rounds, changes, start; the round views
 //	finished.go       GET /tournaments/{tid} and the finished status
 //	discovery.go      GET /me, the round list, the officials

@@ -272,9 +272,3 @@ func refusalOf(err error) (code, msg, rule string, refused bool) {
 	}
 	return "", "", "", false
 }
-
-// isNotFound reports whether err is a not-found refusal.
-func isNotFound(err error) bool {
-	var e *command.Error
-	return errors.As(err, &e) && e.Kind == command.NotFound
-}

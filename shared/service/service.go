@@ -15,12 +15,18 @@
 //	caller.go       Role (the one list of roles) and Caller, who a token speaks for
 //	event.go        Event, the aggregate, and Load; InParallel, the one worker pool
 //	exec.go         Command, Exec (the one write policy of event commands), Txn,
-//	                Serial, Reporter, Resolver; reading one item (Tournament, Player)
+//	                Serial, Reporter, Resolver; Authorise, the same check for a read;
+//	                reading one item (Tournament, Player)
 //	codec.go        DecodeItem, EncodeItem: every event item through its stored shape
 //	players.go      a player's status: withdraw, pause, resume (S-6)
 //	registration.go entering players and officials (S-1, S-2, O-1), the broadcast delay
+//	entries.go      entries by the players (E-1): open, close, enter, approve, reject,
+//	                the entries pending
+//	checkin.go      check-in (E-2); expulsion.go expulsions (O-2), decided or by ruling
+//	festivals.go    festivals (E-3), their officials, and creating an event (CreateEvent)
 //	people.go       editing and removing players, tokens reissued or rotated
-//	teamentries.go  entering and withdrawing teams (T-1); lineups.go their lineups (T-2…T-4)
+//	teamentries.go  entering and withdrawing teams (T-1); lineups.go their lineups (T-2…T-4);
+//	                the queries of an event's players, officials and teams
 //	pairing.go      pairing the next round (PairRound), the finished status
 //	pairjob.go      a big event's round paired as a job (PairRoundOrJob, RunPairJob)
 //	rounds.go       starting a round (StartRound); changes.go its manual changes (C-1)
@@ -29,6 +35,8 @@
 //	teams.go        team events: teams and lineups loaded, lineups due (T-3),
 //	                a knockout's extension (S-3)
 //	eventkey.go     an event's key, its id and keyed game ids; a game's own pairing
+//	gamereads.go    a standalone game created; games read by id (GamesByID, the one
+//	                batch read of games), the names of a game's record
 //	ids.go          ids and tokens; limits.go the caps on lists (Limits)
 //	expiry.go       an unpaired event's expiry, kept once paired
 //	command/        refusals by kind, the retry of the store's contention, sequencing

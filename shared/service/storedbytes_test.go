@@ -77,7 +77,8 @@ func TestStoredBytes_DecodeAndReencode(t *testing.T) {
 			t.Errorf("%s %s/%s re-encoded differs:\n got %s\nwant %s", rec.Kind, rec.PK, rec.SK, back, rec.Doc)
 		}
 	}
-	for _, k := range []string{store.KindTournament, store.KindPlayer, store.KindOfficial, store.KindRound, store.KindTeam, store.KindResult, store.KindLineup, store.KindGame, store.KindPairJob} {
+	for _, k := range []string{store.KindTournament, store.KindPlayer, store.KindOfficial, store.KindRound, store.KindTeam, store.KindResult, store.KindLineup, store.KindGame,
+		store.KindEntry, store.KindEntryName, store.KindFestival, store.KindPairJob} {
 		if seen[k] == 0 {
 			t.Errorf("the golden file holds no %s item", k)
 		}
@@ -155,6 +156,12 @@ func reencode(t *testing.T, rec *store.Record) []byte {
 		v = new(tournament.Result)
 	case store.KindLineup:
 		v = new(tournament.Lineup)
+	case store.KindFestival:
+		v = new(service.Festival)
+	case store.KindEntry:
+		v = new(items.Entry) // the service works on the shape itself
+	case store.KindEntryName:
+		v = new(items.EntryName)
 	case store.KindPairJob:
 		v = new(items.PairJob) // the job's own shape: the service converts it (service.PairJob)
 	default:
