@@ -52,6 +52,20 @@ func newJobServer(t *testing.T) *jobServer {
 	return js
 }
 
+// jobs are the jobs started so far.
+func (js *jobServer) jobs() []string {
+	js.mu.Lock()
+	defer js.mu.Unlock()
+	return append([]string(nil), js.started...)
+}
+
+// refuseStarts makes the starter fail with err (nil: succeed).
+func (js *jobServer) refuseStarts(err error) {
+	js.mu.Lock()
+	defer js.mu.Unlock()
+	js.refuse = err
+}
+
 // run runs job tid:n as its asynchronous invocation does.
 func (js *jobServer) run(t *testing.T, tid string, n int) {
 	t.Helper()
@@ -150,8 +164,8 @@ func TestPairJob_ConcurrentRequestsOneJobOneRound(t *testing.T) {
 			t.Errorf("request %d: %+v", i, j)
 		}
 	}
-	if len(js.started) != 1 {
-		t.Fatalf("jobs started %v, want one", js.started)
+	if len(js.jobs()) != 1 {
+		t.Fatalf("jobs started %v, want one", js.jobs())
 	}
 	if j := getJob(t, js.Server, f.ev.ID, 1); j.State != "queued" || j.Attempt != 0 {
 		t.Fatalf("before it runs: %+v", j)
@@ -171,8 +185,8 @@ func TestPairJob_ConcurrentRequestsOneJobOneRound(t *testing.T) {
 	}
 	r := f.pair(t, js.Server, map[string]any{"round": 1}, http.StatusOK)
 	checkRound(t, js.Server, f, r, map[[2]string]bool{}, map[string]bool{})
-	if len(js.started) != 1 {
-		t.Fatalf("jobs started %v, want one", js.started)
+	if len(js.jobs()) != 1 {
+		t.Fatalf("jobs started %v, want one", js.jobs())
 	}
 }
 
@@ -282,7 +296,7 @@ func jobItem(t *testing.T, js *jobServer, tid string, n int) *store.Record {
 func TestPairJob_NotStartedIsRetried(t *testing.T) {
 	js := newJobServer(t)
 	f := newField(t, js.Server, jobSettings, 6)
-	js.refuse = errors.New("lambda: rate exceeded")
+	js.refuseStarts(errors.New("lambda: rate exceeded"))
 	q := apitest.Req{Method: "POST", Path: "/tournaments/" + f.ev.ID + "/rounds", Token: f.ev.Token, Body: map[string]any{"round": 1},
 		Header: map[string]string{"Idempotency-Key": uuid4()}}
 	if r := js.Do(q); r.Status != http.StatusServiceUnavailable || r.ErrorCode() != "unavailable" || r.Header.Get("Retry-After") == "" {
@@ -291,11 +305,11 @@ func TestPairJob_NotStartedIsRetried(t *testing.T) {
 	if j := getJob(t, js.Server, f.ev.ID, 1); j.State != "failed" || j.Error == nil || j.Error.Code != "unavailable" {
 		t.Fatalf("not started: %+v", j)
 	}
-	js.refuse = nil
+	js.refuseStarts(nil)
 	var j jobJSON
 	js.Do(q).Want(t, http.StatusAccepted).Decode(t, &j)
-	if j.State != "queued" || j.Error != nil || len(js.started) != 1 {
-		t.Fatalf("retried: %+v, started %v", j, js.started)
+	if j.State != "queued" || j.Error != nil || len(js.jobs()) != 1 {
+		t.Fatalf("retried: %+v, started %v", j, js.jobs())
 	}
 	js.run(t, f.ev.ID, 1)
 	if j := getJob(t, js.Server, f.ev.ID, 1); j.State != "done" || j.Attempt != 1 {
