@@ -47,6 +47,8 @@
 //	festivals.go      festivals (E-3): the festival token, its page and officials
 //	                  (service.CreateFestival …)
 //	rounds.go         pairing, rounds, changes, start; the round views
+//	pairjob.go        a big event's round paired as a job: the 202, where the job
+//	                  runs (in process, or handed to Lambda), GET …/rounds/{n}/job
 //	finished.go       GET /tournaments/{tid} and the finished status
 //	discovery.go      GET /me, the round list, the officials
 //	games.go          game handlers: create, moves, clock, arrival, draws, claims,

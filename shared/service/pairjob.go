@@ -122,7 +122,9 @@ func (c PairRoundOrJob) Apply(x *Txn) (any, error) {
 		return PairJobQueued{Job: job}, nil // the round is being paired: the same answer
 	}
 	if job == nil {
-		job = &PairJob{TID: x.TID, Round: n, rec: &store.Record{PK: store.ImportPK(x.TID), SK: store.PairJobSK(n), Kind: store.KindPairJob}}
+		// It expires with an event never paired (a round 1 that kept
+		// failing), as the event's own items do (EventTTL).
+		job = &PairJob{TID: x.TID, Round: n, rec: &store.Record{PK: store.ImportPK(x.TID), SK: store.PairJobSK(n), Kind: store.KindPairJob, Expires: EventTTL(x.T)}}
 	}
 	// New, failed (the organiser asks again, having seen why) or stale
 	// (its run was lost): queued afresh with this request's options.

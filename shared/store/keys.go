@@ -231,7 +231,8 @@ func FestivalPK(fid string) string { return FestivalPrefix + fid }
 // UsagePK is the partition of event tid's usage counters.
 func UsagePK(tid string) string { return UsagePrefix + tid }
 
-// ImportPK is the partition of a multi-part import of event tid.
+// ImportPK is the partition of event tid's jobs: a multi-part import, the
+// pairing jobs of its rounds.
 func ImportPK(tid string) string { return ImportPrefix + tid }
 
 // PairJobSK is the sort key of the job pairing round n under ImportPK:
