@@ -47,6 +47,8 @@
 //	festivals.go      festivals (E-3): the festival token, its page and officials
 //	                  (service.CreateFestival …)
 //	rounds.go         pairing, rounds, changes, start; the round views
+//	pairjob.go        a big event's round paired as a job: the 202, where the job
+//	                  runs (in process, or handed to Lambda), GET …/rounds/{n}/job
 //	finished.go       GET /tournaments/{tid} and the finished status
 //	discovery.go      GET /me, the round list, the officials
 //	games.go          game handlers: create, moves, clock, arrival, draws, claims,
@@ -124,6 +126,10 @@ type API struct {
 	// mirror is the mirror's service (shared/service/mirror), which sends
 	// this stack's mirrors once StartMirrors ran.
 	mirror *mirror.Service
+	// pairJobPlayers and startPairJob: the size above which rounds are
+	// paired as jobs, and where a job runs (pairjob.go).
+	pairJobPlayers int
+	startPairJob   PairJobStarter
 }
 
 // Option configures an API.
@@ -165,7 +171,7 @@ func EnvOptions() []Option {
 	if days, err := strconv.Atoi(os.Getenv("RETENTION_DAYS")); err == nil && days > 0 {
 		opts = append(opts, WithRetention(time.Duration(days)*24*time.Hour))
 	}
-	return opts
+	return append(opts, pairJobEnv()...)
 }
 
 // New builds the API over st.
@@ -181,7 +187,7 @@ func New(st *store.Store, opts ...Option) *API {
 		o(a)
 	}
 	a.views = viewcache.New(st)
-	a.svc = service.New(st, a.now, service.Options{Retention: a.retention}, nil, a.log)
+	a.svc = service.New(st, a.now, service.Options{Retention: a.retention, PairJobPlayers: a.pairJobPlayers}, nil, a.log)
 	a.games = a.gameStore() // its ending games are checked by the event layer
 	a.svc.Games = a.games
 	a.mirror = a.newMirror()

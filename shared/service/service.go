@@ -30,6 +30,7 @@
 //	teamentries.go  entering and withdrawing teams (T-1); lineups.go their lineups (T-2…T-4);
 //	                the queries of an event's players, officials and teams
 //	pairing.go      pairing the next round (PairRound), the finished status
+//	pairjob.go      a big event's round paired as a job (PairRoundOrJob, RunPairJob)
 //	rounds.go       starting a round (StartRound); changes.go its manual changes (C-1)
 //	roundgames.go   a round's games: read, made, repaired, started (EnsureGames …)
 //	catchup.go      the catch-up a read of a round owes (CatchUpRound)
@@ -76,6 +77,10 @@ type Options struct {
 	// Retention, when positive, is how long a finished standalone game and
 	// an event never paired are kept before DynamoDB's TTL may delete them.
 	Retention time.Duration
+	// PairJobPlayers is the size above which an event's rounds are paired
+	// as jobs (PairRoundOrJob): more entrants than this; 0 is
+	// DefaultPairJobPlayers.
+	PairJobPlayers int
 }
 
 // New builds the service over st, reading time from clock unless a

@@ -95,7 +95,7 @@ func TestStoredBytes_DecodeAndReencode(t *testing.T) {
 	}
 	for _, k := range []string{store.KindTournament, store.KindPlayer, store.KindOfficial, store.KindRound, store.KindTeam, store.KindResult, store.KindLineup, store.KindGame,
 		store.KindEntry, store.KindEntryName, store.KindFestival, store.KindView, store.KindViewChunk,
-		store.KindReadOnly, store.KindMirrorIn, store.KindMirrorOut, store.KindQueued} {
+		store.KindReadOnly, store.KindMirrorIn, store.KindMirrorOut, store.KindQueued, store.KindPairJob} {
 		if seen[k] == 0 {
 			t.Errorf("the golden file holds no %s item", k)
 		}
@@ -201,6 +201,8 @@ func reencode(t *testing.T, rec *store.Record) []byte {
 		v = new(items.Entry) // the service works on the shape itself
 	case store.KindEntryName:
 		v = new(items.EntryName)
+	case store.KindPairJob:
+		v = new(items.PairJob) // the job's own shape: the service converts it (service.PairJob)
 	default:
 		t.Fatalf("no shape for kind %s", rec.Kind)
 	}
