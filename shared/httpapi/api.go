@@ -49,7 +49,8 @@
 //	games.go          game handlers: create, moves, clock, arrival, draws, claims,
 //	                  results, rulings; votes.go sealed repetition votes,
 //	                  signatures.go the scoresheet's signatures, adjourn.go
-//	pgnimport.go      game records in: /games/import, /games/{gid}/record
+//	pgnimport.go      game records in: /games/import, /games/{gid}/record (the
+//	                  records read and the games made: shared/service/transfer)
 //	standings.go      standings and crosstable; teamstandings.go the team tables
 //	views.go          the public tables kept as views (V#<tid>), fresh by stamps;
 //	                  etag.go their ETags and cache headers; paging.go pages of rows;
@@ -61,8 +62,8 @@
 //	delay.go          the broadcast delay: who reads a game live
 //	discipline.go     the discipline report and expulsions (O-2)
 //	challenge.go      the challenge ring; ratings.go the rating report
-//	transfer.go       export and import of a whole event, paged imports staged;
-//	                  importcheck.go what an import may write, checked item by item
+//	transfer.go       export and import of a whole event: the requests and answers
+//	                  (paging, staging and every check: shared/service/transfer)
 //	rules.go          the rule book; openapi.go the OpenAPI and AsyncAPI documents
 //	lambdasize.go     API Gateway's and Lambda's response limits
 package httpapi
@@ -77,6 +78,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
+	"github.com/xqtour/xqtour/shared/service/transfer"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -109,6 +111,9 @@ type API struct {
 	// exportPage, when positive, is the most one export page holds
 	// (ExportPageBytes otherwise).
 	exportPage int
+	// transfer is the export and import of events and records
+	// (shared/service/transfer) over store.
+	transfer *transfer.Service
 	// mirrors, when set, sends this stack's mirrors (mirrorsend.go).
 	mirrors *Mirrors
 	// marks remembers whether the table holds any mirror's read-only mark (mirror.go).
@@ -172,6 +177,7 @@ func New(st *store.Store, opts ...Option) *API {
 	a.svc = service.New(st, a.now, service.Options{Retention: a.retention}, nil, a.log)
 	a.games = a.gameStore() // its ending games are checked by the event layer
 	a.svc.Games = a.games
+	a.transfer = transfer.New(a.svc, st, a.games, transfer.Options{Keyed: a.creationKey != "", PageBytes: a.exportPage})
 	return a
 }
 

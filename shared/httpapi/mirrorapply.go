@@ -10,6 +10,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
+	"github.com/xqtour/xqtour/shared/service/transfer"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -215,62 +216,62 @@ func (a *API) checkChanges(c *call, t *tournament.Tournament, in *mirrorIn, item
 	for _, rec := range recs {
 		if gid, ok := store.GameOf(rec.PK); ok {
 			if !service.ValidID('g', gid) || rec.SK != store.GameSK || rec.Kind != store.KindGame {
-				return nil, refuseItem(rec.PK, rec.SK, "not a game item (G#<game id>/GAME, kind game)")
+				return nil, transfer.RefuseItem(rec.PK, rec.SK, "not a game item (G#<game id>/GAME, kind game)")
 			}
 			sg, err := games.Decode(gid, rec)
 			if err == nil {
-				err = renders(sg)
+				err = transfer.Renders(sg)
 			}
 			if err != nil {
-				return nil, refuseItem(rec.PK, rec.SK, "a corrupt game: "+err.Error())
+				return nil, transfer.RefuseItem(rec.PK, rec.SK, "a corrupt game: "+err.Error())
 			}
 			if sg.Link.Tournament != tid {
-				return nil, refuseItem(rec.PK, rec.SK, "its link names tournament "+quote(clip(sg.Link.Tournament, 40))+", not the mirrored "+tid)
+				return nil, transfer.RefuseItem(rec.PK, rec.SK, "its link names tournament "+quote(clip(sg.Link.Tournament, 40))+", not the mirrored "+tid)
 			}
 			found = append(found, sg)
 			continue
 		}
 		if rec.PK != pk {
-			return nil, refuseItem(rec.PK, rec.SK, "not an item of tournament "+tid)
+			return nil, transfer.RefuseItem(rec.PK, rec.SK, "not an item of tournament "+tid)
 		}
 		var want string
 		switch prefix := store.SKPrefix(rec.SK); {
 		case rec.SK == store.MetaSK:
 			nt := new(tournament.Tournament)
-			if err := decodeItem(rec, store.KindTournament, nt); err != nil {
+			if err := transfer.DecodeItem(rec, store.KindTournament, nt); err != nil {
 				return nil, err
 			}
 			if nt.ID != tid || nt.Key != t.Key {
-				return nil, refuseItem(rec.PK, rec.SK, "an event item must keep its event's id and key")
+				return nil, transfer.RefuseItem(rec.PK, rec.SK, "an event item must keep its event's id and key")
 			}
 			continue
 		case prefix == store.PlayerPrefix:
 			p := new(tournament.Player)
-			err, want = decodeItem(rec, store.KindPlayer, p), store.PlayerSK(p.ID)
+			err, want = transfer.DecodeItem(rec, store.KindPlayer, p), store.PlayerSK(p.ID)
 		case prefix == store.OfficialPrefix:
 			o := new(tournament.Official)
-			err, want = decodeItem(rec, store.KindOfficial, o), store.OfficialSK(o.ID)
+			err, want = transfer.DecodeItem(rec, store.KindOfficial, o), store.OfficialSK(o.ID)
 		case prefix == store.TeamPrefix:
 			m := new(tournament.Team)
-			err, want = decodeItem(rec, store.KindTeam, m), store.TeamSK(m.ID)
+			err, want = transfer.DecodeItem(rec, store.KindTeam, m), store.TeamSK(m.ID)
 		case prefix == store.RoundPrefix:
 			r := new(tournament.Round)
-			err, want = decodeItem(rec, store.KindRound, r), store.RoundSK(r.Number)
+			err, want = transfer.DecodeItem(rec, store.KindRound, r), store.RoundSK(r.Number)
 			rounds = append(rounds, r)
 		case prefix == store.ResultPrefix:
 			var x tournament.Result
-			err, want = decodeItem(rec, store.KindResult, &x), store.ResultSK(x.Round, x.Table)
+			err, want = transfer.DecodeItem(rec, store.KindResult, &x), store.ResultSK(x.Round, x.Table)
 		case prefix == store.LineupPrefix:
 			var l tournament.Lineup
-			err, want = decodeItem(rec, store.KindLineup, &l), store.LineupSK(l.Round, l.Team)
+			err, want = transfer.DecodeItem(rec, store.KindLineup, &l), store.LineupSK(l.Round, l.Team)
 		default:
-			return nil, refuseItem(rec.PK, rec.SK, "not a sort key an event has (META, P#, O#, M#, R#, X#, L#)")
+			return nil, transfer.RefuseItem(rec.PK, rec.SK, "not a sort key an event has (META, P#, O#, M#, R#, X#, L#)")
 		}
 		if err != nil {
 			return nil, err
 		}
 		if rec.SK != want {
-			return nil, refuseItem(rec.PK, rec.SK, "its body is of "+quote(clip(want, 60)))
+			return nil, transfer.RefuseItem(rec.PK, rec.SK, "its body is of "+quote(clip(want, 60)))
 		}
 	}
 	var fresh []string
@@ -284,7 +285,7 @@ func (a *API) checkChanges(c *call, t *tournament.Tournament, in *mirrorIn, item
 			return nil, err
 		}
 		if !ok {
-			return nil, refuseItem(store.GamePK(sg.ID), store.GameSK, "no pairing of the event's rounds has this game")
+			return nil, transfer.RefuseItem(store.GamePK(sg.ID), store.GameSK, "no pairing of the event's rounds has this game")
 		}
 		fresh = append(fresh, sg.ID)
 		unknown = append(unknown, store.Key{PK: store.GamePK(sg.ID), SK: store.GameSK})
@@ -305,7 +306,7 @@ func (a *API) checkChanges(c *call, t *tournament.Tournament, in *mirrorIn, item
 		case isGame && known[gid] && k.SK == store.GameSK:
 		case k.PK == pk && k.SK != store.MetaSK && slices.Contains([]string{store.PlayerPrefix, store.OfficialPrefix, store.TeamPrefix, store.RoundPrefix, store.ResultPrefix, store.LineupPrefix}, store.SKPrefix(k.SK)):
 		default:
-			return nil, refuseItem(k.PK, k.SK, "a removal of an item that is not the mirrored event's")
+			return nil, transfer.RefuseItem(k.PK, k.SK, "a removal of an item that is not the mirrored event's")
 		}
 	}
 	return fresh, nil
@@ -315,15 +316,15 @@ func (a *API) checkChanges(c *call, t *tournament.Tournament, in *mirrorIn, item
 // (its copy), the read-only marks of the games it brings, so that they are
 // read-only from the moment they exist, like the event (whose mark the
 // claim wrote).
-func (a *API) copyMarks(c *call, tid string, ev *importedEvent) error {
+func (a *API) copyMarks(c *call, tid string, ev *transfer.Checked) error {
 	in, _, err := a.loadMirrorIn(c, tid)
 	if err != nil || in == nil || in.TakenOver {
 		return err
 	}
 	mark, _ := json.Marshal(mirrorMark{Tournament: tid, Source: in.Source})
-	for _, it := range ev.items {
+	for _, it := range ev.Items {
 		if gid, ok := store.GameOf(it.PK); ok && it.SK == store.GameSK {
-			ev.items = append(ev.items, store.ItemOf(&store.Record{PK: store.MirrorPK(gid), SK: store.ReadOnlySK, Kind: store.KindReadOnly, Doc: mark, Version: 1}))
+			ev.Items = append(ev.Items, store.ItemOf(&store.Record{PK: store.MirrorPK(gid), SK: store.ReadOnlySK, Kind: store.KindReadOnly, Doc: mark, Version: 1}))
 		}
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/xqtour/xqtour/shared/service/games"
+	"github.com/xqtour/xqtour/shared/service/transfer"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -414,7 +415,7 @@ func (m *Mirrors) drain(r *mirrorRun) error {
 
 // eventKeys are the keys of every item of event tid's export.
 func (m *Mirrors) eventKeys(c *call, tid string) ([]store.Key, error) {
-	lines, err := m.a.eventLines(c, tid)
+	lines, err := m.a.transfer.Lines(c.ctx(), tid)
 	if err != nil {
 		return nil, err
 	}
@@ -590,23 +591,23 @@ func (m *Mirrors) begin(c *call, tid string, rec *store.Record, o *mirrorOut, cr
 // moving it would: one export, or its pages in order, to POST
 // /tournaments/import, where every check of an import applies.
 func (m *Mirrors) sendExport(c *call, target, tid, creationKey string) error {
-	lines, err := m.a.eventLines(c, tid)
+	lines, err := m.a.transfer.Lines(c.ctx(), tid)
 	if err != nil {
 		return err
 	}
-	snapshot := snapshotOf(lines)
+	snapshot := transfer.Snapshot(lines)
 	importToken := ""
 	for start := 0; start < len(lines); {
-		end := pageEnd(lines, start, 0, m.a.exportPageBytes()-1024)
+		end := transfer.PageEnd(lines, start, 0, m.a.transfer.PageBudget()-1024)
 		var head []byte
 		switch {
 		case start == 0 && end == len(lines):
-			head, _ = json.Marshal(exportHeader{Format: exportFormat, Version: 1, TournamentID: tid, ExportedAt: rfc3339(c.nowMs()), Items: len(lines)})
+			head, _ = json.Marshal(transfer.Header{Format: transfer.Format, Version: 1, TournamentID: tid, ExportedAt: rfc3339(c.nowMs()), Items: len(lines)})
 		case start == 0:
-			head, _ = json.Marshal(exportHeader{Format: exportFormat, Version: 1, TournamentID: tid, ExportedAt: rfc3339(c.nowMs()), Items: len(lines),
+			head, _ = json.Marshal(transfer.Header{Format: transfer.Format, Version: 1, TournamentID: tid, ExportedAt: rfc3339(c.nowMs()), Items: len(lines),
 				Snapshot: snapshot, PartItems: end, Next: "/tournaments/import"})
 		default:
-			head, _ = json.Marshal(partHeader{Format: partFormat, Version: 1, TournamentID: tid, Snapshot: snapshot, Offset: start, Items: end - start, Total: len(lines)})
+			head, _ = json.Marshal(transfer.PartHeader{Format: transfer.PartFormat, Version: 1, TournamentID: tid, Snapshot: snapshot, Offset: start, Items: end - start, Total: len(lines)})
 		}
 		var b bytes.Buffer
 		b.Write(head)

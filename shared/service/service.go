@@ -11,7 +11,7 @@
 //
 // Where each concept lives:
 //
-//	service.go      Service, its options and the request's instant (WithNow)
+//	service.go      Service, its options and the request's instant (WithNow, Now)
 //	caller.go       Role (the one list of roles) and Caller, who a token speaks for
 //	event.go        Event, the aggregate, and Load; InParallel, the one worker pool
 //	exec.go         Command, Exec (the one write policy of event commands), Txn,
@@ -28,10 +28,12 @@
 //	teams.go        team events: teams and lineups loaded, lineups due (T-3),
 //	                a knockout's extension (S-3)
 //	eventkey.go     an event's key, its id and keyed game ids; a game's own pairing
-//	ids.go          ids and tokens; limits.go the caps on lists (Limits)
+//	ids.go          ids and tokens (TokenMatches); limits.go the caps on lists (Limits)
 //	expiry.go       an unpaired event's expiry, kept once paired
 //	command/        refusals by kind, the retry of the store's contention, sequencing
 //	games/          the game item, its write loop, its view
+//	transfer/       an event's export and import (paged, staged, checked item
+//	                by item), PGN records imported or loaded into a game
 //	items/          the stored shape of every item kind
 package service
 
@@ -75,6 +77,10 @@ type nowKey struct{}
 func WithNow(ctx context.Context, now time.Time) context.Context {
 	return context.WithValue(ctx, nowKey{}, now)
 }
+
+// Now is the request's instant in Unix ms (WithNow), for the application
+// layer's other packages.
+func (s *Service) Now(ctx context.Context) int64 { return s.now(ctx) }
 
 // now is the request's instant in Unix ms.
 func (s *Service) now(ctx context.Context) int64 {
