@@ -98,7 +98,7 @@ func (s *Service) Import(ctx context.Context, head Header, lines [][]byte, marks
 	if err != nil {
 		return nil, err
 	}
-	return &Imported{Outcome: Made, TournamentID: tid, Items: len(b.items) + 1, Games: ev.Games}, nil
+	return &Imported{Outcome: Made, TournamentID: tid, Items: len(ev.Items) + 1, Games: ev.Games}, nil // a mirror's marks counted, as they are created
 }
 
 // create checks an export's items and creates them, the tournament item
