@@ -16,7 +16,7 @@
 // toError in errors.go: a core refusal is a *rulebook.RuleError (422 unless
 // refusalStatus says otherwise), a *command.Error by its kind.
 // A result a client sends is read once, by result.Parse, where it is decoded
-// (games.go, pgnimport.go). Rule options and the scoring are read into their
+// (games.go; a record's, shared/service/transfer). Rule options and the scoring are read into their
 // types once, when an event or a game is created (rulesJSON.rules in dto.go,
 // createTournament), and an unknown name is a 400 naming the field and the rule.
 //

@@ -23,7 +23,7 @@ import (
 //     eventIDOf), and only while no event of that id is here, or to renew
 //     the token of a copy of that event not taken over;
 //   - the event itself arrives through POST /tournaments/import, with every
-//     check of an import (importcheck.go);
+//     check of an import (shared/service/transfer, check.go);
 //   - a batch of changes carries the stream's token (its hash is in the
 //     copy's state), and every item in it is the event's own: an item of
 //     its partition under a sort key an event has, decoded by its kind's

@@ -109,7 +109,8 @@ func (s *Service) Export(ctx context.Context, tid string, cred service.Credentia
 // Lines is every item of event tid in DynamoDB JSON, one per line, in the
 // export's order: the event item, the rest of the tournament's partition as
 // the table holds it, then the items of every game its rounds paired, by
-// game id.
+// game id. It checks no caller: Export does for the organiser, and the
+// stack's own mirror sends what it reads.
 func (s *Service) Lines(ctx context.Context, tid string) ([][]byte, error) {
 	ev, err := s.svc.Load(ctx, tid)
 	if err != nil {
