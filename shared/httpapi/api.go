@@ -16,9 +16,10 @@
 // toError in errors.go: a core refusal is a *rulebook.RuleError (422 unless
 // refusalStatus says otherwise), a *command.Error by its kind.
 // A result a client sends is read once, by result.Parse, where it is decoded
-// (games.go; a record's, shared/service/transfer). Rule options and the scoring are read into their
-// types once, when an event or a game is created (rulesJSON.rules in dto.go,
-// createTournament), and an unknown name is a 400 naming the field and the rule.
+// (games.go; a record's, shared/service/transfer). Rule options and the
+// scoring are read into their types once, when an event or a game is
+// created (rulesJSON.rules in dto.go, createTournament), and an unknown name
+// is a 400 naming the field and the rule.
 //
 // Where each concept lives (what is not here is in shared/service, whose
 // package documentation lists its files):
@@ -36,13 +37,16 @@
 //	text.go           quoting in messages
 //	records.go        reading event items for views (load, encode, loadPlayers)
 //	gamestore.go      the game layer as a request calls it (mutateGame, gameStore)
-//	tournaments.go    creating events, registering players and officials, withdrawals
+//	tournaments.go    creating events (service.CreateEvent), registering players and
+//	                  officials, withdrawals
 //	people.go         organiser edits of players, officials' and captains' tokens
 //	pause.go          withdraw, pause and resume (service.PlayerStatus)
-//	entries.go        entries by the players: open, close, enter, approve, reject
-//	                  (E-1); qr.go the entry's link as a QR code
+//	entries.go        entries by the players: open, close, enter, approve, reject,
+//	                  the organiser's list (E-1, service.Enter …); qr.go the entry's
+//	                  link as a QR code
 //	checkin.go        check-in (E-2): the player's or the desk's, the desk's list
-//	festivals.go      festivals (E-3): sections, the festival token and officials
+//	festivals.go      festivals (E-3): the festival token, its page and officials
+//	                  (service.CreateFestival …)
 //	rounds.go         pairing, rounds, changes, start; the round views
 //	finished.go       GET /tournaments/{tid} and the finished status
 //	discovery.go      GET /me, the round list, the officials
@@ -51,17 +55,21 @@
 //	                  signatures.go the scoresheet's signatures, adjourn.go
 //	pgnimport.go      game records in: /games/import, /games/{gid}/record (the
 //	                  records read and the games made: shared/service/transfer)
-//	standings.go      standings and crosstable; teamstandings.go the team tables
+//	standings.go      standings, crosstable and final places rendered (service.Tables);
+//	                  teamstandings.go the team tables
 //	views.go          the public tables kept as views (V#<tid>), fresh by stamps;
 //	                  etag.go their ETags and cache headers; paging.go pages of rows;
 //	                  responseviews.go whole answers kept
 //	formats.go        ?format= (JSON or CSV) for every route, the event's games list;
-//	                  explainlang.go the pairing reasons in the reader's language
+//	                  explainlang.go the reader's language for the pairing reasons
+//	                  (the sentences: tournament.Explanation.In)
 //	teams.go          team events: teams, lineups, team rounds' views; teamknockout.go
 //	                  a team knockout's views (S-3)
 //	delay.go          the broadcast delay: who reads a game live
 //	discipline.go     the discipline report and expulsions (O-2)
 //	challenge.go      the challenge ring; ratings.go the rating report
+//	mirror.go         the mirror's routes, the read-only refusal every write passes, and
+//	                  the Transport that posts to another stack (shared/service/mirror)
 //	transfer.go       export and import of a whole event: the requests and answers
 //	                  (paging, staging and every check: shared/service/transfer)
 //	rules.go          the rule book; openapi.go the OpenAPI and AsyncAPI documents
@@ -78,6 +86,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
+	"github.com/xqtour/xqtour/shared/service/mirror"
 	"github.com/xqtour/xqtour/shared/service/transfer"
 	"github.com/xqtour/xqtour/shared/store"
 )
@@ -114,10 +123,9 @@ type API struct {
 	// transfer is the export and import of events and records
 	// (shared/service/transfer) over store.
 	transfer *transfer.Service
-	// mirrors, when set, sends this stack's mirrors (mirrorsend.go).
-	mirrors *Mirrors
-	// marks remembers whether the table holds any mirror's read-only mark (mirror.go).
-	marks markCache
+	// mirror is the mirror's service (shared/service/mirror), which sends
+	// this stack's mirrors once StartMirrors ran.
+	mirror *mirror.Service
 }
 
 // Option configures an API.
@@ -178,6 +186,7 @@ func New(st *store.Store, opts ...Option) *API {
 	a.games = a.gameStore() // its ending games are checked by the event layer
 	a.svc.Games = a.games
 	a.transfer = transfer.New(a.svc, st, a.games, transfer.Options{Keyed: a.creationKey != "", PageBytes: a.exportPage})
+	a.mirror = a.newMirror()
 	return a
 }
 

@@ -2,13 +2,10 @@ package httpapi
 
 import (
 	"cmp"
-	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 
-	"github.com/xqtour/xqtour/shared/service"
-	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -79,24 +76,16 @@ type roundListOut struct {
 // scribes with their tables; their tokens were shown once and are not kept.
 func (a *API) listOfficials(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
-	t, _, err := a.loadTournament(c.ctx(), tid)
+	if _, _, err := a.organiserEvent(c, tid); err != nil {
+		return 0, nil, err
+	}
+	officials, err := a.svc.Officials(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
-	if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
-		return 0, nil, err
-	}
-	recs, err := a.store.Query(c.ctx(), store.TournamentPK(tid), store.OfficialPrefix, 0)
-	if err != nil {
-		return 0, nil, err
-	}
-	out := make([]officialOut, 0, len(recs))
-	for _, rec := range recs {
-		var o tournament.Official
-		if err := service.DecodeItem(rec, &o); err != nil {
-			return 0, nil, fmt.Errorf("decode official %s: %w", rec.SK, err)
-		}
-		out = append(out, officialView(&o))
+	out := make([]officialOut, 0, len(officials))
+	for _, o := range officials {
+		out = append(out, officialView(o))
 	}
 	slices.SortFunc(out, func(x, y officialOut) int {
 		return cmp.Or(strings.Compare(x.Role, y.Role), strings.Compare(x.Name, y.Name), strings.Compare(x.ID, y.ID))

@@ -266,8 +266,8 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 	}
 	if s.System == tournament.Groups {
 		out.Groups = &groupsJSON{Count: s.Groups.Count, Finals: s.Groups.Finals, Qualifiers: s.Groups.Qualifiers}
-		if s.Groups.Finals == tournament.FinalsCross && s.Groups.Qualifiers == 0 {
-			out.Groups.Qualifiers = 2 // stored before the setting: the two it always took
+		if s.Groups.Finals == tournament.FinalsCross {
+			out.Groups.Qualifiers = s.Groups.CrossQualifiers()
 		}
 	}
 	if l := s.LateEntries; l.MissedRounds != "" {

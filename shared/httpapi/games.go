@@ -1,7 +1,7 @@
 package httpapi
 
 import (
-	"encoding/json"
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -14,9 +14,7 @@ import (
 	"github.com/xqtour/xqtour/shared/notation"
 	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/service"
-	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/service/games"
-	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
@@ -80,7 +78,7 @@ func (a *API) gameSeatCredential(c *call, gid, id string) (credential, error) {
 	case sg.Link.Black:
 		return credential{Principal{Scope: gid, ID: id, Role: rolePlayer}, sg.Link.BlackHash}, nil
 	}
-	return credential{}, store.ErrNotFound
+	return credential{}, notFound("seat " + id)
 }
 
 // standaloneGameRules reads a standalone game's rule options
@@ -111,7 +109,7 @@ func (a *API) createGame(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	g, err := game.New(game.Setup{FEN: in.FEN, Control: tc, Rules: rules, StartMs: c.nowMs()})
+	res, err := a.svc.CreateGame(c.ctx(), game.Setup{FEN: in.FEN, Control: tc, Rules: rules, StartMs: c.nowMs()})
 	if err != nil {
 		var re *game.RuleError
 		if errors.As(err, &re) && re.Code == game.CodeInvalidArgument {
@@ -119,20 +117,7 @@ func (a *API) createGame(c *call) (int, any, error) {
 		}
 		return 0, nil, err
 	}
-	gid := service.NewID('g')
-	redToken, redHash := service.NewToken(gid, "red")
-	blackToken, blackHash := service.NewToken(gid, "black")
-	link := games.Link{Red: "red", Black: "black", RedHash: redHash, BlackHash: blackHash}
-	rec, err := games.Encode(&store.Record{PK: store.GamePK(gid), SK: store.GameSK, Kind: store.KindGame}, link, g)
-	if err != nil {
-		return 0, nil, err
-	}
-	sg := &games.Item{ID: gid, Link: link, Game: g, Rec: rec}
-	rec.Expires = a.games.TTL(sg, c.nowMs())
-	if err := command.Retry(func() error { return a.store.Put(c.ctx(), rec) }); err != nil { // a new id: only DynamoDB's own contention can refuse it (retry.go)
-		return 0, nil, err
-	}
-	return http.StatusCreated, map[string]any{"id": gid, "redToken": redToken, "blackToken": blackToken, "game": games.ViewOf(sg, c.nowMs(), 0)}, nil
+	return http.StatusCreated, map[string]any{"id": res.Game.ID, "redToken": res.RedToken, "blackToken": res.BlackToken, "game": games.ViewOf(res.Game, c.nowMs(), 0)}, nil
 }
 
 // GET /games/{gid} — public; ?since=ply returns only the moves after ply.
@@ -509,7 +494,7 @@ func (a *API) rule(c *call) (int, any, error) {
 		if r.Kind == game.RulingPenalty && r.Penalty == game.Expulsion && sg.Link.Tournament != "" &&
 			(by.Role == game.ChiefArbiter || by.Role == game.Organiser) {
 			// Checked before the game changes: a refused expulsion logs nothing.
-			if sg.Also, err = a.expulsionRecords(c, sg, by, r); err != nil {
+			if sg.Also, err = a.svc.ExpulsionItems(c.ctx(), sg, by, r); err != nil {
 				return err
 			}
 		}
@@ -551,23 +536,13 @@ func (a *API) gameRecord(c *call) (int, any, error) {
 			info.Black = "Black"
 		}
 	}
-	if t := sg.Link.Tournament; t != "" {
-		got, err := a.store.GetMany(c.ctx(), store.Key{PK: store.TournamentPK(t), SK: store.MetaSK},
-			store.Key{PK: store.TournamentPK(t), SK: store.PlayerSK(sg.Link.Red)}, store.Key{PK: store.TournamentPK(t), SK: store.PlayerSK(sg.Link.Black)})
+	if sg.Link.Tournament != "" {
+		names, err := a.svc.NamesOf(c.ctx(), sg)
 		if err != nil {
 			return 0, nil, err
 		}
-		var ev tournament.Tournament
-		var red, black tournament.Player
-		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.MetaSK}]; r != nil && json.Unmarshal(r.Doc, &ev) == nil {
-			info.Event = ev.Settings.Name
-		}
-		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.PlayerSK(sg.Link.Red)}]; r != nil && service.DecodeItem(r, &red) == nil {
-			info.Red = red.Name
-		}
-		if r := got[store.Key{PK: store.TournamentPK(t), SK: store.PlayerSK(sg.Link.Black)}]; r != nil && service.DecodeItem(r, &black) == nil {
-			info.Black = black.Name
-		}
+		// A name whose item is gone leaves what the link says.
+		info.Event, info.Red, info.Black = cmp.Or(names.Event, info.Event), cmp.Or(names.Red, info.Red), cmp.Or(names.Black, info.Black)
 		info.Round = strconv.Itoa(sg.Link.Round)
 	}
 	sg, at := a.seenBy(c, sg, c.nowMs())

@@ -1,14 +1,11 @@
 package httpapi
 
 import (
-	"fmt"
 	"net/http"
 	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/xqtour/xqtour/shared/service"
-	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -203,11 +200,11 @@ func (a *API) listTeams(c *call) (int, any, error) {
 	if !t.Settings.Teams {
 		return http.StatusOK, map[string]any{"teams": out}, nil
 	}
-	recs, err := a.store.Query(c.ctx(), store.TournamentPK(tid), store.TeamPrefix, 0)
+	teams, err := a.svc.Teams(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
-	players, _, err := a.loadPlayers(c.ctx(), tid)
+	players, err := a.svc.Players(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -215,15 +212,6 @@ func (a *API) listTeams(c *call) (int, any, error) {
 	for _, p := range players {
 		byID[p.ID] = p
 	}
-	var teams []*tournament.Team
-	for _, rec := range recs {
-		tm := new(tournament.Team)
-		if err := service.DecodeItem(rec, tm); err != nil {
-			return 0, nil, fmt.Errorf("decode team %s: %w", rec.SK, err)
-		}
-		teams = append(teams, tm)
-	}
-	sort.Slice(teams, func(i, j int) bool { return teams[i].Number < teams[j].Number })
 	for _, tm := range teams {
 		out = append(out, teamView(tm, func(id string) *tournament.Player { return byID[id] }))
 	}

@@ -100,7 +100,7 @@ func (a *API) importEvent(c *call) (int, any, error) {
 			token = ""
 		}
 		var err error
-		if res, err = a.transfer.ImportPart(c.ctx(), head, lines, strings.TrimSpace(token), a.mirrorMarks(c, head.TournamentID)); err != nil {
+		if res, err = a.transfer.ImportPart(c.ctx(), head, lines, strings.TrimSpace(token), a.mirror.CopyMarks(c.ctx(), head.TournamentID)); err != nil {
 			return 0, nil, err
 		}
 	} else {
@@ -109,7 +109,7 @@ func (a *API) importEvent(c *call) (int, any, error) {
 			return 0, nil, err
 		}
 		var err error
-		if res, err = a.transfer.Import(c.ctx(), head, lines, a.mirrorMarks(c, head.TournamentID)); err != nil {
+		if res, err = a.transfer.Import(c.ctx(), head, lines, a.mirror.CopyMarks(c.ctx(), head.TournamentID)); err != nil {
 			return 0, nil, err
 		}
 	}
@@ -118,13 +118,6 @@ func (a *API) importEvent(c *call) (int, any, error) {
 		out.Next = "/tournaments/import"
 	}
 	return importStatus[res.Outcome], out, nil
-}
-
-// mirrorMarks adds a mirror's read-only marks to the import of event tid, when a
-// mirror claimed it here (copyMarks, mirrorapply.go): its games are
-// read-only from their first moment.
-func (a *API) mirrorMarks(c *call, tid string) transfer.Marks {
-	return func(ev *transfer.Checked) error { return a.copyMarks(c, tid, ev) }
 }
 
 // exportBody splits an import body into its header line and item lines.

@@ -48,6 +48,15 @@ func DecodeItem(rec *store.Record, v any) error {
 		}
 		*v = tournament.Result{Round: s.Round, Table: s.Table, GameID: s.GameID, Red: s.Red, Black: s.Black, Result: s.Result, Reason: s.Reason,
 			RedFouls: s.RedFouls, BlackFouls: s.BlackFouls, EndedAt: s.EndedAt}
+	case *Festival:
+		var s items.Festival
+		if err := items.Decode(rec, &s); err != nil {
+			return err
+		}
+		*v = Festival{ID: s.ID, Name: s.Name, TokenHash: s.TokenHash, CreatedAt: s.CreatedAt, Sections: s.Sections}
+		for _, o := range s.Officials {
+			v.Officials = append(v.Officials, tournament.Official{ID: o.ID, Role: o.Role, Name: o.Name, Tables: o.Tables, TokenHash: o.TokenHash})
+		}
 	default:
 		return items.Decode(rec, v)
 	}
@@ -77,6 +86,8 @@ func EncodeItem(rec *store.Record, v any) *store.Record {
 		return items.Encode(rec, resultShape(&x))
 	case *tournament.Result:
 		return items.Encode(rec, resultShape(x))
+	case *Festival:
+		return items.Encode(rec, festivalShape(x))
 	}
 	return items.Encode(rec, v)
 }
@@ -110,6 +121,14 @@ func playerOf(s items.Player) tournament.Player {
 			DecidedBy: e.DecidedBy, DecidedAt: e.DecidedAt, DecisionNote: e.DecisionNote}
 	}
 	return p
+}
+
+func festivalShape(f *Festival) items.Festival {
+	s := items.Festival{ID: f.ID, Name: f.Name, TokenHash: f.TokenHash, CreatedAt: f.CreatedAt, Sections: f.Sections}
+	for i := range f.Officials {
+		s.Officials = append(s.Officials, officialShape(&f.Officials[i]))
+	}
+	return s
 }
 
 func officialShape(o *tournament.Official) items.Official {

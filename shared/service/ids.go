@@ -32,8 +32,9 @@ func HashToken(token string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// TokenMatches reports whether token is the one hash was made of,
-// comparing in constant time so that timing leaks nothing of the hash.
+// TokenMatches reports whether token is the one hash was stored for,
+// comparing in constant time so that response timing leaks nothing of the
+// hash.
 func TokenMatches(token, hash string) bool {
 	return subtle.ConstantTimeCompare([]byte(HashToken(token)), []byte(hash)) == 1
 }

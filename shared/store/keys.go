@@ -37,7 +37,7 @@
 //	V#<tid>       D#<view>    a materialised public read (round#<nnnn>, standings#<nnnn|last|live>,
 //	                          crosstable#…): the counters it was built from and the response head
 //	V#<tid>       D#<view>#<build>#<nnn>  500 rows of that view's build, gzipped JSON
-//	Y#<id>        RO          a mirror's read-only mark on event or game id (mirror.go): on a copy,
+//	Y#<id>        RO          a mirror's read-only mark on event or game id (shared/service/mirror): on a copy,
 //	                          where its writes come from; on a source after a takeover, where they went
 //	Y#<tid>       COPY        a mirrored copy's state: its source, the stream's token hash, last change
 //	Y#<tid>       Q#<nnnnnnnnnnnn>  a change to event tid waiting to be sent to its mirror, in commit order
@@ -153,7 +153,7 @@ const (
 	// StagedPrefix starts the sort key of a staged chunk of a multi-part
 	// import under J#<tid>: Q#<offset>#<nnn>.
 	StagedPrefix = "Q#"
-	// MirrorPrefix starts a mirror's partitions (mirror.go): Y#<id> and Y#mirrors.
+	// MirrorPrefix starts a mirror's partitions (shared/service/mirror): Y#<id> and Y#mirrors.
 	MirrorPrefix = "Y#"
 	// QueuedPrefix starts the sort key of a change waiting under Y#<tid>: Q#<seq>.
 	QueuedPrefix = "Q#"

@@ -45,12 +45,6 @@ type Checked struct {
 // them; nil adds none.
 type Marks func(ev *Checked) error
 
-// RefuseItem is the refusal of an import (or a mirrored batch) for one of
-// its items.
-func RefuseItem(pk, sk, problem string) error {
-	return command.BadRequest("invalid_export", fmt.Sprintf("item %s/%s: %s; nothing was imported", clip(pk, 60), clip(sk, 60), problem))
-}
-
 // batch is what the items of one export page bring to an import.
 type batch struct {
 	items  []*store.Item // to create; the tournament item is kept apart
@@ -128,68 +122,68 @@ func (s *Service) check(ctx context.Context, tid string, items []*store.Item) (*
 	for _, rec := range recs {
 		if gid, ok := store.GameOf(rec.PK); ok {
 			if !service.ValidID('g', gid) || rec.SK != store.GameSK || rec.Kind != store.KindGame {
-				return nil, RefuseItem(rec.PK, rec.SK, "not a game item (G#<game id>/GAME, kind game)")
+				return nil, service.RefuseItem(rec.PK, rec.SK, "not a game item (G#<game id>/GAME, kind game)")
 			}
 			sg, err := games.Decode(gid, rec)
 			if err != nil {
-				return nil, RefuseItem(rec.PK, rec.SK, "a corrupt game: "+err.Error())
+				return nil, service.RefuseItem(rec.PK, rec.SK, "a corrupt game: "+err.Error())
 			}
-			if err := Renders(sg); err != nil {
-				return nil, RefuseItem(rec.PK, rec.SK, "a corrupt game: "+err.Error())
+			if err := service.Renders(sg); err != nil {
+				return nil, service.RefuseItem(rec.PK, rec.SK, "a corrupt game: "+err.Error())
 			}
 			found = append(found, sg)
 			continue
 		}
 		if rec.PK != pk {
-			return nil, RefuseItem(rec.PK, rec.SK, "not an item of tournament "+tid)
+			return nil, service.RefuseItem(rec.PK, rec.SK, "not an item of tournament "+tid)
 		}
 		prefix := store.SKPrefix(rec.SK)
 		var want string // the sort key the body names (when it decoded)
 		switch {
 		case rec.SK == store.MetaSK:
 			t := new(tournament.Tournament)
-			if err := DecodeItem(rec, store.KindTournament, t); err != nil {
+			if err := service.DecodeSent(rec, store.KindTournament, t); err != nil {
 				return nil, err
 			}
 			if t.ID != tid {
-				return nil, RefuseItem(rec.PK, rec.SK, "its body names tournament "+quote(clip(t.ID, 40)))
+				return nil, service.RefuseItem(rec.PK, rec.SK, "its body names tournament "+quote(clip(t.ID, 40)))
 			}
 			out.T = t
 			continue
 		case prefix == store.PlayerPrefix:
 			p := new(tournament.Player)
-			err = DecodeItem(rec, store.KindPlayer, p)
+			err = service.DecodeSent(rec, store.KindPlayer, p)
 			want = store.PlayerSK(p.ID)
 			players = append(players, p)
 		case prefix == store.OfficialPrefix:
 			o := new(tournament.Official)
-			err = DecodeItem(rec, store.KindOfficial, o)
+			err = service.DecodeSent(rec, store.KindOfficial, o)
 			want = store.OfficialSK(o.ID)
 		case prefix == store.TeamPrefix:
 			m := new(tournament.Team)
-			err = DecodeItem(rec, store.KindTeam, m)
+			err = service.DecodeSent(rec, store.KindTeam, m)
 			want = store.TeamSK(m.ID)
 		case prefix == store.RoundPrefix:
 			r := new(tournament.Round)
-			err = DecodeItem(rec, store.KindRound, r)
+			err = service.DecodeSent(rec, store.KindRound, r)
 			want = store.RoundSK(r.Number)
 			rounds = append(rounds, r)
 		case prefix == store.ResultPrefix:
 			var x tournament.Result
-			err = DecodeItem(rec, store.KindResult, &x)
+			err = service.DecodeSent(rec, store.KindResult, &x)
 			want = store.ResultSK(x.Round, x.Table)
 		case prefix == store.LineupPrefix:
 			var l tournament.Lineup
-			err = DecodeItem(rec, store.KindLineup, &l)
+			err = service.DecodeSent(rec, store.KindLineup, &l)
 			want = store.LineupSK(l.Round, l.Team)
 		default:
-			return nil, RefuseItem(rec.PK, rec.SK, "not a sort key an event has (META, P#, O#, M#, R#, X#, L#)")
+			return nil, service.RefuseItem(rec.PK, rec.SK, "not a sort key an event has (META, P#, O#, M#, R#, X#, L#)")
 		}
 		if err != nil {
 			return nil, err
 		}
 		if rec.SK != want {
-			return nil, RefuseItem(rec.PK, rec.SK, "its body is of "+quote(clip(want, 60)))
+			return nil, service.RefuseItem(rec.PK, rec.SK, "its body is of "+quote(clip(want, 60)))
 		}
 		counts[prefix]++
 	}
@@ -212,17 +206,17 @@ func (s *Service) check(ctx context.Context, tid string, items []*store.Item) (*
 		for _, p := range r.Pairings {
 			for _, id := range []string{p.Red, p.Black} {
 				if id != "" && h.Player(id) == nil && !service.ValidID('m', id) {
-					return nil, RefuseItem(pk, store.RoundSK(r.Number), fmt.Sprintf("table %d names %s, not a player of the event", p.Table, quote(clip(id, 40))))
+					return nil, service.RefuseItem(pk, store.RoundSK(r.Number), fmt.Sprintf("table %d names %s, not a player of the event", p.Table, quote(clip(id, 40))))
 				}
 			}
 			if p.GameID == "" {
 				continue
 			}
 			if !service.ValidID('g', p.GameID) {
-				return nil, RefuseItem(pk, store.RoundSK(r.Number), fmt.Sprintf("table %d: %s is not a game id", p.Table, quote(clip(p.GameID, 40))))
+				return nil, service.RefuseItem(pk, store.RoundSK(r.Number), fmt.Sprintf("table %d: %s is not a game id", p.Table, quote(clip(p.GameID, 40))))
 			}
 			if _, dup := pairings[p.GameID]; dup {
-				return nil, RefuseItem(pk, store.RoundSK(r.Number), "game "+p.GameID+" is paired twice")
+				return nil, service.RefuseItem(pk, store.RoundSK(r.Number), "game "+p.GameID+" is paired twice")
 			}
 			pairings[p.GameID] = paired{r.Number, p}
 		}
@@ -233,22 +227,22 @@ func (s *Service) check(ctx context.Context, tid string, items []*store.Item) (*
 		pp, ok := pairings[sg.ID]
 		switch {
 		case l.Tournament != tid:
-			return nil, RefuseItem(gpk, store.GameSK, "its link names tournament "+quote(clip(l.Tournament, 40))+", not the imported "+tid)
+			return nil, service.RefuseItem(gpk, store.GameSK, "its link names tournament "+quote(clip(l.Tournament, 40))+", not the imported "+tid)
 		case !ok:
-			return nil, RefuseItem(gpk, store.GameSK, "no pairing of the event's rounds has this game")
+			return nil, service.RefuseItem(gpk, store.GameSK, "no pairing of the event's rounds has this game")
 		case l.Round != pp.round || l.Table != pp.p.Table:
-			return nil, RefuseItem(gpk, store.GameSK, fmt.Sprintf("its link names round %d, table %d, but the event pairs it in round %d, table %d", l.Round, l.Table, pp.round, pp.p.Table))
+			return nil, service.RefuseItem(gpk, store.GameSK, fmt.Sprintf("its link names round %d, table %d, but the event pairs it in round %d, table %d", l.Round, l.Table, pp.round, pp.p.Table))
 		case l.Red != pp.p.Red || l.Black != pp.p.Black:
-			return nil, RefuseItem(gpk, store.GameSK, "its players are not the pairing's")
+			return nil, service.RefuseItem(gpk, store.GameSK, "its players are not the pairing's")
 		}
 		red, black := h.Player(l.Red), h.Player(l.Black)
 		if red == nil || black == nil {
-			return nil, RefuseItem(gpk, store.GameSK, "its players are not the event's")
+			return nil, service.RefuseItem(gpk, store.GameSK, "its players are not the event's")
 		}
 		// The hashes let their holders play: an open game's must be the
 		// players' own (a finished game may keep one a reissue replaced last).
 		if sg.Game.Status() != game.Over && (red.TokenHash != l.RedHash || black.TokenHash != l.BlackHash) {
-			return nil, RefuseItem(gpk, store.GameSK, "its players' token hashes are not those of the event's players")
+			return nil, service.RefuseItem(gpk, store.GameSK, "its players' token hashes are not those of the event's players")
 		}
 		have[sg.ID] = true
 		out.Games++
@@ -272,36 +266,6 @@ func (s *Service) check(ctx context.Context, tid string, items []*store.Item) (*
 		}
 	}
 	return out, nil
-}
-
-// DecodeItem decodes an imported (or mirrored) event item's body through
-// its stored shape, refusing the wrong kind.
-func DecodeItem(rec *store.Record, kind string, v any) error {
-	if rec.Kind != kind {
-		return RefuseItem(rec.PK, rec.SK, "kind "+quote(clip(rec.Kind, 20))+", want "+kind)
-	}
-	if err := service.DecodeItem(rec, v); err != nil {
-		return RefuseItem(rec.PK, rec.SK, "its body does not decode as a "+kind+": "+err.Error())
-	}
-	return nil
-}
-
-// Renders reports whether every public read of a game works on sg: its
-// view and its record in each format. An imported or mirrored game that
-// would not is refused before it is written.
-func Renders(sg *games.Item) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%v", r)
-		}
-	}()
-	_ = games.ViewOf(sg, 0, 0)
-	for _, f := range game.RecordFormats {
-		if _, err := sg.Game.Record(0, f, game.RecordInfo{Red: "Red", Black: "Black"}); err != nil {
-			return fmt.Errorf("its %s record: %v", f, err)
-		}
-	}
-	return nil
 }
 
 // checkProvenance refuses an event item that does not prove it is of its

@@ -84,16 +84,40 @@ func (s *Service) Export(ctx context.Context, tid string, cred service.Credentia
 	if end < len(lines) {
 		page.Next = q.Link(makeCursor(end, snapshot))
 	}
+	page.Body = pageBody(tid, lines, start, end, snapshot, games.RFC3339(s.svc.NowMs(ctx)), page.Next, page.Next)
+	return page, nil
+}
+
+// ImportBodies are the bodies of the requests that import event tid's
+// export lines into another stack (POST /tournaments/import), in order and
+// paged as Export pages them: the export whole, or its first page and its
+// parts; now stamps them. A mirror sends them to its target.
+func (s *Service) ImportBodies(tid string, lines [][]byte, now int64) [][]byte {
+	var bodies [][]byte
+	snapshot, at := Snapshot(lines), games.RFC3339(now)
+	for start := 0; start < len(lines); {
+		end := PageEnd(lines, start, 0, s.PageBudget()-1024)
+		bodies = append(bodies, pageBody(tid, lines, start, end, snapshot, at, "/tournaments/import", ""))
+		start = end
+	}
+	return bodies
+}
+
+// pageBody is the page of an export holding lines[start:end]: its header
+// line, then those lines. An export that fits one page has the unpaged
+// header; a paged one's first page names next as the request of its
+// second, and its later pages partNext (an import's parts name none).
+func pageBody(tid string, lines [][]byte, start, end int, snapshot, at, next, partNext string) []byte {
 	var head []byte
-	switch at := games.RFC3339(s.now(ctx)); {
+	switch {
 	case start == 0 && end == len(lines): // one page: the unpaged format
 		head, _ = json.Marshal(Header{Format: Format, Version: 1, TournamentID: tid, ExportedAt: at, Items: len(lines)})
 	case start == 0:
 		head, _ = json.Marshal(Header{Format: Format, Version: 1, TournamentID: tid, ExportedAt: at, Items: len(lines),
-			Snapshot: snapshot, PartItems: end, Next: page.Next})
+			Snapshot: snapshot, PartItems: end, Next: next})
 	default:
 		head, _ = json.Marshal(PartHeader{Format: PartFormat, Version: 1, TournamentID: tid, Snapshot: snapshot,
-			Offset: start, Items: end - start, Total: len(lines), Next: page.Next})
+			Offset: start, Items: end - start, Total: len(lines), Next: partNext})
 	}
 	var b bytes.Buffer
 	b.Write(head)
@@ -102,8 +126,7 @@ func (s *Service) Export(ctx context.Context, tid string, cred service.Credentia
 		b.Write(line)
 		b.WriteByte('\n')
 	}
-	page.Body = b.Bytes()
-	return page, nil
+	return b.Bytes()
 }
 
 // Lines is every item of event tid in DynamoDB JSON, one per line, in the

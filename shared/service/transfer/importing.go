@@ -131,7 +131,7 @@ func (s *Service) refuseExisting(ctx context.Context, tid string) error {
 	if got[meta] != nil {
 		return &command.Error{Kind: command.Conflict, Code: "already_exists", Message: "tournament " + tid + " exists here already: it was imported or created before"}
 	}
-	if rec := got[state]; rec != nil && rec.Expires > s.now(ctx)/1000 {
+	if rec := got[state]; rec != nil && rec.Expires > s.svc.NowMs(ctx)/1000 {
 		var st items.Import
 		if items.Decode(rec, &st) == nil && !st.Complete {
 			return importInProgress(tid)
@@ -172,16 +172,16 @@ func (s *Service) begin(ctx context.Context, head Header, lines [][]byte, b batc
 		return nil, command.BadRequest("invalid_export", err.Error())
 	}
 	var t tournament.Tournament
-	if err := DecodeItem(recs[0], store.KindTournament, &t); err != nil {
+	if err := service.DecodeSent(recs[0], store.KindTournament, &t); err != nil {
 		return nil, err
 	}
 	if t.ID != tid {
-		return nil, RefuseItem(recs[0].PK, recs[0].SK, "its body names tournament "+quote(clip(t.ID, 40)))
+		return nil, service.RefuseItem(recs[0].PK, recs[0].SK, "its body names tournament "+quote(clip(t.ID, 40)))
 	}
 	if err := s.checkProvenance(&t); err != nil {
 		return nil, err
 	}
-	now := s.now(ctx)
+	now := s.svc.NowMs(ctx)
 	rec, err := s.store.Get(ctx, store.ImportPK(tid), store.ImportSK)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -327,7 +327,7 @@ var errMoved = errors.New("the import moved on meanwhile")
 func (s *Service) receive(ctx context.Context, head PartHeader, lines [][]byte, token string, marks Marks) (*Imported, error) {
 	tid := head.TournamentID
 	rec, err := s.store.Get(ctx, store.ImportPK(tid), store.ImportSK)
-	if errors.Is(err, store.ErrNotFound) || err == nil && rec.Expires <= s.now(ctx)/1000 {
+	if errors.Is(err, store.ErrNotFound) || err == nil && rec.Expires <= s.svc.NowMs(ctx)/1000 {
 		return nil, &command.Error{Kind: command.NotFound, Code: "not_found",
 			Message: "no import of tournament " + tid + " is under way here: send the export's first page to POST /tournaments/import"}
 	} else if err != nil {

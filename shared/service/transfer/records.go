@@ -191,7 +191,7 @@ func (s *Service) ImportRecords(ctx context.Context, text string, rules game.Rul
 		return nil, 0, &command.Error{Kind: command.TooLarge, Code: "too_many_games",
 			Message: fmt.Sprintf("the file holds %d games; import at most %d at a time", len(pgns), MaxGames)}
 	}
-	now := s.now(ctx)
+	now := s.svc.NowMs(ctx)
 	out := make([]ImportedGame, len(pgns))
 	imported := 0
 	for i, pg := range pgns {

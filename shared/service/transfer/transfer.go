@@ -20,13 +20,13 @@
 //	export.go     Lines, Snapshot, PageEnd, cursors; Export, the paged query
 //	importing.go  Import and ImportPart: an export created whole, a paged one
 //	              staged apart from the event's keys until its last part is in
-//	check.go      Check: what an import may write, item by item (RefuseItem,
-//	              DecodeItem, Renders, the export's provenance)
+//	check.go      Checked, Marks: what an import may write, item by item, with the
+//	              checks of one item any stack's items pass (service.RefuseItem,
+//	              DecodeSent, Renders) and the export's provenance
 //	records.go    PGN records: RecordText, ImportRecords, LoadRecord
 package transfer
 
 import (
-	"context"
 	"strconv"
 	"time"
 
@@ -112,8 +112,6 @@ func (s *Service) PageBudget() int {
 	}
 	return PageBytes
 }
-
-func (s *Service) now(ctx context.Context) int64 { return s.svc.Now(ctx) }
 
 func quote(v string) string { return strconv.Quote(v) }
 
