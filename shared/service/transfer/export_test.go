@@ -59,3 +59,54 @@ func TestCursorRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// The bodies a mirror imports an event with are its export cut as Export
+// cuts it: one body with the unpaged header when it fits, otherwise a first
+// page whose header names the whole export (snapshot, items, next import)
+// and parts that follow on by offset, their lines together every line once.
+func TestImportBodiesPageAsTheExport(t *testing.T) {
+	lines := make([][]byte, 7)
+	for i := range lines {
+		lines[i] = []byte(`{"PK":{"S":"T#t1"},"n":"` + strings.Repeat("x", 90) + `"}`)
+	}
+	whole := (&Service{}).ImportBodies("t1", lines, 0)
+	if len(whole) != 1 {
+		t.Fatalf("an event within the default page is %d bodies, want 1", len(whole))
+	}
+	var head Header
+	if err := json.Unmarshal([]byte(strings.SplitN(string(whole[0]), "\n", 2)[0]), &head); err != nil {
+		t.Fatal(err)
+	}
+	if head.Format != Format || head.Items != 7 || head.Snapshot != "" || head.Next != "" || head.ExportedAt != "1970-01-01T00:00:00Z" {
+		t.Errorf("one body's header = %+v, want the unpaged header of 7 items", head)
+	}
+
+	s := &Service{opts: Options{PageBytes: 1024 + 400}} // three lines of 128 escaped bytes a page, beside the header's room
+	bodies := s.ImportBodies("t1", lines, 0)
+	if len(bodies) != 3 {
+		t.Fatalf("%d bodies, want 3", len(bodies))
+	}
+	var got [][]byte
+	for i, b := range bodies {
+		rows := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+		for _, r := range rows[1:] {
+			got = append(got, []byte(r))
+		}
+		if i == 0 {
+			var h Header
+			_ = json.Unmarshal([]byte(rows[0]), &h)
+			if h.Format != Format || h.Items != 7 || h.PartItems != 3 || h.Snapshot != Snapshot(lines) || h.Next != "/tournaments/import" {
+				t.Errorf("first page's header = %+v", h)
+			}
+			continue
+		}
+		var h PartHeader
+		_ = json.Unmarshal([]byte(rows[0]), &h)
+		if h.Format != PartFormat || h.Offset != 3*i || h.Items != len(rows)-1 || h.Total != 7 || h.Snapshot != Snapshot(lines) || h.Next != "" {
+			t.Errorf("part %d's header = %+v", i, h)
+		}
+	}
+	if !slices.EqualFunc(got, lines, func(a, b []byte) bool { return string(a) == string(b) }) {
+		t.Errorf("the bodies' lines are not the export's, once each in order")
+	}
+}
