@@ -35,7 +35,7 @@
 //	errors.go         Error, toError (every error to its status) and JSON writing
 //	dto.go            JSON shapes of event settings (time control, rules) in and out
 //	text.go           quoting in messages
-//	records.go        reading event items for views (load, encode, loadPlayers)
+//	records.go        a player as clients see it (shownPlayer: the drawn number)
 //	gamestore.go      the game layer as a request calls it (mutateGame, gameStore)
 //	tournaments.go    creating events (service.CreateEvent), registering players and
 //	                  officials, withdrawals
@@ -57,8 +57,9 @@
 //	                  records read and the games made: shared/service/transfer)
 //	standings.go      standings, crosstable and final places rendered (service.Tables);
 //	                  teamstandings.go the team tables
-//	views.go          the public tables kept as views (V#<tid>), fresh by stamps;
-//	                  etag.go their ETags and cache headers; paging.go pages of rows;
+//	views.go          what the public tables kept as views hold, rendered
+//	                  (their storage: shared/service/viewcache); etag.go their
+//	                  ETags and cache headers; paging.go pages of rows;
 //	                  responseviews.go whole answers kept
 //	formats.go        ?format= (JSON or CSV) for every route, the event's games list;
 //	                  explainlang.go the reader's language for the pairing reasons
@@ -88,6 +89,7 @@ import (
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/service/mirror"
 	"github.com/xqtour/xqtour/shared/service/transfer"
+	"github.com/xqtour/xqtour/shared/service/viewcache"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -115,6 +117,8 @@ type API struct {
 	memoryMB int
 	// svc is the application layer (shared/service) over store.
 	svc *service.Service
+	// views are the public views kept under each event (views.go).
+	views *viewcache.Cache
 	// games is the game layer (shared/service/games) over store.
 	games *games.Store
 	// exportPage, when positive, is the most one export page holds
@@ -177,11 +181,12 @@ func New(st *store.Store, opts ...Option) *API {
 		a.memoryMB = mb
 	}
 	if st != nil { // the web pages' function serves pages only and has no store
-		st.StampWrites(eventStamp) // the public views' staleness (views.go)
+		st.StampWrites(viewcache.Stamp) // the public views' staleness (views.go)
 	}
 	for _, o := range opts {
 		o(a)
 	}
+	a.views = viewcache.New(st)
 	a.svc = service.New(st, a.now, service.Options{Retention: a.retention}, nil, a.log)
 	a.games = a.gameStore() // its ending games are checked by the event layer
 	a.svc.Games = a.games

@@ -142,7 +142,7 @@ func (a *API) me(c *call) (int, any, error) {
 		out["name"], out["player"] = pl.Name, playerView(pl, ev.Numbers()[pl.ID])
 		out["currentGame"], out["nextGame"] = ev.playerGames(p.ID, c.nowMs())
 	case roleArbiter, roleChief, roleScribe:
-		o, _, err := a.loadOfficial(c.ctx(), p.Scope, p.ID)
+		o, _, err := a.svc.Official(c.ctx(), p.Scope, p.ID)
 		if err != nil {
 			return 0, nil, err
 		}

@@ -17,7 +17,9 @@
 //	exec.go         Command, Exec (the one write policy of event commands), Txn,
 //	                Serial, Reporter, Resolver; Authorise, the same check for a read;
 //	                reading one item (Tournament, Player)
+//	reads.go        a round's results alone (RoundResults), for a round's view
 //	codec.go        DecodeItem, EncodeItem: every event item through its stored shape
+//	eventitem.go    the event item (T#<tid>/META) to and from items.Tournament
 //	players.go      a player's status: withdraw, pause, resume (S-6)
 //	registration.go entering players and officials (S-1, S-2, O-1), the broadcast delay
 //	entries.go      entries by the players (E-1): open, close, enter, approve, reject,
@@ -49,6 +51,7 @@
 //	items/          the stored shape of every item kind
 //	mirror/         an event mirrored live to another stack: sender, queue, the
 //	                copy's apply, takeover, the read-only refusal
+//	viewcache/      the public views kept under V#<tid>: stamps, builds, chunks
 package service
 
 import (

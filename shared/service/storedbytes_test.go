@@ -12,6 +12,7 @@ import (
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/service/items"
+	"github.com/xqtour/xqtour/shared/service/viewcache"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -65,6 +66,19 @@ func TestStoredBytes_DecodeAndReencode(t *testing.T) {
 			back = reencodeGame(t, rec)
 		case store.KindStaged:
 			back = restage(t, rec)
+		case store.KindView:
+			var h items.View
+			if err := items.Decode(rec, &h); err != nil {
+				t.Fatal(err)
+			}
+			back = items.Encode(&store.Record{Kind: rec.Kind}, h).Doc
+		case store.KindViewChunk:
+			// Gzip bytes, kept as stored: they must still unzip to JSON
+			// (a table's rows, or with the other pieces a response).
+			back = rec.Doc
+			if body, err := viewcache.Decompress(rec.Doc); err != nil || !json.Valid(body) {
+				t.Errorf("%s/%s: the chunk does not unzip to JSON: %v", rec.PK, rec.SK, err)
+			}
 		case store.KindReadOnly, store.KindMirrorIn, store.KindMirrorOut, store.KindQueued:
 			back = reencodeMirror(t, rec)
 		default:
@@ -82,7 +96,7 @@ func TestStoredBytes_DecodeAndReencode(t *testing.T) {
 		}
 	}
 	for _, k := range []string{store.KindTournament, store.KindPlayer, store.KindOfficial, store.KindRound, store.KindTeam, store.KindResult, store.KindLineup, store.KindGame,
-		store.KindEntry, store.KindEntryName, store.KindFestival,
+		store.KindEntry, store.KindEntryName, store.KindFestival, store.KindView, store.KindViewChunk,
 		store.KindReadOnly, store.KindMirrorIn, store.KindMirrorOut, store.KindQueued,
 		store.KindImport, store.KindStaged} {
 		if seen[k] == 0 {

@@ -50,9 +50,9 @@
 // Who writes them: the event items (T#) and game items (G#) only the
 // application layer, shared/service (its commands through Exec) and
 // shared/service/games (every game write through Store.Mutate), in the
-// stored shapes of shared/service/items and games.Link; the entries (E#),
-// festivals (F#), imports (J#), views (V#) and usage (U#) the HTTP layer
-// (shared/httpapi); connections and subscriptions (C#, S#) the live layer
+// stored shapes of shared/service/items and games.Link; the views (V#)
+// shared/service/viewcache; the entries (E#), festivals (F#), imports (J#)
+// and usage (U#) the HTTP layer (shared/httpapi); connections and subscriptions (C#, S#) the live layer
 // (shared/live); Idempotency-Key records (I#) this package for the HTTP
 // layer.
 //
