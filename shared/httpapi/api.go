@@ -16,9 +16,10 @@
 // toError in errors.go: a core refusal is a *rulebook.RuleError (422 unless
 // refusalStatus says otherwise), a *command.Error by its kind.
 // A result a client sends is read once, by result.Parse, where it is decoded
-// (games.go, pgnimport.go). Rule options and the scoring are read into their
-// types once, when an event or a game is created (rulesJSON.rules in dto.go,
-// createTournament), and an unknown name is a 400 naming the field and the rule.
+// (games.go; a record's, shared/service/transfer). Rule options and the
+// scoring are read into their types once, when an event or a game is
+// created (rulesJSON.rules in dto.go, createTournament), and an unknown name
+// is a 400 naming the field and the rule.
 //
 // Where each concept lives (what is not here is in shared/service, whose
 // package documentation lists its files):
@@ -54,7 +55,8 @@
 //	games.go          game handlers: create, moves, clock, arrival, draws, claims,
 //	                  results, rulings; votes.go sealed repetition votes,
 //	                  signatures.go the scoresheet's signatures, adjourn.go
-//	pgnimport.go      game records in: /games/import, /games/{gid}/record
+//	pgnimport.go      game records in: /games/import, /games/{gid}/record (the
+//	                  records read and the games made: shared/service/transfer)
 //	standings.go      standings, crosstable and final places rendered (service.Tables);
 //	                  teamstandings.go the team tables
 //	views.go          what the public tables kept as views hold, rendered
@@ -71,8 +73,8 @@
 //	challenge.go      the challenge ring; ratings.go the rating report
 //	mirror.go         the mirror's routes, the read-only refusal every write passes, and
 //	                  the Transport that posts to another stack (shared/service/mirror)
-//	transfer.go       export and import of a whole event, paged imports staged;
-//	                  importcheck.go what an import may write, checked item by item
+//	transfer.go       export and import of a whole event: the requests and answers
+//	                  (paging, staging and every check: shared/service/transfer)
 //	rules.go          the rule book; openapi.go the OpenAPI and AsyncAPI documents
 //	lambdasize.go     API Gateway's and Lambda's response limits
 package httpapi
@@ -88,6 +90,7 @@ import (
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/service/mirror"
+	"github.com/xqtour/xqtour/shared/service/transfer"
 	"github.com/xqtour/xqtour/shared/service/viewcache"
 	"github.com/xqtour/xqtour/shared/store"
 )
@@ -123,6 +126,9 @@ type API struct {
 	// exportPage, when positive, is the most one export page holds
 	// (ExportPageBytes otherwise).
 	exportPage int
+	// transfer is the export and import of events and records
+	// (shared/service/transfer) over store.
+	transfer *transfer.Service
 	// mirror is the mirror's service (shared/service/mirror), which sends
 	// this stack's mirrors once StartMirrors ran.
 	mirror *mirror.Service
@@ -190,6 +196,7 @@ func New(st *store.Store, opts ...Option) *API {
 	a.svc = service.New(st, a.now, service.Options{Retention: a.retention, PairJobPlayers: a.pairJobPlayers}, nil, a.log)
 	a.games = a.gameStore() // its ending games are checked by the event layer
 	a.svc.Games = a.games
+	a.transfer = transfer.New(a.svc, st, a.games, transfer.Options{Keyed: a.creationKey != "", PageBytes: a.exportPage})
 	a.mirror = a.newMirror()
 	return a
 }

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"crypto/subtle"
 	"net/http"
 	"slices"
 	"strings"
@@ -28,11 +27,6 @@ const (
 // token's hash is found without an index, and a token of another event or game
 // is recognised as such (403) rather than unknown (401).
 type Principal = service.Caller
-
-// tokenMatches compares in constant time, so response timing leaks nothing of the hash.
-func tokenMatches(token, hash string) bool {
-	return subtle.ConstantTimeCompare([]byte(service.HashToken(token)), []byte(hash)) == 1
-}
 
 var (
 	errNoToken      = &Error{Status: http.StatusUnauthorized, Code: "unauthorized", Message: "this request needs an Authorization: Bearer token"}
@@ -86,7 +80,7 @@ func (a *API) authenticate(c *call, known func(scope, id string) (credential, bo
 			return Principal{}, err
 		}
 	}
-	if !tokenMatches(token, cred.hash) {
+	if !service.TokenMatches(token, cred.hash) {
 		return Principal{}, errUnknownToken
 	}
 	// Every write to an event or a game is authenticated here first: the

@@ -58,7 +58,7 @@ func sectionOrganiser(c *call) service.FestivalAuth {
 		if err != nil {
 			return err
 		}
-		if scope != f.ID || id != f.ID || !tokenMatches(tok, f.TokenHash) {
+		if scope != f.ID || id != f.ID || !service.TokenMatches(tok, f.TokenHash) {
 			return forbidden("a section is created with its festival's organiser token (E-3)")
 		}
 		return nil
@@ -134,7 +134,7 @@ func requireFestivalOrganiser(c *call, f *service.Festival) error {
 	if err != nil {
 		return err
 	}
-	if !tokenMatches(tok, f.TokenHash) {
+	if !service.TokenMatches(tok, f.TokenHash) {
 		return errUnknownToken
 	}
 	return nil

@@ -11,7 +11,7 @@
 //
 // Where each concept lives:
 //
-//	service.go      Service, its options and the request's instant (WithNow)
+//	service.go      Service, its options and the request's instant (WithNow, NowMs)
 //	caller.go       Role (the one list of roles) and Caller, who a token speaks for
 //	event.go        Event, the aggregate, and Load; InParallel, the one worker pool
 //	exec.go         Command, Exec (the one write policy of event commands), Txn,
@@ -42,11 +42,13 @@
 //	eventkey.go     an event's key, its id and keyed game ids; a game's own pairing
 //	gamereads.go    a standalone game created; games read by id (GamesByID, the one
 //	                batch read of games), the names of a game's record
-//	ids.go          ids and tokens; limits.go the caps on lists (Limits)
+//	ids.go          ids and tokens (TokenMatches); limits.go the caps on lists (Limits)
 //	expiry.go       an unpaired event's expiry, kept once paired
 //	itemcheck.go    the checks of one item another stack sent (an import, a mirror)
 //	command/        refusals by kind, the retry of the store's contention, sequencing
 //	games/          the game item, its write loop, its view
+//	transfer/       an event's export and import (paged, staged, checked item
+//	                by item), PGN records imported or loaded into a game
 //	items/          the stored shape of every item kind
 //	mirror/         an event mirrored live to another stack: sender, queue, the
 //	                copy's apply, takeover, the read-only refusal
@@ -108,5 +110,5 @@ func (s *Service) now(ctx context.Context) int64 {
 
 // NowMs is the request's instant in Unix ms (WithNow), or the clock's
 // outside a request: what the layers beside this one (the mirror) stamp
-// their items with.
+// their items with, the transfer its import's state and its export's header.
 func (s *Service) NowMs(ctx context.Context) int64 { return s.now(ctx) }
