@@ -17,10 +17,11 @@
 // toError in errors.go: a core refusal is a *rulebook.RuleError (422 unless
 // refusalStatus says otherwise), a *command.Error by its kind.
 // A result a client sends is read once, by result.Parse, where it is decoded
-// (service.GameResult, pgnimport.go). Rule options, the time control and the
-// scoring are read into their types once, when an event or a game is
-// created (tournament.RuleNames.Rules, games.TimeControl.Control,
-// createTournament), and an unknown name is a 400 naming the field and the rule.
+// (service.GameResult; a record's, shared/service/transfer). Rule options,
+// the time control and the scoring are read into their types once, when an
+// event or a game is created (tournament.RuleNames.Rules,
+// games.TimeControl.Control, createTournament), and an unknown name is a 400
+// naming the field and the rule.
 //
 // Where each concept lives (what is not here is in shared/service, whose
 // package documentation lists its files):
@@ -37,7 +38,7 @@
 //	dto.go            JSON shapes of event settings (time control, rules) in and out;
 //	                  what they mean is read in the core (tournament.RuleNames)
 //	text.go           quoting in messages
-//	records.go        reading event items for views (load, encode, loadPlayers)
+//	records.go        a player as clients see it (shownPlayer: the drawn number)
 //	gamestore.go      the game layer as a request calls it (mutateGame, gameStore)
 //	tournaments.go    creating events (service.CreateEvent), registering players and
 //	                  officials, withdrawals
@@ -50,17 +51,21 @@
 //	festivals.go      festivals (E-3): the festival token, its page and officials
 //	                  (service.CreateFestival …)
 //	rounds.go         pairing, rounds, changes, start; the round views
+//	pairjob.go        a big event's round paired as a job: the 202, where the job
+//	                  runs (in process, or handed to Lambda), GET …/rounds/{n}/job
 //	finished.go       GET /tournaments/{tid} and the finished status
 //	discovery.go      GET /me, the round list, the officials
 //	games.go          game handlers: create, read; moves, clock, arrival, draws, claims,
 //	                  results, rulings decoded and run as service game commands
 //	                  (playGame); votes.go sealed repetition votes, signatures.go
 //	                  the scoresheet's signatures, adjourn.go
-//	pgnimport.go      game records in: /games/import, /games/{gid}/record
+//	pgnimport.go      game records in: /games/import, /games/{gid}/record (the
+//	                  records read and the games made: shared/service/transfer)
 //	standings.go      standings, crosstable and final places rendered (service.Tables);
 //	                  teamstandings.go the team tables
-//	views.go          the public tables kept as views (V#<tid>), fresh by stamps;
-//	                  etag.go their ETags and cache headers; paging.go pages of rows;
+//	views.go          what the public tables kept as views hold, rendered
+//	                  (their storage: shared/service/viewcache); etag.go their
+//	                  ETags and cache headers; paging.go pages of rows;
 //	                  responseviews.go whole answers kept
 //	formats.go        ?format= (JSON or CSV) for every route, the event's games list;
 //	                  explainlang.go the reader's language for the pairing reasons
@@ -72,8 +77,8 @@
 //	challenge.go      the challenge ring; ratings.go the rating report
 //	mirror.go         the mirror's routes, the read-only refusal every write passes, and
 //	                  the Transport that posts to another stack (shared/service/mirror)
-//	transfer.go       export and import of a whole event, paged imports staged;
-//	                  importcheck.go what an import may write, checked item by item
+//	transfer.go       export and import of a whole event: the requests and answers
+//	                  (paging, staging and every check: shared/service/transfer)
 //	rules.go          the rule book; openapi.go the OpenAPI and AsyncAPI documents
 //	lambdasize.go     API Gateway's and Lambda's response limits
 package httpapi
@@ -89,6 +94,8 @@ import (
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/service/mirror"
+	"github.com/xqtour/xqtour/shared/service/transfer"
+	"github.com/xqtour/xqtour/shared/service/viewcache"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -116,14 +123,23 @@ type API struct {
 	memoryMB int
 	// svc is the application layer (shared/service) over store.
 	svc *service.Service
+	// views are the public views kept under each event (views.go).
+	views *viewcache.Cache
 	// games is the game layer (shared/service/games) over store.
 	games *games.Store
 	// exportPage, when positive, is the most one export page holds
 	// (ExportPageBytes otherwise).
 	exportPage int
+	// transfer is the export and import of events and records
+	// (shared/service/transfer) over store.
+	transfer *transfer.Service
 	// mirror is the mirror's service (shared/service/mirror), which sends
 	// this stack's mirrors once StartMirrors ran.
 	mirror *mirror.Service
+	// pairJobPlayers and startPairJob: the size above which rounds are
+	// paired as jobs, and where a job runs (pairjob.go).
+	pairJobPlayers int
+	startPairJob   PairJobStarter
 }
 
 // Option configures an API.
@@ -165,7 +181,7 @@ func EnvOptions() []Option {
 	if days, err := strconv.Atoi(os.Getenv("RETENTION_DAYS")); err == nil && days > 0 {
 		opts = append(opts, WithRetention(time.Duration(days)*24*time.Hour))
 	}
-	return opts
+	return append(opts, pairJobEnv()...)
 }
 
 // New builds the API over st.
@@ -175,14 +191,16 @@ func New(st *store.Store, opts ...Option) *API {
 		a.memoryMB = mb
 	}
 	if st != nil { // the web pages' function serves pages only and has no store
-		st.StampWrites(eventStamp) // the public views' staleness (views.go)
+		st.StampWrites(viewcache.Stamp) // the public views' staleness (views.go)
 	}
 	for _, o := range opts {
 		o(a)
 	}
-	a.svc = service.New(st, a.now, service.Options{Retention: a.retention}, nil, a.log)
+	a.views = viewcache.New(st)
+	a.svc = service.New(st, a.now, service.Options{Retention: a.retention, PairJobPlayers: a.pairJobPlayers}, nil, a.log)
 	a.games = a.gameStore() // its ending games are checked by the event layer
 	a.svc.Games = a.games
+	a.transfer = transfer.New(a.svc, st, a.games, transfer.Options{Keyed: a.creationKey != "", PageBytes: a.exportPage})
 	a.mirror = a.newMirror()
 	return a
 }

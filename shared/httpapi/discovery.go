@@ -144,7 +144,7 @@ func (a *API) me(c *call) (int, any, error) {
 		current, next := tournament.PlayerGames(ev.H, p.ID, c.nowMs())
 		out["currentGame"], out["nextGame"] = ev.meGame(current, p.ID), ev.meGame(next, p.ID)
 	case roleArbiter, roleChief, roleScribe:
-		o, _, err := a.loadOfficial(c.ctx(), p.Scope, p.ID)
+		o, _, err := a.svc.Official(c.ctx(), p.Scope, p.ID)
 		if err != nil {
 			return 0, nil, err
 		}

@@ -17,44 +17,10 @@ import (
 // stack).
 
 // newMirror is the mirror's service over this API's store, its event's
-// export read and paged as GET …/export reads and pages it.
+// export read and paged by the transfers, as GET …/export reads and pages it.
 func (a *API) newMirror() *mirror.Service {
 	return mirror.New(mirror.Config{Store: a.store, Service: a.svc, Clock: a.now, Log: a.log,
-		Transport:    httpTransport{&http.Client{Timeout: mirror.Timeout}},
-		Lines:        func(ctx context.Context, tid string) ([][]byte, error) { return a.eventLines(bgCall(ctx), tid) },
-		ImportBodies: a.importBodies})
-}
-
-// importBodies are the requests that import event tid's export lines
-// into another stack, as GET …/export pages them: the export whole, or its
-// first page and its parts.
-func (a *API) importBodies(tid string, lines [][]byte, now int64) [][]byte {
-	var bodies [][]byte
-	snapshot := snapshotOf(lines)
-	for start := 0; start < len(lines); {
-		end := pageEnd(lines, start, 0, a.exportPageBytes()-1024)
-		var head any = exportHeader{Format: exportFormat, Version: 1, TournamentID: tid, ExportedAt: rfc3339(now), Items: len(lines)}
-		switch {
-		case start == 0 && end < len(lines):
-			head = exportHeader{Format: exportFormat, Version: 1, TournamentID: tid, ExportedAt: rfc3339(now), Items: len(lines),
-				Snapshot: snapshot, PartItems: end, Next: "/tournaments/import"}
-		case start > 0:
-			head = partHeader{Format: partFormat, Version: 1, TournamentID: tid, Snapshot: snapshot, Offset: start, Items: end - start, Total: len(lines)}
-		}
-		b, _ := json.Marshal(head)
-		for _, l := range lines[start:end] {
-			b = append(append(b, '\n'), l...)
-		}
-		bodies = append(bodies, append(b, '\n'))
-		start = end
-	}
-	return bodies
-}
-
-// bgCall is a call for work outside a request (the mirror's sender).
-func bgCall(ctx context.Context) *call {
-	r, _ := http.NewRequestWithContext(ctx, http.MethodGet, "/", nil)
-	return &call{r: r}
+		Transport: httpTransport{&http.Client{Timeout: mirror.Timeout}}, Transfer: a.transfer})
 }
 
 // httpTransport posts to another stack for the mirror.
@@ -159,14 +125,6 @@ func (a *API) withMirror(c *call, out tournamentOut) (any, error) {
 		return out, err
 	}
 	return tournamentMirrorOut{tournamentOut: out, Mirror: &mirrorRef{Source: m.Source, LastChangeAt: optTime(m.LastChangeAt)}}, nil
-}
-
-// copyMarks adds to an import of event tid that a mirror claimed here the
-// read-only marks of the games it brings (mirror.Service.CopyMarks).
-func (a *API) copyMarks(c *call, tid string, ev *importedEvent) error {
-	marks, err := a.mirror.CopyMarks(c.ctx(), tid, ev.items)
-	ev.items = append(ev.items, marks...)
-	return err
 }
 
 // baseURL is this stack's address as the caller reached it: what a copy names as its source.

@@ -117,7 +117,7 @@ func cacheControl(rt Route, status int) string {
 // item alone: a mutation checks who calls before any event-wide read, so a
 // stranger's request costs one item.
 func (a *API) requireOrganiser(c *call, tid string) error {
-	t, _, err := a.loadTournament(c.ctx(), tid)
+	t, _, err := a.svc.Tournament(c.ctx(), tid)
 	if err != nil {
 		return err
 	}

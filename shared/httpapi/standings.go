@@ -100,7 +100,7 @@ func (a *API) getStandings(c *call) (int, any, error) {
 		}
 		if ok {
 			head.Rows = rows
-			return playerTablePage(c, head, pg, vw.doc.Rows, format)
+			return playerTablePage(c, head, pg, vw.rows(), format)
 		}
 	}
 	if vw == nil { // a team event, a team view, a group's table: the response view serves it
@@ -258,7 +258,7 @@ func (a *API) getCrosstable(c *call) (int, any, error) {
 		}
 		if ok {
 			head.Rows = rows
-			return crosstablePage(c, head, pg, vw.doc.Rows, format)
+			return crosstablePage(c, head, pg, vw.rows(), format)
 		}
 	}
 	if vw == nil { // a team event, a group's table: the response view serves it

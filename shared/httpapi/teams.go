@@ -197,7 +197,7 @@ func (a *API) registerTeam(c *call) (int, any, error) {
 // GET /tournaments/{tid}/teams — public; in team-number order.
 func (a *API) listTeams(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
-	t, _, err := a.loadTournament(c.ctx(), tid)
+	t, _, err := a.svc.Tournament(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/service/items"
+	"github.com/xqtour/xqtour/shared/service/transfer"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -138,9 +139,6 @@ func (s *Service) Apply(ctx context.Context, tid, token string, b Batch) (lastSe
 	return 0, conflict("conflict", "other batches landed at the same time: send this one again")
 }
 
-// refuse is the refusal of a batch for one of its items.
-func refuse(pk, sk, problem string) error { return service.RefuseItem(pk, sk, problem) }
-
 // checkChanges refuses a batch that would write anything but event t's own
 // items (see the top of this file); it returns the games new to the copy.
 func (s *Service) checkChanges(ctx context.Context, t *tournament.Tournament, puts []*store.Item, deleted []store.Key) ([]string, error) {
@@ -179,23 +177,23 @@ func (s *Service) checkChanges(ctx context.Context, t *tournament.Tournament, pu
 	for _, rec := range recs {
 		if gid, ok := store.GameOf(rec.PK); ok {
 			if !service.ValidID('g', gid) || rec.SK != store.GameSK || rec.Kind != store.KindGame {
-				return nil, refuse(rec.PK, rec.SK, "not a game item (G#<game id>/GAME, kind game)")
+				return nil, service.RefuseItem(rec.PK, rec.SK, "not a game item (G#<game id>/GAME, kind game)")
 			}
 			sg, err := games.Decode(gid, rec)
 			if err == nil {
 				err = service.Renders(sg)
 			}
 			if err != nil {
-				return nil, refuse(rec.PK, rec.SK, "a corrupt game: "+err.Error())
+				return nil, service.RefuseItem(rec.PK, rec.SK, "a corrupt game: "+err.Error())
 			}
 			if sg.Link.Tournament != tid {
-				return nil, refuse(rec.PK, rec.SK, "its link names tournament "+quote(service.Clip(sg.Link.Tournament, 40))+", not the mirrored "+tid)
+				return nil, service.RefuseItem(rec.PK, rec.SK, "its link names tournament "+quote(service.Clip(sg.Link.Tournament, 40))+", not the mirrored "+tid)
 			}
 			found = append(found, sg)
 			continue
 		}
 		if rec.PK != pk {
-			return nil, refuse(rec.PK, rec.SK, "not an item of tournament "+tid)
+			return nil, service.RefuseItem(rec.PK, rec.SK, "not an item of tournament "+tid)
 		}
 		var want string
 		switch prefix := store.SKPrefix(rec.SK); {
@@ -205,7 +203,7 @@ func (s *Service) checkChanges(ctx context.Context, t *tournament.Tournament, pu
 				return nil, err
 			}
 			if nt.ID != tid || nt.Key != t.Key {
-				return nil, refuse(rec.PK, rec.SK, "an event item must keep its event's id and key")
+				return nil, service.RefuseItem(rec.PK, rec.SK, "an event item must keep its event's id and key")
 			}
 			continue
 		case prefix == store.PlayerPrefix:
@@ -228,13 +226,13 @@ func (s *Service) checkChanges(ctx context.Context, t *tournament.Tournament, pu
 			var l tournament.Lineup
 			err, want = service.DecodeSent(rec, store.KindLineup, &l), store.LineupSK(l.Round, l.Team)
 		default:
-			return nil, refuse(rec.PK, rec.SK, "not a sort key an event has (META, P#, O#, M#, R#, X#, L#)")
+			return nil, service.RefuseItem(rec.PK, rec.SK, "not a sort key an event has (META, P#, O#, M#, R#, X#, L#)")
 		}
 		if err != nil {
 			return nil, err
 		}
 		if rec.SK != want {
-			return nil, refuse(rec.PK, rec.SK, "its body is of "+quote(service.Clip(want, 60)))
+			return nil, service.RefuseItem(rec.PK, rec.SK, "its body is of "+quote(service.Clip(want, 60)))
 		}
 	}
 	var fresh []string
@@ -248,7 +246,7 @@ func (s *Service) checkChanges(ctx context.Context, t *tournament.Tournament, pu
 			return nil, err
 		}
 		if !ok {
-			return nil, refuse(store.GamePK(sg.ID), store.GameSK, "no pairing of the event's rounds has this game")
+			return nil, service.RefuseItem(store.GamePK(sg.ID), store.GameSK, "no pairing of the event's rounds has this game")
 		}
 		fresh = append(fresh, sg.ID)
 		unknown = append(unknown, store.Key{PK: store.GamePK(sg.ID), SK: store.GameSK})
@@ -269,30 +267,31 @@ func (s *Service) checkChanges(ctx context.Context, t *tournament.Tournament, pu
 		case isGame && known[gid] && k.SK == store.GameSK:
 		case k.PK == pk && k.SK != store.MetaSK && slices.Contains([]string{store.PlayerPrefix, store.OfficialPrefix, store.TeamPrefix, store.RoundPrefix, store.ResultPrefix, store.LineupPrefix}, store.SKPrefix(k.SK)):
 		default:
-			return nil, refuse(k.PK, k.SK, "a removal of an item that is not the mirrored event's")
+			return nil, service.RefuseItem(k.PK, k.SK, "a removal of an item that is not the mirrored event's")
 		}
 	}
 	return fresh, nil
 }
 
-// CopyMarks are the items an import of event tid adds when a mirror
-// claimed the event here (its copy): the read-only marks of the games
-// among the import's items, so that they are read-only from the moment
-// they exist, like the event (whose mark the claim wrote). None for any
-// other import.
-func (s *Service) CopyMarks(ctx context.Context, tid string, imported []*store.Item) ([]*store.Item, error) {
-	in, _, err := s.loadCopy(ctx, tid)
-	if err != nil || in == nil || in.TakenOver {
-		return nil, err
-	}
-	mark := items.Mark{Tournament: tid, Source: in.Source}
-	var out []*store.Item
-	for _, it := range imported {
-		if gid, ok := store.GameOf(it.PK); ok && it.SK == store.GameSK {
-			out = append(out, store.ItemOf(markItem(gid, mark, 1)))
+// CopyMarks is what an import of event tid adds (transfer.Marks) when a
+// mirror claimed the event here (its copy): the read-only marks of the
+// games the import brings, created with them, so that they are read-only
+// from the moment they exist, like the event (whose mark the claim wrote).
+// It adds none to any other import.
+func (s *Service) CopyMarks(ctx context.Context, tid string) transfer.Marks {
+	return func(ev *transfer.Checked) error {
+		in, _, err := s.loadCopy(ctx, tid)
+		if err != nil || in == nil || in.TakenOver {
+			return err
 		}
+		mark := items.Mark{Tournament: tid, Source: in.Source}
+		for _, it := range ev.Items {
+			if gid, ok := store.GameOf(it.PK); ok && it.SK == store.GameSK {
+				ev.Items = append(ev.Items, store.ItemOf(markItem(gid, mark, 1)))
+			}
+		}
+		return nil
 	}
-	return out, nil
 }
 
 // eventsGame reports whether sg is a game event t pairs: its id keyed with

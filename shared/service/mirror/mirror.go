@@ -30,9 +30,12 @@
 //	mirror.go  Service, its Config and Transport; the read-only refusal and
 //	           its flag; a mirror's state, start, stop, handover and takeover
 //	send.go    the Sender: the change feed captured into each mirror's queue,
-//	           batches, back-off, the event sent whole
-//	apply.go   the copy's side: the claim, a batch checked and applied, the
-//	           read-only marks of an imported copy's games
+//	           batches, back-off, the event sent whole (its export's lines and
+//	           pages: shared/service/transfer)
+//	apply.go   the copy's side: the claim, a batch checked and applied (each
+//	           item as an import checks it: service.DecodeSent, Renders), the
+//	           read-only marks of an imported copy's games (CopyMarks, the
+//	           transfer's Marks)
 package mirror
 
 import (
@@ -50,6 +53,7 @@ import (
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/service/items"
+	"github.com/xqtour/xqtour/shared/service/transfer"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -96,13 +100,10 @@ type Config struct {
 	Clock     func() time.Time
 	Log       *slog.Logger
 	Transport Transport
-	// Lines is every item of event tid in DynamoDB JSON, one per line, in
-	// its export's order (the export's body without its header).
-	Lines func(ctx context.Context, tid string) ([][]byte, error)
-	// ImportBodies are the bodies of the requests that import event tid's
-	// export lines into another stack (POST /tournaments/import), in
-	// order: the export whole, or its pages; now stamps them.
-	ImportBodies func(tid string, lines [][]byte, now int64) [][]byte
+	// Transfer reads an event's export (its lines and the import requests
+	// that send them, paged as an export is) for the sender; a stack that
+	// only receives mirrors may leave it nil.
+	Transfer *transfer.Service
 }
 
 // Service is the mirror over one store.

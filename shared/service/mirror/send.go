@@ -391,7 +391,7 @@ func (m *Sender) drain(r *run) error {
 
 // eventKeys are the keys of every item of event tid's export.
 func (m *Sender) eventKeys(ctx context.Context, tid string) ([]store.Key, error) {
-	lines, err := m.s.Lines(ctx, tid)
+	lines, err := m.s.Transfer.Lines(ctx, tid)
 	if err != nil {
 		return nil, err
 	}
@@ -555,12 +555,12 @@ func (m *Sender) begin(ctx context.Context, tid string, rec *store.Record, o *it
 // moving it would: one export, or its pages in order, to POST
 // /tournaments/import, where every check of an import applies.
 func (m *Sender) sendExport(ctx context.Context, target, tid, creationKey string) error {
-	lines, err := m.s.Lines(ctx, tid)
+	lines, err := m.s.Transfer.Lines(ctx, tid)
 	if err != nil {
 		return err
 	}
 	importToken := ""
-	for _, body := range m.s.ImportBodies(tid, lines, m.s.Service.NowMs(ctx)) {
+	for _, body := range m.s.Transfer.ImportBodies(tid, lines, m.s.Service.NowMs(ctx)) {
 		headers := map[string]string{CreationKeyHeader: creationKey}
 		if importToken != "" {
 			headers["Authorization"] = "Bearer " + importToken
