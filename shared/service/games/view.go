@@ -10,8 +10,8 @@ import (
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/result"
+	"github.com/xqtour/xqtour/shared/rulebook"
 	"github.com/xqtour/xqtour/shared/store"
-	"github.com/xqtour/xqtour/shared/tournament"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
 
@@ -328,7 +328,7 @@ func (t *TimeControl) Control() (clock.Control, error) {
 	if t.Name != "" && t.Periods == nil {
 		c, ok := clock.Preset(t.Name)
 		if !ok {
-			return clock.Control{}, &tournament.FieldError{Field: "timeControl", Message: "unknown preset " + strconv.Quote(t.Name) + " (want one of " + strings.Join(clock.PresetNames(), ", ") + ")", Rule: "C-2"}
+			return clock.Control{}, &rulebook.FieldError{Field: "timeControl", Message: "unknown preset " + strconv.Quote(t.Name) + " (want one of " + strings.Join(clock.PresetNames(), ", ") + ")", Rule: "C-2"}
 		}
 		return c, nil
 	}
