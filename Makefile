@@ -109,9 +109,10 @@ eventcost:
 ## measured as Lambda runs it (largest response, handler time, CPU, DynamoDB units); VCPU (e.g. 1)
 ## holds the handlers to that many CPUs through a cgroup, as Lambda does by memory size. The store
 ## enforces DynamoDB's per-partition throughput (1,000 WCU, 3,000 RCU a second per key) unless
-## PARTITION=false; the report counts what it throttled and whether any client saw it
+## PARTITION=false; the report counts what it throttled and whether any client saw it. PAIRJOB=N
+## pairs the rounds of an event of more than N players as jobs (202, polled; default 20,000)
 bigevent:
-	$(GO) run ./infra/bigevent -players $(or $(PLAYERS),10000) -rounds $(or $(ROUNDS),11)$(if $(VCPU), -vcpu $(VCPU))$(if $(PARTITION), -partition=$(PARTITION))
+	$(GO) run ./infra/bigevent -players $(or $(PLAYERS),10000) -rounds $(or $(ROUNDS),11)$(if $(VCPU), -vcpu $(VCPU))$(if $(PARTITION), -partition=$(PARTITION))$(if $(PAIRJOB), -pairjob $(PAIRJOB))
 
 ## webtest: the web client's browser tests in Debian's Chromium (CHROMIUM, default
 ## /usr/bin/chromium) with playwright-core and axe-core from web/package-lock.json;

@@ -64,7 +64,7 @@ func (b *builder) build(players, rounds int) error {
 			return err
 		}
 		cpu0, store0 := cpuTime(), processCPU(b.lam.storePID)
-		err = b.lam.call(ctx, b.organiser("POST", "/tournaments/{tid}/rounds", "/rounds", body), true, http.StatusCreated, &r)
+		r.Pairings, err = b.pairRound(ctx, n, body) // 201, or 202 and its job polled (pairjob.go)
 		cpu, storeCPU := cpuTime()-cpu0, processCPU(b.lam.storePID)-store0
 		stop()
 		if err != nil {

@@ -20,6 +20,11 @@
 // -paironly times the Swiss pairing alone at any size (the event's cap of
 // 20,000 players does not apply: no event is built), for the curve past it.
 //
+// -pairjob N pairs the rounds of an event of more than N players as jobs
+// (POST …/rounds answers 202; the run polls GET …/rounds/{n}/job until
+// done, then reads the round): each round's line adds the 202's time and
+// size and the job's wall time, and the report's rows the polls.
+//
 // -vcpu limits this process to that many CPUs (GOMAXPROCS and a cgroup CPU
 // quota, when the machine lets it create one): Lambda gives a function
 // memory/1,769 MB of a vCPU, so -vcpu 1 is 1,769 MB and -vcpu 0.58 is 1,024 MB.
@@ -55,6 +60,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the results")
 	profile := flag.String("pairprofile", "", "write a CPU profile of the last round's pairing request to this file")
 	partition := flag.Bool("partition", true, "enforce DynamoDB's per-partition throughput (1,000 WCU, 3,000 RCU a second per partition key) in the store")
+	pairjob := flag.Int("pairjob", 0, "pair the rounds of an event of more players than this as jobs (202, polled); 0: the service's default, 20,000")
 	paironly := flag.Bool("paironly", false, "time only the Swiss pairing of the last round, after the pairing checker simulated the rounds before it (no store, no handlers): sizes above the event's cap")
 	flag.Parse()
 	if *paironly {
@@ -64,13 +70,13 @@ func main() {
 		}
 		return
 	}
-	if err := run(*players, *rounds, *workers, *vcpu, *seed, *profile, *partition); err != nil {
+	if err := run(*players, *rounds, *workers, *vcpu, *seed, *profile, *partition, *pairjob); err != nil {
 		fmt.Fprintln(os.Stderr, "bigevent:", err)
 		os.Exit(1)
 	}
 }
 
-func run(players, rounds, workers int, vcpu float64, seed uint64, profile string, partition bool) error {
+func run(players, rounds, workers int, vcpu float64, seed uint64, profile string, partition bool, pairjob int) error {
 	if players < 2 || rounds < 1 || workers < 1 {
 		return fmt.Errorf("want -players ≥ 2, -rounds ≥ 1, -workers ≥ 1")
 	}
@@ -110,7 +116,7 @@ func run(players, rounds, workers int, vcpu float64, seed uint64, profile string
 		return err
 	}
 	units := newUnitsLog()
-	api := httpapi.New(st, httpapi.WithLogger(slog.New(units)))
+	api := httpapi.New(st, httpapi.WithLogger(slog.New(units)), httpapi.WithPairJobPlayers(pairjob))
 	lam := &lambda{proxy: httpadapter.NewV2(api.Handler()), stats: stats, storePID: storePID, units: units, store: storeStats}
 	b := &builder{lam: lam, rng: rand.New(rand.NewPCG(seed, 16)), workers: workers, profile: profile}
 	began := time.Now()

@@ -56,6 +56,16 @@ var MemoryMB = map[string]int{
 	httpapi.FnStandings: 1769,
 }
 
+// TimeoutS gives a function a timeout of its own (seconds) where the
+// template's global one (29 s, under API Gateway's 30 s) would cut short
+// the work it does outside a request: PairRound runs big events' pairing
+// jobs in asynchronous invocations of itself (functions/pairround), up to
+// Lambda's 15 minutes. Its HTTP requests are still answered within API
+// Gateway's 30 s, and bounded by the commands' retry budget (12 s).
+var TimeoutS = map[string]int{
+	httpapi.FnPairRound: 900,
+}
+
 // ApiID and TableID are the logical ids of the HTTP API and the table that the
 // generated functions refer to.
 const (
@@ -209,6 +219,9 @@ func FunctionsYAML() ([]byte, error) {
 		fmt.Fprintf(&b, "      Description: xqtour %s (%s)\n", fn, Dir(fn))
 		if mb := MemoryMB[fn]; mb != 0 {
 			fmt.Fprintf(&b, "      MemorySize: %d\n", mb)
+		}
+		if s := TimeoutS[fn]; s != 0 {
+			fmt.Fprintf(&b, "      Timeout: %d\n", s)
 		}
 		fmt.Fprintf(&b, "      Policies:\n        - %s:\n            TableName: !Ref %s\n", policy, TableID)
 		if CountsUsage(fn) { // a read-only function serving API routes

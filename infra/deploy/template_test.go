@@ -180,7 +180,11 @@ func TestTemplate_FunctionsRuntimeAndSource(t *testing.T) {
 			t.Errorf("%s: runtime %q handler %q architectures %v, want provided.al2023, bootstrap, [arm64]", id, runtime, handler, arch)
 		}
 		timeout := pickInt(f.Timeout, g.Timeout)
-		if timeout < 1 || timeout > 29 {
+		if want := deploy.TimeoutS[id]; want != 0 {
+			if timeout != want {
+				t.Errorf("%s: Timeout %d s, want deploy.TimeoutS's %d (its jobs run outside requests)", id, timeout, want)
+			}
+		} else if timeout < 1 || timeout > 29 {
 			t.Errorf("%s: Timeout %d s, want 1…29 (API Gateway gives up at 30 s)", id, timeout)
 		}
 		if mem := pickInt(f.MemorySize, g.MemorySize); mem < 128 {
@@ -279,7 +283,15 @@ func TestTemplate_ReferencesResolve(t *testing.T) {
 	m := raw(t)
 	resources, _ := m["Resources"].(map[string]any)
 	params, _ := m["Parameters"].(map[string]any)
-	isResource := func(n string) bool { _, ok := resources[n]; return ok }
+	isResource := func(n string) bool {
+		if _, ok := resources[n]; ok {
+			return true
+		}
+		// SAM makes <Function>Role for a function that names no role of its own.
+		fn, ok := strings.CutSuffix(n, "Role")
+		r, _ := resources[fn].(map[string]any)
+		return ok && r["Type"] == "AWS::Serverless::Function" && dig(r, "Properties", "Role") == nil
+	}
 	refOK := func(n string) bool {
 		_, isParam := params[n]
 		return isParam || isResource(n) || slices.Contains(pseudo, n)

@@ -1,9 +1,6 @@
 package httpapi
 
-import (
-	"github.com/xqtour/xqtour/shared/game"
-	"github.com/xqtour/xqtour/shared/service/games"
-)
+import "github.com/xqtour/xqtour/shared/service"
 
 // POST /games/{gid}/adjourn — the player to move, the table's scribe or an
 // official seals the next move and adjourns the game (C-7, 封棋).
@@ -15,25 +12,14 @@ func (a *API) adjourn(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
-		if in.Move == "" || in.Ply == nil {
-			return badRequest("invalid_field", "move and ply are required: the sealed move, and the moves already played as the client saw them (C-7)")
-		}
-		if by.Role == game.Scribe {
-			by.Side = sg.Game.Position().SideToMove()
-		}
-		return sg.Game.Adjourn(c.nowMs(), by, in.Move, *in.Ply)
-	})
+	return a.playGame(c, service.GameAdjourn(in))
 }
 
 // POST /games/{gid}/resume — the table's scribe or an official resumes an
-// adjourned game: the sealed move is played and the opponent's clock runs
-// (C-7, 续赛).
+// adjourned game (C-7, 续赛).
 func (a *API) resume(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	return a.mutateGame(c, func(sg *games.Item, by game.Actor) error {
-		return sg.Game.Resume(c.nowMs(), by)
-	})
+	return a.playGame(c, service.GameResume{})
 }

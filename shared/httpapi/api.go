@@ -9,16 +9,19 @@
 // the application layer (shared/service) loads the event, authorises the
 // caller, applies the command and writes it in one conditional transaction
 // (service.Exec); a game command goes through the game layer's one write
-// loop (shared/service/games, Store.Mutate). Rules are decided in the core
+// loop (shared/service/games, Store.Mutate) as a service.GameCommand
+// (shared/service/gameplay.go, playGame in games.go). Rules are decided in the core
 // (shared/tournament, shared/game, shared/team) and refused there with the
 // rule ids of shared/RULES.md; the application layer's refusals name a kind
 // (command.Kind), never a status. Errors map to statuses in one place,
 // toError in errors.go: a core refusal is a *rulebook.RuleError (422 unless
 // refusalStatus says otherwise), a *command.Error by its kind.
 // A result a client sends is read once, by result.Parse, where it is decoded
-// (games.go, pgnimport.go). Rule options and the scoring are read into their
-// types once, when an event or a game is created (rulesJSON.rules in dto.go,
-// createTournament), and an unknown name is a 400 naming the field and the rule.
+// (service.GameResult; a record's, shared/service/transfer). Rule options,
+// the time control and the scoring are read into their types once, when an
+// event or a game is created (tournament.RuleNames.Rules,
+// games.TimeControl.Control, createTournament), and an unknown name is a 400
+// naming the field and the rule.
 //
 // Where each concept lives (what is not here is in shared/service, whose
 // package documentation lists its files):
@@ -32,37 +35,50 @@
 //	                  Credential of event commands (eventCaller)
 //	security.go       path ids, the creation key, the origin secret, cache headers
 //	errors.go         Error, toError (every error to its status) and JSON writing
-//	dto.go            JSON shapes of event settings (time control, rules) in and out
+//	dto.go            JSON shapes of event settings (time control, rules) in and out;
+//	                  what they mean is read in the core (tournament.RuleNames)
 //	text.go           quoting in messages
-//	records.go        reading event items for views (load, encode, loadPlayers)
+//	records.go        a player as clients see it (shownPlayer: the drawn number)
 //	gamestore.go      the game layer as a request calls it (mutateGame, gameStore)
-//	tournaments.go    creating events, registering players and officials, withdrawals
+//	tournaments.go    creating events (service.CreateEvent), registering players and
+//	                  officials, withdrawals
 //	people.go         organiser edits of players, officials' and captains' tokens
 //	pause.go          withdraw, pause and resume (service.PlayerStatus)
-//	entries.go        entries by the players: open, close, enter, approve, reject
-//	                  (E-1); qr.go the entry's link as a QR code
+//	entries.go        entries by the players: open, close, enter, approve, reject,
+//	                  the organiser's list (E-1, service.Enter …); qr.go the entry's
+//	                  link as a QR code
 //	checkin.go        check-in (E-2): the player's or the desk's, the desk's list
-//	festivals.go      festivals (E-3): sections, the festival token and officials
+//	festivals.go      festivals (E-3): the festival token, its page and officials
+//	                  (service.CreateFestival …)
 //	rounds.go         pairing, rounds, changes, start; the round views
+//	pairjob.go        a big event's round paired as a job: the 202, where the job
+//	                  runs (in process, or handed to Lambda), GET …/rounds/{n}/job
 //	finished.go       GET /tournaments/{tid} and the finished status
 //	discovery.go      GET /me, the round list, the officials
-//	games.go          game handlers: create, moves, clock, arrival, draws, claims,
-//	                  results, rulings; votes.go sealed repetition votes,
-//	                  signatures.go the scoresheet's signatures, adjourn.go
-//	pgnimport.go      game records in: /games/import, /games/{gid}/record
-//	standings.go      standings and crosstable; teamstandings.go the team tables
-//	views.go          the public tables kept as views (V#<tid>), fresh by stamps;
-//	                  etag.go their ETags and cache headers; paging.go pages of rows;
+//	games.go          game handlers: create, read; moves, clock, arrival, draws, claims,
+//	                  results, rulings decoded and run as service game commands
+//	                  (playGame); votes.go sealed repetition votes, signatures.go
+//	                  the scoresheet's signatures, adjourn.go
+//	pgnimport.go      game records in: /games/import, /games/{gid}/record (the
+//	                  records read and the games made: shared/service/transfer)
+//	standings.go      standings, crosstable and final places rendered (service.Tables);
+//	                  teamstandings.go the team tables
+//	views.go          what the public tables kept as views hold, rendered
+//	                  (their storage: shared/service/viewcache); etag.go their
+//	                  ETags and cache headers; paging.go pages of rows;
 //	                  responseviews.go whole answers kept
 //	formats.go        ?format= (JSON or CSV) for every route, the event's games list;
-//	                  explainlang.go the pairing reasons in the reader's language
+//	                  explainlang.go the reader's language for the pairing reasons
+//	                  (the sentences: tournament.Explanation.In)
 //	teams.go          team events: teams, lineups, team rounds' views; teamknockout.go
 //	                  a team knockout's views (S-3)
 //	delay.go          the broadcast delay: who reads a game live
 //	discipline.go     the discipline report and expulsions (O-2)
 //	challenge.go      the challenge ring; ratings.go the rating report
-//	transfer.go       export and import of a whole event, paged imports staged;
-//	                  importcheck.go what an import may write, checked item by item
+//	mirror.go         the mirror's routes, the read-only refusal every write passes, and
+//	                  the Transport that posts to another stack (shared/service/mirror)
+//	transfer.go       export and import of a whole event: the requests and answers
+//	                  (paging, staging and every check: shared/service/transfer)
 //	rules.go          the rule book; openapi.go the OpenAPI and AsyncAPI documents
 //	lambdasize.go     API Gateway's and Lambda's response limits
 package httpapi
@@ -77,6 +93,9 @@ import (
 
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
+	"github.com/xqtour/xqtour/shared/service/mirror"
+	"github.com/xqtour/xqtour/shared/service/transfer"
+	"github.com/xqtour/xqtour/shared/service/viewcache"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -104,15 +123,23 @@ type API struct {
 	memoryMB int
 	// svc is the application layer (shared/service) over store.
 	svc *service.Service
+	// views are the public views kept under each event (views.go).
+	views *viewcache.Cache
 	// games is the game layer (shared/service/games) over store.
 	games *games.Store
 	// exportPage, when positive, is the most one export page holds
 	// (ExportPageBytes otherwise).
 	exportPage int
-	// mirrors, when set, sends this stack's mirrors (mirrorsend.go).
-	mirrors *Mirrors
-	// marks remembers whether the table holds any mirror's read-only mark (mirror.go).
-	marks markCache
+	// transfer is the export and import of events and records
+	// (shared/service/transfer) over store.
+	transfer *transfer.Service
+	// mirror is the mirror's service (shared/service/mirror), which sends
+	// this stack's mirrors once StartMirrors ran.
+	mirror *mirror.Service
+	// pairJobPlayers and startPairJob: the size above which rounds are
+	// paired as jobs, and where a job runs (pairjob.go).
+	pairJobPlayers int
+	startPairJob   PairJobStarter
 }
 
 // Option configures an API.
@@ -154,7 +181,7 @@ func EnvOptions() []Option {
 	if days, err := strconv.Atoi(os.Getenv("RETENTION_DAYS")); err == nil && days > 0 {
 		opts = append(opts, WithRetention(time.Duration(days)*24*time.Hour))
 	}
-	return opts
+	return append(opts, pairJobEnv()...)
 }
 
 // New builds the API over st.
@@ -164,14 +191,17 @@ func New(st *store.Store, opts ...Option) *API {
 		a.memoryMB = mb
 	}
 	if st != nil { // the web pages' function serves pages only and has no store
-		st.StampWrites(eventStamp) // the public views' staleness (views.go)
+		st.StampWrites(viewcache.Stamp) // the public views' staleness (views.go)
 	}
 	for _, o := range opts {
 		o(a)
 	}
-	a.svc = service.New(st, a.now, service.Options{Retention: a.retention}, nil, a.log)
+	a.views = viewcache.New(st)
+	a.svc = service.New(st, a.now, service.Options{Retention: a.retention, PairJobPlayers: a.pairJobPlayers}, nil, a.log)
 	a.games = a.gameStore() // its ending games are checked by the event layer
 	a.svc.Games = a.games
+	a.transfer = transfer.New(a.svc, st, a.games, transfer.Options{Keyed: a.creationKey != "", PageBytes: a.exportPage})
+	a.mirror = a.newMirror()
 	return a
 }
 

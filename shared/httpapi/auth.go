@@ -2,13 +2,11 @@ package httpapi
 
 import (
 	"context"
-	"crypto/subtle"
 	"net/http"
 	"slices"
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/service"
-	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -29,11 +27,6 @@ const (
 // token's hash is found without an index, and a token of another event or game
 // is recognised as such (403) rather than unknown (401).
 type Principal = service.Caller
-
-// tokenMatches compares in constant time, so response timing leaks nothing of the hash.
-func tokenMatches(token, hash string) bool {
-	return subtle.ConstantTimeCompare([]byte(service.HashToken(token)), []byte(hash)) == 1
-}
 
 var (
 	errNoToken      = &Error{Status: http.StatusUnauthorized, Code: "unauthorized", Message: "this request needs an Authorization: Bearer token"}
@@ -66,7 +59,7 @@ type credential struct {
 
 // authenticate resolves the bearer token. known answers for principals whose
 // hash the handler has already read (the event, the game), saving a read;
-// anything else is looked up in the store.
+// anything else is read from its item (through shared/service).
 func (a *API) authenticate(c *call, known func(scope, id string) (credential, bool)) (Principal, error) {
 	token, scope, id, err := bearer(c.r)
 	if err != nil {
@@ -87,7 +80,7 @@ func (a *API) authenticate(c *call, known func(scope, id string) (credential, bo
 			return Principal{}, err
 		}
 	}
-	if !tokenMatches(token, cred.hash) {
+	if !service.TokenMatches(token, cred.hash) {
 		return Principal{}, errUnknownToken
 	}
 	// Every write to an event or a game is authenticated here first: the
@@ -101,25 +94,25 @@ func (a *API) authenticate(c *call, known func(scope, id string) (credential, bo
 func (a *API) lookupCredential(c *call, scope, id string) (credential, error) {
 	switch {
 	case strings.HasPrefix(scope, "t") && id == scope:
-		t, _, err := a.loadTournament(c.ctx(), scope)
+		t, _, err := a.svc.Tournament(c.ctx(), scope)
 		if err != nil {
 			return credential{}, err
 		}
 		return credential{Principal{Scope: scope, ID: id, Role: roleOrganiser}, t.OrganiserTokenHash}, nil
 	case strings.HasPrefix(scope, "t") && strings.HasPrefix(id, "p"):
-		p, _, err := a.loadPlayer(c.ctx(), scope, id)
+		p, _, err := a.svc.Player(c.ctx(), scope, id)
 		if err != nil {
 			return credential{}, err
 		}
 		return credential{Principal{Scope: scope, ID: id, Role: rolePlayer}, p.TokenHash}, nil
 	case strings.HasPrefix(scope, "t") && strings.HasPrefix(id, "o"):
-		o, _, err := a.loadOfficial(c.ctx(), scope, id)
+		o, _, err := a.svc.Official(c.ctx(), scope, id)
 		if err != nil {
 			return credential{}, err
 		}
 		return credential{Principal{Scope: scope, ID: id, Role: o.Role, Tables: o.Tables}, o.TokenHash}, nil
 	case strings.HasPrefix(scope, "t") && strings.HasPrefix(id, "m"):
-		tm, _, err := a.loadTeam(c.ctx(), scope, id)
+		tm, _, err := a.svc.Team(c.ctx(), scope, id)
 		if err != nil {
 			return credential{}, err
 		}
@@ -129,7 +122,7 @@ func (a *API) lookupCredential(c *call, scope, id string) (credential, error) {
 	case strings.HasPrefix(scope, "f"): // a festival's organiser or official (E-3, festivals.go)
 		return a.festivalCredential(c, scope, id)
 	}
-	return credential{}, store.ErrNotFound
+	return credential{}, errUnknownToken
 }
 
 // eventCaller is the Credential of an event command (service.Exec): the

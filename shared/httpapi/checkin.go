@@ -70,14 +70,11 @@ func (a *API) checkInDesk(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	t, _, err := a.loadTournament(c.ctx(), tid)
+	t, _, err := a.svc.Authorise(c.ctx(), tid, a.eventCaller(c), service.Organiser, service.Arbiter, service.ChiefArbiter)
 	if err != nil {
 		return 0, nil, err
 	}
-	if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser, roleArbiter, roleChief); err != nil {
-		return 0, nil, err
-	}
-	players, _, err := a.loadPlayers(c.ctx(), tid)
+	players, err := a.svc.Players(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -7,10 +7,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
-	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
@@ -108,23 +106,19 @@ func (a *API) getDiscipline(c *call) (int, any, error) {
 	})
 	total := len(rows)
 	rows = pageSlice(rows, pg)
-	keys := make([]store.Key, len(rows))
+	ids := make([]string, len(rows))
 	for i, g := range rows {
-		keys[i] = store.Key{PK: store.GamePK(g.GameID), SK: store.GameSK}
+		ids[i] = g.GameID
 	}
-	recs, err := a.store.GetMany(c.ctx(), keys...)
+	found, err := a.svc.GamesByID(c.ctx(), ids)
 	if err != nil {
 		return 0, nil, err
 	}
 	entries := []eventDisciplineOut{}
-	for i, g := range rows {
-		rec := recs[keys[i]]
-		if rec == nil {
+	for _, g := range rows {
+		sg := found[g.GameID]
+		if sg == nil {
 			continue // a game not created yet (an interrupted pairing)
-		}
-		sg, err := games.Decode(g.GameID, rec)
-		if err != nil {
-			return 0, nil, err
 		}
 		for _, d := range games.DisciplineOf(sg.Game.Log()) {
 			e := eventDisciplineOut{Round: g.Round, Table: g.Table, GameID: g.GameID, Player: g.Red, PlayerName: g.RedName,
@@ -158,49 +152,15 @@ type disciplineReportOut struct {
 
 // officialNames maps the event's officials' ids to their names.
 func (a *API) officialNames(c *call, tid string) (map[string]string, error) {
-	recs, err := a.store.Query(c.ctx(), store.TournamentPK(tid), store.OfficialPrefix, 0)
+	officials, err := a.svc.Officials(c.ctx(), tid)
 	if err != nil {
 		return nil, err
 	}
-	names := make(map[string]string, len(recs)+1)
-	for _, rec := range recs {
-		var o tournament.Official
-		if err := service.DecodeItem(rec, &o); err != nil {
-			return nil, fmt.Errorf("decode official %s: %w", rec.SK, err)
-		}
+	names := make(map[string]string, len(officials)+1)
+	for _, o := range officials {
 		names[o.ID] = o.Name
 	}
 	return names, nil
-}
-
-// expulsionRecords applies an expulsion ruling to the event (O-2, 000 ch.3
-// 裁判长 7): the chief arbiter's is a proposal kept on the player for the
-// organiser to decide; the organiser's, as chief arbiter, is decided at once
-// and the player leaves the event (S-6). It returns the player item, and the
-// event's when the player leaves, to be written with the game.
-func (a *API) expulsionRecords(c *call, sg *games.Item, by game.Actor, r game.Ruling) ([]*store.Record, error) {
-	tid, pid := sg.Link.Tournament, sg.Link.Red
-	if r.Side == xiangqi.Black {
-		pid = sg.Link.Black
-	}
-	t, meta, err := a.loadTournament(c.ctx(), tid)
-	if err != nil {
-		return nil, err
-	}
-	p, rec, err := a.loadPlayer(c.ctx(), tid, pid)
-	if err != nil {
-		return nil, err
-	}
-	if by.Role == game.Organiser {
-		if err := t.Expel(p, by.ID, sg.ID, r.Note, c.nowMs()); err != nil {
-			return nil, err
-		}
-		return []*store.Record{encode(rec, p), encode(meta, t)}, nil
-	}
-	if err := t.ProposeExpulsion(p, by.ID, sg.ID, r.Note, c.nowMs()); err != nil {
-		return nil, err
-	}
-	return []*store.Record{encode(rec, p)}, nil
 }
 
 // POST /tournaments/{tid}/players/{pid}/expulsion — the organiser approves or

@@ -2,13 +2,10 @@ package httpapi
 
 import (
 	"cmp"
-	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 
-	"github.com/xqtour/xqtour/shared/service"
-	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -79,24 +76,16 @@ type roundListOut struct {
 // scribes with their tables; their tokens were shown once and are not kept.
 func (a *API) listOfficials(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
-	t, _, err := a.loadTournament(c.ctx(), tid)
+	if _, _, err := a.organiserEvent(c, tid); err != nil {
+		return 0, nil, err
+	}
+	officials, err := a.svc.Officials(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
-	if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
-		return 0, nil, err
-	}
-	recs, err := a.store.Query(c.ctx(), store.TournamentPK(tid), store.OfficialPrefix, 0)
-	if err != nil {
-		return 0, nil, err
-	}
-	out := make([]officialOut, 0, len(recs))
-	for _, rec := range recs {
-		var o tournament.Official
-		if err := service.DecodeItem(rec, &o); err != nil {
-			return 0, nil, fmt.Errorf("decode official %s: %w", rec.SK, err)
-		}
-		out = append(out, officialView(&o))
+	out := make([]officialOut, 0, len(officials))
+	for _, o := range officials {
+		out = append(out, officialView(o))
 	}
 	slices.SortFunc(out, func(x, y officialOut) int {
 		return cmp.Or(strings.Compare(x.Role, y.Role), strings.Compare(x.Name, y.Name), strings.Compare(x.ID, y.ID))
@@ -119,7 +108,8 @@ type meGameOut struct {
 	OpponentName string  `json:"opponentName"`
 	RoundStatus  string  `json:"roundStatus"`
 	StartsAt     *string `json:"startsAt,omitempty"`
-	Result       *string `json:"result"`
+	// Result is null: the games GET /me names are unfinished ones.
+	Result *string `json:"result"`
 }
 
 // GET /me — any token: who it speaks for and where to go next. A player
@@ -151,9 +141,10 @@ func (a *API) me(c *call) (int, any, error) {
 			return 0, nil, errUnknownToken // removed meanwhile
 		}
 		out["name"], out["player"] = pl.Name, playerView(pl, ev.Numbers()[pl.ID])
-		out["currentGame"], out["nextGame"] = ev.playerGames(p.ID, c.nowMs())
+		current, next := tournament.PlayerGames(ev.H, p.ID, c.nowMs())
+		out["currentGame"], out["nextGame"] = ev.meGame(current, p.ID), ev.meGame(next, p.ID)
 	case roleArbiter, roleChief, roleScribe:
-		o, _, err := a.loadOfficial(c.ctx(), p.Scope, p.ID)
+		o, _, err := a.svc.Official(c.ctx(), p.Scope, p.ID)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -176,33 +167,14 @@ func (a *API) me(c *call) (int, any, error) {
 	return http.StatusOK, out, nil
 }
 
-// playerGames finds a player's current game — the earliest unfinished one
-// whose round is under way — and the next one after it, each nil when none.
-func (ev *event) playerGames(pid string, now int64) (current, next *meGameOut) {
-	for _, r := range ev.H.Rounds {
-		for _, p := range r.Pairings {
-			if p.Red != pid && p.Black != pid {
-				continue
-			}
-			if _, ok := ev.H.Result(r.Number, p); ok {
-				continue
-			}
-			g := ev.meGame(r, p, pid, now)
-			switch {
-			case current == nil && next == nil && g.RoundStatus == string(tournament.RoundStarted):
-				current = g
-			case next == nil:
-				next = g
-			default:
-				return current, next
-			}
-		}
+// meGame is a player's game (tournament.PlayerGames) as GET /me shows it;
+// nil is none.
+func (ev *event) meGame(pg *tournament.PlayerGame, pid string) *meGameOut {
+	if pg == nil {
+		return nil
 	}
-	return current, next
-}
-
-func (ev *event) meGame(r *tournament.Round, p tournament.Pairing, pid string, now int64) *meGameOut {
-	g := &meGameOut{Round: r.Number, Table: p.Table, GameID: p.GameID, Colour: "red", Opponent: p.Black, RoundStatus: string(tournament.StateOf(ev.H, r, now))}
+	r, p := pg.Round, pg.Pairing
+	g := &meGameOut{Round: r.Number, Table: p.Table, GameID: p.GameID, Colour: "red", Opponent: p.Black, RoundStatus: string(pg.State)}
 	if p.Black == pid {
 		g.Colour, g.Opponent = "black", p.Red
 	}
@@ -212,10 +184,6 @@ func (ev *event) meGame(r *tournament.Round, p tournament.Pairing, pid string, n
 	if r.StartsAt != 0 {
 		s := rfc3339(r.StartsAt)
 		g.StartsAt = &s
-	}
-	if res, ok := ev.H.Result(r.Number, p); ok {
-		s := res.Result.String()
-		g.Result = &s
 	}
 	return g
 }

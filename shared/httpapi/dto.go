@@ -1,11 +1,8 @@
 package httpapi
 
 import (
-	"fmt"
 	"time"
 
-	"github.com/xqtour/xqtour/shared/clock"
-	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/standings"
 	"github.com/xqtour/xqtour/shared/tournament"
@@ -15,68 +12,25 @@ import (
 // shape (games.TimeControl), a preset name or periods and an increment.
 type timeControlJSON = games.TimeControl
 
-// control turns the JSON into a validated clock.Control; nil means the event's or untimed.
-func controlOf(t *timeControlJSON) (clock.Control, error) {
-	if t == nil {
-		c, _ := clock.Preset("untimed")
-		return c, nil
-	}
-	if t.Name != "" && t.Periods == nil {
-		c, ok := clock.Preset(t.Name)
-		if !ok {
-			return clock.Control{}, &tournament.FieldError{Field: "timeControl", Message: "unknown preset " + quote(t.Name) + " (want one of " + join(clock.PresetNames()) + ")", Rule: "C-2"}
-		}
-		return c, nil
-	}
-	periods := make([]clock.Period, len(t.Periods))
-	for i, p := range t.Periods {
-		periods[i] = clock.Period{Moves: p.Moves, Ms: p.Ms}
-	}
-	return clock.NewControl(periods, t.IncrementMs)
-}
-
+// rulesJSON is the OpenAPI document's Rules: tournament.RuleNames with its
+// JSON names, field for field.
 type rulesJSON struct {
-	Repetition       string `json:"repetition,omitempty"`
-	IllegalMoves     string `json:"illegalMoves,omitempty"`
-	NoCaptureMoves   int    `json:"noCaptureMoves,omitempty"`
-	DrawOfferLimit   int    `json:"drawOfferLimit,omitempty"`
-	DeadPositionDraw bool   `json:"deadPositionDraw"`
-	LateForfeitMs    int64  `json:"lateForfeitMs,omitempty"`
-	RecordArrivals   bool   `json:"recordArrivals"`
-	OfferLoses       bool   `json:"offerLoses"`
-	// DroppedPieceLoses is a pointer so that an absent field takes the
-	// rule book's default, on (000 ch.7 §2 第4条 如出现两次运动员立刻认负);
-	// an event's stored settings keep what they hold.
-	DroppedPieceLoses *bool `json:"droppedPieceLoses"`
+	Repetition        string `json:"repetition,omitempty"`
+	IllegalMoves      string `json:"illegalMoves,omitempty"`
+	NoCaptureMoves    int    `json:"noCaptureMoves,omitempty"`
+	DrawOfferLimit    int    `json:"drawOfferLimit,omitempty"`
+	DeadPositionDraw  bool   `json:"deadPositionDraw"`
+	LateForfeitMs     int64  `json:"lateForfeitMs,omitempty"`
+	RecordArrivals    bool   `json:"recordArrivals"`
+	OfferLoses        bool   `json:"offerLoses"`
+	DroppedPieceLoses *bool  `json:"droppedPieceLoses"` // absent: the rule book's default, on
 }
 
-// rules reads the rule options into the typed rules, refusing an unknown
-// rule set or handling by its field and rule; an absent name is the zero
-// value, the rule book's default. Ranges and defaults are the event's
-// (tournament.Settings.Normalize).
-func (r *rulesJSON) rules() (tournament.Rules, error) {
-	if r == nil {
-		r = &rulesJSON{}
-	}
-	dropped := r.DroppedPieceLoses == nil || *r.DroppedPieceLoses
-	rep, ok := game.ParseRepetitionRule(r.Repetition)
-	if !ok && r.Repetition != "" {
-		return tournament.Rules{}, &tournament.FieldError{Field: "rules.repetition", Message: fmt.Sprintf("unknown rule set %q (want ruling, threefoldDraw or perpetualCheckLoses)", r.Repetition), Rule: "G-6"}
-	}
-	ill, ok := game.ParseIllegalMoveRule(r.IllegalMoves)
-	if !ok && r.IllegalMoves != "" {
-		return tournament.Rules{}, &tournament.FieldError{Field: "rules.illegalMoves", Message: fmt.Sprintf("unknown handling %q (want reject, foul or lose)", r.IllegalMoves), Rule: "G-2"}
-	}
-	return tournament.Rules{Rules: game.Rules{Repetition: rep, IllegalMoves: ill, NoCaptureMoves: r.NoCaptureMoves,
-		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw,
-		OfferLoses: r.OfferLoses, DroppedPieceLoses: dropped}, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals}, nil
-}
+// rules reads the rule options (tournament.RuleNames.Rules): nil is the
+// rule book's defaults.
+func (r *rulesJSON) rules() (tournament.Rules, error) { return (*tournament.RuleNames)(r).Rules() }
 
-func rulesOut(r tournament.Rules) rulesJSON {
-	return rulesJSON{Repetition: r.Repetition.String(), IllegalMoves: r.IllegalMoves.String(), NoCaptureMoves: r.NoCaptureMoves,
-		DrawOfferLimit: r.DrawOfferLimit, DeadPositionDraw: r.DeadPositionDraw, LateForfeitMs: r.LateForfeitMs, RecordArrivals: r.RecordArrivals,
-		OfferLoses: r.OfferLoses, DroppedPieceLoses: &r.DroppedPieceLoses}
-}
+func rulesOut(r tournament.Rules) rulesJSON { return rulesJSON(r.Names()) }
 
 // tournamentIn is POST /tournaments.
 type tournamentIn struct {
@@ -266,8 +220,8 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 	}
 	if s.System == tournament.Groups {
 		out.Groups = &groupsJSON{Count: s.Groups.Count, Finals: s.Groups.Finals, Qualifiers: s.Groups.Qualifiers}
-		if s.Groups.Finals == tournament.FinalsCross && s.Groups.Qualifiers == 0 {
-			out.Groups.Qualifiers = 2 // stored before the setting: the two it always took
+		if s.Groups.Finals == tournament.FinalsCross {
+			out.Groups.Qualifiers = s.Groups.CrossQualifiers()
 		}
 	}
 	if l := s.LateEntries; l.MissedRounds != "" {

@@ -1,47 +1,19 @@
 package httpapi
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"net/http"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/xqtour/xqtour/shared/service"
-	"github.com/xqtour/xqtour/shared/service/command"
-	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
-// Entries by the players themselves (E-1). The organiser opens the event to
-// entries; anyone with its link may then POST an entry and gets, like a
-// registration, the player's id and token at once (201), or, when the
-// organiser approves entries, the same with status "pending" (202): the
-// token opens the player's page from the approval on.
-//
-// The burst. Every entry numbers the next player and holds a place, so it
-// rewrites the event item (its count of players and of pending entries).
-// That item is the one place the capacity and the numbering are decided,
-// so the entries of one event go through it one at a time: within a
-// process they queue on the event's lock (sequenced, retry.go) and never
-// race each other; across processes (other Lambda instances) a lost race is
-// a conditional-write conflict that retryConflicts runs again on fresh
-// items. One entry is one transaction of the event item, the player (or the
-// pending entry) and, the first time a name and club is used, its name key
-// (E#<tid>/N#<hash>): a likely duplicate is one read, and two identical
-// entries racing each other cannot both pass, as the second finds the
-// key written or loses the transaction on it. With DynamoDB's ~1,000 writes
-// a second to one item and a transaction of three items taking a few ms,
-// one event takes a few hundred entries a second; the route's throttle
-// (template.yaml, EntryThrottling*) stays below that.
-
-// entryAttempts and entryRuns count entry steps run and entries served, so
-// a test can tell how many steps were retries.
-var entryAttempts, entryRuns atomic.Int64
+// Entries by the players themselves (E-1): the commands are
+// service.OpenEntries, CloseEntries, Enter, ApproveEntry and RejectEntry
+// (shared/service/entries.go, where the burst an open event takes is told).
+// An entry is 201 with the player's id and token, or 202 "pending" when the
+// organiser approves entries.
 
 // entriesOpenIn is POST /tournaments/{tid}/entries/open.
 type entriesOpenIn struct {
@@ -94,23 +66,11 @@ func (a *API) openEntries(c *call) (int, any, error) {
 	if in.ClosesAt != nil {
 		p.ClosesAt = in.ClosesAt.UnixMilli()
 	}
-	var t *tournament.Tournament
-	err := command.Sequenced(tid, func() error {
-		var (
-			meta *store.Record
-			err  error
-		)
-		if t, meta, err = a.organiserEvent(c, tid); err != nil {
-			return err
-		}
-		if err := t.OpenEntries(p, c.nowMs()); err != nil {
-			return err
-		}
-		return a.store.Put(c.ctx(), encode(meta, t))
-	})
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.OpenEntries{Policy: p})
 	if err != nil {
 		return 0, nil, err
 	}
+	t := res.(*tournament.Tournament)
 	return http.StatusOK, map[string]any{"entries": entriesView(t, c.nowMs())}, nil
 }
 
@@ -120,23 +80,11 @@ func (a *API) closeEntries(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	var t *tournament.Tournament
-	err := command.Sequenced(tid, func() error {
-		var (
-			meta *store.Record
-			err  error
-		)
-		if t, meta, err = a.organiserEvent(c, tid); err != nil {
-			return err
-		}
-		if err := t.CloseEntries(); err != nil {
-			return entryRefusal(err)
-		}
-		return a.store.Put(c.ctx(), encode(meta, t))
-	})
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.CloseEntries{})
 	if err != nil {
 		return 0, nil, err
 	}
+	t := res.(*tournament.Tournament)
 	return http.StatusOK, map[string]any{"entries": entriesView(t, c.nowMs())}, nil
 }
 
@@ -148,39 +96,6 @@ type entryIn struct {
 	DuplicateOk bool   `json:"duplicateOk"`
 }
 
-// pendingEntry is an entry awaiting approval (E#<tid>/P#<pid>).
-type pendingEntry struct {
-	ID        string
-	Name      string
-	Rating    int
-	Club      string
-	TokenHash string
-	EnteredAt int64
-}
-
-// entryName is a name key (E#<tid>/N#<hash>): the first entry that used it.
-type entryName struct{ ID string }
-
-func entryNameHash(name, club string) string {
-	sum := sha256.Sum256([]byte(tournament.DuplicateKey(name, club)))
-	return hex.EncodeToString(sum[:16])
-}
-
-// entryRefusal gives the refusals of entries their statuses: closed is
-// 403 (nobody may enter), full is 409 (the event's state, not the request).
-func entryRefusal(err error) error {
-	var re *tournament.RuleError
-	if errors.As(err, &re) {
-		switch re.Code {
-		case tournament.CodeEntriesClosed:
-			return &Error{Status: http.StatusForbidden, Code: re.Code, Message: re.Message, Rule: re.Rule}
-		case tournament.CodeEventFull:
-			return &Error{Status: http.StatusConflict, Code: re.Code, Message: re.Message, Rule: re.Rule}
-		}
-	}
-	return err
-}
-
 // POST /tournaments/{tid}/entries — anyone while the event takes entries (E-1).
 func (a *API) enter(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
@@ -188,72 +103,26 @@ func (a *API) enter(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	var (
-		token   string
-		player  tournament.Player
-		pending bool
-		t       *tournament.Tournament
-	)
-	entryRuns.Add(1)
-	err := command.Sequenced(tid, func() error {
-		entryAttempts.Add(1)
-		var (
-			meta *store.Record
-			err  error
-		)
-		if t, meta, err = a.loadTournament(c.ctx(), tid); err != nil {
-			return err
-		}
-		e, held, err := t.Enter(tournament.Entry{Name: in.Name, Rating: in.Rating, Club: in.Club}, c.nowMs())
-		if err != nil {
-			return entryRefusal(err)
-		}
-		pending = held
-		nameSK := store.EntryNameSK(entryNameHash(e.Name, e.Club))
-		var seen entryName
-		nameRec, err := a.load(c.ctx(), store.EntriesPK(tid), nameSK, "entry name", &seen)
-		switch {
-		case err == nil && !in.DuplicateOk:
-			return &Error{Status: http.StatusUnprocessableEntity, Code: tournament.CodeLikelyDuplicate, Rule: "E-1",
-				Message: "an entry with this name and club was already made; if you are another person, send the entry again with \"duplicateOk\": true"}
-		case err != nil && !isNotFound(err):
-			return err
-		}
-		pid := service.NewID('p')
-		var hash string
-		token, hash = service.NewToken(tid, pid)
-		rating := 0
-		if e.Rating != nil {
-			rating = *e.Rating
-		}
-		writes := []*store.Record{encode(meta, t)}
-		if nameRec == nil {
-			writes = append(writes, encode(&store.Record{PK: store.EntriesPK(tid), SK: nameSK, Kind: store.KindEntryName, Expires: service.EventTTL(t)}, entryName{ID: pid}))
-		}
-		if pending {
-			player = tournament.Player{ID: pid, Name: e.Name, Rating: rating, Club: e.Club}
-			pe := pendingEntry{ID: pid, Name: e.Name, Rating: rating, Club: e.Club, TokenHash: hash, EnteredAt: c.nowMs()}
-			writes = append(writes, encode(&store.Record{PK: store.EntriesPK(tid), SK: store.PlayerSK(pid), Kind: store.KindEntry, Expires: service.EventTTL(t)}, pe))
-		} else {
-			if player, err = t.Register(tournament.Player{ID: pid, Name: e.Name, Rating: rating, Club: e.Club, TokenHash: hash}, c.nowMs()); err != nil {
-				return entryRefusal(err)
-			}
-			writes[0] = encode(meta, t)
-			writes = append(writes, service.PlayerItem(t, &player))
-		}
-		return a.store.Transact(c.ctx(), writes)
-	})
+	// No token is proven on this route, so authenticate never asked: a
+	// mirrored copy is refused here, or it would take entries its source
+	// never sees.
+	if err := a.refuseMirrored(c); err != nil {
+		return 0, nil, err
+	}
+	res, err := a.svc.Exec(c.ctx(), tid, service.Anyone, service.Enter{Name: in.Name, Rating: in.Rating, Club: in.Club, DuplicateOk: in.DuplicateOk})
 	if err != nil {
 		return 0, nil, err
 	}
+	e := res.(service.Entered)
+	token, player := e.Token, e.Player
 	var resp map[string]any
 	status := http.StatusCreated
-	if pending {
+	if e.Pending {
 		status = http.StatusAccepted
 		resp = map[string]any{"id": player.ID, "token": token, "status": "pending",
 			"player": map[string]any{"id": player.ID, "name": player.Name, "rating": player.Rating, "club": nilIfEmpty(player.Club)}}
 	} else {
-		out, err := a.shownPlayer(c.ctx(), t, &player)
+		out, err := a.shownPlayer(c.ctx(), e.T, &player)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -269,10 +138,8 @@ func (a *API) enter(c *call) (int, any, error) {
 	return status, resp, nil
 }
 
-func isNotFound(err error) bool {
-	var e *Error
-	return errors.As(err, &e) && e.Status == http.StatusNotFound
-}
+// isNotFound reports whether err is answered 404, of either layer.
+func isNotFound(err error) bool { return toError(err).Status == http.StatusNotFound }
 
 func nilIfEmpty(s string) any {
 	if s == "" {
@@ -304,21 +171,17 @@ func (a *API) listEntries(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	players, _, err := a.loadPlayers(c.ctx(), tid)
+	players, err := a.svc.Players(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
-	recs, err := a.store.Query(c.ctx(), store.EntriesPK(tid), store.PlayerPrefix, 0)
+	pending, err := a.svc.PendingEntries(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
 	number := tournament.ShownNumbers(t, players)
 	var rows []entryRow
-	for _, rec := range recs {
-		var pe pendingEntry
-		if err := json.Unmarshal(rec.Doc, &pe); err != nil {
-			return 0, nil, fmt.Errorf("decode entry %s/%s: %w", rec.PK, rec.SK, err)
-		}
+	for _, pe := range pending {
 		at := rfc3339(pe.EnteredAt)
 		rows = append(rows, entryRow{ID: pe.ID, Name: pe.Name, Club: clubOf(pe.Club), Rating: pe.Rating, Status: "pending", EnteredAt: &at})
 	}
@@ -366,45 +229,17 @@ func (a *API) approveEntry(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	var (
-		player tournament.Player
-		t      *tournament.Tournament
-	)
-	err := command.Sequenced(tid, func() error {
-		var (
-			meta, rec *store.Record
-			pe        pendingEntry
-			err       error
-		)
-		if t, meta, pe, rec, err = a.pendingEntryOf(c, tid, pid); err != nil {
-			return err
-		}
-		if err := t.Approve(); err != nil {
-			return err
-		}
-		if player, err = t.Register(tournament.Player{ID: pe.ID, Name: pe.Name, Rating: pe.Rating, Club: pe.Club, TokenHash: pe.TokenHash}, c.nowMs()); err != nil {
-			return entryRefusal(err)
-		}
-		return a.store.TransactDelete(c.ctx(), []*store.Record{rec}, encode(meta, t), service.PlayerItem(t, &player))
-	})
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.ApproveEntry{Player: pid})
 	if err != nil {
 		return 0, nil, err
 	}
-	out, err := a.shownPlayer(c.ctx(), t, &player)
+	ch := res.(service.PlayerChanged)
+	t, player := ch.T, ch.Player
+	out, err := a.shownPlayer(c.ctx(), t, player)
 	if err != nil {
 		return 0, nil, err
 	}
 	return http.StatusOK, map[string]any{"id": player.ID, "player": out, "approved": true}, nil
-}
-
-// pendingEntryOf reads, for the event's organiser, event tid and its pending
-// entry pid (E-1): what approving and rejecting an entry both start from.
-func (a *API) pendingEntryOf(c *call, tid, pid string) (t *tournament.Tournament, meta *store.Record, pe pendingEntry, rec *store.Record, err error) {
-	if t, meta, err = a.organiserEvent(c, tid); err != nil {
-		return nil, nil, pe, nil, err
-	}
-	rec, err = a.load(c.ctx(), store.EntriesPK(tid), store.PlayerSK(pid), "pending entry "+pid, &pe)
-	return t, meta, pe, rec, err
 }
 
 // POST /tournaments/{tid}/players/{pid}/reject — organiser: refuse a
@@ -415,32 +250,10 @@ func (a *API) rejectEntry(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	var t *tournament.Tournament
-	err := command.Sequenced(tid, func() error {
-		var (
-			meta, rec *store.Record
-			pe        pendingEntry
-			err       error
-		)
-		if t, meta, pe, rec, err = a.pendingEntryOf(c, tid, pid); err != nil {
-			return err
-		}
-		if err := t.Reject(); err != nil {
-			return err
-		}
-		deletes := []*store.Record{rec}
-		var seen entryName
-		nameRec, err := a.load(c.ctx(), store.EntriesPK(tid), store.EntryNameSK(entryNameHash(pe.Name, pe.Club)), "entry name", &seen)
-		switch {
-		case err == nil && seen.ID == pid:
-			deletes = append(deletes, nameRec)
-		case err != nil && !isNotFound(err):
-			return err
-		}
-		return a.store.TransactDelete(c.ctx(), deletes, encode(meta, t))
-	})
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.RejectEntry{Player: pid})
 	if err != nil {
 		return 0, nil, err
 	}
+	t := res.(*tournament.Tournament)
 	return http.StatusOK, map[string]any{"id": pid, "rejected": true, "entries": entriesView(t, c.nowMs())}, nil
 }

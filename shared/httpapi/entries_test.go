@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
+	"github.com/xqtour/xqtour/shared/service"
 )
 
 // E-1: 200 players enter at once, 20 at a time: every one is 201, the
@@ -21,7 +21,7 @@ func TestEntries_Burst200_E1(t *testing.T) {
 	s := apitest.New(t)
 	ev := newEvent(t, s, `{"name":"Open","system":"swiss","rounds":7}`)
 	s.Post("/tournaments/"+ev.ID+"/entries/open", ev.Token, `{}`).Want(t, http.StatusOK)
-	attempts0, runs0 := httpapi.EntryCounts()
+	steps0 := service.EntrySteps()
 	const n, parallel = 200, 20
 	statuses := make([]int, n)
 	sem := make(chan struct{}, parallel)
@@ -53,8 +53,8 @@ func TestEntries_Burst200_E1(t *testing.T) {
 	if len(seen) != n {
 		t.Fatalf("%d distinct numbers for %d players", len(seen), n)
 	}
-	attempts, runs := httpapi.EntryCounts()
-	t.Logf("%d entries took %d steps: %d retries", runs-runs0, attempts-attempts0, (attempts-attempts0)-(runs-runs0))
+	steps := service.EntrySteps() - steps0
+	t.Logf("%d entries took %d steps: %d retries", n, steps, steps-n)
 }
 
 // E-1: the refusals — closed (403), full (409), a likely duplicate (422

@@ -75,6 +75,7 @@ var kindStatus = map[command.Kind]int{
 	command.Throttled:    http.StatusTooManyRequests,
 	command.TooLarge:     http.StatusRequestEntityTooLarge,
 	command.Unavailable:  http.StatusServiceUnavailable,
+	command.Upstream:     http.StatusBadGateway,
 }
 
 // toError maps any error to the API error model, in this one place.

@@ -10,7 +10,7 @@ import (
 // when the organiser next asks for a round (refused with event_complete).
 func (a *API) getTournament(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
-	t, _, err := a.loadTournament(c.ctx(), tid)
+	t, _, err := a.svc.Tournament(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -11,8 +11,6 @@ import (
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/game"
-	"github.com/xqtour/xqtour/shared/service/games"
-	"github.com/xqtour/xqtour/shared/store"
 )
 
 // Formats: every route that takes ?format= reads it here, so an unknown
@@ -220,25 +218,21 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 		c.keepView(ev.nextStart(c.nowMs()))
 		return http.StatusOK, eventGamesOut{TournamentID: ev.T.ID, Games: rows, pageOut: paging}, nil
 	}
-	keys := make([]store.Key, len(rows))
+	gids := make([]string, len(rows))
 	for i, g := range rows {
-		keys[i] = store.Key{PK: store.GamePK(g.GameID), SK: store.GameSK}
+		gids[i] = g.GameID
 	}
-	recs, err := a.store.GetMany(c.ctx(), keys...)
+	found, err := a.svc.GamesByID(c.ctx(), gids)
 	if err != nil {
 		return 0, nil, err
 	}
 	var out bytes.Buffer
 	finished := true // every game of the page has its result: its record moves only with a write to the event
-	for i, g := range rows {
-		rec := recs[keys[i]]
-		finished = finished && rec != nil && g.Result != nil
-		if rec == nil {
+	for _, g := range rows {
+		sg := found[g.GameID]
+		finished = finished && sg != nil && g.Result != nil
+		if sg == nil {
 			continue // a game not created yet (an interrupted pairing): nothing to record
-		}
-		sg, err := games.Decode(g.GameID, rec)
-		if err != nil {
-			return 0, nil, err
 		}
 		// The export is public: a game under the broadcast delay is written as
 		// it stood the delay ago (delay.go), and a page holding one is not

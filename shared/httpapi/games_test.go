@@ -316,3 +316,31 @@ func TestGameSincePolling(t *testing.T) {
 		t.Fatalf("since=2: moves %v ply %v", st["moves"], st["ply"])
 	}
 }
+
+// An event game's record names its event, its round and its players as
+// their items now say (service.RecordInfo); a standalone game's, Red and Black.
+func TestGameRecord_EventGameNamesItsEventAndPlayers(t *testing.T) {
+	s := apitest.New(t)
+	f := newFixture(t, s)
+	var players struct {
+		Players []struct{ ID, Name string }
+	}
+	s.Get("/tournaments/"+f.tid+"/players").Want(t, http.StatusOK).Decode(t, &players)
+	red := ""
+	for _, p := range players.Players {
+		if p.ID == f.pid {
+			red = p.Name
+		}
+	}
+	pgn := string(s.Get("/games/"+f.gid+"/record?format=pgn").Want(t, http.StatusOK).Body)
+	for _, tag := range []string{`[Event "Matrix Open"]`, `[Round "1"]`, `[Red "` + red + `"]`} {
+		if red == "" || !strings.Contains(pgn, tag) {
+			t.Errorf("the record lacks %s:\n%s", tag, pgn)
+		}
+	}
+	g := s.Post("/games", "", `{}`).Want(t, http.StatusCreated).JSON()
+	pgn = string(s.Get("/games/"+g["id"].(string)+"/record?format=pgn").Want(t, http.StatusOK).Body)
+	if !strings.Contains(pgn, `[Red "Red"]`) || !strings.Contains(pgn, `[Black "Black"]`) {
+		t.Errorf("a standalone game's record:\n%s", pgn)
+	}
+}

@@ -166,3 +166,27 @@ func equalLines(a, b [][]byte) bool {
 	}
 	return true
 }
+
+// The players' own entry takes no token, so the refusal authenticate asks
+// never ran for it: a mirrored copy of an event taking entries refuses an
+// entry with the same mirror_read_only as every other write, while the
+// source still takes it.
+func TestMirrorCopyRefusesEntries(t *testing.T) {
+	src, dst := apitest.New(t), apitest.New(t)
+	ev := newEvent(t, src, `{"name":"Open Entries","rounds":3}`)
+	src.Post("/tournaments/"+ev.ID+"/entries/open", ev.Token, `{}`).Want(t, http.StatusOK)
+	body := export(t, src, ev.ID, ev.Token)
+	_, items := exportLines(t, body)
+	dst.Post("/tournaments/"+ev.ID+"/mirror/replica", "", map[string]any{"source": "http://127.0.0.1:1",
+		"token": "mirror." + ev.ID + ".s3cr3tmirrortokenforthetestonly", "eventKey": eventKeyOf(t, items, ev.ID)}).Want(t, http.StatusCreated)
+	importEvent(dst, body).Want(t, http.StatusCreated)
+
+	r := dst.Post("/tournaments/"+ev.ID+"/entries", "", `{"name":"Late Comer"}`)
+	if r.Status != http.StatusConflict || r.ErrorCode() != "mirror_read_only" || !bytes.Contains(r.Body, []byte("http://127.0.0.1:1")) {
+		t.Errorf("an entry on the copy: %d %s", r.Status, r.Body)
+	}
+	if n := len(dst.Get("/tournaments/"+ev.ID+"/players").Want(t, http.StatusOK).JSON()["players"].([]any)); n != 0 {
+		t.Errorf("the copy has %d players after a refused entry", n)
+	}
+	src.Post("/tournaments/"+ev.ID+"/entries", "", `{"name":"Late Comer"}`).Want(t, http.StatusCreated)
+}

@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/xqtour/xqtour/shared/service"
-	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -85,7 +84,7 @@ func (a *API) reissueOfficialToken(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	res, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), service.ReissueToken{Kind: store.KindOfficial, ID: oid})
+	res, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), service.ReissueToken{Kind: service.OfficialToken, ID: oid})
 	if err != nil {
 		return 0, nil, err
 	}
@@ -100,13 +99,13 @@ func (a *API) reissueCaptainToken(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.ReissueToken{Kind: store.KindTeam, ID: mid})
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.ReissueToken{Kind: service.CaptainToken, ID: mid})
 	if err != nil {
 		return 0, nil, err
 	}
 	re := res.(service.Reissued)
 	token, tm := re.Token, re.Item.(*tournament.Team)
-	players, _, err := a.loadPlayers(c.ctx(), tid)
+	players, err := a.svc.Players(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -134,15 +133,8 @@ func (a *API) rotateOrganiserToken(c *call) (int, any, error) {
 }
 
 // organiserEvent reads the event item and checks that the caller is its
-// organiser: the first step of every people route, before anything else is
-// read.
-func (a *API) organiserEvent(c *call, tid string) (*tournament.Tournament, *store.Record, error) {
-	t, meta, err := a.loadTournament(c.ctx(), tid)
-	if err != nil {
-		return nil, nil, err
-	}
-	if _, err := a.requireRole(c, tid, organiserKnown(t), roleOrganiser); err != nil {
-		return nil, nil, err
-	}
-	return t, meta, nil
+// organiser (or its festival's, E-3): the first step of an organiser's
+// read, before anything else is read.
+func (a *API) organiserEvent(c *call, tid string) (*tournament.Tournament, service.Caller, error) {
+	return a.svc.Authorise(c.ctx(), tid, a.eventCaller(c), service.Organiser)
 }

@@ -1,10 +1,7 @@
 package httpapi
 
 import (
-	"bytes"
-	"cmp"
 	"net/http"
-	"slices"
 	"strconv"
 
 	"github.com/xqtour/xqtour/shared/rating"
@@ -70,63 +67,35 @@ func (a *API) getRatings(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
+	ev, tb, err := a.tables(c, "") // as the standings: the last complete round unless ?live=true
 	if err != nil {
 		return 0, nil, err
 	}
-	n, live, err := ev.tableRound(c) // as the standings: the last complete round unless ?live=true
-	if err != nil {
-		return 0, nil, err
-	}
-	in, err := tournament.StandingsEvent(ev.T, ev.H)
-	if ev.T.Settings.Teams { // a team event's players are rated on its board games
-		in, err = ev.boardsEvent()
-	}
-	if err != nil {
-		return 0, nil, err
-	}
-	ratings := map[string]int{}
-	names := map[string]string{}
-	for _, p := range ev.H.Players {
-		ratings[p.ID], names[p.ID] = p.Rating, p.Name
-	}
-	// Only the rounds up to n count.
-	games := in.Games[:0:0]
-	for _, g := range in.Games {
-		if g.Round <= n {
-			games = append(games, g)
-		}
-	}
-	in.Games = games
-	lines, err := tournament.RatingReport(ev.T, in, ratings)
+	lines, err := tb.Ratings()
 	if err != nil {
 		return 0, nil, err
 	}
 	rows := make([]ratingRowOut, len(lines))
 	for i, l := range lines {
-		rows[i] = ratingRowOut{PlayerID: l.ID, Name: names[l.ID], Number: in.Players[i].Number, OldRating: l.Old, NewRating: l.New,
+		rows[i] = ratingRowOut{PlayerID: l.ID, Name: l.Name, Number: l.Number, OldRating: l.Old, NewRating: l.New,
 			Games: l.Games, Score: float64(l.Halves) / 2, ExpectedScore: l.Expected, K: l.K, Change: l.Change,
 			FirstRating: l.First, OpponentAverage: l.OpponentAverage}
 	}
-	// In number order: the numbers drawn for round 1 in a Swiss (P-3).
-	slices.SortStableFunc(rows, func(x, y ratingRowOut) int { return cmp.Compare(x.Number, y.Number) })
 	c.keepView(ev.nextStart(c.nowMs()))
 	if format == "csv" {
-		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: ratingsCSV(rows)}, nil
+		return http.StatusOK, ratingsCSV(rows), nil
 	}
-	return http.StatusOK, map[string]any{"round": n, "live": live, "parameters": ratingOut(ev.T.Settings.Rating), "rows": rows}, nil
+	return http.StatusOK, map[string]any{"round": tb.Round, "live": tb.Live, "parameters": ratingOut(ev.T.Settings.Rating), "rows": rows}, nil
 }
 
-func ratingsCSV(rows []ratingRowOut) []byte {
-	var buf bytes.Buffer
-	w := newCSVWriter(&buf)
-	_ = w.Write([]string{"number", "playerId", "name", "oldRating", "games", "score", "expectedScore", "k", "change", "newRating", "firstRating", "opponentAverage"})
+// ratingsCSV is the rating report as a spreadsheet, one row a player.
+func ratingsCSV(rows []ratingRowOut) raw {
 	itoa := strconv.Itoa
 	ftoa := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-	for _, r := range rows {
-		_ = w.Write([]string{itoa(r.Number), r.PlayerID, r.Name, itoa(r.OldRating), itoa(r.Games), ftoa(r.Score),
-			ftoa(r.ExpectedScore), itoa(r.K), itoa(r.Change), itoa(r.NewRating), strconv.FormatBool(r.FirstRating), itoa(r.OpponentAverage)})
+	recs := make([][]string, len(rows))
+	for i, r := range rows {
+		recs[i] = []string{itoa(r.Number), r.PlayerID, r.Name, itoa(r.OldRating), itoa(r.Games), ftoa(r.Score),
+			ftoa(r.ExpectedScore), itoa(r.K), itoa(r.Change), itoa(r.NewRating), strconv.FormatBool(r.FirstRating), itoa(r.OpponentAverage)}
 	}
-	w.Flush()
-	return buf.Bytes()
+	return csvAnswer([]string{"number", "playerId", "name", "oldRating", "games", "score", "expectedScore", "k", "change", "newRating", "firstRating", "opponentAverage"}, recs)
 }

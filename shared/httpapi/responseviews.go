@@ -3,19 +3,16 @@ package httpapi
 import (
 	"bytes"
 	"cmp"
-	"compress/gzip"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/service/viewcache"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -27,7 +24,7 @@ import (
 // history. Such a view depends on every counter of the event's stamp
 // (any write to the event makes it stale), on the clock only until the
 // next round's start it saw (a round's status and a lineup's draw move
-// then), and is rebuilt after viewMaxAge regardless, as every view is.
+// then), and is rebuilt after viewcache.MaxAge regardless, as every view is.
 //
 // A view is named by the route, the query as the route reads it (numbers
 // written one way, so ?round=01 and ?round=1 share one) and the language a
@@ -40,10 +37,6 @@ import (
 // the table's end answers 200 too): 100,000 rows, more than the 55,000
 // games of an 11-round, 10,000-player event.
 const maxKeptPages = 100
-
-// responseChunkBytes is the largest piece of a gzipped answer in one item
-// (DynamoDB's item limit is 400 KB).
-const responseChunkBytes = 300 << 10
 
 // responseHead is a response view's head: what to answer besides the body.
 type responseHead struct {
@@ -157,27 +150,14 @@ func (v *storedView) response() (raw, bool, error) {
 	if head.Until != 0 && v.c.nowMs() >= head.Until {
 		return raw{}, false, nil
 	}
-	keys := make([]store.Key, v.doc.Chunks)
-	for i := range keys {
-		keys[i] = store.Key{PK: store.ViewPK(v.tid), SK: store.ViewChunkSK(v.name, v.doc.Build, i)}
+	pieces, err := v.v.Read(v.c.ctx(), 0, v.v.Chunks())
+	if errors.Is(err, viewcache.ErrGone) {
+		return raw{}, false, nil // replaced meanwhile, or expired: rebuilt
 	}
-	recs, err := v.a.store.GetMany(v.c.ctx(), keys...)
 	if err != nil {
 		return raw{}, false, err
 	}
-	var gz bytes.Buffer
-	for _, k := range keys {
-		rec := recs[k]
-		if rec == nil {
-			return raw{}, false, nil // replaced meanwhile, or expired: rebuilt
-		}
-		gz.Write(rec.Doc)
-	}
-	zr, err := gzip.NewReader(&gz)
-	if err != nil {
-		return raw{}, false, err
-	}
-	body, err := io.ReadAll(io.LimitReader(zr, 64<<20))
+	body, err := viewcache.Decompress(bytes.Join(pieces, nil))
 	if err != nil {
 		return raw{}, false, err
 	}
@@ -193,52 +173,11 @@ func saveResponse(v *storedView, resp any) {
 	if rb, ok := resp.(raw); ok {
 		head.Next = rb.next
 	}
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	_, _ = zw.Write(body)
-	_ = zw.Close()
-	var pieces [][]byte
-	for b := gz.Bytes(); len(b) > 0; {
-		n := min(len(b), responseChunkBytes)
-		pieces = append(pieces, b[:n])
-		b = b[n:]
-	}
-	if err := storeResponse(v, head, pieces); err != nil && !errors.Is(err, store.ErrConflict) {
-		v.a.log.Warn("view not stored", "tournament", v.tid, "view", v.name, "err", err.Error())
-	}
-}
-
-func storeResponse(v *storedView, head responseHead, pieces [][]byte) error {
 	h, err := json.Marshal(head)
 	if err != nil {
-		return err
+		v.a.log.Warn("view not stored", "tournament", v.t.ID, "view", v.v.Name(), "err", err.Error())
+		return
 	}
-	b := make([]byte, 8)
-	_, _ = rand.Read(b)
-	doc := viewDoc{Build: hex.EncodeToString(b), Epoch: v.stamp.Epoch, Deps: map[string]int64{}, BuiltAt: v.c.nowMs(),
-		Head: h, Rows: len(pieces), Chunks: len(pieces)}
-	for _, d := range tableDeps(v.t.Round) {
-		doc.Deps[d] = v.stamp.Get(d)
-	}
-	expires := v.c.now.Add(viewTTL).Unix()
-	chunks := make([]*store.Record, len(pieces))
-	for i, p := range pieces {
-		chunks[i] = &store.Record{PK: store.ViewPK(v.tid), SK: store.ViewChunkSK(v.name, doc.Build, i), Kind: store.KindViewChunk, Doc: p, Expires: expires}
-	}
-	if err := putAll(v.a.store, v.c, chunks); err != nil {
-		v.dropChunks(doc.Build, doc.Chunks)
-		return err
-	}
-	rec := &store.Record{PK: store.ViewPK(v.tid), SK: store.ViewSK(v.name), Kind: store.KindView, Expires: expires}
-	if v.rec != nil {
-		rec.Version, rec.Parts = v.rec.Version, v.rec.Parts
-	}
-	if err := v.a.store.Put(v.c.ctx(), encode(rec, doc)); err != nil {
-		v.dropChunks(doc.Build, doc.Chunks)
-		return err
-	}
-	if v.doc != nil && v.doc.Build != doc.Build {
-		v.dropChunks(v.doc.Build, v.doc.Chunks)
-	}
-	return nil
+	pieces := viewcache.Pieces(viewcache.Compress(body))
+	v.save(viewcache.Build{Head: h, Rows: len(pieces), Chunks: pieces, Deps: tableDeps(v.t.Round)})
 }

@@ -41,7 +41,9 @@ type pairIn struct {
 // with 200. The games are created afterwards under deterministic ids, so a
 // retry naming the round repairs a crash between the two steps and
 // recreates nothing. A round of more tables than a page answers its first
-// page (pageRound).
+// page (pageRound). An event of more entrants than the deployment's
+// PairJobPlayers is paired as a job instead: 202 with the job to poll
+// (pairjob.go).
 func (a *API) pairRound(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
 	var in pairIn
@@ -61,9 +63,12 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	if in.StartsAt != nil {
 		cmd.StartsAt = in.StartsAt.UnixMilli()
 	}
-	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), cmd)
+	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.PairRoundOrJob{PairRound: cmd})
 	if err != nil {
 		return 0, nil, err
+	}
+	if q, ok := res.(service.PairJobQueued); ok { // a big event: paired as a job (pairjob.go)
+		return a.pairJobAccepted(c, q)
 	}
 	p := res.(service.Paired)
 	if err := a.svc.EnsureGamesAfterCommit(c.ctx(), p.Event.T, p.Round, p.Event.H, p.Stored, c.nowMs()); err != nil {

@@ -134,6 +134,7 @@ var Routes = []Route{
 	{"POST", "/tournaments/{tid}/rounds", FnPairRound, Roles{RoleOrganiser}, (*API).pairRound},
 	{"GET", "/tournaments/{tid}/rounds", FnPairRound, Roles{RolePublic}, (*API).listRounds},
 	{"GET", "/tournaments/{tid}/rounds/{n}", FnPairRound, Roles{RolePublic}, (*API).getRound},
+	{"GET", "/tournaments/{tid}/rounds/{n}/job", FnPairRound, Roles{RolePublic}, (*API).getPairJob},
 	{"POST", "/tournaments/{tid}/rounds/{n}/changes", FnPairRound, Roles{RoleOrganiser}, (*API).changeRound},
 	{"POST", "/tournaments/{tid}/rounds/{n}/start", FnPairRound, Roles{RoleOrganiser, RoleArbiter, RoleChiefArbiter}, (*API).startRound},
 	{"GET", "/tournaments/{tid}/standings", FnStandings, Roles{RolePublic}, (*API).getStandings},

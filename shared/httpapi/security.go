@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/service"
+	"github.com/xqtour/xqtour/shared/service/mirror"
 )
 
 // nosniff tells browsers never to guess a response's type from its bytes: a
@@ -70,8 +71,9 @@ func sameSecret(got, want string) bool {
 	return subtle.ConstantTimeCompare(g[:], w[:]) == 1
 }
 
-// CreationKeyHeader carries the deployment's creation key (#11.15).
-const CreationKeyHeader = "X-Creation-Key"
+// CreationKeyHeader carries the deployment's creation key (#11.15): the
+// name the mirror's claims and imports send it under (one spelling).
+const CreationKeyHeader = mirror.CreationKeyHeader
 
 // OriginHeader carries the secret the CloudFront distribution adds.
 const OriginHeader = "X-Origin-Verify"
@@ -115,7 +117,7 @@ func cacheControl(rt Route, status int) string {
 // item alone: a mutation checks who calls before any event-wide read, so a
 // stranger's request costs one item.
 func (a *API) requireOrganiser(c *call, tid string) error {
-	t, _, err := a.loadTournament(c.ctx(), tid)
+	t, _, err := a.svc.Tournament(c.ctx(), tid)
 	if err != nil {
 		return err
 	}

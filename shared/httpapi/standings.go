@@ -3,13 +3,10 @@ package httpapi
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 
-	"github.com/xqtour/xqtour/shared/standings"
-	"github.com/xqtour/xqtour/shared/tournament"
-	"github.com/xqtour/xqtour/shared/xiangqi"
+	"github.com/xqtour/xqtour/shared/service"
 )
 
 type tiebreakOut struct {
@@ -47,78 +44,31 @@ type standingsOut struct {
 	Annulled []string         `json:"annulled"`
 }
 
-// tableRound says which round a standings table or crosstable is after:
-// ?round=n, a paired round; by default the last round that is complete —
-// it and every round before it have all their results — so a table read
-// while a round is in play shows no half-played round; with ?live=true the
-// last paired round with the results in so far. live reports that the
-// round chosen is still in play. 0 is the table before round 1.
-func (ev *event) tableRound(c *call) (n int, live bool, err error) {
-	t := ev.T
-	live, err = boolQuery(c, "live")
-	if err != nil {
-		return 0, false, err
-	}
-	done := func(n int) bool {
-		r := ev.Round(n)
-		return r != nil && tournament.StateOf(ev.H, r, c.nowMs()) == tournament.RoundFinished
-	}
-	switch s := c.r.URL.Query().Get("round"); {
-	case s != "":
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			return 0, false, badRequest("invalid_query", "round: want a round number ≥ 1")
-		}
-		if n > t.Round {
-			return 0, false, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", n, t.ID, t.Round))
-		}
-		return n, !done(n), nil
-	case live:
-		return t.Round, t.Round > 0 && !done(t.Round), nil
-	}
-	for n < t.Round && done(n+1) {
-		n++
-	}
-	return n, false, nil
-}
-
-// beforeRound1 empties a table's input of games and byes: the table after
-// "round 0", every entrant level, which standings would otherwise read as
-// the last round.
-func beforeRound1(in standings.Event) standings.Event {
-	in.Games, in.Byes = nil, nil
-	return in
-}
-
-// standingsEvent loads the event with one paginated Query and turns it into
-// the standings' input, for the round asked for.
-func (a *API) standingsEvent(c *call) (*event, standings.Event, int, bool, error) {
+// tables loads the event and its tables after the round the request asks
+// for (service.TableQuery): ?round=n, a paired round; by default the last
+// complete round; with ?live=true the round in play. group is the ?group=
+// the route reads, "" for one that has none.
+func (a *API) tables(c *call, group string) (*event, *service.Tables, error) {
 	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
 	if err != nil {
-		return nil, standings.Event{}, 0, false, err
+		return nil, nil, err
 	}
-	n, live, err := ev.tableRound(c)
-	if err != nil {
-		return nil, standings.Event{}, 0, false, err
+	q := service.TableQuery{Group: group}
+	if q.Live, err = boolQuery(c, "live"); err != nil {
+		return nil, nil, err
 	}
-	var in standings.Event
-	switch group := c.r.URL.Query().Get("group"); {
-	case ev.T.Settings.Teams: // the players' tables of a team event are over its board games
-		in, err = ev.boardsEvent()
-	case group != "":
-		in, err = tournament.GroupStandingsEvent(ev.T, ev.H, group) // S-5: one group's table
-	default:
-		in, err = tournament.StandingsEvent(ev.T, ev.H)
+	if s := c.r.URL.Query().Get("round"); s != "" {
+		if q.Round, err = strconv.Atoi(s); err != nil || q.Round < 1 {
+			return nil, nil, badRequest("invalid_query", "round: want a round number ≥ 1")
+		}
 	}
-	if n == 0 {
-		in = beforeRound1(in)
-	}
-	return ev, in, n, live, err
+	tb, err := ev.Tables(q, c.nowMs())
+	return ev, tb, err
 }
 
 // GET /tournaments/{tid}/standings — public (K-1, R-1…R-4, R-10, S-6, S-7);
 // ?round=n is the table after round n, ?format=csv a spreadsheet, ?view= the
-// team tables (teams.go: teams, boards, teamsByPlaces; teams is the default
+// team tables (teamstandings.go: teams, boards, teamsByPlaces; teams is the default
 // of a team event), ?group= one group's or same-place final's table of a
 // groups event (S-5); ?offset= and ?limit= page the players' table. The
 // players' table of an individual event is served from its materialised
@@ -144,19 +94,13 @@ func (a *API) getStandings(c *call) (int, any, error) {
 		if vw, err = a.openTableView(c, "standings"); err != nil {
 			return 0, nil, err
 		}
-		if vw.current() {
-			var head standingsOut
-			rows, err := viewRows[standingRowOut](vw, pg.offset, pg.limit)
-			if err == nil {
-				err = vw.head(&head)
-			}
-			if !errors.Is(err, errViewGone) {
-				if err != nil {
-					return 0, nil, err
-				}
-				head.Rows = rows
-				return playerTablePage(c, head, pg, vw.doc.Rows, format)
-			}
+		head, rows, ok, err := viewPage[standingsOut, standingRowOut](vw, pg)
+		if err != nil {
+			return 0, nil, err
+		}
+		if ok {
+			head.Rows = rows
+			return playerTablePage(c, head, pg, vw.rows(), format)
 		}
 	}
 	if vw == nil { // a team event, a team view, a group's table: the response view serves it
@@ -165,46 +109,49 @@ func (a *API) getStandings(c *call) (int, any, error) {
 	return a.standingsFromEvent(c, vw, view, format, pg)
 }
 
+// viewPage reads a page of rows and the head of a players' table or
+// crosstable view: ok when vw is current and whole, false when the event
+// must be read instead (no view, a stale one, or its chunks gone).
+func viewPage[H, R any](vw *storedView, pg page) (head H, rows []R, ok bool, err error) {
+	if !vw.current() {
+		return head, nil, false, nil
+	}
+	rows, err = viewRows[R](vw, pg.offset, pg.limit)
+	if err == nil {
+		err = vw.head(&head)
+	}
+	if errors.Is(err, errViewGone) {
+		return head, nil, false, nil
+	}
+	return head, rows, err == nil, err
+}
+
 // standingsFromEvent answers GET …/standings from the event, storing the
 // players' table view vw (when given) or marking the answer for its
 // response view.
 func (a *API) standingsFromEvent(c *call, vw *storedView, view, format string, pg page) (int, any, error) {
-	q := c.r.URL.Query()
-	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
+	group := c.r.URL.Query().Get("group")
+	ev, tb, err := a.tables(c, group)
 	if err != nil {
 		return 0, nil, err
 	}
-	n, live, err := ev.tableRound(c)
-	if err != nil {
-		return 0, nil, err
-	}
-	if vw == nil && knownGroup(ev, q.Get("group")) {
+	if vw == nil && knownGroup(ev, group) {
 		c.keepView(ev.nextStart(c.nowMs()))
 	}
 	if view == "overall" {
 		return overallPlaces(ev, format)
 	}
 	if ev.T.Settings.Teams || (view != "" && view != "players") {
-		return ev.teamStandings(view, format, q.Get("group"), n, live)
+		return teamStandings(tb, view, format)
 	}
-	in, err := tournament.StandingsEvent(ev.T, ev.H)
-	if group := q.Get("group"); group != "" {
-		in, err = tournament.GroupStandingsEvent(ev.T, ev.H, group) // S-5: one group's table
-	}
+	table, err := tb.Players()
 	if err != nil {
 		return 0, nil, err
 	}
-	if n == 0 {
-		in = beforeRound1(in)
-	}
-	table, err := standings.Standings(in, n)
-	if err != nil {
-		return 0, nil, err
-	}
-	out := playerTableView(table, n, live)
+	out := playerTableView(table, tb.Round, tb.Live)
 	all := out.Rows
 	out.Rows = nil
-	saveTable(vw, ev, n, out, all)
+	saveTable(vw, ev, tb.Round, out, all)
 	out.Rows = pageSlice(all, pg)
 	return playerTablePage(c, out, pg, len(all), format)
 }
@@ -219,16 +166,14 @@ type standingsPage struct {
 func playerTablePage(c *call, out standingsOut, pg page, total int, format string) (int, any, error) {
 	c.settled(!out.Live && c.r.URL.Query().Get("round") != "")
 	if format == "csv" {
-		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: standingsCSV(out)}, nil
+		return http.StatusOK, standingsCSV(out), nil
 	}
 	return http.StatusOK, standingsPage{out, pageInfo(c, pg, total)}, nil
 }
 
 // standingsCSV writes the table with a header row; tie-break columns are
 // named after the chain's criteria, as "tiebreak.<criterion>".
-func standingsCSV(t standingsOut) []byte {
-	var buf bytes.Buffer
-	w := newCSVWriter(&buf)
+func standingsCSV(t standingsOut) raw {
 	header := []string{"rank", "number", "playerId", "name", "points"}
 	if len(t.Rows) > 0 {
 		for _, tb := range t.Rows[0].Tiebreaks { // prefixed: wins, fouls … are also plain counts
@@ -236,19 +181,30 @@ func standingsCSV(t standingsOut) []byte {
 		}
 	}
 	header = append(header, "games", "wins", "draws", "losses", "blackGames", "blackWins", "fouls", "byes", "forfeits", "withdrawn", "shared", "playoff")
-	_ = w.Write(header)
 	itoa, btoa := strconv.Itoa, strconv.FormatBool
-	for _, r := range t.Rows {
+	recs := make([][]string, len(t.Rows))
+	for i, r := range t.Rows {
 		rec := []string{itoa(r.Rank), itoa(r.Number), r.PlayerID, r.Name, itoa(r.Points)}
 		for _, tb := range r.Tiebreaks {
 			rec = append(rec, strconv.FormatFloat(tb.Value, 'f', -1, 64))
 		}
 		rec = append(rec, itoa(r.Games), itoa(r.Wins), itoa(r.Draws), itoa(r.Losses), itoa(r.BlackGames), itoa(r.BlackWins),
 			itoa(r.Fouls), itoa(r.Byes), itoa(r.Forfeits), btoa(r.Withdrawn), btoa(r.Shared), btoa(r.Playoff))
-		_ = w.Write(rec)
+		recs[i] = rec
+	}
+	return csvAnswer(header, recs)
+}
+
+// csvAnswer is a spreadsheet answer: the header row, then the rows.
+func csvAnswer(header []string, rows [][]string) raw {
+	var buf bytes.Buffer
+	w := newCSVWriter(&buf)
+	_ = w.Write(header)
+	for _, r := range rows {
+		_ = w.Write(r)
 	}
 	w.Flush()
-	return buf.Bytes()
+	return raw{contentType: csvType, data: buf.Bytes()}
 }
 
 type crossCellOut struct {
@@ -296,19 +252,13 @@ func (a *API) getCrosstable(c *call) (int, any, error) {
 		if vw, err = a.openTableView(c, "crosstable"); err != nil {
 			return 0, nil, err
 		}
-		if vw.current() {
-			var head crosstableOut
-			rows, err := viewRows[crossRowOut](vw, pg.offset, pg.limit)
-			if err == nil {
-				err = vw.head(&head)
-			}
-			if !errors.Is(err, errViewGone) {
-				if err != nil {
-					return 0, nil, err
-				}
-				head.Rows = rows
-				return crosstablePage(c, head, pg, vw.doc.Rows, format)
-			}
+		head, rows, ok, err := viewPage[crosstableOut, crossRowOut](vw, pg)
+		if err != nil {
+			return 0, nil, err
+		}
+		if ok {
+			head.Rows = rows
+			return crosstablePage(c, head, pg, vw.rows(), format)
 		}
 	}
 	if vw == nil { // a team event, a group's table: the response view serves it
@@ -320,14 +270,15 @@ func (a *API) getCrosstable(c *call) (int, any, error) {
 // crosstableFromEvent answers GET …/crosstable from the event, storing the
 // crosstable view vw (when given) or marking the answer for its response view.
 func (a *API) crosstableFromEvent(c *call, vw *storedView, format string, pg page) (int, any, error) {
-	ev, in, n, live, err := a.standingsEvent(c)
+	group := c.r.URL.Query().Get("group")
+	ev, tb, err := a.tables(c, group)
 	if err != nil {
 		return 0, nil, err
 	}
-	if vw == nil && knownGroup(ev, c.r.URL.Query().Get("group")) {
+	if vw == nil && knownGroup(ev, group) {
 		c.keepView(ev.nextStart(c.nowMs()))
 	}
-	ct, err := standings.CrossTable(in, n)
+	ct, err := tb.Crosstable()
 	if err != nil {
 		return 0, nil, err
 	}
@@ -338,19 +289,15 @@ func (a *API) crosstableFromEvent(c *call, vw *storedView, format string, pg pag
 			co := crossCellOut{Round: cell.Round, Result: cell.Result.String(), Points: cell.Points, Mark: string(cell.Mark)}
 			if cell.OpponentID != "" {
 				id := cell.OpponentID
-				co.Opponent, co.OpponentNumber = &id, cell.OpponentNumber
-				co.Colour = "red"
-				if cell.Color == xiangqi.Black {
-					co.Colour = "black"
-				}
+				co.Opponent, co.OpponentNumber, co.Colour = &id, cell.OpponentNumber, cell.Color.String()
 			}
 			row.Cells = append(row.Cells, co)
 		}
 		rows = append(rows, row)
 	}
-	out := crosstableOut{Round: n, Live: live}
+	out := crosstableOut{Round: tb.Round, Live: tb.Live}
 	if !ev.T.Settings.Teams {
-		saveTable(vw, ev, n, out, rows)
+		saveTable(vw, ev, tb.Round, out, rows)
 	}
 	out.Rows = pageSlice(rows, pg)
 	return crosstablePage(c, out, pg, len(rows), format)
@@ -375,31 +322,54 @@ type overallRowOut struct {
 	GroupPlace int    `json:"groupPlace"`
 }
 
-// overallPlaces is ?view=overall of a groups event (S-5): the final places
-// across the group stage and the finals; of a knockout, individual or team,
-// the bracket's places (S-3, knockoutPlaces).
+type knockoutPlaceOut struct {
+	Place    int    `json:"place"`
+	PlayerID string `json:"playerId,omitempty"`
+	TeamID   string `json:"teamId,omitempty"`
+	Name     string `json:"name"`
+	Number   int    `json:"number"`
+	From     string `json:"from"`
+	// GroupPlace is a team's place in its group (team groups events).
+	GroupPlace int `json:"groupPlace,omitempty"`
+}
+
+// overallPlaces is ?view=overall (service.Event.Places): of a groups event
+// the final places across the group stage and the finals (S-5), every row
+// with its group place; of a knockout, individual or team, the bracket's
+// places (S-3) — the final, the third-place match when played, then by the
+// round each went out in — and of a team groups event the places across
+// groups and finals. A team event's rows name teams.
 func overallPlaces(ev *event, format string) (int, any, error) {
-	if ev.T.Settings.Teams || ev.T.Settings.System != tournament.Groups {
-		return knockoutPlaces(ev, format)
-	}
-	places, err := tournament.GroupPlaces(ev.T, ev.H)
+	places, err := ev.Places()
 	if err != nil {
 		return 0, nil, err
 	}
-	rows := make([]overallRowOut, len(places))
-	for i, p := range places {
-		pl := ev.H.Player(p.Player)
-		rows[i] = overallRowOut{Place: p.Place, PlayerID: p.Player, Name: pl.Name, Number: pl.Number, From: p.From, GroupPlace: p.GroupPlace}
+	var (
+		rows   any
+		header = []string{"place", "number", "id", "name", "from"}
+		csv    = make([][]string, len(places.Rows))
+	)
+	itoa := strconv.Itoa
+	if places.Groups {
+		out := make([]overallRowOut, len(places.Rows))
+		for i, p := range places.Rows {
+			out[i] = overallRowOut{Place: p.Place, PlayerID: p.Player, Name: p.Name, Number: p.Number, From: p.From, GroupPlace: p.GroupPlace}
+			csv[i] = []string{itoa(p.Place), itoa(p.Number), p.Player, p.Name, p.From, itoa(p.GroupPlace)}
+		}
+		rows, header = out, []string{"place", "number", "playerId", "name", "from", "groupPlace"}
+	} else {
+		out := make([]knockoutPlaceOut, len(places.Rows))
+		for i, p := range places.Rows {
+			out[i] = knockoutPlaceOut{Place: p.Place, PlayerID: p.Player, Name: p.Name, Number: p.Number, From: p.From, GroupPlace: p.GroupPlace}
+			if places.Teams {
+				out[i].PlayerID, out[i].TeamID = "", p.Player
+			}
+			csv[i] = []string{itoa(p.Place), itoa(p.Number), p.Player, p.Name, p.From}
+		}
+		rows = out
 	}
 	if format == "csv" {
-		var buf bytes.Buffer
-		w := newCSVWriter(&buf)
-		_ = w.Write([]string{"place", "number", "playerId", "name", "from", "groupPlace"})
-		for _, r := range rows {
-			_ = w.Write([]string{strconv.Itoa(r.Place), strconv.Itoa(r.Number), r.PlayerID, r.Name, r.From, strconv.Itoa(r.GroupPlace)})
-		}
-		w.Flush()
-		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: buf.Bytes()}, nil
+		return http.StatusOK, csvAnswer(header, csv), nil
 	}
 	return http.StatusOK, map[string]any{"round": ev.T.Round, "view": "overall", "rows": rows}, nil
 }

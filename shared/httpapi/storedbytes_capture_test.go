@@ -107,6 +107,20 @@ func TestStoredBytes_Capture(t *testing.T) {
 	s.Post("/games/"+g.ID+"/moves", g.RedToken, map[string]any{"move": "b2e2", "ply": 0, "press": true}).Want(t, http.StatusOK)
 	s.Do(apitest.Req{Method: "POST", Path: "/games/import", Header: map[string]string{"Content-Type": "application/x-chess-pgn"}, Body: "[Event \"Golden\"]\n[Site \"Beijing\"]\n[Date \"2026.11.28\"]\n[Red \"Hu\"]\n[Black \"Xu\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 2. h0g2 1-0\n"}).Want(t, http.StatusCreated)
 
+	// A festival with an official of its own and a section taking entries
+	// on approval: a pending entry with its name key, a registration's
+	// name key (E-1, E-3).
+	var fest created
+	s.Post("/festivals", "", `{"name":"Golden Festival"}`).Want(t, http.StatusCreated).Decode(t, &fest)
+	s.Post("/festivals/"+fest.ID+"/officials", fest.Token, `{"role":"scribe","name":"Festival Scribe","tables":[3]}`).Want(t, http.StatusCreated)
+	var sec created
+	s.Post("/tournaments", fest.Token, map[string]any{"name": "Golden Section", "rounds": 3, "festival": fest.ID}).Want(t, http.StatusCreated).Decode(t, &sec)
+	closes := s.Clock.Now().Add(48 * time.Hour).UTC().Format(time.RFC3339)
+	s.Post("/tournaments/"+sec.ID+"/entries/open", fest.Token, map[string]any{"capacity": 40, "closesAt": closes, "fields": []string{"rating", "club"}}).Want(t, http.StatusOK)
+	s.Post("/tournaments/"+sec.ID+"/entries", "", `{"name":"Golden Entrant","rating":1900,"club":"Tianjin"}`).Want(t, http.StatusCreated)
+	s.Post("/tournaments/"+sec.ID+"/entries/open", fest.Token, map[string]any{"capacity": 40, "closesAt": closes, "approval": true, "fields": []string{"rating", "club"}}).Want(t, http.StatusOK)
+	s.Post("/tournaments/"+sec.ID+"/entries", "", `{"name":"Golden Pending","rating":1800,"club":"Hebei"}`).Want(t, http.StatusAccepted)
+
 	recs, err := s.Store.Export(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +130,7 @@ func TestStoredBytes_Capture(t *testing.T) {
 	for _, rec := range recs {
 		switch rec.Kind {
 		case store.KindTournament, store.KindPlayer, store.KindOfficial, store.KindRound, store.KindTeam,
-			store.KindResult, store.KindLineup, store.KindGame:
+			store.KindResult, store.KindLineup, store.KindGame, store.KindEntry, store.KindEntryName, store.KindFestival:
 		default:
 			continue
 		}
@@ -125,7 +139,8 @@ func TestStoredBytes_Capture(t *testing.T) {
 		b.Write(line)
 		b.WriteByte('\n')
 	}
-	for _, k := range []string{store.KindTournament, store.KindPlayer, store.KindOfficial, store.KindRound, store.KindTeam, store.KindResult, store.KindLineup, store.KindGame} {
+	for _, k := range []string{store.KindTournament, store.KindPlayer, store.KindOfficial, store.KindRound, store.KindTeam, store.KindResult, store.KindLineup, store.KindGame,
+		store.KindEntry, store.KindEntryName, store.KindFestival} {
 		if seen[k] == 0 {
 			t.Errorf("the scenario stored no %s item", k)
 		}

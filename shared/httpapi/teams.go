@@ -1,14 +1,11 @@
 package httpapi
 
 import (
-	"fmt"
 	"net/http"
 	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/xqtour/xqtour/shared/service"
-	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -148,6 +145,15 @@ func teamView(tm *tournament.Team, player func(id string) *tournament.Player) te
 	return out
 }
 
+// playerByID looks players up by id, for teamView.
+func playerByID(players []*tournament.Player) func(id string) *tournament.Player {
+	byID := make(map[string]*tournament.Player, len(players))
+	for _, p := range players {
+		byID[p.ID] = p
+	}
+	return func(id string) *tournament.Player { return byID[id] }
+}
+
 type playerTokenOut struct {
 	ID    string `json:"id"`
 	Name  string `json:"name"`
@@ -162,9 +168,6 @@ func (a *API) registerTeam(c *call) (int, any, error) {
 	var in teamIn
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
-	}
-	if n := len(in.Members) + len(in.Substitutes); n > service.LimitOf(service.CapTeamPlayers).Max {
-		return 0, nil, service.TooMany(service.CapTeamPlayers, n)
 	}
 	entry := func(ps []teamPlayerIn) []tournament.Player {
 		var out []tournament.Player
@@ -194,7 +197,7 @@ func (a *API) registerTeam(c *call) (int, any, error) {
 // GET /tournaments/{tid}/teams — public; in team-number order.
 func (a *API) listTeams(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
-	t, _, err := a.loadTournament(c.ctx(), tid)
+	t, _, err := a.svc.Tournament(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -203,29 +206,16 @@ func (a *API) listTeams(c *call) (int, any, error) {
 	if !t.Settings.Teams {
 		return http.StatusOK, map[string]any{"teams": out}, nil
 	}
-	recs, err := a.store.Query(c.ctx(), store.TournamentPK(tid), store.TeamPrefix, 0)
+	teams, err := a.svc.Teams(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
-	players, _, err := a.loadPlayers(c.ctx(), tid)
+	players, err := a.svc.Players(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
-	byID := map[string]*tournament.Player{}
-	for _, p := range players {
-		byID[p.ID] = p
-	}
-	var teams []*tournament.Team
-	for _, rec := range recs {
-		tm := new(tournament.Team)
-		if err := service.DecodeItem(rec, tm); err != nil {
-			return 0, nil, fmt.Errorf("decode team %s: %w", rec.SK, err)
-		}
-		teams = append(teams, tm)
-	}
-	sort.Slice(teams, func(i, j int) bool { return teams[i].Number < teams[j].Number })
 	for _, tm := range teams {
-		out = append(out, teamView(tm, func(id string) *tournament.Player { return byID[id] }))
+		out = append(out, teamView(tm, playerByID(players)))
 	}
 	return http.StatusOK, map[string]any{"teams": out}, nil
 }
@@ -236,11 +226,7 @@ func (a *API) withdrawTeam(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	view := func(w service.TeamWithdrawn) (any, error) {
-		byID := map[string]*tournament.Player{}
-		for _, p := range w.Players {
-			byID[p.ID] = p
-		}
-		return map[string]any{"team": teamView(w.Team, func(id string) *tournament.Player { return byID[id] })}, nil
+		return map[string]any{"team": teamView(w.Team, playerByID(w.Players))}, nil
 	}
 	res, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), service.WithdrawTeam{Team: c.r.PathValue("mid")})
 	if err != nil {

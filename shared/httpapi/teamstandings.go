@@ -1,12 +1,11 @@
 package httpapi
 
 import (
-	"bytes"
 	"net/http"
 	"strconv"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/standings"
-	"github.com/xqtour/xqtour/shared/tournament"
 )
 
 type teamRowOut struct {
@@ -42,128 +41,61 @@ type teamStandingsOut struct {
 	Rows    []teamRowOut `json:"rows"`
 }
 
-// boardsEvent is the individual table's input over a team event's board games.
-func (ev *event) boardsEvent() (standings.Event, error) {
-	te, err := ev.Teams()
-	if err != nil {
-		return standings.Event{}, err
-	}
-	return tournament.BoardsEvent(ev.T, te.TH)
-}
-
-// teamStandings serves the team views of GET /tournaments/{tid}/standings:
+// teamStandings serves the team views of GET /tournaments/{tid}/standings
+// (service.Tables):
 //   - teams (a team event's default): match points, then the event's team
-//     chain (T-7, R-5…R-8);
+//     chain (T-7, R-5…R-8), one group's with ?group= (S-5);
 //   - boards (or players) in a team event: the members' individual table over
 //     their board games;
 //   - teamsByPlaces (R-9, T-5): teams ranked by their members' places in the
 //     individual table — a team event's teams over the boards table, or, in an
 //     individual event, the clubs (players without a club are left out).
-//
-// group picks one group's or same-place final's team table of a team groups
-// event (S-5; teams view only).
-func (ev *event) teamStandings(view, format, group string, n int, live bool) (int, any, error) {
-	t := ev.T
-	if view != "teamsByPlaces" {
-		if err := t.CheckTeamTables(); err != nil {
+func teamStandings(tb *service.Tables, view, format string) (int, any, error) {
+	var (
+		table standings.TeamTable
+		err   error
+	)
+	switch view {
+	case "", "teams":
+		view = "teams"
+		table, err = tb.Teams()
+	case "boards", "players":
+		ind, err := tb.Boards()
+		if err != nil {
 			return 0, nil, err
 		}
-	}
-	var (
-		in  standings.Event
-		err error
-	)
-	if t.Settings.Teams {
-		in, err = ev.boardsEvent()
-	} else {
-		in, err = tournament.StandingsEvent(t, ev.H)
+		out := playerTableView(ind, tb.Round, tb.Live)
+		if format == "csv" {
+			return http.StatusOK, standingsCSV(out), nil
+		}
+		return http.StatusOK, out, nil
+	case "teamsByPlaces":
+		table, err = tb.ByPlaces()
 	}
 	if err != nil {
 		return 0, nil, err
 	}
-	if n == 0 {
-		in = beforeRound1(in)
-	}
-	var table standings.TeamTable
-	switch view {
-	case "", "teams":
-		view = "teams"
-		te, err := ev.Teams()
-		if err != nil {
-			return 0, nil, err
-		}
-		tev, err := tournament.TeamStandingsEvent(t, te.TH)
-		if group != "" {
-			tev, err = tournament.TeamGroupStandingsEvent(t, te.TH, group)
-		}
-		if err != nil {
-			return 0, nil, err
-		}
-		if n == 0 {
-			tev.Matches, tev.Byes = nil, nil
-		}
-		if table, err = standings.TeamStandings(tev, n); err != nil {
-			return 0, nil, err
-		}
-	case "boards", "players":
-		ind, err := standings.Standings(in, n)
-		if err != nil {
-			return 0, nil, err
-		}
-		out := playerTableView(ind, n, live)
-		if format == "csv" {
-			return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: standingsCSV(out)}, nil
-		}
-		return http.StatusOK, out, nil
-	case "teamsByPlaces":
-		ind, err := standings.Standings(in, n)
-		if err != nil {
-			return 0, nil, err
-		}
-		teams, members, err := ev.placeTeams()
-		if err != nil {
-			return 0, nil, err
-		}
-		if table, err = standings.PlacesStandings(ind, teams, members, t.Settings.PlacesCounted, t.Settings.PlayoffPlaces()); err != nil {
-			return 0, nil, err
-		}
-	}
-	out := teamStandingsOut{Round: n, Live: live, View: view, Scoring: t.Settings.Scoring.Name, Chain: table.Chain.Strings(), Rows: []teamRowOut{}}
+	out := teamStandingsOut{Round: tb.Round, Live: tb.Live, View: view, Scoring: tb.Ev.T.Settings.Scoring.Name, Chain: table.Chain.Strings(), Rows: []teamRowOut{}}
 	for _, r := range table.Rows {
 		row := teamRowOut{Rank: r.Rank, TeamID: r.TeamID, Name: r.Name, Number: r.Number, MatchPoints: r.MatchPoints, BoardPoints: r.BoardPoints,
-			Tiebreaks: []tiebreakOut{}, Matches: r.Matches, MatchWins: r.MatchWins, MatchDraws: r.MatchDraws, MatchLosses: r.MatchLosses,
+			Tiebreaks: tiebreaksView(r.Tiebreaks), Matches: r.Matches, MatchWins: r.MatchWins, MatchDraws: r.MatchDraws, MatchLosses: r.MatchLosses,
 			BoardGames: r.BoardGames, BoardWins: r.BoardWins, BoardDraws: r.BoardDraws, BoardLosses: r.BoardLosses,
 			BlackGames: r.BlackGames, BlackWins: r.BlackWins, Fouls: r.Fouls, Byes: r.Byes, Shared: r.Shared, Playoff: r.Playoff}
-		for _, tb := range r.Tiebreaks {
-			row.Tiebreaks = append(row.Tiebreaks, tiebreakOut{Name: string(tb.Name), Value: tb.Float64()})
-		}
 		out.Rows = append(out.Rows, row)
 	}
 	if format == "csv" {
-		return http.StatusOK, raw{contentType: "text/csv; charset=utf-8", data: teamStandingsCSV(out)}, nil
+		return http.StatusOK, teamStandingsCSV(out), nil
 	}
 	return http.StatusOK, out, nil
 }
 
-// placeTeams returns the teams of R-9 and their members: a team event's
-// teams and rosters, or an individual event's clubs (id and name the club's
-// name, numbered in name order).
-func (ev *event) placeTeams() ([]standings.Team, map[string][]string, error) {
-	members := map[string][]string{}
-	var teams []standings.Team
-	if ev.T.Settings.Teams {
-		te, err := ev.Teams()
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, tm := range te.TH.Teams {
-			teams = append(teams, standings.Team{ID: tm.ID, Name: tm.Name, Number: tm.Number})
-			members[tm.ID] = tm.Roster
-		}
-		return teams, members, nil
+// tiebreaksView is a row's tie-break values, named by criterion; [] for none.
+func tiebreaksView(tbs []standings.Tiebreak) []tiebreakOut {
+	out := make([]tiebreakOut, len(tbs))
+	for i, tb := range tbs {
+		out[i] = tiebreakOut{Name: string(tb.Name), Value: tb.Float64()}
 	}
-	teams, members = tournament.Clubs(ev.H.Players)
-	return teams, members, nil
+	return out
 }
 
 // playerTableView is an individual table as the standings route shows it.
@@ -171,12 +103,9 @@ func playerTableView(table standings.Table, n int, live bool) standingsOut {
 	out := standingsOut{Round: n, Live: live, Scoring: table.Scoring.Name, Chain: table.Chain.Strings(), Rows: []standingRowOut{}, Annulled: []string{}}
 	out.Annulled = append(out.Annulled, table.Annulled...)
 	for _, r := range table.Rows {
-		row := standingRowOut{Rank: r.Rank, PlayerID: r.PlayerID, Name: r.Name, Number: r.Number, Points: r.Points, Tiebreaks: []tiebreakOut{},
+		row := standingRowOut{Rank: r.Rank, PlayerID: r.PlayerID, Name: r.Name, Number: r.Number, Points: r.Points, Tiebreaks: tiebreaksView(r.Tiebreaks),
 			Games: r.Games, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, BlackGames: r.BlackGames, BlackWins: r.BlackWins,
 			Fouls: r.Fouls, Byes: r.Byes, Forfeits: r.Forfeits, Withdrawn: r.Withdrawn, Shared: r.Shared, Playoff: r.Playoff}
-		for _, tb := range r.Tiebreaks {
-			row.Tiebreaks = append(row.Tiebreaks, tiebreakOut{Name: string(tb.Name), Value: tb.Float64()})
-		}
 		out.Rows = append(out.Rows, row)
 	}
 	return out
@@ -186,9 +115,7 @@ func playerTableView(table standings.Table, n int, live bool) standingsOut {
 // team, the chain's criteria in chain order (so a spreadsheet reads the tie
 // as the arbiter does), then the counters the chain does not already show.
 // Every column name is unique.
-func teamStandingsCSV(t teamStandingsOut) []byte {
-	var buf bytes.Buffer
-	w := newCSVWriter(&buf)
+func teamStandingsCSV(t teamStandingsOut) raw {
 	itoa, btoa := strconv.Itoa, strconv.FormatBool
 	type column struct {
 		name  string
@@ -225,8 +152,8 @@ func teamStandingsCSV(t teamStandingsOut) []byte {
 			header = append(header, c.name)
 		}
 	}
-	_ = w.Write(header)
-	for _, r := range t.Rows {
+	recs := make([][]string, len(t.Rows))
+	for i, r := range t.Rows {
 		rec := []string{itoa(r.Rank), itoa(r.Number), r.TeamID, r.Name}
 		tbs := r.Tiebreaks
 		if len(t.Chain) == len(tbs)+1 { // the leading match points is no tie-break
@@ -238,8 +165,7 @@ func teamStandingsCSV(t teamStandingsOut) []byte {
 		for _, c := range rest {
 			rec = append(rec, c.value(r))
 		}
-		_ = w.Write(rec)
+		recs[i] = rec
 	}
-	w.Flush()
-	return buf.Bytes()
+	return csvAnswer(header, recs)
 }

@@ -6,9 +6,7 @@ import (
 	"slices"
 
 	"github.com/xqtour/xqtour/shared/service"
-	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/standings"
-	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -29,13 +27,11 @@ func (a *API) createTournament(c *call) (int, any, error) {
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
 	}
-	tc, err := controlOf(in.TimeControl)
+	tc, err := in.TimeControl.Control()
 	if err != nil {
 		return 0, nil, err
 	}
-	if in.TimeControl == nil && in.System == tournament.ChallengeSystem {
-		tc = tournament.ChallengeControl() // S-8
-	}
+	tc = tournament.EventControl(in.System, tc, in.TimeControl != nil)
 	rules, err := in.Rules.rules()
 	if err != nil {
 		return 0, nil, err
@@ -55,25 +51,12 @@ func (a *API) createTournament(c *call) (int, any, error) {
 		s.StartsAt = in.StartsAt.UnixMilli()
 	}
 	in.combinedSettings(&s)
-	key, tid := service.NewEventKey()
-	token, hash := service.NewToken(tid, tid)
-	t, err := tournament.New(tid, s, hash, c.nowMs())
+	// With "festival", a section of a festival, created with its token (E-3).
+	res, err := a.svc.CreateEvent(c.ctx(), service.NewEvent{Settings: s, Festival: in.Festival, Auth: sectionOrganiser(c)})
 	if err != nil {
 		return 0, nil, err
 	}
-	t.Key = key
-	t.ExpiresAt = a.svc.EventExpiry(t) // kept for ever once a round is paired
-	// The id is new, so nothing else writes this item: a conditional write
-	// lost to DynamoDB's own contention or throttling is retried (retry.go),
-	// and one applied although its answer was lost is recognised by the store.
-	rec := encode(&store.Record{PK: store.TournamentPK(tid), SK: store.MetaSK, Kind: store.KindTournament, Expires: service.EventTTL(t)}, t)
-	if in.Festival != "" { // a section of a festival (E-3, festivals.go)
-		if err := a.newSection(c, in.Festival, t, rec); err != nil {
-			return 0, nil, err
-		}
-	} else if err := command.Retry(func() error { return a.store.Put(c.ctx(), rec) }); err != nil {
-		return 0, nil, err
-	}
+	t, token, tid := res.T, res.Token, res.T.ID
 	noteEvent(c.ctx(), tid, "")
 	// P-2: settings against the rule book's advice are created with warnings.
 	warnings := []warningOut{}
@@ -118,11 +101,11 @@ func (a *API) listPlayers(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	t, _, err := a.loadTournament(c.ctx(), tid)
+	t, _, err := a.svc.Tournament(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
-	players, _, err := a.loadPlayers(c.ctx(), tid)
+	players, err := a.svc.Players(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -31,3 +31,20 @@ func (e *RuleError) Error() string {
 
 // Unwrap returns the error behind the refusal, if any.
 func (e *RuleError) Unwrap() error { return e.Err }
+
+// FieldError is a request whose field a rule refuses: which field, why, and
+// which rule decided it (empty when none did). It is the core's one
+// field refusal (tournament names it FieldError too, an alias) so that the
+// game layer can refuse a field without importing the tournament package
+// and, with it, every pairing engine.
+type FieldError struct {
+	Field, Message, Rule string
+}
+
+// Error names the field, the problem and the rule.
+func (e *FieldError) Error() string {
+	if e.Rule != "" {
+		return e.Field + ": " + e.Message + " (" + e.Rule + ")"
+	}
+	return e.Field + ": " + e.Message
+}

@@ -10,15 +10,25 @@ import (
 // A core value of a kind with an explicit stored shape (shared/service/items)
 // is converted to it field by field, so renaming a core field changes no
 // stored byte (the golden test, testdata/stored.golden, holds today's
-// bytes); the event item and a round's body, whose shapes are not spelled
-// out yet, are marshalled as the core holds them and guarded by the same
-// test. A round is a staged document (shared/store's Record.Body): its
-// head (items.RoundHead: its start, whether its games exist) is the item's
-// Doc, the rest its Body, so a change of the head writes the head alone.
+// bytes); a round's body, whose shape is not spelled out yet, is marshalled
+// as the core holds it and guarded by the same test. A round is a staged
+// document (shared/store's Record.Body): its head (items.RoundHead: its
+// start, whether its games exist) is the item's Doc, the rest its Body, so a
+// change of the head writes the head alone.
 
 // DecodeItem reads rec's document into v, a pointer to a core value.
 func DecodeItem(rec *store.Record, v any) error {
 	switch v := v.(type) {
+	case *tournament.Tournament:
+		var s items.Tournament
+		if err := items.Decode(rec, &s); err != nil {
+			return err
+		}
+		t, err := tournamentOf(s)
+		if err != nil {
+			return err
+		}
+		*v = t
 	case *tournament.Player:
 		var s items.Player
 		if err := items.Decode(rec, &s); err != nil {
@@ -53,6 +63,15 @@ func DecodeItem(rec *store.Record, v any) error {
 		}
 		*v = tournament.Result{Round: s.Round, Table: s.Table, GameID: s.GameID, Red: s.Red, Black: s.Black, Result: s.Result, Reason: s.Reason,
 			RedFouls: s.RedFouls, BlackFouls: s.BlackFouls, EndedAt: s.EndedAt}
+	case *Festival:
+		var s items.Festival
+		if err := items.Decode(rec, &s); err != nil {
+			return err
+		}
+		*v = Festival{ID: s.ID, Name: s.Name, TokenHash: s.TokenHash, CreatedAt: s.CreatedAt, Sections: s.Sections}
+		for _, o := range s.Officials {
+			v.Officials = append(v.Officials, tournament.Official{ID: o.ID, Role: o.Role, Name: o.Name, Tables: o.Tables, TokenHash: o.TokenHash})
+		}
 	default:
 		return items.Decode(rec, v)
 	}
@@ -62,6 +81,10 @@ func DecodeItem(rec *store.Record, v any) error {
 // EncodeItem puts v, a core value or a pointer to one, into rec's document.
 func EncodeItem(rec *store.Record, v any) *store.Record {
 	switch x := v.(type) {
+	case tournament.Tournament:
+		return items.Encode(rec, tournamentShape(&x))
+	case *tournament.Tournament:
+		return items.Encode(rec, tournamentShape(x))
 	case tournament.Player:
 		return items.Encode(rec, playerShape(&x))
 	case *tournament.Player:
@@ -86,6 +109,8 @@ func EncodeItem(rec *store.Record, v any) *store.Record {
 		return items.Encode(rec, resultShape(&x))
 	case *tournament.Result:
 		return items.Encode(rec, resultShape(x))
+	case *Festival:
+		return items.Encode(rec, festivalShape(x))
 	}
 	return items.Encode(rec, v)
 }
@@ -119,6 +144,14 @@ func playerOf(s items.Player) tournament.Player {
 			DecidedBy: e.DecidedBy, DecidedAt: e.DecidedAt, DecisionNote: e.DecisionNote}
 	}
 	return p
+}
+
+func festivalShape(f *Festival) items.Festival {
+	s := items.Festival{ID: f.ID, Name: f.Name, TokenHash: f.TokenHash, CreatedAt: f.CreatedAt, Sections: f.Sections}
+	for i := range f.Officials {
+		s.Officials = append(s.Officials, officialShape(&f.Officials[i]))
+	}
+	return s
 }
 
 func officialShape(o *tournament.Official) items.Official {

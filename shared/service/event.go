@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -122,12 +121,8 @@ func (s *Service) eventItems(ctx context.Context, tid string) ([]*store.Record, 
 	if err != nil {
 		return nil, err
 	}
-	var t struct {
-		Settings struct{ Teams bool }
-		Players  int
-		Round    int
-	}
-	if err := json.Unmarshal(meta.Doc, &t); err != nil || t.Settings.Teams {
+	var t tournament.Tournament
+	if err := decodeItem(meta, &t); err != nil || t.Settings.Teams {
 		return s.store.Query(ctx, store.TournamentPK(tid), "", 0)
 	}
 	if t.Players*(t.Round+1) < SplitReadAt {

@@ -163,6 +163,22 @@ func (s *Service) Tournament(ctx context.Context, tid string) (*tournament.Tourn
 	return &t, rec, err
 }
 
+// Authorise reads event tid's item and admits the caller cred speaks for
+// when it has one of roles (O-1): the authorisation of a read only some
+// may make (the organiser's list of entries, the check-in desk), as Exec
+// authorises a command.
+func (s *Service) Authorise(ctx context.Context, tid string, cred Credential, roles ...Role) (*tournament.Tournament, Caller, error) {
+	t, _, err := s.Tournament(ctx, tid)
+	if err != nil {
+		return nil, Caller{}, err
+	}
+	by, err := cred(ctx, t)
+	if err != nil {
+		return nil, Caller{}, err
+	}
+	return t, by, by.May(tid, roles...)
+}
+
 // Player reads player pid of event tid.
 func (s *Service) Player(ctx context.Context, tid, pid string) (*tournament.Player, *store.Record, error) {
 	var p tournament.Player

@@ -3,6 +3,7 @@ package service
 import (
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/base32"
 	"encoding/hex"
 )
@@ -29,6 +30,13 @@ func NewToken(scope, id string) (token, hash string) {
 func HashToken(token string) string {
 	sum := sha256.Sum256([]byte(token))
 	return hex.EncodeToString(sum[:])
+}
+
+// TokenMatches reports whether token is the one hash was stored for,
+// comparing in constant time so that response timing leaks nothing of the
+// hash.
+func TokenMatches(token, hash string) bool {
+	return subtle.ConstantTimeCompare([]byte(HashToken(token)), []byte(hash)) == 1
 }
 
 // IDLength is a kind letter and 80 bits in base32.

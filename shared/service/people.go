@@ -83,10 +83,16 @@ func (RotateOrganiserToken) Apply(x *Txn) (any, error) {
 	return Reissued{Item: x.T, Token: token}, nil
 }
 
-// ReissueToken gives an official or a team's captain (the item ID of kind
-// Kind, store.KindOfficial or store.KindTeam) a new token on the
-// organiser's authority; the write is conditional, so the old token stops
-// working at once.
+// The holders of a token ReissueToken gives anew: an official, a team's captain.
+const (
+	OfficialToken = store.KindOfficial
+	CaptainToken  = store.KindTeam
+)
+
+// ReissueToken gives an official or a team's captain (the item ID, Kind
+// OfficialToken or CaptainToken) a new token on the organiser's
+// authority; the write is conditional, so the old token stops working at
+// once.
 type ReissueToken struct {
 	Kind string
 	ID   string
@@ -100,7 +106,7 @@ func (ReissueToken) Roles() []Role { return []Role{Organiser} }
 func (c ReissueToken) Apply(x *Txn) (any, error) {
 	token, hash := NewToken(x.TID, c.ID)
 	switch c.Kind {
-	case store.KindOfficial:
+	case OfficialToken:
 		o, rec, err := x.S.Official(x.Ctx, x.TID, c.ID)
 		if err != nil {
 			return nil, err
@@ -183,31 +189,23 @@ func (c ReissuePlayerToken) Apply(x *Txn) (any, error) {
 // playerGameWrites returns the player's games rewritten with the new token
 // hash, unfinished games first.
 func (s *Service) playerGameWrites(ctx context.Context, ev *Event, pid, hash string) ([]*store.Record, error) {
-	var keys []store.Key
+	var ids []string
 	for _, r := range ev.H.Rounds {
 		for _, p := range r.Pairings {
 			if p.Red == pid || p.Black == pid {
-				keys = append(keys, store.Key{PK: store.GamePK(p.GameID), SK: store.GameSK})
+				ids = append(ids, p.GameID)
 			}
 		}
 	}
-	if len(keys) == 0 {
-		return nil, nil
-	}
-	recs, err := s.store.GetMany(ctx, keys...)
+	found, err := s.GamesByID(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
 	var open, over []*store.Record
-	for _, k := range keys {
-		rec := recs[k]
-		if rec == nil {
+	for _, gid := range ids {
+		sg := found[gid]
+		if sg == nil {
 			continue // not created yet: it will copy the new hash from the player
-		}
-		gid, _ := store.GameOf(k.PK)
-		sg, err := games.Decode(gid, rec)
-		if err != nil {
-			return nil, err
 		}
 		if sg.Link.Tournament != ev.T.ID {
 			continue // not this event's game: a new hash never goes into another event's item
@@ -218,7 +216,8 @@ func (s *Service) playerGameWrites(ctx context.Context, ev *Event, pid, hash str
 		if sg.Link.Black == pid {
 			sg.Link.BlackHash = hash
 		}
-		if _, err := games.Encode(rec, sg.Link, sg.Game); err != nil {
+		rec, err := games.Encode(sg.Rec, sg.Link, sg.Game)
+		if err != nil {
 			return nil, err
 		}
 		if sg.Game.Status() == game.Playing {

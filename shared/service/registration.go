@@ -62,22 +62,29 @@ func (AddOfficial) Roles() []Role { return []Role{Organiser} }
 
 // Apply implements Command.
 func (c AddOfficial) Apply(x *Txn) (any, error) {
-	if n := len(c.Tables); n > LimitOf(CapScribeTables).Max {
-		return nil, TooMany(CapScribeTables, n)
-	}
-	if x.T.Officials >= LimitOf(CapOfficials).Max {
-		return nil, OverLimit(CapOfficials)
-	}
-	oid := NewID('o')
-	token, hash := NewToken(x.TID, oid)
-	o, err := tournament.NewOfficial(oid, c.Role, c.Name, c.Tables, hash)
+	a, err := c.appoint(x.TID, x.T.Officials)
 	if err != nil {
 		return nil, err
 	}
 	x.T.Officials++
-	rec := encodeItem(&store.Record{PK: store.TournamentPK(x.TID), SK: store.OfficialSK(oid), Kind: store.KindOfficial, Expires: EventTTL(x.T)}, o)
+	rec := encodeItem(&store.Record{PK: store.TournamentPK(x.TID), SK: store.OfficialSK(a.Official.ID), Kind: store.KindOfficial, Expires: EventTTL(x.T)}, a.Official)
 	x.Put(encodeItem(x.Meta, x.T), rec)
-	return Appointed{Official: o, Token: token}, nil
+	return a, nil
+}
+
+// appoint makes the official, with a token of scope (an event or a
+// festival) that has had officials appointed already, within the caps.
+func (c AddOfficial) appoint(scope string, officials int) (Appointed, error) {
+	if n := len(c.Tables); n > LimitOf(CapScribeTables).Max {
+		return Appointed{}, TooMany(CapScribeTables, n)
+	}
+	if officials >= LimitOf(CapOfficials).Max {
+		return Appointed{}, OverLimit(CapOfficials)
+	}
+	oid := NewID('o')
+	token, hash := NewToken(scope, oid)
+	o, err := tournament.NewOfficial(oid, c.Role, c.Name, c.Tables, hash)
+	return Appointed{Official: o, Token: token}, err
 }
 
 // SetBroadcast sets the event's broadcast delay, until round 1 is paired

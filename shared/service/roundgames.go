@@ -48,36 +48,13 @@ func (s *Service) StartGames(ctx context.Context, t *tournament.Tournament, r *t
 	}
 }
 
-// RoundGames reads the round's games in batches of 100 keys, several
-// batches at once (a 10,000-player round is 50 of them); missing games are
-// absent.
+// RoundGames reads the round's games (GamesByID); missing games are absent.
 func (s *Service) RoundGames(ctx context.Context, r *tournament.Round) (map[string]*games.Item, error) {
-	keys := make([]store.Key, len(r.Pairings))
+	ids := make([]string, len(r.Pairings))
 	for i, p := range r.Pairings {
-		keys[i] = store.Key{PK: store.GamePK(p.GameID), SK: store.GameSK}
+		ids[i] = p.GameID
 	}
-	chunks := slices.Collect(slices.Chunk(keys, 100))
-	found := make([]map[store.Key]*store.Record, len(chunks))
-	err := InParallel(len(chunks), func(i int) error {
-		var err error
-		found[i], err = s.store.GetMany(ctx, chunks[i]...)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]*games.Item, len(keys))
-	for _, recs := range found {
-		for k, rec := range recs {
-			gid, _ := store.GameOf(k.PK)
-			sg, err := games.Decode(gid, rec)
-			if err != nil {
-				return nil, err
-			}
-			out[gid] = sg
-		}
-	}
-	return out, nil
+	return s.GamesByID(ctx, ids)
 }
 
 // EnsureGames makes every game of the round exist with the round's players:

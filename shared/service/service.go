@@ -11,28 +11,52 @@
 //
 // Where each concept lives:
 //
-//	service.go      Service, its options and the request's instant (WithNow)
+//	service.go      Service, its options and the request's instant (WithNow, NowMs)
 //	caller.go       Role (the one list of roles) and Caller, who a token speaks for
 //	event.go        Event, the aggregate, and Load; InParallel, the one worker pool
 //	exec.go         Command, Exec (the one write policy of event commands), Txn,
-//	                Serial, Reporter, Resolver; reading one item (Tournament, Player)
+//	                Serial, Reporter, Resolver; Authorise, the same check for a read;
+//	                reading one item (Tournament, Player)
+//	reads.go        a round's results alone (RoundResults), for a round's view
 //	codec.go        DecodeItem, EncodeItem: every event item through its stored shape
+//	eventitem.go    the event item (T#<tid>/META) to and from items.Tournament
 //	players.go      a player's status: withdraw, pause, resume (S-6)
 //	registration.go entering players and officials (S-1, S-2, O-1), the broadcast delay
+//	entries.go      entries by the players (E-1): open, close, enter, approve, reject,
+//	                the entries pending
+//	checkin.go      check-in (E-2); expulsion.go expulsions (O-2), decided or by ruling
+//	festivals.go    festivals (E-3), their officials, and creating an event (CreateEvent)
 //	people.go       editing and removing players, tokens reissued or rotated
-//	teamentries.go  entering and withdrawing teams (T-1); lineups.go their lineups (T-2…T-4)
+//	teamentries.go  entering and withdrawing teams (T-1); lineups.go their lineups (T-2…T-4);
+//	                the queries of an event's players, officials and teams
 //	pairing.go      pairing the next round (PairRound), the finished status
+//	pairjob.go      a big event's round paired as a job (PairRoundOrJob, RunPairJob)
 //	rounds.go       starting a round (StartRound); changes.go its manual changes (C-1)
 //	roundgames.go   a round's games: read, made, repaired, started (EnsureGames …)
 //	catchup.go      the catch-up a read of a round owes (CatchUpRound)
+//	standings.go    the standings reads: the round a table is after (Event.Tables),
+//	                the players', group, boards, team and R-9 tables, the
+//	                crosstable, the final places (Event.Places)
 //	teams.go        team events: teams and lineups loaded, lineups due (T-3),
 //	                a knockout's extension (S-3)
 //	eventkey.go     an event's key, its id and keyed game ids; a game's own pairing
-//	ids.go          ids and tokens; limits.go the caps on lists (Limits)
+//	gameplay.go     whom a token acts as on a game (GameActor); the game commands
+//	                (GameCommand: moves, clock, draws, claims, results, rulings,
+//	                votes, adjournment, signatures) run by the game layer's
+//	                write loop (OnGame)
+//	gamereads.go    a standalone game created; games read by id (GamesByID, the one
+//	                batch read of games), a game record's header (RecordInfo)
+//	ids.go          ids and tokens (TokenMatches); limits.go the caps on lists (Limits)
 //	expiry.go       an unpaired event's expiry, kept once paired
+//	itemcheck.go    the checks of one item another stack sent (an import, a mirror)
 //	command/        refusals by kind, the retry of the store's contention, sequencing
 //	games/          the game item, its write loop, its view
+//	transfer/       an event's export and import (paged, staged, checked item
+//	                by item), PGN records imported or loaded into a game
 //	items/          the stored shape of every item kind
+//	mirror/         an event mirrored live to another stack: sender, queue, the
+//	                copy's apply, takeover, the read-only refusal
+//	viewcache/      the public views kept under V#<tid>: stamps, builds, chunks
 package service
 
 import (
@@ -59,6 +83,10 @@ type Options struct {
 	// Retention, when positive, is how long a finished standalone game and
 	// an event never paired are kept before DynamoDB's TTL may delete them.
 	Retention time.Duration
+	// PairJobPlayers is the size above which an event's rounds are paired
+	// as jobs (PairRoundOrJob): more entrants than this; 0 is
+	// DefaultPairJobPlayers.
+	PairJobPlayers int
 }
 
 // New builds the service over st, reading time from clock unless a
@@ -83,3 +111,8 @@ func (s *Service) now(ctx context.Context) int64 {
 	}
 	return s.clock().UnixMilli()
 }
+
+// NowMs is the request's instant in Unix ms (WithNow), or the clock's
+// outside a request: what the layers beside this one (the mirror) stamp
+// their items with, the transfer its import's state and its export's header.
+func (s *Service) NowMs(ctx context.Context) int64 { return s.now(ctx) }

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/store"
@@ -38,6 +39,9 @@ func (RegisterTeam) Roles() []Role { return []Role{Organiser} }
 
 // Apply implements Command.
 func (c RegisterTeam) Apply(x *Txn) (any, error) {
+	if n := len(c.Members) + len(c.Substitutes); n > LimitOf(CapTeamPlayers).Max {
+		return nil, TooMany(CapTeamPlayers, n)
+	}
 	if x.T.Settings.Teams && x.T.TeamCount >= LimitOf(CapTeams).Max {
 		return nil, OverLimit(CapTeams)
 	}
@@ -117,13 +121,31 @@ func (c WithdrawTeam) Current(x *Txn) (any, error) {
 
 // Players reads every player of event tid with a paginated Query, in id order.
 func (s *Service) Players(ctx context.Context, tid string) ([]*tournament.Player, error) {
-	recs, err := s.store.Query(ctx, store.TournamentPK(tid), store.PlayerPrefix, 0)
+	return queryItems[tournament.Player](ctx, s, store.TournamentPK(tid), store.PlayerPrefix)
+}
+
+// Officials reads every official of event tid, in id order.
+func (s *Service) Officials(ctx context.Context, tid string) ([]*tournament.Official, error) {
+	return queryItems[tournament.Official](ctx, s, store.TournamentPK(tid), store.OfficialPrefix)
+}
+
+// Teams reads every team of event tid, in team-number order.
+func (s *Service) Teams(ctx context.Context, tid string) ([]*tournament.Team, error) {
+	teams, err := queryItems[tournament.Team](ctx, s, store.TournamentPK(tid), store.TeamPrefix)
+	slices.SortStableFunc(teams, func(x, y *tournament.Team) int { return x.Number - y.Number })
+	return teams, err
+}
+
+// queryItems reads the items of partition pk whose keys begin with prefix
+// (a paginated Query) and decodes each into a core value.
+func queryItems[T any](ctx context.Context, s *Service, pk, prefix string) ([]*T, error) {
+	recs, err := s.store.Query(ctx, pk, prefix, 0)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*tournament.Player, len(recs))
+	out := make([]*T, len(recs))
 	for i, rec := range recs {
-		out[i] = new(tournament.Player)
+		out[i] = new(T)
 		if err := decodeItem(rec, out[i]); err != nil {
 			return nil, err
 		}

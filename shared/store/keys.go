@@ -31,6 +31,8 @@
 //	E#<tid>       N#<hash>    an entry's name and club (E-1), written once, so a likely duplicate is one read
 //	F#<fid>       META        festival (championship, E-3): name, token hash, its sections, its officials
 //	J#<tid>       IMPORT      a multi-part import of event tid under way: its token hash, snapshot, progress
+//	J#<tid>       R#<nnnn>    the job pairing round n of a big event (service.PairJob): its state, the
+//	                          organiser's pairing options, timings, the refusal when it failed
 //	J#<tid>       Q#<offset>#<nnn>  a staged chunk of the import's part starting at item offset: the
 //	                          part's lines, kept apart from the event's keys until the last part is in
 //	V#<tid>       STAMP       counters advanced after every write to T#<tid> (stamp.go): g for the
@@ -39,7 +41,7 @@
 //	V#<tid>       D#<view>    a materialised public read (round#<nnnn>, standings#<nnnn|last|live>,
 //	                          crosstable#…): the counters it was built from and the response head
 //	V#<tid>       D#<view>#<build>#<nnn>  500 rows of that view's build, gzipped JSON
-//	Y#<id>        RO          a mirror's read-only mark on event or game id (mirror.go): on a copy,
+//	Y#<id>        RO          a mirror's read-only mark on event or game id (shared/service/mirror): on a copy,
 //	                          where its writes come from; on a source after a takeover, where they went
 //	Y#<tid>       COPY        a mirrored copy's state: its source, the stream's token hash, last change
 //	Y#<tid>       Q#<nnnnnnnnnnnn>  a change to event tid waiting to be sent to its mirror, in commit order
@@ -52,9 +54,9 @@
 // Who writes them: the event items (T#) and game items (G#) only the
 // application layer, shared/service (its commands through Exec) and
 // shared/service/games (every game write through Store.Mutate), in the
-// stored shapes of shared/service/items and games.Link; the entries (E#),
-// festivals (F#), imports (J#), views (V#) and usage (U#) the HTTP layer
-// (shared/httpapi); connections and subscriptions (C#, S#) the live layer
+// stored shapes of shared/service/items and games.Link; the views (V#)
+// shared/service/viewcache; the entries (E#), festivals (F#), imports (J#)
+// and usage (U#) the HTTP layer (shared/httpapi); connections and subscriptions (C#, S#) the live layer
 // (shared/live); Idempotency-Key records (I#) this package for the HTTP
 // layer.
 //
@@ -155,12 +157,13 @@ const (
 	EntryNamePrefix = "N#"
 	// FestivalPrefix starts a festival's partition: F#<fid>.
 	FestivalPrefix = "F#"
-	// ImportPrefix starts a multi-part event import's partition: J#<tid>.
+	// ImportPrefix starts the partition of event tid's jobs, J#<tid>: a
+	// multi-part import, the pairing jobs of a big event's rounds.
 	ImportPrefix = "J#"
 	// StagedPrefix starts the sort key of a staged chunk of a multi-part
 	// import under J#<tid>: Q#<offset>#<nnn>.
 	StagedPrefix = "Q#"
-	// MirrorPrefix starts a mirror's partitions (mirror.go): Y#<id> and Y#mirrors.
+	// MirrorPrefix starts a mirror's partitions (shared/service/mirror): Y#<id> and Y#mirrors.
 	MirrorPrefix = "Y#"
 	// QueuedPrefix starts the sort key of a change waiting under Y#<tid>: Q#<seq>.
 	QueuedPrefix = "Q#"
@@ -212,6 +215,7 @@ const (
 	KindEntryName    = "entryname"    // E#<tid>/N#<hash>
 	KindFestival     = "festival"     // F#<fid>/META
 	KindStaged       = "staged"       // J#<tid>/Q#<offset>#<nnn>
+	KindPairJob      = "pairjob"      // J#<tid>/R#<nnnn>
 	KindReadOnly     = "readonly"     // Y#<id>/RO
 	KindMirrorIn     = "mirrorin"     // Y#<tid>/COPY
 	KindQueued       = "queued"       // Y#<tid>/Q#<seq>
@@ -234,8 +238,14 @@ func FestivalPK(fid string) string { return FestivalPrefix + fid }
 // UsagePK is the partition of event tid's usage counters.
 func UsagePK(tid string) string { return UsagePrefix + tid }
 
-// ImportPK is the partition of a multi-part import of event tid.
+// ImportPK is the partition of event tid's jobs: a multi-part import, the
+// pairing jobs of its rounds.
 func ImportPK(tid string) string { return ImportPrefix + tid }
+
+// PairJobSK is the sort key of the job pairing round n under ImportPK:
+// apart from T#<tid>, so the event's Query, export and import never meet it
+// and its writes spend none of the event key's throughput.
+func PairJobSK(n int) string { return RoundSK(n) }
 
 // StagedSK is the sort key of chunk i of the part of a multi-part import
 // that starts at item offset: the import's parts, staged apart from the

@@ -13,7 +13,7 @@ import (
 )
 
 // A mirror copies an event's items from one table to another as they
-// change (package httpapi's mirror*.go). The sender reads each changed item
+// change (shared/service/mirror). The sender reads each changed item
 // exactly as stored (ItemsOf), version and continuation parts included; the
 // copy writes them as they are (ApplyItems), so every version, token hash
 // and part on the copy is the source's.

@@ -46,6 +46,16 @@ type GroupStage struct {
 	Qualifiers int
 }
 
+// CrossQualifiers is how many of each group enter the cross elimination
+// (S-3, S-5): the setting, or the two that events stored before the
+// setting always took.
+func (g GroupStage) CrossQualifiers() int {
+	if g.Qualifiers == 0 {
+		return 2
+	}
+	return g.Qualifiers
+}
+
 // normalizeCombined fills and checks the settings of the combined systems
 // (S-4 elimination, S-5 groups); other systems must leave them unset.
 func (s *Settings) normalizeCombined() error {

@@ -292,10 +292,7 @@ func crossBracket(t *Tournament, h *History) (*knockout.Bracket, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := t.Settings.Groups.Qualifiers
-	if q == 0 {
-		q = 2 // events stored before the setting
-	}
+	q := t.Settings.Groups.CrossQualifiers()
 	b, err := combined.CrossElimination(ranked, q, true)
 	if errors.Is(err, combined.ErrField) {
 		return nil, &RuleError{Code: CodeTooFewPlayers, Message: fmt.Sprintf("%d groups with %d qualifiers each: %v", len(ranked), q, err), Rule: "S-3"}

@@ -138,6 +138,16 @@ func ChallengeControl() clock.Control {
 	return c
 }
 
+// EventControl is the time control of a new event of system: tc as the
+// request gave it, or when it gave none (given false) a challenge ring's
+// default, ChallengeControl (S-8); any other system's tc is then untimed.
+func EventControl(system string, tc clock.Control, given bool) clock.Control {
+	if !given && system == ChallengeSystem {
+		return ChallengeControl()
+	}
+	return tc
+}
+
 // StandaloneRules is a standalone game's rules from the options given
 // (repetitionNamed: whether the request named a repetition rule set),
 // validated as an event's are, defaults included. G-6: a standalone game

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/result"
 	"github.com/xqtour/xqtour/shared/tournament"
@@ -61,6 +62,28 @@ func TestStandaloneRules(t *testing.T) {
 	}
 	if c := tournament.ChallengeControl(); c.Name != "world" {
 		t.Errorf("S-8's control is %q", c.Name)
+	}
+}
+
+// S-8: a challenge ring that names no time control gets the world
+// control; one that names a control, and any other system, keeps its own.
+func TestEventControl(t *testing.T) {
+	untimed, _ := clock.Preset("untimed")
+	rapid, _ := clock.Preset("rapid-5/30")
+	for _, c := range []struct {
+		system string
+		tc     clock.Control
+		given  bool
+		want   string
+	}{
+		{tournament.ChallengeSystem, untimed, false, "world"},
+		{tournament.ChallengeSystem, rapid, true, "rapid-5/30"},
+		{tournament.ChallengeSystem, untimed, true, "untimed"},
+		{"swiss", untimed, false, "untimed"},
+	} {
+		if got := tournament.EventControl(c.system, c.tc, c.given).Name; got != c.want {
+			t.Errorf("%s, %s given %v: %s, want %s", c.system, c.tc.Name, c.given, got, c.want)
+		}
 	}
 }
 

@@ -44,6 +44,7 @@ import (
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/rating"
+	"github.com/xqtour/xqtour/shared/rulebook"
 	"github.com/xqtour/xqtour/shared/standings"
 )
 
@@ -239,18 +240,9 @@ func (s *Settings) checkRankByGamePoints() error {
 	return nil
 }
 
-// FieldError says which setting is wrong, why, and which rule decided it.
-type FieldError struct {
-	Field, Message, Rule string
-}
-
-// Error names the field, the problem and the rule.
-func (e *FieldError) Error() string {
-	if e.Rule != "" {
-		return fmt.Sprintf("%s: %s (%s)", e.Field, e.Message, e.Rule)
-	}
-	return e.Field + ": " + e.Message
-}
+// FieldError says which setting is wrong, why, and which rule decided it
+// (rulebook.FieldError, the core's one field refusal).
+type FieldError = rulebook.FieldError
 
 // Normalize fills defaults and validates every setting, returning the first
 // problem as a *FieldError naming the field.

@@ -39,6 +39,9 @@ const (
 	TooLarge
 	// Unavailable is the server's own contention or failure, nothing changed (503, Retry-After).
 	Unavailable
+	// Upstream is another server's refusal or silence that this one's
+	// request depended on (a mirror's target), nothing left running (502).
+	Upstream
 )
 
 // Error is a refusal: its kind, the code clients switch on, a message

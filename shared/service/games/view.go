@@ -3,11 +3,14 @@ package games
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/xqtour/xqtour/shared/clock"
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/result"
+	"github.com/xqtour/xqtour/shared/rulebook"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/xiangqi"
 )
@@ -312,6 +315,28 @@ func (t *TimeControl) UnmarshalJSON(b []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	return dec.Decode((*plain)(t))
+}
+
+// Control is the validated clock.Control t names: nil is untimed (an
+// event's own default is the event's, tournament.EventControl), a name
+// without periods a preset (C-2), else the periods and increment.
+func (t *TimeControl) Control() (clock.Control, error) {
+	if t == nil {
+		c, _ := clock.Preset("untimed")
+		return c, nil
+	}
+	if t.Name != "" && t.Periods == nil {
+		c, ok := clock.Preset(t.Name)
+		if !ok {
+			return clock.Control{}, &rulebook.FieldError{Field: "timeControl", Message: "unknown preset " + strconv.Quote(t.Name) + " (want one of " + strings.Join(clock.PresetNames(), ", ") + ")", Rule: "C-2"}
+		}
+		return c, nil
+	}
+	periods := make([]clock.Period, len(t.Periods))
+	for i, p := range t.Periods {
+		periods[i] = clock.Period{Moves: p.Moves, Ms: p.Ms}
+	}
+	return clock.NewControl(periods, t.IncrementMs)
 }
 
 // TimeControlOf is a time control as the answers show it.

@@ -9,7 +9,7 @@
 // results to officials (O-1), the console appoints the organiser as an
 // arbiter once ("Organiser") and keeps that token in this browser.
 
-import { ApiError } from '../../core/http.js';
+import { ApiError, get } from '../../core/http.js';
 import { errorText, lang, t } from '../../core/i18n.js';
 import * as outbox from '../../core/outbox.js';
 import { eventLink as linkTo, eventLinks, getToken, keepLink as keep, saveToken } from '../../core/tokens.js';
@@ -19,6 +19,7 @@ import { linksSection } from './links.js';
 import { openSlips } from './slips.js';
 import { officialsList } from './officials.js';
 import { deskSection, entriesSection } from './entries.js';
+import { awaitPairJob, isPairJob, jobText } from './pairjob.js';
 
 /**
  * csvPlayers turns pasted or uploaded CSV (name, rating, club) into the
@@ -124,6 +125,9 @@ export function createAdmin(page) {
       if (startsAt.value) body.startsAt = new Date(startsAt.value).toISOString();
       if (asDraws.querySelector('input').checked) body.unfinishedAsDraws = true;
       const r = await post(`${base()}/rounds`, body);
+      // A big event's round is paired as a job (202): its progress is
+      // shown until the round is paired, then the round as usual.
+      if (isPairJob(r)) await awaitPairJob(r, { get: (path) => get(path), onState: (job) => showOk(status, jobText(job)) });
       page.view.round = r.round;
       page.roundCache.delete(r.round);
       after(status, t('adm.paired', { n: r.round }));
