@@ -112,3 +112,55 @@ func TestPairRound_StagedPastOneTransaction(t *testing.T) {
 		t.Fatalf("started: at %d, build %s (was %s), %d tables", r.StartsAt, started.Rounds[1].Build, rec.Build, len(r.Pairings))
 	}
 }
+
+// A big event's round paired as a job (RunPairJob) is staged as any
+// pairing is: the round of 40 players in parts of 64 bytes, more than a
+// transaction holds, is published whole with the job done, its games made
+// and marked in the head, and only the published build's parts are kept.
+func TestRunPairJob_StagedRound(t *testing.T) {
+	oldPart, oldRate := store.StagedPart, store.StageRate
+	store.StagedPart, store.StageRate = 64, 1e9
+	t.Cleanup(func() { store.StagedPart, store.StageRate = oldPart, oldRate })
+	svc, tid, organiser := jobService(t, 10, 40)
+	res, err := svc.Exec(t.Context(), tid, organiser, service.PairRoundOrJob{})
+	if q, ok := res.(service.PairJobQueued); err != nil || !ok || !q.Start {
+		t.Fatalf("pair: %+v %v, want the job queued", res, err)
+	}
+	job, err := svc.RunPairJob(t.Context(), tid, 1)
+	if err != nil || job.State != service.JobDone || job.Tables != 20 {
+		t.Fatalf("run: %+v %v", job, err)
+	}
+	ev, err := svc.Load(t.Context(), tid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := ev.Rounds[1]
+	if rec.Build == "" || rec.Parts <= store.MaxTransactItems {
+		t.Fatalf("round 1 stored as build %q in %d parts", rec.Build, rec.Parts)
+	}
+	r := ev.Round(1)
+	if len(r.Pairings) != 20 || !r.GamesReady {
+		t.Fatalf("read back %d tables, games ready %v", len(r.Pairings), r.GamesReady)
+	}
+	for _, p := range r.Pairings {
+		if _, err := svc.Games.Load(t.Context(), p.GameID); err != nil {
+			t.Fatalf("table %d's game %q: %v", p.Table, p.GameID, err)
+		}
+	}
+	items, err := svc.Games.Store.Items(t.Context(), store.TournamentPK(tid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := 0
+	for _, it := range items {
+		if it.IsPart() {
+			parts++
+			if !strings.Contains(it.SK, rec.Build) {
+				t.Errorf("a part of another build: %s", it.SK)
+			}
+		}
+	}
+	if parts != rec.Parts {
+		t.Fatalf("%d parts stored, the head counts %d", parts, rec.Parts)
+	}
+}
