@@ -71,8 +71,8 @@
 //	delay.go          the broadcast delay: who reads a game live
 //	discipline.go     the discipline report and expulsions (O-2)
 //	challenge.go      the challenge ring; ratings.go the rating report
-//	mirror.go         the mirror's routes, the read-only refusal every write passes, and
-//	                  the Transport that posts to another stack (shared/service/mirror)
+//	mirror.go         the mirror's routes and the read-only refusal every write passes
+//	                  (shared/service/mirror; its requests to another stack: mirror/httptransport)
 //	transfer.go       export and import of a whole event: the requests and answers
 //	                  (paging, staging and every check: shared/service/transfer)
 //	rules.go          the rule book; openapi.go the OpenAPI and AsyncAPI documents

@@ -51,7 +51,8 @@
 //	                by item), PGN records imported or loaded into a game
 //	items/          the stored shape of every item kind
 //	mirror/         an event mirrored live to another stack: sender, queue, the
-//	                copy's apply, takeover, the read-only refusal
+//	                copy's apply, takeover, the read-only refusal; mirror/httptransport
+//	                its Transport over net/http (requests to the other stack)
 //	viewcache/      the public views kept under V#<tid>: stamps, builds, chunks
 package service
 
