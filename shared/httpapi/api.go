@@ -59,8 +59,8 @@
 //	                  records read and the games made: shared/service/transfer)
 //	standings.go      standings, crosstable and final places rendered (service.Tables);
 //	                  teamstandings.go the team tables
-//	views.go          what the public tables kept as views hold, rendered
-//	                  (their storage: shared/service/viewcache); etag.go their
+//	views.go          the public tables kept as views, rendered (their storage,
+//	                  chunks and names: shared/service/viewcache); etag.go their
 //	                  ETags and cache headers; paging.go pages of rows;
 //	                  responseviews.go whole answers kept
 //	formats.go        ?format= (JSON or CSV) for every route, the event's games list;

@@ -53,7 +53,8 @@
 //	mirror/         an event mirrored live to another stack: sender, queue, the
 //	                copy's apply, takeover, the read-only refusal; mirror/httptransport
 //	                its Transport over net/http (requests to the other stack)
-//	viewcache/      the public views kept under V#<tid>: stamps, builds, chunks
+//	viewcache/      the public views kept under V#<tid>: stamps, builds, a table's
+//	                rows in chunks, whole answers, which view a query names
 package service
 
 import (
