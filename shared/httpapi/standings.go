@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
 	"errors"
 	"net/http"
 	"strconv"
@@ -219,18 +218,6 @@ func standingsCSV(t standingsOut) raw {
 	return csvAnswer(header, recs)
 }
 
-// csvAnswer is a spreadsheet answer: the header row, then the rows.
-func csvAnswer(header []string, rows [][]string) raw {
-	var buf bytes.Buffer
-	w := newCSVWriter(&buf)
-	_ = w.Write(header)
-	for _, r := range rows {
-		_ = w.Write(r)
-	}
-	w.Flush()
-	return raw{contentType: csvType, data: buf.Bytes()}
-}
-
 type crossCellOut struct {
 	Round          int     `json:"round"`
 	Opponent       *string `json:"opponent"`
@@ -315,7 +302,7 @@ func (a *API) crosstableFromEvent(c *call, vw *storedView, format string, pg pag
 func crosstablePage(c *call, out crosstableOut, pg page, total int, format string) (int, any, error) {
 	c.settled(!out.Live && c.r.URL.Query().Get("round") != "")
 	if format == "csv" {
-		return http.StatusOK, raw{contentType: csvType, data: crosstableCSV(out.Rows)}, nil
+		return http.StatusOK, crosstableCSV(out.Rows), nil
 	}
 	out.pageOut = pageInfo(c, pg, total)
 	return http.StatusOK, out, nil

@@ -187,7 +187,7 @@ func roundResponse(c *call, out *roundOut, format string, err error) (int, any, 
 	}
 	c.settled(done)
 	if format == "csv" {
-		return http.StatusOK, raw{contentType: csvType, data: roundCSV(*out)}, nil
+		return http.StatusOK, roundCSV(*out), nil
 	}
 	c.varyLanguage = true
 	return http.StatusOK, localizeRound(*out, c.r), nil

@@ -41,7 +41,8 @@
 //	                a knockout's extension (S-3)
 //	eventkey.go     an event's key, its id and keyed game ids; a game's own pairing
 //	gamereads.go    a standalone game created; games read by id (GamesByID, the one
-//	                batch read of games), the names of a game's record
+//	                batch read of games), the names of a game's record;
+//	                eventrecords.go an event's games as one PGN file (EventRecords)
 //	ids.go          ids and tokens (TokenMatches); limits.go the caps on lists (Limits)
 //	expiry.go       an unpaired event's expiry, kept once paired
 //	itemcheck.go    the checks of one item another stack sent (an import, a mirror)
