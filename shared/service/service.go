@@ -23,7 +23,7 @@
 //	players.go      a player's status: withdraw, pause, resume (S-6)
 //	registration.go entering players and officials (S-1, S-2, O-1), the broadcast delay
 //	entries.go      entries by the players (E-1): open, close, enter, approve, reject,
-//	                the entries pending
+//	                the entries pending, the organiser's list with duplicates (EntryList)
 //	checkin.go      check-in (E-2); expulsion.go expulsions (O-2), decided or by ruling
 //	festivals.go    festivals (E-3), their officials, and creating an event (CreateEvent)
 //	people.go       editing and removing players, tokens reissued or rotated
