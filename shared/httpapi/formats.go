@@ -178,31 +178,10 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	only := 0
-	if s := c.r.URL.Query().Get("round"); s != "" {
-		if only, err = strconv.Atoi(s); err != nil || only < 1 {
-			return 0, nil, badRequest("invalid_query", "round: want a round number ≥ 1")
-		}
-	}
-	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
+	ev, rows, err := a.eventGameRows(c)
 	if err != nil {
 		return 0, nil, err
 	}
-	if only > ev.T.Round {
-		return 0, nil, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", only, ev.T.ID, ev.T.Round))
-	}
-	rows := []eventGameOut{}
-	for _, r := range ev.H.Rounds {
-		if only != 0 && r.Number != only {
-			continue
-		}
-		for _, p := range roundView(r, ev.H, ev.Numbers(), false, c.nowMs()).Pairings {
-			rows = append(rows, eventGameOut{Round: r.Number, pairingOut: p})
-		}
-	}
-	slices.SortStableFunc(rows, func(x, y eventGameOut) int {
-		return cmp.Or(cmp.Compare(x.Round, y.Round), cmp.Compare(x.Table, y.Table))
-	})
 	// A page of at most 1,000 rows (?offset=, ?limit=): an 11-round event
 	// of 10,000 players has 55,000, far over a Lambda response as one list.
 	total := len(rows)
@@ -226,6 +205,39 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 		c.keepView(ev.nextStart(c.nowMs()))
 	}
 	return http.StatusOK, raw{contentType: pgnType, data: pgn, next: paging.Next}, nil
+}
+
+// eventGameRows reads the event and its games of ?round=n (every round
+// by default) as the round view shows them, in round and table order: the
+// rows GET …/games and …/discipline page over.
+func (a *API) eventGameRows(c *call) (*event, []eventGameOut, error) {
+	only := 0
+	if s := c.r.URL.Query().Get("round"); s != "" {
+		var err error
+		if only, err = strconv.Atoi(s); err != nil || only < 1 {
+			return nil, nil, badRequest("invalid_query", "round: want a round number ≥ 1")
+		}
+	}
+	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
+	if err != nil {
+		return nil, nil, err
+	}
+	if only > ev.T.Round {
+		return nil, nil, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", only, ev.T.ID, ev.T.Round))
+	}
+	rows := []eventGameOut{}
+	for _, r := range ev.H.Rounds {
+		if only != 0 && r.Number != only {
+			continue
+		}
+		for _, p := range roundView(r, ev.H, ev.Numbers(), false, c.nowMs()).Pairings {
+			rows = append(rows, eventGameOut{Round: r.Number, pairingOut: p})
+		}
+	}
+	slices.SortStableFunc(rows, func(x, y eventGameOut) int {
+		return cmp.Or(cmp.Compare(x.Round, y.Round), cmp.Compare(x.Table, y.Table))
+	})
+	return ev, rows, nil
 }
 
 // eventGamesOut is GET /tournaments/{tid}/games (one page of it).
