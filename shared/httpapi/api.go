@@ -26,7 +26,8 @@
 //
 //	routes.go         the route table (Routes), its functions and Roles (who may call)
 //	api.go            API, its options, the mux and the Lambda entry points
-//	request.go        one request: decoding, Content-Type, Idempotency-Key replay;
+//	request.go        one request: decoding, Content-Type, Idempotency-Key replay
+//	                  (its records: shared/service/replay);
 //	                  idemscope.go whose replay an anonymous key's is (the caller's address)
 //	observe.go        request logs and metrics; usage.go each event's usage counters
 //	auth.go           tokens to principals (service.Caller), requireRole, the
@@ -90,6 +91,7 @@ import (
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/service/mirror"
+	"github.com/xqtour/xqtour/shared/service/replay"
 	"github.com/xqtour/xqtour/shared/service/transfer"
 	"github.com/xqtour/xqtour/shared/service/viewcache"
 	"github.com/xqtour/xqtour/shared/store"
@@ -121,6 +123,8 @@ type API struct {
 	svc *service.Service
 	// views are the public views kept under each event (views.go).
 	views *viewcache.Cache
+	// replays are the Idempotency-Key records (request.go).
+	replays *replay.Records
 	// games is the game layer (shared/service/games) over store.
 	games *games.Store
 	// exportPage, when positive, is the most one export page holds
@@ -193,6 +197,7 @@ func New(st *store.Store, opts ...Option) *API {
 		o(a)
 	}
 	a.views = viewcache.New(st)
+	a.replays = replay.New(st)
 	a.svc = service.New(st, a.now, service.Options{Retention: a.retention, PairJobPlayers: a.pairJobPlayers}, nil, a.log)
 	a.games = a.gameStore() // its ending games are checked by the event layer
 	a.svc.Games = a.games

@@ -54,6 +54,8 @@
 //	mirror/         an event mirrored live to another stack: sender, queue, the
 //	                copy's apply, takeover, the read-only refusal; mirror/httptransport
 //	                its Transport over net/http (requests to the other stack)
+//	replay/         the records an Idempotency-Key replays: scoped, fingerprinted,
+//	                sealed, reserved and settled with retry
 //	viewcache/      the public views kept under V#<tid>: stamps, builds, a table's
 //	                rows in chunks, whole answers, which view a query names
 package service
