@@ -44,6 +44,7 @@
 //	                batch read of games), the names of a game's record;
 //	                eventrecords.go an event's games as one PGN file (EventRecords)
 //	ids.go          ids and tokens (TokenMatches); limits.go the caps on lists (Limits)
+//	credentials.go  who a token speaks for and the hash it must match (TokenHolder)
 //	expiry.go       an unpaired event's expiry, kept once paired
 //	itemcheck.go    the checks of one item another stack sent (an import, a mirror)
 //	command/        refusals by kind, the retry of the store's contention, sequencing
