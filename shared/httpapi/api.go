@@ -29,7 +29,8 @@
 //	request.go        one request: decoding, Content-Type, Idempotency-Key replay
 //	                  (its records: shared/service/replay);
 //	                  idemscope.go whose replay an anonymous key's is (the caller's address)
-//	observe.go        request logs and metrics; usage.go each event's usage counters
+//	observe.go        request logs and metrics; usage.go each event's usage and its cost
+//	                  (counted and written: shared/service/usage)
 //	auth.go           tokens to principals (service.Caller), requireRole, the
 //	                  Credential of event commands (eventCaller)
 //	security.go       path ids, the creation key, the origin secret, cache headers
@@ -93,6 +94,7 @@ import (
 	"github.com/xqtour/xqtour/shared/service/mirror"
 	"github.com/xqtour/xqtour/shared/service/replay"
 	"github.com/xqtour/xqtour/shared/service/transfer"
+	"github.com/xqtour/xqtour/shared/service/usage"
 	"github.com/xqtour/xqtour/shared/service/viewcache"
 	"github.com/xqtour/xqtour/shared/store"
 )
@@ -117,8 +119,9 @@ type API struct {
 	metrics *lineWriter
 	// usage gathers per-event usage between writes; memoryMB is the
 	// function's memory size, which prices its milliseconds.
-	usage    *usageBook
-	memoryMB int
+	usage      *usage.Book
+	usageEvery time.Duration
+	memoryMB   int
 	// svc is the application layer (shared/service) over store.
 	svc *service.Service
 	// views are the public views kept under each event (views.go).
@@ -186,7 +189,7 @@ func EnvOptions() []Option {
 
 // New builds the API over st.
 func New(st *store.Store, opts ...Option) *API {
-	a := &API{store: st, now: time.Now, log: NewLogger(os.Stderr), usage: newUsageBook(), memoryMB: defaultMemoryMB}
+	a := &API{store: st, now: time.Now, log: NewLogger(os.Stderr), usageEvery: UsageFlushEvery, memoryMB: defaultMemoryMB}
 	if mb, err := strconv.Atoi(os.Getenv("AWS_LAMBDA_FUNCTION_MEMORY_SIZE")); err == nil && mb > 0 {
 		a.memoryMB = mb
 	}
@@ -198,6 +201,7 @@ func New(st *store.Store, opts ...Option) *API {
 	}
 	a.views = viewcache.New(st)
 	a.replays = replay.New(st)
+	a.usage = usage.New(st, a.log, a.usageEvery)
 	a.svc = service.New(st, a.now, service.Options{Retention: a.retention, PairJobPlayers: a.pairJobPlayers}, nil, a.log)
 	a.games = a.gameStore() // its ending games are checked by the event layer
 	a.svc.Games = a.games

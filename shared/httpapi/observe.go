@@ -172,7 +172,7 @@ func (a *API) observe(r *http.Request, route string, status int, elapsed time.Du
 		a.metrics.writeLine(emfLine(a.now(), route, status, ms, cold))
 	}
 	if ev := n.eventOf(status); ev != "" {
-		a.usage.record(a, ev, pricing.Invocation(ms, a.memoryMB, m.ReadUnits(), m.WriteUnits(), m.Requests()), a.now())
+		a.usage.Record(ev, pricing.Invocation(ms, a.memoryMB, m.ReadUnits(), m.WriteUnits(), m.Requests()), a.now())
 	}
 }
 

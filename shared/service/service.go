@@ -57,6 +57,8 @@
 //	                its Transport over net/http (requests to the other stack)
 //	replay/         the records an Idempotency-Key replays: scoped, fingerprinted,
 //	                sealed, reserved and settled with retry
+//	usage/          each event's usage counters: gathered per process, written
+//	                with one atomic ADD at most every interval (pricing: shared/pricing)
 //	viewcache/      the public views kept under V#<tid>: stamps, builds, a table's
 //	                rows in chunks, whole answers, which view a query names
 package service
