@@ -28,9 +28,11 @@
 //
 //	routes.go         the route table (Routes), its functions and Roles (who may call)
 //	api.go            API, its options, the mux and the Lambda entry points
-//	request.go        one request: decoding, Content-Type, Idempotency-Key replay;
+//	request.go        one request: decoding, Content-Type, Idempotency-Key replay
+//	                  (its records: shared/service/replay);
 //	                  idemscope.go whose replay an anonymous key's is (the caller's address)
-//	observe.go        request logs and metrics; usage.go each event's usage counters
+//	observe.go        request logs and metrics; usage.go each event's usage and its cost
+//	                  (counted and written: shared/service/usage)
 //	auth.go           tokens to principals (service.Caller), requireRole, the
 //	                  Credential of event commands (eventCaller)
 //	security.go       path ids, the creation key, the origin secret, cache headers
@@ -63,8 +65,8 @@
 //	                  records read and the games made: shared/service/transfer)
 //	standings.go      standings, crosstable and final places rendered (service.Tables);
 //	                  teamstandings.go the team tables
-//	views.go          what the public tables kept as views hold, rendered
-//	                  (their storage: shared/service/viewcache); etag.go their
+//	views.go          the public tables kept as views, rendered (their storage,
+//	                  chunks and names: shared/service/viewcache); etag.go their
 //	                  ETags and cache headers; paging.go pages of rows;
 //	                  responseviews.go whole answers kept
 //	formats.go        ?format= (JSON or CSV) for every route, the event's games list;
@@ -75,8 +77,8 @@
 //	delay.go          the broadcast delay: who reads a game live
 //	discipline.go     the discipline report and expulsions (O-2)
 //	challenge.go      the challenge ring; ratings.go the rating report
-//	mirror.go         the mirror's routes, the read-only refusal every write passes, and
-//	                  the Transport that posts to another stack (shared/service/mirror)
+//	mirror.go         the mirror's routes and the read-only refusal every write passes
+//	                  (shared/service/mirror; its requests to another stack: mirror/httptransport)
 //	transfer.go       export and import of a whole event: the requests and answers
 //	                  (paging, staging and every check: shared/service/transfer)
 //	rules.go          the rule book; openapi.go the OpenAPI and AsyncAPI documents
@@ -94,7 +96,9 @@ import (
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/service/mirror"
+	"github.com/xqtour/xqtour/shared/service/replay"
 	"github.com/xqtour/xqtour/shared/service/transfer"
+	"github.com/xqtour/xqtour/shared/service/usage"
 	"github.com/xqtour/xqtour/shared/service/viewcache"
 	"github.com/xqtour/xqtour/shared/store"
 )
@@ -119,12 +123,15 @@ type API struct {
 	metrics *lineWriter
 	// usage gathers per-event usage between writes; memoryMB is the
 	// function's memory size, which prices its milliseconds.
-	usage    *usageBook
-	memoryMB int
+	usage      *usage.Book
+	usageEvery time.Duration
+	memoryMB   int
 	// svc is the application layer (shared/service) over store.
 	svc *service.Service
 	// views are the public views kept under each event (views.go).
 	views *viewcache.Cache
+	// replays are the Idempotency-Key records (request.go).
+	replays *replay.Records
 	// games is the game layer (shared/service/games) over store.
 	games *games.Store
 	// exportPage, when positive, is the most one export page holds
@@ -186,7 +193,7 @@ func EnvOptions() []Option {
 
 // New builds the API over st.
 func New(st *store.Store, opts ...Option) *API {
-	a := &API{store: st, now: time.Now, log: NewLogger(os.Stderr), usage: newUsageBook(), memoryMB: defaultMemoryMB}
+	a := &API{store: st, now: time.Now, log: NewLogger(os.Stderr), usageEvery: UsageFlushEvery, memoryMB: defaultMemoryMB}
 	if mb, err := strconv.Atoi(os.Getenv("AWS_LAMBDA_FUNCTION_MEMORY_SIZE")); err == nil && mb > 0 {
 		a.memoryMB = mb
 	}
@@ -197,6 +204,8 @@ func New(st *store.Store, opts ...Option) *API {
 		o(a)
 	}
 	a.views = viewcache.New(st)
+	a.replays = replay.New(st)
+	a.usage = usage.New(st, a.log, a.usageEvery)
 	a.svc = service.New(st, a.now, service.Options{Retention: a.retention, PairJobPlayers: a.pairJobPlayers}, nil, a.log)
 	a.games = a.gameStore() // its ending games are checked by the event layer
 	a.svc.Games = a.games

@@ -91,38 +91,15 @@ func (a *API) authenticate(c *call, known func(scope, id string) (credential, bo
 	return cred.Principal, nil
 }
 
+// lookupCredential reads the holder of a token and its hash: a
+// standalone game's seat with the game (games.go), anything else from its
+// item (service.TokenHolder).
 func (a *API) lookupCredential(c *call, scope, id string) (credential, error) {
-	switch {
-	case strings.HasPrefix(scope, "t") && id == scope:
-		t, _, err := a.svc.Tournament(c.ctx(), scope)
-		if err != nil {
-			return credential{}, err
-		}
-		return credential{Principal{Scope: scope, ID: id, Role: roleOrganiser}, t.OrganiserTokenHash}, nil
-	case strings.HasPrefix(scope, "t") && strings.HasPrefix(id, "p"):
-		p, _, err := a.svc.Player(c.ctx(), scope, id)
-		if err != nil {
-			return credential{}, err
-		}
-		return credential{Principal{Scope: scope, ID: id, Role: rolePlayer}, p.TokenHash}, nil
-	case strings.HasPrefix(scope, "t") && strings.HasPrefix(id, "o"):
-		o, _, err := a.svc.Official(c.ctx(), scope, id)
-		if err != nil {
-			return credential{}, err
-		}
-		return credential{Principal{Scope: scope, ID: id, Role: o.Role, Tables: o.Tables}, o.TokenHash}, nil
-	case strings.HasPrefix(scope, "t") && strings.HasPrefix(id, "m"):
-		tm, _, err := a.svc.Team(c.ctx(), scope, id)
-		if err != nil {
-			return credential{}, err
-		}
-		return credential{Principal{Scope: scope, ID: id, Role: roleCaptain}, tm.CaptainTokenHash}, nil
-	case strings.HasPrefix(scope, "g"):
+	if strings.HasPrefix(scope, "g") {
 		return a.gameSeatCredential(c, scope, id)
-	case strings.HasPrefix(scope, "f"): // a festival's organiser or official (E-3, festivals.go)
-		return a.festivalCredential(c, scope, id)
 	}
-	return credential{}, errUnknownToken
+	p, hash, err := a.svc.TokenHolder(c.ctx(), scope, id)
+	return credential{p, hash}, err
 }
 
 // eventCaller is the Credential of an event command (service.Exec): the

@@ -2,10 +2,8 @@ package httpapi
 
 import (
 	"cmp"
-	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
@@ -71,39 +69,22 @@ func (a *API) getDiscipline(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	only := 0
-	if s := c.r.URL.Query().Get("round"); s != "" {
-		if only, err = strconv.Atoi(s); err != nil || only < 1 {
-			return 0, nil, badRequest("invalid_query", "round: want a round number ≥ 1")
-		}
-	}
-	tid := c.r.PathValue("tid")
-	ev, err := a.loadEvent(c.ctx(), tid)
+	ev, all, err := a.eventGameRows(c)
 	if err != nil {
 		return 0, nil, err
 	}
-	if only > ev.T.Round {
-		return 0, nil, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", only, ev.T.ID, ev.T.Round))
-	}
+	tid := ev.T.ID
 	names, err := a.officialNames(c, tid)
 	if err != nil {
 		return 0, nil, err
 	}
 	names[tid] = "organiser"
 	var rows []eventGameOut
-	for _, r := range ev.H.Rounds {
-		if only != 0 && r.Number != only {
-			continue
-		}
-		for _, p := range roundView(r, ev.H, ev.Numbers(), false, c.nowMs()).Pairings {
-			if p.GameID != "" {
-				rows = append(rows, eventGameOut{Round: r.Number, pairingOut: p})
-			}
+	for _, g := range all {
+		if g.GameID != "" {
+			rows = append(rows, g)
 		}
 	}
-	slices.SortStableFunc(rows, func(x, y eventGameOut) int {
-		return cmp.Or(cmp.Compare(x.Round, y.Round), cmp.Compare(x.Table, y.Table))
-	})
 	total := len(rows)
 	rows = pageSlice(rows, pg)
 	ids := make([]string, len(rows))

@@ -1,8 +1,8 @@
 package httpapi
 
 import (
+	"maps"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/xqtour/xqtour/shared/service"
@@ -38,26 +38,32 @@ type entriesOut struct {
 }
 
 func entriesView(t *tournament.Tournament, now int64) entriesOut {
-	out := entriesOut{Fields: []string{}, Players: t.Entrants()}
-	places := tournament.MaxPlayers
+	out := entriesOut{Fields: []string{}, Players: t.Entrants(), Places: t.FreePlaces()}
 	if p := t.Entries; p != nil {
 		out.Open, out.Approval, out.Pending, out.Capacity = t.EntriesOpen(now), p.Approval, p.Pending, p.Capacity
 		out.Fields = append(out.Fields, p.Fields...)
-		if p.Capacity > 0 {
-			places = p.Capacity
-		}
 		if p.ClosesAt != 0 {
 			s := rfc3339(p.ClosesAt)
 			out.ClosesAt = &s
 		}
 	}
-	out.Places = max(0, places-out.Players-out.Pending)
 	return out
+}
+
+// entriesCommand runs an organiser's entry command on the event (decoded
+// by the route) and answers with the entry terms it leaves, and extra.
+func (a *API) entriesCommand(c *call, cmd service.Command, extra map[string]any) (int, any, error) {
+	res, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), cmd)
+	if err != nil {
+		return 0, nil, err
+	}
+	out := map[string]any{"entries": entriesView(res.(*tournament.Tournament), c.nowMs())}
+	maps.Copy(out, extra)
+	return http.StatusOK, out, nil
 }
 
 // POST /tournaments/{tid}/entries/open — organiser: take entries (E-1).
 func (a *API) openEntries(c *call) (int, any, error) {
-	tid := c.r.PathValue("tid")
 	var in entriesOpenIn
 	if err := c.decode(&in); err != nil {
 		return 0, nil, err
@@ -66,26 +72,15 @@ func (a *API) openEntries(c *call) (int, any, error) {
 	if in.ClosesAt != nil {
 		p.ClosesAt = in.ClosesAt.UnixMilli()
 	}
-	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.OpenEntries{Policy: p})
-	if err != nil {
-		return 0, nil, err
-	}
-	t := res.(*tournament.Tournament)
-	return http.StatusOK, map[string]any{"entries": entriesView(t, c.nowMs())}, nil
+	return a.entriesCommand(c, service.OpenEntries{Policy: p}, nil)
 }
 
 // POST /tournaments/{tid}/entries/close — organiser: stop taking entries (E-1).
 func (a *API) closeEntries(c *call) (int, any, error) {
-	tid := c.r.PathValue("tid")
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.CloseEntries{})
-	if err != nil {
-		return 0, nil, err
-	}
-	t := res.(*tournament.Tournament)
-	return http.StatusOK, map[string]any{"entries": entriesView(t, c.nowMs())}, nil
+	return a.entriesCommand(c, service.CloseEntries{}, nil)
 }
 
 // entryIn is POST /tournaments/{tid}/entries.
@@ -171,46 +166,17 @@ func (a *API) listEntries(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	players, err := a.svc.Players(c.ctx(), tid)
+	list, err := a.svc.EntryList(c.ctx(), t)
 	if err != nil {
 		return 0, nil, err
 	}
-	pending, err := a.svc.PendingEntries(c.ctx(), tid)
-	if err != nil {
-		return 0, nil, err
-	}
-	number := tournament.ShownNumbers(t, players)
-	var rows []entryRow
-	for _, pe := range pending {
-		at := rfc3339(pe.EnteredAt)
-		rows = append(rows, entryRow{ID: pe.ID, Name: pe.Name, Club: clubOf(pe.Club), Rating: pe.Rating, Status: "pending", EnteredAt: &at})
-	}
-	slices.SortFunc(players, func(x, y *tournament.Player) int { return number[x.ID] - number[y.ID] })
-	for _, p := range players {
-		at := rfc3339(p.RegisteredAt)
-		rows = append(rows, entryRow{ID: p.ID, Name: p.Name, Club: clubOf(p.Club), Rating: p.Rating, Status: string(p.Status), Number: number[p.ID], EnteredAt: &at})
-	}
-	byKey := map[string][]string{}
-	keyOf := func(r entryRow) string {
-		club := ""
-		if r.Club != nil {
-			club = *r.Club
+	rows := make([]entryRow, len(list))
+	for i, e := range list {
+		at := rfc3339(e.EnteredAt)
+		rows[i] = entryRow{ID: e.ID, Name: e.Name, Club: clubOf(e.Club), Rating: e.Rating, Status: "pending", Number: e.Number, Duplicates: e.Duplicates, EnteredAt: &at}
+		if !e.Pending {
+			rows[i].Status = string(e.Player.Status)
 		}
-		return tournament.DuplicateKey(r.Name, club)
-	}
-	for _, r := range rows {
-		byKey[keyOf(r)] = append(byKey[keyOf(r)], r.ID)
-	}
-	for i := range rows {
-		rows[i].Duplicates = []string{}
-		for _, id := range byKey[keyOf(rows[i])] {
-			if id != rows[i].ID {
-				rows[i].Duplicates = append(rows[i].Duplicates, id)
-			}
-		}
-	}
-	if rows == nil {
-		rows = []entryRow{}
 	}
 	return http.StatusOK, map[string]any{"entries": entriesView(t, c.nowMs()), "rows": rows}, nil
 }
@@ -246,14 +212,9 @@ func (a *API) approveEntry(c *call) (int, any, error) {
 // pending entry (E-1). Its place is freed, its token never opens anything,
 // and its name key goes with it so the person may enter again.
 func (a *API) rejectEntry(c *call) (int, any, error) {
-	tid, pid := c.r.PathValue("tid"), c.r.PathValue("pid")
+	pid := c.r.PathValue("pid")
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.RejectEntry{Player: pid})
-	if err != nil {
-		return 0, nil, err
-	}
-	t := res.(*tournament.Tournament)
-	return http.StatusOK, map[string]any{"id": pid, "rejected": true, "entries": entriesView(t, c.nowMs())}, nil
+	return a.entriesCommand(c, service.RejectEntry{Player: pid}, map[string]any{"id": pid, "rejected": true})
 }

@@ -2,10 +2,8 @@ package httpapi
 
 import (
 	"net/http"
-	"slices"
 
 	"github.com/xqtour/xqtour/shared/service"
-	"github.com/xqtour/xqtour/shared/tournament"
 )
 
 // Festivals (E-3): a championship's sections under one organiser and one
@@ -138,24 +136,6 @@ func requireFestivalOrganiser(c *call, f *service.Festival) error {
 		return errUnknownToken
 	}
 	return nil
-}
-
-// festivalCredential resolves a festival's token: its organiser's or one
-// of its officials'.
-func (a *API) festivalCredential(c *call, fid, id string) (credential, error) {
-	f, err := a.svc.Festival(c.ctx(), fid)
-	if err != nil {
-		return credential{}, err
-	}
-	if id == fid {
-		return credential{Principal{Scope: fid, ID: fid, Role: roleOrganiser}, f.TokenHash}, nil
-	}
-	i := slices.IndexFunc(f.Officials, func(o tournament.Official) bool { return o.ID == id })
-	if i < 0 {
-		return credential{}, notFound("official " + id)
-	}
-	o := f.Officials[i]
-	return credential{Principal{Scope: fid, ID: o.ID, Role: o.Role, Tables: o.Tables}, o.TokenHash}, nil
 }
 
 // festivalActs reports whether principal p, of a festival, acts in event

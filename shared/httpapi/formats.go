@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/xqtour/xqtour/shared/game"
+	"github.com/xqtour/xqtour/shared/service"
 )
 
 // Formats: every route that takes ?format= reads it here, so an unknown
@@ -37,26 +37,24 @@ const (
 	pgnType = "application/x-chess-pgn; charset=utf-8"
 )
 
-// csvWriter is the one way the API writes CSV: every cell goes through
-// csvText, so no cell a caller controls (names, clubs as a clubs table's
-// team ids, groups, reasons…) can reach a spreadsheet as a formula, in
-// tables written today or added later.
-type csvWriter struct{ w *csv.Writer }
-
-func newCSVWriter(buf *bytes.Buffer) *csvWriter { return &csvWriter{csv.NewWriter(buf)} }
-
-// Write writes one row, each cell kept as text when a spreadsheet would
-// read it as a formula.
-func (w *csvWriter) Write(row []string) error {
-	safe := make([]string, len(row))
-	for i, cell := range row {
-		safe[i] = csvText(cell)
+// csvAnswer is a spreadsheet answer: the header row, then the rows. It is
+// the one way the API writes CSV: every cell goes through csvText, so no
+// cell a caller controls (names, clubs as a clubs table's team ids,
+// groups, reasons…) can reach a spreadsheet as a formula, in tables
+// written today or added later.
+func csvAnswer(header []string, rows [][]string) raw {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	for _, row := range append([][]string{header}, rows...) {
+		safe := make([]string, len(row))
+		for i, cell := range row {
+			safe[i] = csvText(cell)
+		}
+		_ = w.Write(safe) // a bytes.Buffer does not fail
 	}
-	return w.w.Write(safe)
+	w.Flush()
+	return raw{contentType: csvType, data: buf.Bytes()}
 }
-
-// Flush writes what is buffered.
-func (w *csvWriter) Flush() { w.w.Flush() }
 
 // csvText keeps a cell a spreadsheet would run as a formula (one starting
 // with =, +, -, @, tab or CR: CSV injection, as OWASP describes it) as text,
@@ -89,12 +87,11 @@ func plainNumber(s string) bool {
 
 // roundCSV writes a round's pairings, one row a table, then one row a bye
 // (table "bye", the player in red).
-func roundCSV(r roundOut) []byte {
-	var buf bytes.Buffer
-	w := newCSVWriter(&buf)
+func roundCSV(r roundOut) raw {
 	// The numbers come last, so the columns before them keep their places.
-	_ = w.Write([]string{"round", "table", "red", "redName", "black", "blackName", "gameId", "result", "reason", "match", "board", "group", "redNumber", "blackNumber"})
+	header := []string{"round", "table", "red", "redName", "black", "blackName", "gameId", "result", "reason", "match", "board", "group", "redNumber", "blackNumber"}
 	round := strconv.Itoa(r.Round)
+	var recs [][]string
 	for _, p := range r.Pairings {
 		res := ""
 		if p.Result != nil {
@@ -104,14 +101,13 @@ func roundCSV(r roundOut) []byte {
 		if p.Board > 0 {
 			board = strconv.Itoa(p.Board)
 		}
-		_ = w.Write([]string{round, strconv.Itoa(p.Table), p.Red, p.RedName, p.Black, p.BlackName, p.GameID, res, p.Reason, p.Match, board, p.Group,
+		recs = append(recs, []string{round, strconv.Itoa(p.Table), p.Red, p.RedName, p.Black, p.BlackName, p.GameID, res, p.Reason, p.Match, board, p.Group,
 			numberText(p.RedNumber), numberText(p.BlackNumber)})
 	}
 	for _, b := range r.Byes {
-		_ = w.Write([]string{round, "bye", b, "", "", "", "", "", "", "", "", "", "", ""})
+		recs = append(recs, []string{round, "bye", b, "", "", "", "", "", "", "", "", "", "", ""})
 	}
-	w.Flush()
-	return buf.Bytes()
+	return csvAnswer(header, recs)
 }
 
 // numberText is a player's number for a CSV cell, empty when unknown.
@@ -127,9 +123,7 @@ func numberText(n int) string {
 // (4r 1-0: red against number 4, won), or the cell's mark alone (bye, rest,
 // missed), with a mark after the result when there is one (forfeit,
 // annulled, playing).
-func crosstableCSV(rows []crossRowOut) []byte {
-	var buf bytes.Buffer
-	w := newCSVWriter(&buf)
+func crosstableCSV(rows []crossRowOut) raw {
 	header := []string{"number", "playerId", "name", "points"}
 	rounds := 0
 	for _, r := range rows {
@@ -140,8 +134,8 @@ func crosstableCSV(rows []crossRowOut) []byte {
 	for n := 1; n <= rounds; n++ {
 		header = append(header, "round."+strconv.Itoa(n))
 	}
-	_ = w.Write(header)
-	for _, r := range rows {
+	recs := make([][]string, len(rows))
+	for i, r := range rows {
 		rec := []string{strconv.Itoa(r.Number), r.PlayerID, r.Name, strconv.Itoa(r.Points)}
 		cells := make([]string, rounds)
 		for _, cell := range r.Cells {
@@ -159,10 +153,9 @@ func crosstableCSV(rows []crossRowOut) []byte {
 			}
 			cells[cell.Round-1] = strings.TrimSpace(text)
 		}
-		_ = w.Write(append(rec, cells...))
+		recs[i] = append(rec, cells...)
 	}
-	w.Flush()
-	return buf.Bytes()
+	return csvAnswer(header, recs)
 }
 
 // eventGameOut is one game of GET /tournaments/{tid}/games: its round and
@@ -185,18 +178,52 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	ev, rows, err := a.eventGameRows(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	// A page of at most 1,000 rows (?offset=, ?limit=): an 11-round event
+	// of 10,000 players has 55,000, far over a Lambda response as one list.
+	total := len(rows)
+	rows, paging := pageSlice(rows, pg), pageInfo(c, pg, total)
+	if format == "json" {
+		c.keepView(ev.nextStart(c.nowMs()))
+		return http.StatusOK, eventGamesOut{TournamentID: ev.T.ID, Games: rows, pageOut: paging}, nil
+	}
+	// The export is public: a game under the broadcast delay is written as
+	// it stood the delay ago (delay.go), and a page holding one is not
+	// kept, since the clock alone will change it.
+	refs := make([]service.RecordRef, len(rows))
+	for i, g := range rows {
+		refs[i] = service.RecordRef{GameID: g.GameID, Round: g.Round, Red: g.RedName, Black: g.BlackName, Result: g.Result != nil}
+	}
+	pgn, finished, err := a.svc.EventRecords(c.ctx(), ev.T.Settings.Name, refs, c.nowMs())
+	if err != nil {
+		return 0, nil, err
+	}
+	if finished {
+		c.keepView(ev.nextStart(c.nowMs()))
+	}
+	return http.StatusOK, raw{contentType: pgnType, data: pgn, next: paging.Next}, nil
+}
+
+// eventGameRows reads the event and its games of ?round=n (every round
+// by default) as the round view shows them, in round and table order: the
+// rows GET …/games and …/discipline page over.
+func (a *API) eventGameRows(c *call) (*event, []eventGameOut, error) {
 	only := 0
 	if s := c.r.URL.Query().Get("round"); s != "" {
+		var err error
 		if only, err = strconv.Atoi(s); err != nil || only < 1 {
-			return 0, nil, badRequest("invalid_query", "round: want a round number ≥ 1")
+			return nil, nil, badRequest("invalid_query", "round: want a round number ≥ 1")
 		}
 	}
 	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
 	if err != nil {
-		return 0, nil, err
+		return nil, nil, err
 	}
 	if only > ev.T.Round {
-		return 0, nil, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", only, ev.T.ID, ev.T.Round))
+		return nil, nil, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", only, ev.T.ID, ev.T.Round))
 	}
 	rows := []eventGameOut{}
 	for _, r := range ev.H.Rounds {
@@ -210,53 +237,7 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 	slices.SortStableFunc(rows, func(x, y eventGameOut) int {
 		return cmp.Or(cmp.Compare(x.Round, y.Round), cmp.Compare(x.Table, y.Table))
 	})
-	// A page of at most 1,000 rows (?offset=, ?limit=): an 11-round event
-	// of 10,000 players has 55,000, far over a Lambda response as one list.
-	total := len(rows)
-	rows, paging := pageSlice(rows, pg), pageInfo(c, pg, total)
-	if format == "json" {
-		c.keepView(ev.nextStart(c.nowMs()))
-		return http.StatusOK, eventGamesOut{TournamentID: ev.T.ID, Games: rows, pageOut: paging}, nil
-	}
-	gids := make([]string, len(rows))
-	for i, g := range rows {
-		gids[i] = g.GameID
-	}
-	found, err := a.svc.GamesByID(c.ctx(), gids)
-	if err != nil {
-		return 0, nil, err
-	}
-	var out bytes.Buffer
-	finished := true // every game of the page has its result: its record moves only with a write to the event
-	for _, g := range rows {
-		sg := found[g.GameID]
-		finished = finished && sg != nil && g.Result != nil
-		if sg == nil {
-			continue // a game not created yet (an interrupted pairing): nothing to record
-		}
-		// The export is public: a game under the broadcast delay is written as
-		// it stood the delay ago (delay.go), and a page holding one is not
-		// kept, since the clock alone will change it.
-		at := c.nowMs()
-		if d := sg.DelayMs(); d > 0 {
-			if seen := sg.AsOf(at - d); seen != sg {
-				sg, at, finished = seen, at-d, false
-			}
-		}
-		info := game.RecordInfo{Event: ev.T.Settings.Name, Round: strconv.Itoa(g.Round), Red: cmp.Or(g.RedName, "Red"), Black: cmp.Or(g.BlackName, "Black")}
-		text, err := sg.Game.Record(at, "pgn", info)
-		if err != nil {
-			return 0, nil, err
-		}
-		if out.Len() > 0 {
-			out.WriteString("\n")
-		}
-		out.WriteString(strings.TrimRight(text, "\n") + "\n")
-	}
-	if finished {
-		c.keepView(ev.nextStart(c.nowMs()))
-	}
-	return http.StatusOK, raw{contentType: pgnType, data: out.Bytes(), next: paging.Next}, nil
+	return ev, rows, nil
 }
 
 // eventGamesOut is GET /tournaments/{tid}/games (one page of it).

@@ -1,52 +1,24 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/service/mirror"
+	"github.com/xqtour/xqtour/shared/service/mirror/httptransport"
 )
 
 // The mirror's routes: a live, read-only copy of an event on another stack
-// (shared/service/mirror holds all of it; here are its HTTP shapes, the
-// refusal every write passes, and the Transport that posts to the other
-// stack).
+// (shared/service/mirror holds all of it, and its httptransport the
+// requests to the other stack; here are its HTTP shapes and the refusal
+// every write passes).
 
 // newMirror is the mirror's service over this API's store, its event's
 // export read and paged by the transfers, as GET …/export reads and pages it.
 func (a *API) newMirror() *mirror.Service {
 	return mirror.New(mirror.Config{Store: a.store, Service: a.svc, Clock: a.now, Log: a.log,
-		Transport: httpTransport{&http.Client{Timeout: mirror.Timeout}}, Transfer: a.transfer})
-}
-
-// httpTransport posts to another stack for the mirror.
-type httpTransport struct{ client *http.Client }
-
-// Post sends body and reads the first MiB of the answer, with its error's code and message.
-func (t httpTransport) Post(ctx context.Context, url, contentType string, headers map[string]string, body []byte) (mirror.Answer, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return mirror.Answer{}, err
-	}
-	req.Header.Set("Content-Type", contentType)
-	for k, v := range headers {
-		if v != "" {
-			req.Header.Set(k, v)
-		}
-	}
-	resp, err := t.client.Do(req)
-	if err != nil {
-		return mirror.Answer{}, err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	var e errorBody
-	_ = json.Unmarshal(data, &e)
-	return mirror.Answer{Status: resp.StatusCode, Body: data, Code: e.Error.Code, Message: e.Error.Message}, err
+		Transport: httptransport.New(), Transfer: a.transfer})
 }
 
 // StartMirrors starts sending this stack's mirrors until ctx ends

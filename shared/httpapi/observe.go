@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambdacontext"
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 
+	"github.com/xqtour/xqtour/shared/pricing"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -171,7 +172,7 @@ func (a *API) observe(r *http.Request, route string, status int, elapsed time.Du
 		a.metrics.writeLine(emfLine(a.now(), route, status, ms, cold))
 	}
 	if ev := n.eventOf(status); ev != "" {
-		a.usage.record(a, ev, usageOf(m, ms, a.memoryMB), a.now())
+		a.usage.Record(ev, pricing.Invocation(ms, a.memoryMB, m.ReadUnits(), m.WriteUnits(), m.Requests()), a.now())
 	}
 }
 

@@ -4,11 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,7 +16,7 @@ import (
 	"time"
 
 	"github.com/xqtour/xqtour/shared/service"
-	"github.com/xqtour/xqtour/shared/service/command"
+	"github.com/xqtour/xqtour/shared/service/replay"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -294,24 +289,19 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	if auth == "" {
 		auth = a.anonymousCaller(r) // a stranger holding the same key is not this caller
 	}
-	scope := digest("scope\n" + auth + "\n" + key)
-	reqHash := digest(r.Method + " " + r.URL.RequestURI() + "\n" + string(body))
-	prev, err := a.store.Reserve(c.ctx(), scope, reqHash, c.now)
+	req := replay.NewRequest(auth, key, r.Method+" "+r.URL.RequestURI(), body)
+	prev, err := a.replays.Reserve(c.ctx(), req, c.now)
+	if errors.Is(err, replay.ErrReused) {
+		return writeError(w, a.log, &Error{Status: http.StatusUnprocessableEntity, Code: "idempotency_key_reused", Message: "this Idempotency-Key was used for a different request"})
+	}
 	if err != nil {
 		return writeError(w, a.log, err)
 	}
 	if prev != nil {
-		if prev.RequestHash != reqHash {
-			return writeError(w, a.log, &Error{Status: http.StatusUnprocessableEntity, Code: "idempotency_key_reused", Message: "this Idempotency-Key was used for a different request"})
-		}
-		replay, err := openReplay(auth, key, prev.Body)
-		if err != nil {
-			return writeError(w, a.log, err)
-		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Idempotent-Replayed", "true")
 		w.WriteHeader(prev.Status)
-		_, _ = w.Write(replay)
+		_, _ = w.Write(prev.Body)
 		return prev.Status
 	}
 	rec := &recorder{header: w.Header()}
@@ -322,70 +312,15 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt Route) int {
 	if transient(status) || status == http.StatusUnauthorized || status == http.StatusForbidden {
 		// Nothing was decided (or the caller may not do this): let the retry
 		// run afresh, and keep no record of a refused caller.
-		// Retried like any write (retry.go): a key left reserved would answer
-		// the client's retry 409 request_in_progress until its lease ran out.
-		if err := command.Retry(func() error { return a.store.Release(ctx, scope) }); err != nil {
+		if err := a.replays.Release(ctx, req); err != nil {
 			a.log.Error("idempotency key not released", "err", err.Error())
 		}
-	} else if err := a.complete(ctx, scope, store.Response{RequestHash: reqHash, Status: status, Body: sealReplay(auth, key, rec.body.Bytes())}, c.now); err != nil {
+	} else if err := a.replays.Complete(ctx, req, status, rec.body.Bytes(), c.now); err != nil {
 		a.log.Error("idempotency record not completed", "err", err.Error())
 	}
 	w.WriteHeader(status)
 	_, _ = w.Write(rec.body.Bytes())
 	return status
-}
-
-// A stored response may hold tokens (POST /tournaments, /players, /games
-// answer with them), and the OpenAPI document keeps only tokens' hashes. So the record is
-// sealed with a key derived from what only a retry presents again — the
-// Idempotency-Key and the Authorization header — and the item's key is a
-// hash of them: the table, its backups and the local snapshot hold nothing
-// a token can be read from.
-const sealedReplay = 1 // first byte of a sealed body; a stored JSON body starts with '{'
-
-func replayAEAD(auth, key string) cipher.AEAD {
-	k := sha256.Sum256([]byte("replay\n" + auth + "\n" + key))
-	block, err := aes.NewCipher(k[:])
-	if err != nil {
-		panic(err) // a 32-byte key is always valid
-	}
-	aead, err := cipher.NewGCM(block)
-	if err != nil {
-		panic(err)
-	}
-	return aead
-}
-
-func sealReplay(auth, key string, body []byte) []byte {
-	aead := replayAEAD(auth, key)
-	nonce := make([]byte, aead.NonceSize())
-	_, _ = rand.Read(nonce)
-	return aead.Seal(append([]byte{sealedReplay}, nonce...), nonce, body, nil)
-}
-
-func openReplay(auth, key string, sealed []byte) ([]byte, error) {
-	if len(sealed) == 0 || sealed[0] != sealedReplay {
-		return sealed, nil // an empty body
-	}
-	aead := replayAEAD(auth, key)
-	n := 1 + aead.NonceSize()
-	if len(sealed) < n {
-		return nil, fmt.Errorf("idempotency record: sealed body too short")
-	}
-	body, err := aead.Open(nil, sealed[1:n], sealed[n:], nil)
-	if err != nil {
-		return nil, fmt.Errorf("idempotency record: %w", err)
-	}
-	return body, nil
-}
-
-// complete stores the response for replay, retrying a throttled or failed
-// store, or a write that lost to DynamoDB's own transaction conflict
-// (Complete reads the record afresh each time), within the retry budget:
-// the request has acted, and a key left reserved would be served afresh,
-// acting twice, once its lease runs out.
-func (a *API) complete(ctx context.Context, scope string, resp store.Response, now time.Time) error {
-	return command.Retry(func() error { return a.store.Complete(ctx, scope, resp, now) })
 }
 
 // transient reports whether a status says "try again" rather than answering
@@ -437,8 +372,3 @@ type recorder struct {
 func (r *recorder) Header() http.Header         { return r.header }
 func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
 func (r *recorder) WriteHeader(status int)      { r.status = status }
-
-func digest(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:])
-}

@@ -1,11 +1,7 @@
 package httpapi
 
 import (
-	"bytes"
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
@@ -13,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/service/viewcache"
-	"github.com/xqtour/xqtour/shared/tournament"
 )
 
 // Response views: the public reads that have no table view of their own —
@@ -53,23 +48,12 @@ type responseHead struct {
 func (c *call) keepView(until int64) { c.keep, c.until = true, until }
 
 // nextStart is when the clock alone next changes something a read of ev
-// shows: the earliest round start after now (0: none).
-func (ev *event) nextStart(now int64) int64 {
-	next := int64(0)
-	for _, r := range ev.H.Rounds {
-		if r.StartsAt > now && (next == 0 || r.StartsAt < next) {
-			next = r.StartsAt
-		}
-	}
-	return next
-}
+// shows (viewcache.NextStart).
+func (ev *event) nextStart(now int64) int64 { return viewcache.NextStart(ev.Event, now) }
 
 // knownGroup reports whether ?group= is absent or names a group of the
-// event: some views ignore it, and a view kept per made-up name would let a
-// stranger fill the views partition.
-func knownGroup(ev *event, group string) bool {
-	return group == "" || slices.Contains(tournament.GroupNames(ev.T, ev.H), group)
-}
+// event (viewcache.KnownGroup).
+func knownGroup(ev *event, group string) bool { return viewcache.KnownGroup(ev.Event, group) }
 
 // responseViewName is the view of this request to route kind, or false when
 // the request is not one a view keeps.
@@ -97,8 +81,7 @@ func responseViewName(c *call, kind string, query []string) (string, bool) {
 		key.WriteString(name + "=" + val + "&")
 	}
 	key.WriteString("lang=" + explainLanguage(c.r))
-	sum := sha256.Sum256([]byte(key.String()))
-	return "resp#" + kind + "#" + hex.EncodeToString(sum[:12]), true
+	return viewcache.ResponseName(kind, key.String()), true
 }
 
 // viewed serves every request of route ("GET /tournaments/{tid}/games")
@@ -150,14 +133,10 @@ func (v *storedView) response() (raw, bool, error) {
 	if head.Until != 0 && v.c.nowMs() >= head.Until {
 		return raw{}, false, nil
 	}
-	pieces, err := v.v.Read(v.c.ctx(), 0, v.v.Chunks())
+	body, err := v.v.Whole(v.c.ctx())
 	if errors.Is(err, viewcache.ErrGone) {
 		return raw{}, false, nil // replaced meanwhile, or expired: rebuilt
 	}
-	if err != nil {
-		return raw{}, false, err
-	}
-	body, err := viewcache.Decompress(bytes.Join(pieces, nil))
 	if err != nil {
 		return raw{}, false, err
 	}
@@ -173,11 +152,5 @@ func saveResponse(v *storedView, resp any) {
 	if rb, ok := resp.(raw); ok {
 		head.Next = rb.next
 	}
-	h, err := json.Marshal(head)
-	if err != nil {
-		v.a.log.Warn("view not stored", "tournament", v.t.ID, "view", v.v.Name(), "err", err.Error())
-		return
-	}
-	pieces := viewcache.Pieces(viewcache.Compress(body))
-	v.save(viewcache.Build{Head: h, Rows: len(pieces), Chunks: pieces, Deps: tableDeps(v.t.Round)})
+	v.save(viewcache.WholeBuild(head, body, v.t.Round))
 }

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
 	"errors"
 	"net/http"
 	"strconv"
@@ -89,24 +88,40 @@ func (a *API) getStandings(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	return servePlayerTable(a, c, "standings", (view == "" || view == "players") && q.Get("group") == "", pg,
+		func(head standingsOut, rows []standingRowOut, total int) (int, any, error) {
+			head.Rows = rows
+			return playerTablePage(c, head, pg, total, format)
+		},
+		func(vw *storedView) (int, any, error) { return a.standingsFromEvent(c, vw, view, format, pg) })
+}
+
+// servePlayerTable answers a players' table route (GET …/standings or
+// …/crosstable, kind) from its materialised view while that is current
+// (page renders the view's head and rows of total); otherwise fromEvent
+// answers from the event, storing the table view when the request has one
+// (tableView: a players' table, not one group's) or, for a team event, a
+// team view, a group's table, through the response view.
+func servePlayerTable[H, R any](a *API, c *call, kind string, tableView bool, pg page,
+	page func(head H, rows []R, total int) (int, any, error), fromEvent func(vw *storedView) (int, any, error)) (int, any, error) {
 	var vw *storedView
-	if (view == "" || view == "players") && q.Get("group") == "" {
-		if vw, err = a.openTableView(c, "standings"); err != nil {
+	if tableView {
+		var err error
+		if vw, err = a.openTableView(c, kind); err != nil {
 			return 0, nil, err
 		}
-		head, rows, ok, err := viewPage[standingsOut, standingRowOut](vw, pg)
+		head, rows, ok, err := viewPage[H, R](vw, pg)
 		if err != nil {
 			return 0, nil, err
 		}
 		if ok {
-			head.Rows = rows
-			return playerTablePage(c, head, pg, vw.rows(), format)
+			return page(head, rows, vw.rows())
 		}
 	}
 	if vw == nil { // a team event, a team view, a group's table: the response view serves it
-		return a.serveViewed(c, "GET /tournaments/{tid}/standings", func() (int, any, error) { return a.standingsFromEvent(c, nil, view, format, pg) })
+		return a.serveViewed(c, "GET /tournaments/{tid}/"+kind, func() (int, any, error) { return fromEvent(nil) })
 	}
-	return a.standingsFromEvent(c, vw, view, format, pg)
+	return fromEvent(vw)
 }
 
 // viewPage reads a page of rows and the head of a players' table or
@@ -126,17 +141,25 @@ func viewPage[H, R any](vw *storedView, pg page) (head H, rows []R, ok bool, err
 	return head, rows, err == nil, err
 }
 
+// viewedTables is the tables a players' table route reads from the event
+// (tables, its ?group= among them); with no table view vw to store, the
+// answer is marked for its response view when the group is the event's.
+func (a *API) viewedTables(c *call, vw *storedView) (*event, *service.Tables, error) {
+	group := c.r.URL.Query().Get("group")
+	ev, tb, err := a.tables(c, group)
+	if err == nil && vw == nil && knownGroup(ev, group) {
+		c.keepView(ev.nextStart(c.nowMs()))
+	}
+	return ev, tb, err
+}
+
 // standingsFromEvent answers GET …/standings from the event, storing the
 // players' table view vw (when given) or marking the answer for its
 // response view.
 func (a *API) standingsFromEvent(c *call, vw *storedView, view, format string, pg page) (int, any, error) {
-	group := c.r.URL.Query().Get("group")
-	ev, tb, err := a.tables(c, group)
+	ev, tb, err := a.viewedTables(c, vw)
 	if err != nil {
 		return 0, nil, err
-	}
-	if vw == nil && knownGroup(ev, group) {
-		c.keepView(ev.nextStart(c.nowMs()))
 	}
 	if view == "overall" {
 		return overallPlaces(ev, format)
@@ -195,18 +218,6 @@ func standingsCSV(t standingsOut) raw {
 	return csvAnswer(header, recs)
 }
 
-// csvAnswer is a spreadsheet answer: the header row, then the rows.
-func csvAnswer(header []string, rows [][]string) raw {
-	var buf bytes.Buffer
-	w := newCSVWriter(&buf)
-	_ = w.Write(header)
-	for _, r := range rows {
-		_ = w.Write(r)
-	}
-	w.Flush()
-	return raw{contentType: csvType, data: buf.Bytes()}
-}
-
 type crossCellOut struct {
 	Round          int     `json:"round"`
 	Opponent       *string `json:"opponent"`
@@ -247,36 +258,20 @@ func (a *API) getCrosstable(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	var vw *storedView
-	if c.r.URL.Query().Get("group") == "" {
-		if vw, err = a.openTableView(c, "crosstable"); err != nil {
-			return 0, nil, err
-		}
-		head, rows, ok, err := viewPage[crosstableOut, crossRowOut](vw, pg)
-		if err != nil {
-			return 0, nil, err
-		}
-		if ok {
+	return servePlayerTable(a, c, "crosstable", c.r.URL.Query().Get("group") == "", pg,
+		func(head crosstableOut, rows []crossRowOut, total int) (int, any, error) {
 			head.Rows = rows
-			return crosstablePage(c, head, pg, vw.rows(), format)
-		}
-	}
-	if vw == nil { // a team event, a group's table: the response view serves it
-		return a.serveViewed(c, "GET /tournaments/{tid}/crosstable", func() (int, any, error) { return a.crosstableFromEvent(c, nil, format, pg) })
-	}
-	return a.crosstableFromEvent(c, vw, format, pg)
+			return crosstablePage(c, head, pg, total, format)
+		},
+		func(vw *storedView) (int, any, error) { return a.crosstableFromEvent(c, vw, format, pg) })
 }
 
 // crosstableFromEvent answers GET …/crosstable from the event, storing the
 // crosstable view vw (when given) or marking the answer for its response view.
 func (a *API) crosstableFromEvent(c *call, vw *storedView, format string, pg page) (int, any, error) {
-	group := c.r.URL.Query().Get("group")
-	ev, tb, err := a.tables(c, group)
+	ev, tb, err := a.viewedTables(c, vw)
 	if err != nil {
 		return 0, nil, err
-	}
-	if vw == nil && knownGroup(ev, group) {
-		c.keepView(ev.nextStart(c.nowMs()))
 	}
 	ct, err := tb.Crosstable()
 	if err != nil {
@@ -307,7 +302,7 @@ func (a *API) crosstableFromEvent(c *call, vw *storedView, format string, pg pag
 func crosstablePage(c *call, out crosstableOut, pg page, total int, format string) (int, any, error) {
 	c.settled(!out.Live && c.r.URL.Query().Get("round") != "")
 	if format == "csv" {
-		return http.StatusOK, raw{contentType: csvType, data: crosstableCSV(out.Rows)}, nil
+		return http.StatusOK, crosstableCSV(out.Rows), nil
 	}
 	out.pageOut = pageInfo(c, pg, total)
 	return http.StatusOK, out, nil

@@ -1,13 +1,9 @@
 package httpapi
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/xqtour/xqtour/shared/service/viewcache"
@@ -17,9 +13,9 @@ import (
 // Materialised views: the public tables (a round's pairings with results,
 // standings, crosstable) of an individual event are kept as views
 // (shared/service/viewcache: stored under V#<tid>, current by the event's
-// stamp). Here is what a view holds and how it is rendered: its head is
-// the response without its rows, as JSON; its rows are viewChunkRows a
-// chunk, gzipped JSON.
+// stamp; what a view holds, its head and its rows in chunks, and which
+// view a table query names are there too). Here is how a view is rendered
+// and read back as this API's answers.
 //
 // A view is named round#<nnnn>, standings#<nnnn|last|live>,
 // crosstable#<…>, rounds (the round list) or finished (whether the event
@@ -27,10 +23,6 @@ import (
 // from the event read after the view's stamp. A round's view whose only
 // change is results is patched from that round's result items instead
 // (patchRound).
-
-// viewChunkRows rows of a table per chunk item: a 500-row crosstable of 11
-// rounds is ~600 KB of JSON, some 50 KB gzipped, well inside an item.
-const viewChunkRows = 500
 
 // storedView is one request's materialised view: what was read, and how to
 // store it again when it was not current. A nil *storedView (a request the views
@@ -83,54 +75,13 @@ func (v *storedView) rows() int { return v.v.Rows() }
 var errViewGone = viewcache.ErrGone
 
 // viewRows reads the rows [offset, offset+limit) of a current view (limit
-// < 0: to the end), reading only the chunks that hold them.
+// < 0: to the end): viewcache.ReadRows.
 func viewRows[R any](v *storedView, offset, limit int) ([]R, error) {
-	end := v.rows()
-	if limit >= 0 {
-		end = min(end, offset+limit)
-	}
-	if offset >= end {
-		return []R{}, nil
-	}
-	first := offset / viewChunkRows
-	chunks, err := v.v.Read(v.c.ctx(), first, (end-1)/viewChunkRows+1)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]R, 0, end-offset)
-	for i, chunk := range chunks {
-		var rows []R
-		if err := gunzipJSON(chunk, &rows); err != nil {
-			return nil, fmt.Errorf("decode view %s chunk %d: %w", v.v.Name(), first+i, err)
-		}
-		for j, r := range rows {
-			if at := (first+i)*viewChunkRows + j; at >= offset && at < end {
-				out = append(out, r)
-			}
-		}
-	}
-	return out, nil
+	return viewcache.ReadRows[R](v.c.ctx(), v.v, offset, limit)
 }
 
 // tableDeps are the counters of a table after round n.
 func tableDeps(n int) []string { return viewcache.TableDeps(n) }
-
-// pendingAfter is the view's Pending for the default table after round n
-// of ev: round n+1 when it is paired (it is not complete, or the table
-// would be after it).
-func pendingAfter(ev *event, n int) *viewcache.Pending {
-	r := ev.Round(n + 1)
-	if r == nil {
-		return nil // pairing it writes the event item: the event's counter moves
-	}
-	p := &viewcache.Pending{Round: n + 1}
-	for _, pr := range r.Pairings {
-		if _, ok := ev.H.Result(r.Number, pr); !ok {
-			p.Missing++
-		}
-	}
-	return p
-}
 
 // saveView stores the response built from the event (read after v's
 // stamp): head is the response without rows, deps the counters it depends
@@ -139,84 +90,40 @@ func saveView[R any](v *storedView, head any, rows []R, deps []string, pending *
 	if v == nil {
 		return
 	}
-	h, err := json.Marshal(head)
+	v.save(viewcache.RowsBuild(head, rows, deps, pending, v.startsAt))
+}
+
+// save stores build b of the view (or logs err, b's encoding failing): a
+// failure costs only a later read the event's read again.
+func (v *storedView) save(b viewcache.Build, err error) {
+	if err == nil {
+		err = v.v.Save(v.c.ctx(), v.c.now, b)
+	}
 	if err != nil {
 		v.a.log.Warn("view not stored", "tournament", v.t.ID, "view", v.v.Name(), "err", err.Error())
-		return
 	}
-	b := viewcache.Build{Head: h, Rows: len(rows), Deps: deps, Pending: pending, StartsAt: v.startsAt}
-	for i := 0; i < len(rows); i += viewChunkRows {
-		gz, err := gzipJSON(rows[i:min(len(rows), i+viewChunkRows)])
-		if err != nil {
-			v.a.log.Warn("view not stored", "tournament", v.t.ID, "view", v.v.Name(), "err", err.Error())
-			return
-		}
-		b.Chunks = append(b.Chunks, gz)
-	}
-	v.save(b)
-}
-
-// save stores build b of the view.
-func (v *storedView) save(b viewcache.Build) {
-	if err := v.v.Save(v.c.ctx(), v.c.now, b); err != nil {
-		v.a.log.Warn("view not stored", "tournament", v.t.ID, "view", v.v.Name(), "err", err.Error())
-	}
-}
-
-// gzipJSON is v as JSON (HTML left unescaped), gzipped.
-func gzipJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return viewcache.Compress(buf.Bytes()), nil
-}
-
-func gunzipJSON(data []byte, v any) error {
-	body, err := viewcache.Decompress(data)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(body, v)
 }
 
 // openTableView opens the materialised view of a players' table (kind
 // "standings" or "crosstable") that the request's ?round= and ?live= ask
-// for; a malformed query gets no view (the event's read reports it).
+// for (viewcache.TableName); a malformed query gets no view (the event's
+// read reports it).
 func (a *API) openTableView(c *call, kind string) (*storedView, error) {
 	q := c.r.URL.Query()
-	name := kind + "#last"
-	switch s := q.Get("round"); {
-	case s != "":
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > 9999 {
-			return nil, nil
-		}
-		name = fmt.Sprintf("%s#%04d", kind, n)
-	case q.Get("live") == "true":
-		name = kind + "#live"
-	case q.Get("live") != "" && q.Get("live") != "false":
+	name, ok := viewcache.TableName(kind, q.Get("round"), q.Get("live"))
+	if !ok {
 		return nil, nil
 	}
 	return a.openView(c, c.r.PathValue("tid"), name)
 }
 
 // saveTable stores a players' table after round n of ev (head without its
-// rows, and the rows) as the view v was opened for.
-func saveTable[H, R any](v *storedView, ev *event, n int, head H, rows []R) {
+// rows, and the rows) as the view v was opened for (viewcache.TableBuild).
+func saveTable[R any](v *storedView, ev *event, n int, head any, rows []R) {
 	if v == nil {
 		return
 	}
-	switch {
-	case strings.HasSuffix(v.v.Name(), "#last"):
-		saveView(v, head, rows, tableDeps(n), pendingAfter(ev, n))
-	case strings.HasSuffix(v.v.Name(), "#live"):
-		saveView(v, head, rows, tableDeps(ev.T.Round), nil)
-	default:
-		saveView(v, head, rows, tableDeps(n), nil)
-	}
+	v.save(viewcache.TableBuild(v.v, ev.Event, n, head, rows))
 }
 
 // roundViewName is the view of round n's pairings and results.
@@ -280,7 +187,7 @@ func roundResponse(c *call, out *roundOut, format string, err error) (int, any, 
 	}
 	c.settled(done)
 	if format == "csv" {
-		return http.StatusOK, raw{contentType: csvType, data: roundCSV(*out)}, nil
+		return http.StatusOK, roundCSV(*out), nil
 	}
 	c.varyLanguage = true
 	return http.StatusOK, localizeRound(*out, c.r), nil
@@ -322,7 +229,7 @@ func (a *API) cachedRounds(c *call) (*storedView, *roundListOut, error) {
 // this is what most of its reads cost. Knockout systems add games as results
 // come in (extendRound) and are rebuilt whole.
 func (a *API) patchRound(v *storedView, n int) (*roundOut, error) {
-	if v == nil || !patchable(v.t) || !v.v.Fresh(v.c.nowMs()) || !v.v.Unchanged(viewcache.EventCounter, viewcache.RoundCounter(n)) {
+	if v == nil || !v.t.Settings.ResultsKeepPairings() || !v.v.Fresh(v.c.nowMs()) || !v.v.Unchanged(viewcache.EventCounter, viewcache.RoundCounter(n)) {
 		return nil, nil
 	}
 	var out roundOut
@@ -353,15 +260,4 @@ func (a *API) patchRound(v *storedView, n int) (*roundOut, error) {
 	out.Pairings = rows
 	out.Started = v.startsAt != 0 && v.c.nowMs() >= v.startsAt
 	return &out, nil
-}
-
-// patchable reports whether results alone never change a round's pairings
-// in t's system: not in a knockout, where a result can call for the next
-// game of a match (S-3).
-func patchable(t *tournament.Tournament) bool {
-	switch t.Settings.System {
-	case tournament.Swiss, tournament.SwissElimination, tournament.SwissNPlusOne, tournament.RoundRobin, tournament.DoubleRoundRobin:
-		return true
-	}
-	return false
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"slices"
 	"sync/atomic"
 
 	"github.com/xqtour/xqtour/shared/service/command"
@@ -279,4 +280,53 @@ func entryRefusal(err error) error {
 func isNotFound(err error) bool {
 	var e *command.Error
 	return errors.As(err, &e) && e.Kind == command.NotFound
+}
+
+// EntryRow is one line of the organiser's list of entries: an entry
+// awaiting approval (Pending) or a registered player, with the other rows
+// likely the same person (E-1).
+type EntryRow struct {
+	ID, Name, Club string
+	Rating         int
+	// Pending marks an entry awaiting approval; Player is the registered
+	// player otherwise, and Number its shown number.
+	Pending    bool
+	Player     *tournament.Player
+	Number     int
+	EnteredAt  int64
+	Duplicates []string
+}
+
+// EntryList is event t's entries awaiting approval, in id order, then its
+// registered players in number order, each with the ids of the other rows
+// that share its name and club (tournament.Duplicates).
+func (s *Service) EntryList(ctx context.Context, t *tournament.Tournament) ([]EntryRow, error) {
+	players, err := s.Players(ctx, t.ID)
+	if err != nil {
+		return nil, err
+	}
+	pending, err := s.PendingEntries(ctx, t.ID)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]EntryRow, 0, len(pending)+len(players))
+	for _, pe := range pending {
+		rows = append(rows, EntryRow{ID: pe.ID, Name: pe.Name, Club: pe.Club, Rating: pe.Rating, Pending: true, EnteredAt: pe.EnteredAt})
+	}
+	number := tournament.ShownNumbers(t, players)
+	slices.SortFunc(players, func(x, y *tournament.Player) int { return number[x.ID] - number[y.ID] })
+	for _, p := range players {
+		rows = append(rows, EntryRow{ID: p.ID, Name: p.Name, Club: p.Club, Rating: p.Rating, Player: p, Number: number[p.ID], EnteredAt: p.RegisteredAt})
+	}
+	names, clubs := make([]string, len(rows)), make([]string, len(rows))
+	for i, r := range rows {
+		names[i], clubs[i] = r.Name, r.Club
+	}
+	for i, others := range tournament.Duplicates(names, clubs) {
+		rows[i].Duplicates = []string{}
+		for _, j := range others {
+			rows[i].Duplicates = append(rows[i].Duplicates, rows[j].ID)
+		}
+	}
+	return rows, nil
 }

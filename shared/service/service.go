@@ -23,7 +23,7 @@
 //	players.go      a player's status: withdraw, pause, resume (S-6)
 //	registration.go entering players and officials (S-1, S-2, O-1), the broadcast delay
 //	entries.go      entries by the players (E-1): open, close, enter, approve, reject,
-//	                the entries pending
+//	                the entries pending, the organiser's list with duplicates (EntryList)
 //	checkin.go      check-in (E-2); expulsion.go expulsions (O-2), decided or by ruling
 //	festivals.go    festivals (E-3), their officials, and creating an event (CreateEvent)
 //	people.go       editing and removing players, tokens reissued or rotated
@@ -45,8 +45,10 @@
 //	                votes, adjournment, signatures) run by the game layer's
 //	                write loop (OnGame)
 //	gamereads.go    a standalone game created; games read by id (GamesByID, the one
-//	                batch read of games), a game record's header (RecordInfo)
+//	                batch read of games), a game record's header (RecordInfo);
+//	                eventrecords.go an event's games as one PGN file (EventRecords)
 //	ids.go          ids and tokens (TokenMatches); limits.go the caps on lists (Limits)
+//	credentials.go  who a token speaks for and the hash it must match (TokenHolder)
 //	expiry.go       an unpaired event's expiry, kept once paired
 //	itemcheck.go    the checks of one item another stack sent (an import, a mirror)
 //	command/        refusals by kind, the retry of the store's contention, sequencing
@@ -55,8 +57,14 @@
 //	                by item), PGN records imported or loaded into a game
 //	items/          the stored shape of every item kind
 //	mirror/         an event mirrored live to another stack: sender, queue, the
-//	                copy's apply, takeover, the read-only refusal
-//	viewcache/      the public views kept under V#<tid>: stamps, builds, chunks
+//	                copy's apply, takeover, the read-only refusal; mirror/httptransport
+//	                its Transport over net/http (requests to the other stack)
+//	replay/         the records an Idempotency-Key replays: scoped, fingerprinted,
+//	                sealed, reserved and settled with retry
+//	usage/          each event's usage counters: gathered per process, written
+//	                with one atomic ADD at most every interval (pricing: shared/pricing)
+//	viewcache/      the public views kept under V#<tid>: stamps, builds, a table's
+//	                rows in chunks, whole answers, which view a query names
 package service
 
 import (

@@ -175,6 +175,41 @@ func DuplicateKey(name, club string) string {
 	return norm(name) + "\x00" + norm(club)
 }
 
+// Duplicates is, for each of a list of entries (their names and clubs),
+// the positions of the others that are likely the same person (E-1: the
+// same DuplicateKey), in list order; nil for an entry with none.
+func Duplicates(names, clubs []string) [][]int {
+	byKey := map[string][]int{}
+	keys := make([]string, len(names))
+	for i := range names {
+		keys[i] = DuplicateKey(names[i], clubs[i])
+		byKey[keys[i]] = append(byKey[keys[i]], i)
+	}
+	out := make([][]int, len(names))
+	for i, k := range keys {
+		for _, j := range byKey[k] {
+			if j != i {
+				out[i] = append(out[i], j)
+			}
+		}
+	}
+	return out
+}
+
+// FreePlaces is how many entries the event can still take (E-1): its
+// entry capacity when the organiser set one, else MaxPlayers, less the
+// players registered and the entries awaiting approval.
+func (t *Tournament) FreePlaces() int {
+	places, pending := MaxPlayers, 0
+	if p := t.Entries; p != nil {
+		pending = p.Pending
+		if p.Capacity > 0 {
+			places = p.Capacity
+		}
+	}
+	return max(0, places-t.Entrants()-pending)
+}
+
 // checkCheckIn validates the check-in option (E-2): it decides who is
 // paired round by round, which only a Swiss does; a round robin's table
 // and a knockout's bracket are fixed.

@@ -92,3 +92,26 @@ func TestCheckIn_Window_E2(t *testing.T) {
 	ev.Round = 3
 	wantRefusal(t, "past the last round", ev.CheckIn(ps[0], 4, 0), tournament.CodeEventComplete, "E-2")
 }
+
+// E-1: entries sharing a name and club, case and spacing aside, flag each
+// other as likely the same person; the free places count the capacity
+// less the registered players and the pending entries.
+func TestEntries_DuplicatesAndFreePlaces_E1(t *testing.T) {
+	d := tournament.Duplicates([]string{"Li Wei", "li  wei", "Li Wei", "Zhang"}, []string{"Club", "club", "Other", "Club"})
+	if len(d) != 4 || len(d[0]) != 1 || d[0][0] != 1 || len(d[1]) != 1 || d[1][0] != 0 || d[2] != nil || d[3] != nil {
+		t.Errorf("Duplicates = %v, want [[1] [0] [] []]", d)
+	}
+	ev, _ := event(t, tournament.Settings{Name: "x", System: tournament.Swiss, Rounds: 5}, 1)
+	if got, want := ev.FreePlaces(), tournament.MaxPlayers-ev.Entrants(); got != want {
+		t.Errorf("FreePlaces without terms = %d, want %d", got, want)
+	}
+	if err := ev.OpenEntries(tournament.EntryPolicy{Capacity: ev.Entrants() + 2, Approval: true}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ev.Enter(tournament.Entry{Name: "A"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := ev.FreePlaces(); got != 1 {
+		t.Errorf("FreePlaces with one pending of two = %d, want 1", got)
+	}
+}

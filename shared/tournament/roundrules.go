@@ -124,3 +124,16 @@ func (t *Tournament) tableRounds() int {
 	}
 	return roundrobin.Rounds(field, cycles)
 }
+
+// ResultsKeepPairings reports whether results alone never change a round's
+// pairings in the event's system: true of the Swiss systems and the round
+// robins; not of a knockout, where a result can call for the next game of
+// a match (S-3), nor of the systems with knockout stages. A view of a
+// round's pairings may then take in new results without being built again.
+func (s Settings) ResultsKeepPairings() bool {
+	switch s.System {
+	case Swiss, SwissElimination, SwissNPlusOne, RoundRobin, DoubleRoundRobin:
+		return true
+	}
+	return false
+}

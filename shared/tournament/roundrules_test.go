@@ -205,3 +205,14 @@ func TestMayBeFinished_S4_S8(t *testing.T) {
 		}
 	}
 }
+
+// TestResultsKeepPairings_S3: only a system without knockout matches keeps
+// a round's pairings whatever its results.
+func TestResultsKeepPairings_S3(t *testing.T) {
+	keep := map[string]bool{tournament.Swiss: true, tournament.SwissElimination: true, tournament.SwissNPlusOne: true, tournament.RoundRobin: true, tournament.DoubleRoundRobin: true}
+	for _, sys := range tournament.Systems {
+		if got := (tournament.Settings{System: sys}).ResultsKeepPairings(); got != keep[sys] {
+			t.Errorf("%s: ResultsKeepPairings = %v, want %v", sys, got, keep[sys])
+		}
+	}
+}

@@ -1,8 +1,9 @@
 // Package mirror keeps a live, read-only copy of one event on another stack
 // (issue 31: the venue's laptop runs the event, a deployed stack shows it).
 // It is the mirror's whole application logic; the HTTP layer decodes its
-// routes, calls it and renders what it answers, and gives it the one thing
-// it cannot do without HTTP, a Transport that posts to another stack.
+// routes, calls it and renders what it answers; the one thing it cannot do
+// without HTTP, a Transport that posts to another stack, is
+// mirror/httptransport's.
 //
 //   - Start, on the source (organiser), claims the copy on the target (its
 //     POST …/mirror/replica, with the target's creation key and the event's
@@ -36,6 +37,7 @@
 //	           item as an import checks it: service.DecodeSent, Renders), the
 //	           read-only marks of an imported copy's games (CopyMarks, the
 //	           transfer's Marks)
+//	httptransport/  the Transport over net/http
 package mirror
 
 import (

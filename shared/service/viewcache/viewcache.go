@@ -2,9 +2,11 @@
 // partition V#<tid>, so a public read costs what it returns, not the
 // event's whole history (a 10,000-player event after six rounds is ~16 MB,
 // ~4,000 read units, in its own partition). It stores and reads bytes
-// under a view's name and build and knows when they are current; what a
-// view holds and how it is rendered is the HTTP layer's (shared/httpapi's
-// views.go and responseviews.go).
+// under a view's name and build and knows when they are current, encodes
+// a table's rows in chunks and a whole response in pieces (rows.go), and
+// names the view a table query asks for; the rows' shapes and how they
+// are rendered are the HTTP layer's (shared/httpapi's views.go and
+// responseviews.go).
 //
 //	PK       SK                          holds
 //	V#<tid>  STAMP                       counters advanced after every write to T#<tid> (Stamp)
