@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/xqtour/xqtour/shared/game"
 	"github.com/xqtour/xqtour/shared/service/command"
@@ -25,26 +26,36 @@ func NeedsStart(sg *games.Item, r *tournament.Round, now int64) bool {
 
 // StartGames makes the round's games run from its start. A game changed by
 // an arrival meanwhile loses the conditional write and is read and started
-// again; what still fails is left to the next read of the round (the round
-// item is not marked ready), and logged.
+// again, and a store failure is retried, with back-off, within the
+// command's retry budget: no read of the round repairs a game left
+// unstarted (a GET writes nothing), so the start itself must see every game
+// running. What still fails after the budget is logged.
 func (s *Service) StartGames(ctx context.Context, t *tournament.Tournament, r *tournament.Round, h *tournament.History, now int64) {
 	ctx = context.WithoutCancel(ctx)
-	for range 3 {
-		if err := s.EnsureGames(ctx, t, r, h, now); err != nil {
-			s.log.Warn("round started, its games left to the next read", "tournament", t.ID, "round", r.Number, "err", err.Error())
-			return
-		}
-		have, err := s.RoundGames(ctx, r)
-		if err != nil {
-			return
-		}
-		waiting := false
-		for _, sg := range have {
-			waiting = waiting || NeedsStart(sg, r, now)
+	began := time.Now()
+	for attempt := 0; ; attempt++ {
+		err := s.EnsureGames(ctx, t, r, h, now)
+		waiting := err != nil
+		if err == nil {
+			have, rerr := s.RoundGames(ctx, r)
+			waiting, err = rerr != nil, rerr
+			for _, sg := range have {
+				waiting = waiting || NeedsStart(sg, r, now)
+			}
 		}
 		if !waiting {
 			return
 		}
+		pause := command.Backoff(attempt)
+		if time.Since(began)+pause >= command.Budget {
+			msg := "games still waiting to start"
+			if err != nil {
+				msg = err.Error()
+			}
+			s.log.Warn("round started, some of its games not", "tournament", t.ID, "round", r.Number, "err", msg)
+			return
+		}
+		time.Sleep(pause)
 	}
 }
 
