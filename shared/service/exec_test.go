@@ -18,18 +18,28 @@ import (
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
-// newService is the service over a fresh embedded store, with one event
-// in registration whose organiser is the caller the returned credential
-// names.
-func newService(t *testing.T) (*service.Service, string, service.Credential) {
+// testEvent is a service over a fresh embedded store (st) at a fixed
+// instant (now), with one event tid in registration whose organiser is the
+// caller the credential organiser names.
+type testEvent struct {
+	svc       *service.Service
+	st        *store.Store
+	tid       string
+	organiser service.Credential
+	now       func() time.Time
+}
+
+// newEvent starts the store and stores the event of settings s, under a
+// service with opts.
+func newEvent(t *testing.T, opts service.Options, s tournament.Settings) testEvent {
 	t.Helper()
 	st, _, _ := storetest.Start(t)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	now := func() time.Time { return time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC) }
-	svc := service.New(st, now, service.Options{}, nil, log)
+	svc := service.New(st, now, opts, nil, log)
 	svc.Games = &games.Store{Store: st, Log: log, Own: svc.PairingsGame}
 	tid := service.NewID('t')
-	ev, err := tournament.New(tid, tournament.Settings{Name: "Exec Open", Rounds: 5}, "hash", now().UnixMilli())
+	ev, err := tournament.New(tid, s, "hash", now().UnixMilli())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +49,15 @@ func newService(t *testing.T) (*service.Service, string, service.Credential) {
 	organiser := func(context.Context, *tournament.Tournament) (service.Caller, error) {
 		return service.Caller{Scope: tid, ID: tid, Role: service.Organiser}, nil
 	}
-	return svc, tid, organiser
+	return testEvent{svc: svc, st: st, tid: tid, organiser: organiser, now: now}
+}
+
+// newService is newEvent's service, event and organiser for a five-round
+// Swiss with the default options.
+func newService(t *testing.T) (*service.Service, string, service.Credential) {
+	t.Helper()
+	e := newEvent(t, service.Options{}, tournament.Settings{Name: "Exec Open", Rounds: 5})
+	return e.svc, e.tid, e.organiser
 }
 
 // Registrations racing on one event item all land, each with its own

@@ -1,17 +1,10 @@
 package service_test
 
 import (
-	"context"
-	"io"
-	"log/slog"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/xqtour/xqtour/shared/service"
-	"github.com/xqtour/xqtour/shared/service/games"
-	"github.com/xqtour/xqtour/shared/store"
-	"github.com/xqtour/xqtour/shared/store/storetest"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -20,22 +13,8 @@ import (
 // registered through Exec.
 func jobService(t *testing.T, threshold, players int) (*service.Service, string, service.Credential) {
 	t.Helper()
-	st, _, _ := storetest.Start(t)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	now := func() time.Time { return time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC) }
-	svc := service.New(st, now, service.Options{PairJobPlayers: threshold}, nil, log)
-	svc.Games = &games.Store{Store: st, Log: log, Own: svc.PairingsGame}
-	tid := service.NewID('t')
-	ev, err := tournament.New(tid, tournament.Settings{Name: "Job Open", Rounds: 3}, "hash", now().UnixMilli())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Put(t.Context(), service.EncodeItem(&store.Record{PK: store.TournamentPK(tid), SK: store.MetaSK, Kind: store.KindTournament}, ev)); err != nil {
-		t.Fatal(err)
-	}
-	organiser := func(context.Context, *tournament.Tournament) (service.Caller, error) {
-		return service.Caller{Scope: tid, ID: tid, Role: service.Organiser}, nil
-	}
+	e := newEvent(t, service.Options{PairJobPlayers: threshold}, tournament.Settings{Name: "Job Open", Rounds: 3})
+	svc, tid, organiser := e.svc, e.tid, e.organiser
 	for i := range players {
 		if _, err := svc.Exec(t.Context(), tid, organiser, service.RegisterPlayer{Name: string(rune('A' + i)), Rating: 2000 - i}); err != nil {
 			t.Fatal(err)

@@ -1,19 +1,13 @@
 package service_test
 
 import (
-	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/xqtour/xqtour/shared/service"
-	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
-	"github.com/xqtour/xqtour/shared/store/storetest"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -27,22 +21,8 @@ func TestPairRound_StagedPastOneTransaction(t *testing.T) {
 	oldPart, oldRate := store.StagedPart, store.StageRate
 	store.StagedPart, store.StageRate = 64, 1e9
 	t.Cleanup(func() { store.StagedPart, store.StageRate = oldPart, oldRate })
-	st, _, _ := storetest.Start(t)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	now := func() time.Time { return time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC) }
-	svc := service.New(st, now, service.Options{}, nil, log)
-	svc.Games = &games.Store{Store: st, Log: log, Own: svc.PairingsGame}
-	tid := service.NewID('t')
-	ev, err := tournament.New(tid, tournament.Settings{Name: "Staged Open", Rounds: 5}, "hash", now().UnixMilli())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Put(t.Context(), service.EncodeItem(&store.Record{PK: store.TournamentPK(tid), SK: store.MetaSK, Kind: store.KindTournament}, ev)); err != nil {
-		t.Fatal(err)
-	}
-	organiser := func(context.Context, *tournament.Tournament) (service.Caller, error) {
-		return service.Caller{Scope: tid, ID: tid, Role: service.Organiser}, nil
-	}
+	e := newEvent(t, service.Options{}, tournament.Settings{Name: "Staged Open", Rounds: 5})
+	svc, st, tid, organiser, now := e.svc, e.st, e.tid, e.organiser, e.now
 	for i := range 40 {
 		if _, err := svc.Exec(t.Context(), tid, organiser, service.RegisterPlayer{Name: fmt.Sprintf("P%d", i), Rating: 2400 - i}); err != nil {
 			t.Fatal(err)
