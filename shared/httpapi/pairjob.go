@@ -15,7 +15,7 @@ import (
 // …/rounds answers 202 with the job, GET …/rounds/{n}/job says how it goes,
 // and the round reads at GET …/rounds/{n} once done. Where the job runs is
 // the deployment's: the rounds function invokes itself asynchronously on
-// Lambda (functions/pairround, WithPairJobStarter); locally and in tests it
+// Lambda (shared/httpapi/pairjoblambda, WithPairJobStarter); locally and in tests it
 // runs in this process.
 
 // PairJobStarter starts the job pairing round n of event tid somewhere
