@@ -164,7 +164,9 @@ func TestMirrorTwoStacks(t *testing.T) {
 		games = append(games, p.(map[string]any)["gameId"].(string))
 	}
 	call(t, "POST", a.base()+"/tournaments/"+tid+"/rounds/1/start", org, nil, 200)
-	// A spectator on B's live socket follows the first game.
+	// A spectator on B's live socket follows the first game, once B shows
+	// it: a game B has not received yet cannot be followed there (not_found).
+	until(t, 10*time.Second, "round 1 started", a, b, tid, 1, games[:1])
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(b.base(), "http")+"/ws", nil)
@@ -187,6 +189,9 @@ func TestMirrorTwoStacks(t *testing.T) {
 				Game struct{ Ply int }
 			}
 			_ = json.Unmarshal(data, &m)
+			if m.Type == "error" {
+				t.Fatalf("B's live socket refused: %s", data)
+			}
 			if want(m.Type, m.Game.Ply) {
 				return
 			}
