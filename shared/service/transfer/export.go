@@ -129,6 +129,10 @@ func pageBody(tid string, lines [][]byte, start, end int, snapshot, at, next, pa
 	return b.Bytes()
 }
 
+// gamesPerRead is how many games one read of Lines asks for: BatchGetItem's
+// most keys.
+const gamesPerRead = 100
+
 // Lines is every item of event tid in DynamoDB JSON, one per line, in the
 // export's order: the event item, the rest of the tournament's partition as
 // the table holds it, then the items of every game its rounds paired, by
@@ -163,12 +167,27 @@ func (s *Service) Lines(ctx context.Context, tid string) ([][]byte, error) {
 		}
 	}
 	slices.Sort(gids)
-	for _, gid := range slices.Compact(gids) {
-		game, err := s.store.Items(ctx, store.GamePK(gid))
-		if err != nil {
-			return nil, err
+	gids = slices.Compact(gids)
+	// A game's partition holds its item and that item's parts alone, so
+	// the games are read by key, a batch of gamesPerRead at a time and
+	// several batches at once: one Query per game, one after another, took
+	// 8–29 s for a 10,000-player event's export, past API Gateway's 29 s.
+	chunks := make([]map[store.Key][]*store.Item, (len(gids)+gamesPerRead-1)/gamesPerRead)
+	err = service.InParallel(len(chunks), func(c int) error {
+		part := gids[c*gamesPerRead : min((c+1)*gamesPerRead, len(gids))]
+		keys := make([]store.Key, len(part))
+		for i, gid := range part {
+			keys[i] = store.Key{PK: store.GamePK(gid), SK: store.GameSK}
 		}
-		items = append(items, game...)
+		var err error
+		chunks[c], err = s.store.ItemsOf(ctx, keys...)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, gid := range gids {
+		items = append(items, chunks[i/gamesPerRead][store.Key{PK: store.GamePK(gid), SK: store.GameSK}]...)
 	}
 	lines := make([][]byte, len(items))
 	for i, it := range items {
