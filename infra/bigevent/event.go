@@ -57,14 +57,13 @@ func (b *builder) build(players, rounds int) error {
 	fmt.Printf("registered %d players in %s\n", players, time.Since(began).Round(time.Second))
 	for n := 1; n <= rounds; n++ {
 		began := time.Now()
-		var r pairingsPage
 		body := fmt.Sprintf(`{"round":%d,"startsAt":%q}`, n, time.Now().UTC().Format(time.RFC3339))
 		stop, err := b.startProfile(n == rounds)
 		if err != nil {
 			return err
 		}
 		cpu0, store0 := cpuTime(), processCPU(b.lam.storePID)
-		r.Pairings, err = b.pairRound(ctx, n, body) // 201, or 202 and its job polled (pairjob.go)
+		r, err := b.pairRound(ctx, n, body) // 201, or 202 and its job polled (pairjob.go)
 		cpu, storeCPU := cpuTime()-cpu0, processCPU(b.lam.storePID)-store0
 		stop()
 		if err != nil {
@@ -77,6 +76,9 @@ func (b *builder) build(players, rounds int) error {
 				return err
 			}
 			fmt.Printf("round %d: the pairing answered %d of %d tables; %d more pages read\n", n, len(r.Pairings)-pages.tables, r.total(), pages.pages)
+		}
+		if len(r.Pairings) != r.total() { // every table is played, or the next round is refused
+			return fmt.Errorf("round %d: read %d of its %d tables", n, len(r.Pairings), r.total())
 		}
 		if err := b.results(ctx, r.Pairings); err != nil {
 			return err
