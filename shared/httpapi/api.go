@@ -97,6 +97,7 @@ import (
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/service/mirror"
 	"github.com/xqtour/xqtour/shared/service/replay"
+	"github.com/xqtour/xqtour/shared/service/telemetry"
 	"github.com/xqtour/xqtour/shared/service/transfer"
 	"github.com/xqtour/xqtour/shared/service/usage"
 	"github.com/xqtour/xqtour/shared/service/viewcache"
@@ -120,7 +121,7 @@ type API struct {
 	// request it forwards: a request without it bypassed the per-client limit.
 	originSecret string
 	// metrics, when set, receives one Embedded Metric Format line per request.
-	metrics *lineWriter
+	metrics *telemetry.Metrics
 	// usage gathers per-event usage between writes; memoryMB is the
 	// function's memory size, which prices its milliseconds.
 	usage      *usage.Book
@@ -193,7 +194,7 @@ func EnvOptions() []Option {
 
 // New builds the API over st.
 func New(st *store.Store, opts ...Option) *API {
-	a := &API{store: st, now: time.Now, log: NewLogger(os.Stderr), usageEvery: UsageFlushEvery, memoryMB: defaultMemoryMB}
+	a := &API{store: st, now: time.Now, log: telemetry.NewLogger(os.Stderr), usageEvery: UsageFlushEvery, memoryMB: defaultMemoryMB}
 	if mb, err := strconv.Atoi(os.Getenv("AWS_LAMBDA_FUNCTION_MEMORY_SIZE")); err == nil && mb > 0 {
 		a.memoryMB = mb
 	}
