@@ -207,7 +207,7 @@ func New(st *store.Store, opts ...Option) *API {
 	a.views = viewcache.New(st)
 	a.replays = replay.New(st)
 	a.usage = usage.New(st, a.log, a.usageEvery)
-	a.svc = service.New(st, a.now, service.Options{Retention: a.retention, PairJobPlayers: a.pairJobPlayers}, nil, a.log)
+	a.svc = service.New(st, a.now, service.Options{Retention: a.retention, PairJobPlayers: a.pairJobPlayers, StartPairJob: a.startPairJob}, nil, a.log)
 	a.games = a.gameStore() // its ending games are checked by the event layer
 	a.svc.Games = a.games
 	a.transfer = transfer.New(a.svc, st, a.games, transfer.Options{Keyed: a.creationKey != "", PageBytes: a.exportPage})

@@ -95,6 +95,9 @@ type Options struct {
 	// as jobs (PairRoundOrJob): more entrants than this; 0 is
 	// DefaultPairJobPlayers.
 	PairJobPlayers int
+	// StartPairJob, when set, is where a pairing job runs (an asynchronous
+	// Lambda invocation); nil runs it in this process (StartPairJob).
+	StartPairJob PairJobStarter
 }
 
 // New builds the service over st, reading time from clock unless a
