@@ -53,6 +53,17 @@ func (h *History) Result(round int, p Pairing) (Result, bool) {
 	return r, true
 }
 
+// Finished counts round r's games that have a result.
+func (h *History) Finished(r *Round) int {
+	n := 0
+	for _, p := range r.Pairings {
+		if _, ok := h.Result(r.Number, p); ok {
+			n++
+		}
+	}
+	return n
+}
+
 // Unfinished lists the games of paired rounds that have no result yet, in
 // round and table order (P-12).
 func (h *History) Unfinished() []string {

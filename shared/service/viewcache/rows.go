@@ -120,13 +120,7 @@ func PendingAfter(ev *service.Event, n int) *Pending {
 	if r == nil {
 		return nil // pairing it writes the event item: the event's counter moves
 	}
-	p := &Pending{Round: n + 1}
-	for _, pr := range r.Pairings {
-		if _, ok := ev.H.Result(r.Number, pr); !ok {
-			p.Missing++
-		}
-	}
-	return p
+	return &Pending{Round: n + 1, Missing: len(r.Pairings) - ev.H.Finished(r)}
 }
 
 // WholeBuild is the build of a response view: head as JSON, body gzipped
