@@ -47,7 +47,7 @@ func (h *History) Player(id string) *Player { return h.byID[id] }
 // round started) does not count.
 func (h *History) Result(round int, p Pairing) (Result, bool) {
 	r, ok := h.results[[2]int{round, p.Table}]
-	if !ok || (p.GameID != "" && r.GameID != "" && r.GameID != p.GameID) {
+	if !ok || !r.Of(p.GameID) {
 		return Result{}, false
 	}
 	return r, true
