@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"io"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/pricing"
 	"github.com/xqtour/xqtour/shared/service/telemetry"
+	"github.com/xqtour/xqtour/shared/service/usage"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -33,45 +33,9 @@ func WithMetrics(w io.Writer) Option {
 	}
 }
 
-// requestNote is what a request learns about itself while it is served: the
-// event it concerns once the handler has found it (a game route learns it
-// from the game item).
-type requestNote struct {
-	mu          sync.Mutex
-	event, game string
-	found       bool
-}
-
-type noteKey struct{}
-
 // noteEvent records that the request concerns event tid (and game gid, if
-// any), which exists: its usage is counted for that event.
-func noteEvent(ctx context.Context, tid, gid string) {
-	n, _ := ctx.Value(noteKey{}).(*requestNote)
-	if n == nil || tid == "" {
-		return
-	}
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.event, n.found = tid, true
-	if gid != "" {
-		n.game = gid
-	}
-}
-
-// eventOf is the event a finished request's usage is counted for: the one
-// the handler found, else the path's event when the answer shows the event
-// exists (a success, or a refusal by the rules). A request refused before
-// its event was read (bad input, credentials, unknown id) counts for none,
-// so made-up ids create no usage items.
-func (n *requestNote) eventOf(status int) string {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.found || status < 400 || status == http.StatusConflict || status == http.StatusUnprocessableEntity {
-		return n.event
-	}
-	return ""
-}
+// any), which exists: its usage is counted for that event (usage.Found).
+func noteEvent(ctx context.Context, tid, gid string) { usage.Found(ctx, tid, gid) }
 
 // requestID is API Gateway's id for the request, or a fresh one on the local stack.
 func requestID(r *http.Request) string {
@@ -84,11 +48,9 @@ func requestID(r *http.Request) string {
 }
 
 // observe writes the request's log line and metrics and counts its usage.
-func (a *API) observe(r *http.Request, route string, status int, elapsed time.Duration, cold bool, m *store.Meter, n *requestNote) {
+func (a *API) observe(r *http.Request, route string, status int, elapsed time.Duration, cold bool, m *store.Meter, n *usage.Note) {
 	ms := float64(elapsed.Microseconds()) / 1000
-	n.mu.Lock()
-	tid, gid := n.event, n.game
-	n.mu.Unlock()
+	tid, gid := n.Names()
 	conflict := status == http.StatusConflict || m.Conflicts() > 0
 	throttled := status == http.StatusTooManyRequests || m.Throttles() > 0
 	attrs := []any{
@@ -106,7 +68,8 @@ func (a *API) observe(r *http.Request, route string, status int, elapsed time.Du
 	if a.metrics != nil {
 		a.metrics.Request(a.now(), route, status, ms, cold)
 	}
-	if ev := n.eventOf(status); ev != "" {
+	// The answer shows the event exists when it is a success or a refusal by the rules.
+	if ev := n.Counted(status < 400 || status == http.StatusConflict || status == http.StatusUnprocessableEntity); ev != "" {
 		a.usage.Record(ev, pricing.Invocation(ms, a.memoryMB, m.ReadUnits(), m.WriteUnits(), m.Requests()), a.now())
 	}
 }
