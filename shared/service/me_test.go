@@ -60,3 +60,31 @@ func TestMe(t *testing.T) {
 		t.Errorf("organiser: %+v %v", me, err)
 	}
 }
+
+// A read of one round shows that round; of none, every round paired; a
+// round not yet paired is not found, naming how far the event is.
+func TestRoundsOf(t *testing.T) {
+	svc, tid, organiser := newService(t)
+	for _, name := range []string{"Wang", "Li"} {
+		if _, err := svc.Exec(t.Context(), tid, organiser, service.RegisterPlayer{Name: name}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	one := 1
+	if _, err := svc.Exec(t.Context(), tid, organiser, service.PairRound{Round: &one}); err != nil {
+		t.Fatal(err)
+	}
+	ev, err := svc.Load(t.Context(), tid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for only, want := range map[int]int{0: 1, 1: 1} {
+		if rs, err := ev.RoundsOf(only); err != nil || len(rs) != want || rs[0].Number != 1 {
+			t.Errorf("RoundsOf(%d): %v %v", only, rs, err)
+		}
+	}
+	var ce *command.Error
+	if _, err := ev.RoundsOf(2); !errors.As(err, &ce) || ce.Kind != command.NotFound || ce.Message != "round 2 of "+tid+" (the event has paired 1) not found" {
+		t.Errorf("RoundsOf(2): %v", err)
+	}
+}
