@@ -4,8 +4,11 @@
 // ~4,000 read units, in its own partition). It stores and reads bytes
 // under a view's name and build and knows when they are current, encodes
 // a table's rows in chunks and a whole response in pieces (rows.go), and
-// names the view a table query asks for; the rows' shapes and how they
-// are rendered are the HTTP layer's (shared/httpapi's views.go and
+// names the view a table query asks for. A read opens its view (Open),
+// serves a page of it while current (Page) or reads the event and saves
+// the view again, and brings a round's view behind by its results alone
+// up to date from them (Patchable). The rows' shapes and how they are
+// rendered are the HTTP layer's (shared/httpapi's views.go and
 // responseviews.go).
 //
 //	PK       SK                          holds
