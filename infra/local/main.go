@@ -51,13 +51,14 @@ import (
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/live"
 	"github.com/xqtour/xqtour/shared/live/localws"
+	"github.com/xqtour/xqtour/shared/service/telemetry"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/embedded"
 	"github.com/xqtour/xqtour/web"
 )
 
 func main() {
-	log := httpapi.NewLogger(os.Stderr)
+	log := telemetry.NewLogger(os.Stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, log); err != nil {

@@ -31,8 +31,10 @@
 //	request.go        one request: decoding, Content-Type, Idempotency-Key replay
 //	                  (its records: shared/service/replay);
 //	                  idemscope.go whose replay an anonymous key's is (the caller's address)
-//	observe.go        request logs and metrics; usage.go each event's usage and its cost
-//	                  (counted and written: shared/service/usage)
+//	observe.go        what a request's log line and metrics hold (their shapes and
+//	                  writing: shared/service/telemetry); usage.go each event's usage
+//	                  and its cost (the event a request counts for, counted and
+//	                  written: shared/service/usage)
 //	auth.go           tokens to principals (service.Caller), requireRole, the
 //	                  Credential of event commands (eventCaller)
 //	security.go       path ids, the creation key, the origin secret, cache headers
@@ -50,13 +52,16 @@
 //	                  the organiser's list (E-1, service.Enter …); qr.go the entry's
 //	                  link as a QR code
 //	checkin.go        check-in (E-2): the player's or the desk's, the desk's list
+//	                  rendered (service.CheckInDesk)
 //	festivals.go      festivals (E-3): the festival token, its page and officials
 //	                  (service.CreateFestival …)
 //	rounds.go         pairing, rounds, changes, start; the round views
-//	pairjob.go        a big event's round paired as a job: the 202, where the job
-//	                  runs (in process, or handed to Lambda), GET …/rounds/{n}/job
+//	pairjob.go        a big event's round paired as a job: the 202 (where the job
+//	                  runs, in process or handed to Lambda: service.StartPairJob),
+//	                  GET …/rounds/{n}/job
 //	finished.go       GET /tournaments/{tid} and the finished status
-//	discovery.go      GET /me, the round list, the officials
+//	discovery.go      GET /me (what a token shows: service.Me), the round list,
+//	                  the officials, rendered
 //	games.go          game handlers: create, read; moves, clock, arrival, draws, claims,
 //	                  results, rulings decoded and run as service game commands
 //	                  (playGame); votes.go sealed repetition votes, signatures.go
@@ -66,10 +71,12 @@
 //	standings.go      standings, crosstable and final places rendered (service.Tables);
 //	                  teamstandings.go the team tables
 //	views.go          the public tables kept as views, rendered (their storage,
-//	                  chunks and names: shared/service/viewcache); etag.go their
+//	                  chunks and names, opening, paging and patching one:
+//	                  shared/service/viewcache); etag.go their
 //	                  ETags and cache headers; paging.go pages of rows;
 //	                  responseviews.go whole answers kept
-//	formats.go        ?format= (JSON or CSV) for every route, the event's games list;
+//	formats.go        ?format= (JSON or CSV) for every route, the event's games list
+//	                  (the rounds a ?round= shows: service.Event.RoundsOf);
 //	                  explainlang.go the reader's language for the pairing reasons
 //	                  (the sentences: tournament.Explanation.In)
 //	teams.go          team events: teams, lineups, team rounds' views; teamknockout.go
@@ -97,6 +104,7 @@ import (
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/service/mirror"
 	"github.com/xqtour/xqtour/shared/service/replay"
+	"github.com/xqtour/xqtour/shared/service/telemetry"
 	"github.com/xqtour/xqtour/shared/service/transfer"
 	"github.com/xqtour/xqtour/shared/service/usage"
 	"github.com/xqtour/xqtour/shared/service/viewcache"
@@ -120,7 +128,7 @@ type API struct {
 	// request it forwards: a request without it bypassed the per-client limit.
 	originSecret string
 	// metrics, when set, receives one Embedded Metric Format line per request.
-	metrics *lineWriter
+	metrics *telemetry.Metrics
 	// usage gathers per-event usage between writes; memoryMB is the
 	// function's memory size, which prices its milliseconds.
 	usage      *usage.Book
@@ -193,7 +201,7 @@ func EnvOptions() []Option {
 
 // New builds the API over st.
 func New(st *store.Store, opts ...Option) *API {
-	a := &API{store: st, now: time.Now, log: NewLogger(os.Stderr), usageEvery: UsageFlushEvery, memoryMB: defaultMemoryMB}
+	a := &API{store: st, now: time.Now, log: telemetry.NewLogger(os.Stderr), usageEvery: UsageFlushEvery, memoryMB: defaultMemoryMB}
 	if mb, err := strconv.Atoi(os.Getenv("AWS_LAMBDA_FUNCTION_MEMORY_SIZE")); err == nil && mb > 0 {
 		a.memoryMB = mb
 	}
@@ -206,7 +214,7 @@ func New(st *store.Store, opts ...Option) *API {
 	a.views = viewcache.New(st)
 	a.replays = replay.New(st)
 	a.usage = usage.New(st, a.log, a.usageEvery)
-	a.svc = service.New(st, a.now, service.Options{Retention: a.retention, PairJobPlayers: a.pairJobPlayers}, nil, a.log)
+	a.svc = service.New(st, a.now, service.Options{Retention: a.retention, PairJobPlayers: a.pairJobPlayers, StartPairJob: a.startPairJob}, nil, a.log)
 	a.games = a.gameStore() // its ending games are checked by the event layer
 	a.svc.Games = a.games
 	a.transfer = transfer.New(a.svc, st, a.games, transfer.Options{Keyed: a.creationKey != "", PageBytes: a.exportPage})

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-	"slices"
 	"strconv"
 	"time"
 
@@ -70,28 +69,18 @@ func (a *API) checkInDesk(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	t, _, err := a.svc.Authorise(c.ctx(), tid, a.eventCaller(c), service.Organiser, service.Arbiter, service.ChiefArbiter)
+	d, err := a.svc.CheckInDesk(c.ctx(), tid, a.eventCaller(c), n)
 	if err != nil {
 		return 0, nil, err
 	}
-	players, err := a.svc.Players(c.ctx(), tid)
-	if err != nil {
-		return 0, nil, err
+	rows := make([]deskRow, len(d.Rows))
+	for i, r := range d.Rows {
+		p := r.Player
+		rows[i] = deskRow{ID: p.ID, Number: r.Number, Name: p.Name, Club: clubOf(p.Club), Status: string(p.Status), CheckedIn: r.CheckedIn}
 	}
-	number := tournament.ShownNumbers(t, players)
-	slices.SortFunc(players, func(x, y *tournament.Player) int { return number[x.ID] - number[y.ID] })
-	rows := []deskRow{}
-	in := 0
-	for _, p := range players {
-		ok := t.CheckedIn(p, n) && p.Status == tournament.Active
-		if ok {
-			in++
-		}
-		rows = append(rows, deskRow{ID: p.ID, Number: number[p.ID], Name: p.Name, Club: clubOf(p.Club), Status: string(p.Status), CheckedIn: ok})
-	}
-	out := map[string]any{"round": n, "checkIn": t.Settings.CheckIn, "open": t.CheckInOpen(n, c.nowMs()), "checkedIn": in, "players": rows}
-	if w := t.CheckInOpens; w != nil && w.Round == n {
-		out["opensAt"] = rfc3339(w.OpensAt)
+	out := map[string]any{"round": n, "checkIn": d.T.Settings.CheckIn, "open": d.Open, "checkedIn": d.CheckedIn, "players": rows}
+	if d.OpensAt != 0 {
+		out["opensAt"] = rfc3339(d.OpensAt)
 	}
 	return http.StatusOK, out, nil
 }
@@ -129,8 +118,8 @@ func (a *API) configureCheckIn(c *call) (int, any, error) {
 	}
 	t := res.(*tournament.Tournament)
 	out := map[string]any{"checkIn": t.Settings.CheckIn, "round": t.Round + 1, "open": t.CheckInOpen(t.Round+1, c.nowMs())}
-	if w := t.CheckInOpens; w != nil && w.Round == t.Round+1 {
-		out["opensAt"] = rfc3339(w.OpensAt)
+	if at := t.CheckInOpensAt(t.Round + 1); at != 0 {
+		out["opensAt"] = rfc3339(at)
 	}
 	return http.StatusOK, out, nil
 }

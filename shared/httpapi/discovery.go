@@ -33,11 +33,7 @@ func (ev *event) roundSummary(r *tournament.Round, now int64) roundSummaryOut {
 		s := rfc3339(r.StartsAt)
 		out.StartsAt = &s
 	}
-	for _, p := range r.Pairings {
-		if _, ok := ev.H.Result(r.Number, p); ok {
-			out.FinishedGames++
-		}
-	}
+	out.FinishedGames = ev.H.Finished(r)
 	if ev.T.Settings.Teams {
 		m := len(r.Matches)
 		out.Matches = &m
@@ -127,56 +123,42 @@ func (a *API) me(c *call) (int, any, error) {
 		out["gameId"], out["colour"] = p.Scope, p.ID
 		return http.StatusOK, out, nil
 	}
-	ev, err := a.loadEvent(c.ctx(), p.Scope)
+	me, err := a.svc.Me(c.ctx(), p)
 	if err != nil {
 		return 0, nil, err
 	}
+	ev := &event{me.Event}
 	out["tournament"] = tournamentView(ev.T)
-	switch p.Role {
-	case roleOrganiser:
+	switch {
+	case p.Role == roleOrganiser:
 		out["name"] = ev.T.Settings.Name
-	case rolePlayer:
-		pl := ev.H.Player(p.ID)
-		if pl == nil {
-			return 0, nil, errUnknownToken // removed meanwhile
-		}
+	case me.Player != nil:
+		pl := me.Player
 		out["name"], out["player"] = pl.Name, playerView(pl, ev.Numbers()[pl.ID])
-		current, next := tournament.PlayerGames(ev.H, p.ID, c.nowMs())
-		out["currentGame"], out["nextGame"] = ev.meGame(current, p.ID), ev.meGame(next, p.ID)
-	case roleArbiter, roleChief, roleScribe:
-		o, _, err := a.svc.Official(c.ctx(), p.Scope, p.ID)
-		if err != nil {
-			return 0, nil, err
-		}
+		out["currentGame"], out["nextGame"] = ev.meGame(me.Current), ev.meGame(me.Next)
+	case me.Official != nil:
+		o := me.Official
 		out["name"], out["official"] = o.Name, officialView(o)
 		if p.Role == roleScribe {
 			out["tables"] = append([]int{}, o.Tables...)
-			out["games"] = ev.scribeGames(o, c.nowMs())
+			out["games"] = ev.scribeGames(me.Latest, o, c.nowMs())
 		}
-	case roleCaptain:
-		te, err := ev.Teams()
-		if err != nil {
-			return 0, nil, err
-		}
-		tm := te.TH.Team(p.ID)
-		if tm == nil {
-			return 0, nil, errUnknownToken
-		}
-		out["name"], out["team"] = tm.Name, teamView(tm, ev.H.Player)
+	case me.Team != nil:
+		out["name"], out["team"] = me.Team.Name, teamView(me.Team, ev.H.Player)
 	}
 	return http.StatusOK, out, nil
 }
 
 // meGame is a player's game (tournament.PlayerGames) as GET /me shows it;
 // nil is none.
-func (ev *event) meGame(pg *tournament.PlayerGame, pid string) *meGameOut {
+func (ev *event) meGame(pg *tournament.PlayerGame) *meGameOut {
 	if pg == nil {
 		return nil
 	}
 	r, p := pg.Round, pg.Pairing
-	g := &meGameOut{Round: r.Number, Table: p.Table, GameID: p.GameID, Colour: "red", Opponent: p.Black, RoundStatus: string(pg.State)}
-	if p.Black == pid {
-		g.Colour, g.Opponent = "black", p.Red
+	g := &meGameOut{Round: r.Number, Table: p.Table, GameID: p.GameID, Colour: "red", Opponent: pg.Opponent, RoundStatus: string(pg.State)}
+	if pg.Black {
+		g.Colour = "black"
 	}
 	if o := ev.H.Player(g.Opponent); o != nil {
 		g.OpponentName = o.Name
@@ -188,11 +170,11 @@ func (ev *event) meGame(pg *tournament.PlayerGame, pid string) *meGameOut {
 	return g
 }
 
-// scribeGames lists the latest round's games at the scribe's tables (every
-// table when the scribe is not limited), as the round view shows them.
-func (ev *event) scribeGames(o *tournament.Official, now int64) []pairingOut {
+// scribeGames lists the games of round r (the latest, service.Me) at the
+// scribe's tables (every table when the scribe is not limited), as the
+// round view shows them.
+func (ev *event) scribeGames(r *tournament.Round, o *tournament.Official, now int64) []pairingOut {
 	out := []pairingOut{}
-	r := ev.Round(ev.T.Round)
 	if r == nil {
 		return out
 	}

@@ -203,9 +203,8 @@ func tournamentView(t *tournament.Tournament) tournamentOut {
 		Numbering: s.NumberingInEffect(), Knockout: knockoutOut(s), Rating: ratingOut(s.Rating), ChallengeDraw: s.ChallengeDraw, ChallengeTeam: s.ChallengeTeam,
 		BroadcastDelaySeconds: s.BroadcastDelaySeconds, SignedResults: s.SignedResults, CheckIn: s.CheckIn, Festival: t.Festival,
 	}
-	if w := t.CheckInOpens; w != nil && w.Round == t.Round+1 {
-		s := rfc3339(w.OpensAt)
-		out.CheckInOpensAt = &s
+	if at := t.CheckInOpensAt(t.Round + 1); at != 0 {
+		out.CheckInOpensAt = ptr(rfc3339(at))
 	}
 	if t.Entries != nil {
 		ev := entriesView(t, 0) // open as the organiser left it; closesAt says when it closes

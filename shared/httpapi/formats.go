@@ -222,14 +222,12 @@ func (a *API) eventGameRows(c *call) (*event, []eventGameOut, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if only > ev.T.Round {
-		return nil, nil, notFound(fmt.Sprintf("round %d of %s (the event has paired %d)", only, ev.T.ID, ev.T.Round))
+	rounds, err := ev.RoundsOf(only)
+	if err != nil {
+		return nil, nil, err
 	}
 	rows := []eventGameOut{}
-	for _, r := range ev.H.Rounds {
-		if only != 0 && r.Number != only {
-			continue
-		}
+	for _, r := range rounds {
 		for _, p := range roundView(r, ev.H, ev.Numbers(), false, c.nowMs()).Pairings {
 			rows = append(rows, eventGameOut{Round: r.Number, pairingOut: p})
 		}

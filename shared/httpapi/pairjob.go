@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os"
 	"strconv"
-	"time"
 
 	"github.com/xqtour/xqtour/shared/service"
 )
@@ -19,9 +18,9 @@ import (
 // runs in this process.
 
 // PairJobStarter starts the job pairing round n of event tid somewhere
-// else than the request (an asynchronous Lambda invocation), which runs it
-// with API.RunPairJob. It must return once the job is handed over.
-type PairJobStarter func(ctx context.Context, tid string, n int) error
+// else than the request (service.PairJobStarter), which runs it with
+// API.RunPairJob. It must return once the job is handed over.
+type PairJobStarter = service.PairJobStarter
 
 // WithPairJobPlayers sets the size above which an event's rounds are
 // paired as jobs: more entrants than n (service.Options.PairJobPlayers;
@@ -40,47 +39,11 @@ func pairJobEnv() []Option {
 	return nil
 }
 
-// pairJobAttempts and pairJobPause are the in-process runner's retries of
-// a job interrupted by the store's trouble, as Lambda retries an
-// asynchronous invocation that failed (twice, after a minute and two):
-// shorter pauses, since nothing here is billed by the minute.
-const (
-	pairJobAttempts = 3
-	pairJobPause    = 2 * time.Second
-)
-
-// startJob hands job over to where jobs run: the starter, or a goroutine
-// of this process that outlives the request.
-func (a *API) startJob(ctx context.Context, job *service.PairJob) error {
-	if a.startPairJob != nil {
-		return a.startPairJob(ctx, job.TID, job.Round)
-	}
-	go func() {
-		// Not the request's context: the job outlives it, and decides at
-		// its own instants, not at the request's (service.WithNow).
-		ctx := context.Background()
-		for attempt := 1; ; attempt++ {
-			if err := a.RunPairJob(ctx, job.TID, job.Round); err == nil || attempt == pairJobAttempts {
-				return
-			}
-			time.Sleep(pairJobPause)
-		}
-	}()
-	return nil
-}
-
 // RunPairJob runs the job pairing round n of event tid to its end
-// (service.RunPairJob): the Lambda entry of an asynchronous invocation,
-// and the in-process runner. An error leaves the job to be run again.
+// (service.RunJob): the Lambda entry of an asynchronous invocation. An
+// error leaves the job to be run again.
 func (a *API) RunPairJob(ctx context.Context, tid string, n int) error {
-	job, err := a.svc.RunPairJob(ctx, tid, n)
-	if err != nil {
-		a.log.Error("pairing job", "tournament", tid, "round", n, "err", err.Error())
-		return err
-	}
-	a.log.Info("pairing job", "tournament", tid, "round", n, "state", string(job.State), "attempt", job.Attempt,
-		"ms", job.Ended-job.Started, "tables", job.Tables, "code", job.Code)
-	return nil
+	return a.svc.RunJob(ctx, tid, n)
 }
 
 // pairJobOut is a pairing job as the API shows it: the 202 of POST
@@ -127,19 +90,11 @@ func pairJobView(j *service.PairJob) pairJobOut {
 }
 
 // pairJobAccepted is POST …/rounds's answer for a big event: 202 with the
-// job, started when this request queued it.
+// job, started when this request queued it (service.StartPairJob: a job
+// that could not be started is a 503 to retry with the same key).
 func (a *API) pairJobAccepted(c *call, q service.PairJobQueued) (int, any, error) {
-	if q.Start {
-		if err := a.startJob(c.ctx(), q.Job); err != nil {
-			// Queued but not started: the job is marked failed, so the
-			// client's retry (503, the same Idempotency-Key) queues it
-			// afresh and starts it.
-			a.log.Error("pairing job not started", "tournament", q.Job.TID, "round", q.Job.Round, "err", err.Error())
-			if _, ferr := a.svc.AbandonPairJob(c.ctx(), q.Job, err); ferr != nil {
-				a.log.Error("pairing job not marked failed", "tournament", q.Job.TID, "round", q.Job.Round, "err", ferr.Error())
-			}
-			return 0, nil, &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "the pairing job could not be started; retry shortly with the same Idempotency-Key", RetryAfter: 1}
-		}
+	if err := a.svc.StartPairJob(c.ctx(), q); err != nil {
+		return 0, nil, err
 	}
 	return http.StatusAccepted, pairJobView(q.Job), nil
 }

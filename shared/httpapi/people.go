@@ -109,11 +109,7 @@ func (a *API) reissueCaptainToken(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	byID := map[string]*tournament.Player{}
-	for _, p := range players {
-		byID[p.ID] = p
-	}
-	return http.StatusOK, map[string]any{"id": mid, "token": token, "team": teamView(tm, func(id string) *tournament.Player { return byID[id] })}, nil
+	return http.StatusOK, map[string]any{"id": mid, "token": token, "team": teamView(tm, playerByID(players))}, nil
 }
 
 // POST /tournaments/{tid}/token — organiser: rotate the organiser's own

@@ -17,6 +17,7 @@ import (
 
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/replay"
+	"github.com/xqtour/xqtour/shared/service/usage"
 	"github.com/xqtour/xqtour/shared/store"
 )
 
@@ -222,8 +223,8 @@ func (a *API) wrap(rt Route) http.Handler {
 		cold := !warm.Swap(true)
 		m := &store.Meter{}
 		defer store.MeterFrom(r.Context()).Absorb(m) // a caller measuring from outside (bigevent) sees the request's units too
-		note := &requestNote{event: r.PathValue("tid"), game: r.PathValue("gid")}
-		r = r.WithContext(context.WithValue(store.WithMeter(r.Context(), m), noteKey{}, note))
+		ctx, note := usage.WithNote(store.WithMeter(r.Context(), m), r.PathValue("tid"), r.PathValue("gid"))
+		r = r.WithContext(ctx)
 		// The answer is held until the request is counted, so a client's next
 		// request sees this one's usage.
 		rec := &recorder{header: w.Header()}

@@ -1,11 +1,11 @@
 package httpapi
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 
 	"github.com/xqtour/xqtour/shared/service"
+	"github.com/xqtour/xqtour/shared/service/viewcache"
 )
 
 type tiebreakOut struct {
@@ -110,35 +110,18 @@ func servePlayerTable[H, R any](a *API, c *call, kind string, tableView bool, pg
 		if vw, err = a.openTableView(c, kind); err != nil {
 			return 0, nil, err
 		}
-		head, rows, ok, err := viewPage[H, R](vw, pg)
-		if err != nil {
-			return 0, nil, err
-		}
-		if ok {
-			return page(head, rows, vw.rows())
-		}
 	}
 	if vw == nil { // a team event, a team view, a group's table: the response view serves it
 		return a.serveViewed(c, "GET /tournaments/{tid}/"+kind, func() (int, any, error) { return fromEvent(nil) })
 	}
+	head, rows, ok, err := viewcache.Page[H, R](c.ctx(), vw.v, c.nowMs(), pg.offset, pg.limit)
+	if err != nil {
+		return 0, nil, err
+	}
+	if ok {
+		return page(head, rows, vw.rows())
+	}
 	return fromEvent(vw)
-}
-
-// viewPage reads a page of rows and the head of a players' table or
-// crosstable view: ok when vw is current and whole, false when the event
-// must be read instead (no view, a stale one, or its chunks gone).
-func viewPage[H, R any](vw *storedView, pg page) (head H, rows []R, ok bool, err error) {
-	if !vw.current() {
-		return head, nil, false, nil
-	}
-	rows, err = viewRows[R](vw, pg.offset, pg.limit)
-	if err == nil {
-		err = vw.head(&head)
-	}
-	if errors.Is(err, errViewGone) {
-		return head, nil, false, nil
-	}
-	return head, rows, err == nil, err
 }
 
 // viewedTables is the tables a players' table route reads from the event

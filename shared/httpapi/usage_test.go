@@ -18,6 +18,7 @@ import (
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
 	"github.com/xqtour/xqtour/shared/pricing"
+	"github.com/xqtour/xqtour/shared/service/telemetry"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/storetest"
 )
@@ -213,7 +214,7 @@ func TestObserve_LambdaFields(t *testing.T) {
 	var logs bytes.Buffer
 	var mu sync.Mutex
 	st, _ := storetest.New(t)
-	api := httpapi.New(st, httpapi.WithLogger(httpapi.NewLogger(&lockedWriter{w: &logs, mu: &mu})))
+	api := httpapi.New(st, httpapi.WithLogger(telemetry.NewLogger(&lockedWriter{w: &logs, mu: &mu})))
 	lc := &lambdacontext.LambdaContext{AwsRequestID: "c6af9ac6-7b61-11e6-9a41-93e812345678", InvokedFunctionArn: "arn:aws:lambda:us-east-1:123456789012:function:xqtour-Tournaments"}
 	req := httptest.NewRequest("GET", "/rules", nil).WithContext(lambdacontext.NewContext(context.Background(), lc))
 	rec := httptest.NewRecorder()
@@ -235,7 +236,7 @@ func TestObserve_LambdaFields(t *testing.T) {
 func TestObserve_LogAndMetricLines(t *testing.T) {
 	var logs, metrics bytes.Buffer
 	var mu sync.Mutex
-	s := apitest.New(t, httpapi.WithLogger(httpapi.NewLogger(&lockedWriter{w: &logs, mu: &mu})), httpapi.WithMetrics(&metrics))
+	s := apitest.New(t, httpapi.WithLogger(telemetry.NewLogger(&lockedWriter{w: &logs, mu: &mu})), httpapi.WithMetrics(&metrics))
 	ev := newEvent(t, s, `{"name":"Logged","rounds":3}`)
 	s.Get("/tournaments/"+ev.ID).Want(t, http.StatusOK)
 	s.Do(apitest.Req{Method: "POST", Path: "/tournaments/" + ev.ID + "/players", Token: ev.Token + "x", Body: map[string]any{"name": "Li"}})

@@ -48,14 +48,8 @@ func (a *API) openView(c *call, tid, name string) (*storedView, error) {
 // response view depends on every write and on the clock until the next
 // round's start, which is when lineups are drawn on read).
 func (a *API) openViewOf(c *call, tid, name string, teams bool) (*storedView, error) {
-	v, err := a.views.Read(c.ctx(), tid, name)
+	v, err := a.views.Open(c.ctx(), tid, name, teams)
 	if err != nil || v == nil {
-		return nil, err
-	}
-	if v.Event.Settings.Teams && !teams {
-		return nil, nil // lineups are drawn on read (T-3): a team event's tables are read whole
-	}
-	if err := v.Follow(c.ctx()); err != nil {
 		return nil, err
 	}
 	return &storedView{a: a, c: c, v: v, t: v.Event}, nil
@@ -145,19 +139,11 @@ func (a *API) cachedRound(c *call, tid string, n int, explain bool) (*storedView
 		out, err := a.patchRound(vw, n)
 		return vw, out, err
 	}
-	var out roundOut
-	rows, err := viewRows[pairingOut](vw, 0, -1)
-	if err == nil {
-		err = vw.head(&out)
+	out, rows, ok, err := viewcache.Page[roundOut, pairingOut](c.ctx(), vw.v, c.nowMs(), 0, -1)
+	if err != nil || !ok {
+		return vw, nil, err
 	}
-	if errors.Is(err, errViewGone) {
-		return vw, nil, nil
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	out.Pairings = rows
-	out.Started = vw.v.StartsAt() != 0 && c.nowMs() >= vw.v.StartsAt() // C-1: it may have started since
+	out.Pairings, out.Started = rows, vw.v.Started(c.nowMs()) // C-1: it may have started since
 	return vw, &out, nil
 }
 
@@ -229,7 +215,7 @@ func (a *API) cachedRounds(c *call) (*storedView, *roundListOut, error) {
 // this is what most of its reads cost. Knockout systems add games as results
 // come in (extendRound) and are rebuilt whole.
 func (a *API) patchRound(v *storedView, n int) (*roundOut, error) {
-	if v == nil || !v.t.Settings.ResultsKeepPairings() || !v.v.Fresh(v.c.nowMs()) || !v.v.Unchanged(viewcache.EventCounter, viewcache.RoundCounter(n)) {
+	if v == nil || !v.v.Patchable(v.c.nowMs(), n) {
 		return nil, nil
 	}
 	var out roundOut
@@ -249,15 +235,13 @@ func (a *API) patchRound(v *storedView, n int) (*roundOut, error) {
 	}
 	for i, p := range rows {
 		rows[i].Result, rows[i].Reason = nil, ""
-		// As History.Result: a result written for another game of the table is not this pairing's.
-		if res, ok := results[p.Table]; ok && (p.GameID == "" || res.GameID == "" || res.GameID == p.GameID) {
+		if res, ok := results[p.Table]; ok && res.Of(p.GameID) { // a result of another game of the table is not this pairing's
 			s := res.Result.String()
 			rows[i].Result, rows[i].Reason = &s, res.Reason
 		}
 	}
 	v.startsAt = v.v.StartsAt()
 	saveView(v, out, rows, viewcache.RoundDeps(n), nil)
-	out.Pairings = rows
-	out.Started = v.startsAt != 0 && v.c.nowMs() >= v.startsAt
+	out.Pairings, out.Started = rows, v.v.Started(v.c.nowMs())
 	return &out, nil
 }

@@ -1,6 +1,9 @@
 package service
 
 import (
+	"context"
+	"slices"
+
 	"github.com/xqtour/xqtour/shared/service/command"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -67,4 +70,51 @@ func (c ConfigureCheckIn) Apply(x *Txn) (any, error) {
 	}
 	x.Put(encodeItem(x.Meta, x.T))
 	return x.T, nil
+}
+
+// CheckInDesk is the check-in desk's list of round N (E-2): every player
+// by the number the event shows, with whether they are checked in for it.
+type CheckInDesk struct {
+	// T is the event item read.
+	T *tournament.Tournament
+	N int
+	// Open is whether round N's check-in is open now; OpensAt when the
+	// organiser set it to open (0: at the previous round's pairing).
+	Open    bool
+	OpensAt int64
+	// CheckedIn counts the rows checked in.
+	CheckedIn int
+	Rows      []DeskRow
+}
+
+// DeskRow is one player of the desk's list: checked in for the round only
+// while active (a player withdrawn since checking in plays no more).
+type DeskRow struct {
+	Player    *tournament.Player
+	Number    int
+	CheckedIn bool
+}
+
+// CheckInDesk reads the check-in desk's list of round n for the
+// organiser or an arbiter of event tid, at the request's instant.
+func (s *Service) CheckInDesk(ctx context.Context, tid string, cred Credential, n int) (*CheckInDesk, error) {
+	t, _, err := s.Authorise(ctx, tid, cred, Organiser, Arbiter, ChiefArbiter)
+	if err != nil {
+		return nil, err
+	}
+	players, err := s.Players(ctx, tid)
+	if err != nil {
+		return nil, err
+	}
+	number := tournament.ShownNumbers(t, players)
+	slices.SortFunc(players, func(x, y *tournament.Player) int { return number[x.ID] - number[y.ID] })
+	d := &CheckInDesk{T: t, N: n, Open: t.CheckInOpen(n, s.now(ctx)), OpensAt: t.CheckInOpensAt(n), Rows: make([]DeskRow, 0, len(players))}
+	for _, p := range players {
+		in := t.CheckedIn(p, n) && p.Status == tournament.Active
+		if in {
+			d.CheckedIn++
+		}
+		d.Rows = append(d.Rows, DeskRow{Player: p, Number: number[p.ID], CheckedIn: in})
+	}
+	return d, nil
 }

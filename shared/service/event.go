@@ -173,6 +173,25 @@ func (ev *Event) Round(n int) *tournament.Round {
 	return nil
 }
 
+// RoundsOf is the rounds a read of round only shows, in order: every
+// round paired for 0; round only is not found while the event has not
+// paired it.
+func (ev *Event) RoundsOf(only int) ([]*tournament.Round, error) {
+	if only == 0 {
+		return ev.H.Rounds, nil
+	}
+	if only > ev.T.Round {
+		return nil, command.NotFoundf("round %d of %s (the event has paired %d)", only, ev.T.ID, ev.T.Round)
+	}
+	var out []*tournament.Round
+	for _, r := range ev.H.Rounds {
+		if r.Number == only {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
 // storeParallelism is how many store requests one command has in flight
 // at once when it reads or writes a large round's items.
 const storeParallelism = 8

@@ -218,6 +218,77 @@ func (s *Service) RunPairJob(ctx context.Context, tid string, n int) (*PairJob, 
 	return s.saveJob(ctx, job)
 }
 
+// PairJobStarter starts the job pairing round n of event tid somewhere
+// else than the request (an asynchronous Lambda invocation), which runs it
+// with RunJob. It must return once the job is handed over.
+type PairJobStarter func(ctx context.Context, tid string, n int) error
+
+// pairJobAttempts and pairJobPause are the in-process runner's retries of
+// a job interrupted by the store's trouble, as Lambda retries an
+// asynchronous invocation that failed (twice, after a minute and two):
+// shorter pauses, since nothing here is billed by the minute.
+const (
+	pairJobAttempts = 3
+	pairJobPause    = 2 * time.Second
+)
+
+// StartPairJob starts the job PairRoundOrJob queued, when this request
+// queued it (q.Start): through Options.StartPairJob, or in a goroutine of
+// this process that outlives the request. A job that could not be handed
+// over is marked failed, so that the client's retry queues it afresh and
+// starts it, and the answer is a refusal of kind Unavailable telling the
+// client to retry.
+func (s *Service) StartPairJob(ctx context.Context, q PairJobQueued) error {
+	if !q.Start {
+		return nil
+	}
+	err := s.startJob(ctx, q.Job)
+	if err == nil {
+		return nil
+	}
+	s.log.Error("pairing job not started", "tournament", q.Job.TID, "round", q.Job.Round, "err", err.Error())
+	if _, ferr := s.AbandonPairJob(ctx, q.Job, err); ferr != nil {
+		s.log.Error("pairing job not marked failed", "tournament", q.Job.TID, "round", q.Job.Round, "err", ferr.Error())
+	}
+	return &command.Error{Kind: command.Unavailable, Code: "unavailable",
+		Message: "the pairing job could not be started; retry shortly with the same Idempotency-Key", RetryAfter: 1}
+}
+
+// startJob hands job over to where jobs run: the starter, or a goroutine
+// of this process that runs it, again after a pause while the store's
+// trouble interrupts it, up to pairJobAttempts times.
+func (s *Service) startJob(ctx context.Context, job *PairJob) error {
+	if s.opts.StartPairJob != nil {
+		return s.opts.StartPairJob(ctx, job.TID, job.Round)
+	}
+	go func() {
+		// Not the request's context: the job outlives it, and decides at
+		// its own instants, not at the request's (WithNow).
+		ctx := context.Background()
+		for attempt := 1; ; attempt++ {
+			if err := s.RunJob(ctx, job.TID, job.Round); err == nil || attempt == pairJobAttempts {
+				return
+			}
+			time.Sleep(pairJobPause)
+		}
+	}()
+	return nil
+}
+
+// RunJob runs the job pairing round n of event tid to its end (RunPairJob)
+// and logs how it went: the entry of an asynchronous invocation on Lambda,
+// and of the in-process runner. An error leaves the job to be run again.
+func (s *Service) RunJob(ctx context.Context, tid string, n int) error {
+	job, err := s.RunPairJob(ctx, tid, n)
+	if err != nil {
+		s.log.Error("pairing job", "tournament", tid, "round", n, "err", err.Error())
+		return err
+	}
+	s.log.Info("pairing job", "tournament", tid, "round", n, "state", string(job.State), "attempt", job.Attempt,
+		"ms", job.Ended-job.Started, "tables", job.Tables, "code", job.Code)
+	return nil
+}
+
 // AbandonPairJob records that job, just queued, could not be started
 // (why): failed, so that the next request for its round queues it afresh
 // and starts it, instead of finding it queued until it is stale.

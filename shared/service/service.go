@@ -13,7 +13,8 @@
 //
 //	service.go      Service, its options and the request's instant (WithNow, NowMs)
 //	caller.go       Role (the one list of roles) and Caller, who a token speaks for
-//	event.go        Event, the aggregate, and Load; InParallel, the one worker pool
+//	event.go        Event, the aggregate, and Load; the rounds a ?round= read shows
+//	                (Event.RoundsOf); InParallel, the one worker pool
 //	exec.go         Command, Exec (the one write policy of event commands), Txn,
 //	                Serial, Reporter, Resolver; Authorise, the same check for a read;
 //	                reading one item (Tournament, Player)
@@ -24,13 +25,18 @@
 //	registration.go entering players and officials (S-1, S-2, O-1), the broadcast delay
 //	entries.go      entries by the players (E-1): open, close, enter, approve, reject,
 //	                the entries pending, the organiser's list with duplicates (EntryList)
-//	checkin.go      check-in (E-2); expulsion.go expulsions (O-2), decided or by ruling
+//	checkin.go      check-in (E-2) and the desk's list of a round (CheckInDesk);
+//	                expulsion.go expulsions (O-2), decided or by ruling
 //	festivals.go    festivals (E-3), their officials, and creating an event (CreateEvent)
 //	people.go       editing and removing players, tokens reissued or rotated
+//	me.go           what a token shows its holder (Me: a player's current and next
+//	                games, an official's item and a scribe's round, a captain's team)
 //	teamentries.go  entering and withdrawing teams (T-1); lineups.go their lineups (T-2…T-4);
 //	                the queries of an event's players, officials and teams
 //	pairing.go      pairing the next round (PairRound), the finished status
-//	pairjob.go      a big event's round paired as a job (PairRoundOrJob, RunPairJob)
+//	pairjob.go      a big event's round paired as a job (PairRoundOrJob, RunPairJob):
+//	                where it runs and its retries (StartPairJob, PairJobStarter),
+//	                a run logged (RunJob)
 //	rounds.go       starting a round (StartRound); changes.go its manual changes (C-1)
 //	roundgames.go   a round's games: read, made, repaired, started (EnsureGames …)
 //	catchup.go      the catch-up a read of a round owes (CatchUpRound)
@@ -62,9 +68,14 @@
 //	replay/         the records an Idempotency-Key replays: scoped, fingerprinted,
 //	                sealed, reserved and settled with retry
 //	usage/          each event's usage counters: gathered per process, written
-//	                with one atomic ADD at most every interval (pricing: shared/pricing)
+//	                with one atomic ADD at most every interval (pricing: shared/pricing);
+//	                which event a request's usage counts for (Note)
+//	telemetry/      the logs and metrics the functions write, in Powertools' shapes:
+//	                the logger, the invocation's ids, one EMF line a request
 //	viewcache/      the public views kept under V#<tid>: stamps, builds, a table's
-//	                rows in chunks, whole answers, which view a query names
+//	                rows in chunks, whole answers, which view a query names; a view
+//	                opened to serve, a page of it or word to read the event, a round's
+//	                view patched from its results (Open, Page, Patchable)
 package service
 
 import (
@@ -95,6 +106,9 @@ type Options struct {
 	// as jobs (PairRoundOrJob): more entrants than this; 0 is
 	// DefaultPairJobPlayers.
 	PairJobPlayers int
+	// StartPairJob, when set, is where a pairing job runs (an asynchronous
+	// Lambda invocation); nil runs it in this process (StartPairJob).
+	StartPairJob PairJobStarter
 }
 
 // New builds the service over st, reading time from clock unless a

@@ -266,9 +266,9 @@ func (t *Tournament) ConfigureCheckIn(on *bool, opensAt *int64, now int64) error
 	return nil
 }
 
-// checkInOpensAt is when round n's check-in opens, 0 at the previous
+// CheckInOpensAt is when round n's check-in opens, 0 at the previous
 // round's pairing (E-2).
-func (t *Tournament) checkInOpensAt(n int) int64 {
+func (t *Tournament) CheckInOpensAt(n int) int64 {
 	if w := t.CheckInOpens; w != nil && w.Round == n {
 		return w.OpensAt
 	}
@@ -277,7 +277,7 @@ func (t *Tournament) checkInOpensAt(n int) int64 {
 
 // CheckInOpen reports whether round n's check-in is open at now (E-2).
 func (t *Tournament) CheckInOpen(n int, now int64) bool {
-	return t.Settings.CheckIn && t.Status != Finished && n == t.Round+1 && (t.Settings.Rounds == 0 || n <= t.Settings.Rounds) && now >= t.checkInOpensAt(n)
+	return t.Settings.CheckIn && t.Status != Finished && n == t.Round+1 && (t.Settings.Rounds == 0 || n <= t.Settings.Rounds) && now >= t.CheckInOpensAt(n)
 }
 
 // CheckIn records that player p is present for round n (E-2). Round n's
@@ -295,7 +295,7 @@ func (t *Tournament) CheckIn(p *Player, n int, now int64) error {
 		return &RuleError{Code: CodeCheckInNotOpen, Message: fmt.Sprintf("check-in for round %d opens when round %d is paired", n, n-1), Rule: "E-2"}
 	case t.Settings.Rounds > 0 && n > t.Settings.Rounds:
 		return &RuleError{Code: CodeEventComplete, Message: fmt.Sprintf("the event has %d rounds", t.Settings.Rounds), Rule: "E-2"}
-	case now < t.checkInOpensAt(n):
+	case now < t.CheckInOpensAt(n):
 		return &RuleError{Code: CodeCheckInNotOpen, Message: fmt.Sprintf("check-in for round %d opens at the time the organiser set", n), Rule: "E-2"}
 	case p.Status != Active:
 		return &RuleError{Code: CodeCheckInNotActive, Message: fmt.Sprintf("%s (entry no. %d) is %s and is not paired", p.Name, p.Number, p.Status), Rule: "E-2"}

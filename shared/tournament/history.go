@@ -47,10 +47,21 @@ func (h *History) Player(id string) *Player { return h.byID[id] }
 // round started) does not count.
 func (h *History) Result(round int, p Pairing) (Result, bool) {
 	r, ok := h.results[[2]int{round, p.Table}]
-	if !ok || (p.GameID != "" && r.GameID != "" && r.GameID != p.GameID) {
+	if !ok || !r.Of(p.GameID) {
 		return Result{}, false
 	}
 	return r, true
+}
+
+// Finished counts round r's games that have a result.
+func (h *History) Finished(r *Round) int {
+	n := 0
+	for _, p := range r.Pairings {
+		if _, ok := h.Result(r.Number, p); ok {
+			n++
+		}
+	}
+	return n
 }
 
 // Unfinished lists the games of paired rounds that have no result yet, in

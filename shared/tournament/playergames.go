@@ -1,11 +1,14 @@
 package tournament
 
-// PlayerGame is one of a player's games: its round, its pairing, and where
-// the round stands.
+// PlayerGame is one of a player's games: its round, its pairing, where
+// the round stands, and the player's side: the opponent's id and whether
+// the player has black.
 type PlayerGame struct {
-	Round   *Round
-	Pairing Pairing
-	State   RoundState
+	Round    *Round
+	Pairing  Pairing
+	State    RoundState
+	Opponent string
+	Black    bool
 }
 
 // PlayerGames finds player pid's current game — the earliest unfinished
@@ -20,7 +23,10 @@ func PlayerGames(h *History, pid string, now int64) (current, next *PlayerGame) 
 			if _, ok := h.Result(r.Number, p); ok {
 				continue
 			}
-			g := &PlayerGame{Round: r, Pairing: p, State: StateOf(h, r, now)}
+			g := &PlayerGame{Round: r, Pairing: p, State: StateOf(h, r, now), Opponent: p.Black}
+			if p.Black == pid {
+				g.Opponent, g.Black = p.Red, true
+			}
 			switch {
 			case current == nil && next == nil && g.State == RoundStarted:
 				current = g

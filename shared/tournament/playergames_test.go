@@ -24,6 +24,15 @@ func TestPlayerGames(t *testing.T) {
 	if cur == nil || cur.Pairing.GameID != "g2" || cur.State != RoundStarted || next == nil || next.Pairing.GameID != "g4" || next.State != RoundPaired {
 		t.Fatalf("p1 at 300: %+v, %+v", cur, next)
 	}
+	if cur.Opponent != "p2" || !cur.Black || next.Opponent != "p3" || next.Black {
+		t.Errorf("p1's sides: black %v against %s, then black %v against %s", cur.Black, cur.Opponent, next.Black, next.Opponent)
+	}
+	if n := h.Finished(rounds[0]); n != 1 {
+		t.Errorf("round 1 has %d finished games, want 1", n)
+	}
+	if n := h.Finished(rounds[1]); n != 0 {
+		t.Errorf("round 2 has %d finished games, want 0", n)
+	}
 	if cur, next := PlayerGames(h, "p1", 50); cur != nil || next == nil || next.Pairing.GameID != "g2" {
 		t.Errorf("p1 before round 2 starts: %+v, %+v", cur, next)
 	}

@@ -88,3 +88,8 @@ type Result struct {
 	RedFouls, BlackFouls int
 	EndedAt              int64
 }
+
+// Of reports whether the result is game gameID's: a result written for
+// another game of the table (one replaced by an organiser's change before
+// the round started) is not; either id unknown counts as a match.
+func (r Result) Of(gameID string) bool { return gameID == "" || r.GameID == "" || r.GameID == gameID }

@@ -4,7 +4,8 @@
 // and the totals reach the event's usage item (store.UsagePK) with one
 // atomic ADD at most every flush interval per event and process, made by
 // the first request after that interval: no request pays an extra write,
-// and the flush's own units count in the next flush.
+// and the flush's own units count in the next flush. Which event a request
+// concerns is learnt while it is served, on its Note (note.go).
 package usage
 
 import (

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -56,6 +57,24 @@ func ReadRows[R any](ctx context.Context, v *View, offset, limit int) ([]R, erro
 		}
 	}
 	return out, nil
+}
+
+// Page reads a page of a table view, its rows [offset, offset+limit)
+// (limit < 0: to the end) and its head decoded into H, when v is current
+// at now and whole; ok false (no error) when the event must be read
+// instead: no view, a stale one, or its chunks gone.
+func Page[H, R any](ctx context.Context, v *View, now int64, offset, limit int) (head H, rows []R, ok bool, err error) {
+	if v == nil || !v.Current(now) {
+		return head, nil, false, nil
+	}
+	rows, err = ReadRows[R](ctx, v, offset, limit)
+	if err == nil {
+		err = v.Head(&head)
+	}
+	if errors.Is(err, ErrGone) {
+		return head, nil, false, nil
+	}
+	return head, rows, err == nil, err
 }
 
 // RowsBuild is the build of a table view: head (the response without its
@@ -120,13 +139,7 @@ func PendingAfter(ev *service.Event, n int) *Pending {
 	if r == nil {
 		return nil // pairing it writes the event item: the event's counter moves
 	}
-	p := &Pending{Round: n + 1}
-	for _, pr := range r.Pairings {
-		if _, ok := ev.H.Result(r.Number, pr); !ok {
-			p.Missing++
-		}
-	}
-	return p
+	return &Pending{Round: n + 1, Missing: len(r.Pairings) - ev.H.Finished(r)}
 }
 
 // WholeBuild is the build of a response view: head as JSON, body gzipped

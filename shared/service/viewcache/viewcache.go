@@ -4,8 +4,11 @@
 // ~4,000 read units, in its own partition). It stores and reads bytes
 // under a view's name and build and knows when they are current, encodes
 // a table's rows in chunks and a whole response in pieces (rows.go), and
-// names the view a table query asks for; the rows' shapes and how they
-// are rendered are the HTTP layer's (shared/httpapi's views.go and
+// names the view a table query asks for. A read opens its view (Open),
+// serves a page of it while current (Page) or reads the event and saves
+// the view again, and brings a round's view behind by its results alone
+// up to date from them (Patchable). The rows' shapes and how they are
+// rendered are the HTTP layer's (shared/httpapi's views.go and
 // responseviews.go).
 //
 //	PK       SK                          holds
@@ -156,6 +159,27 @@ func (c *Cache) Read(ctx context.Context, tid, name string) (*View, error) {
 	return v, nil
 }
 
+// Open reads view name of event tid to serve a request (Read), and
+// follows the stamp so that a build from the event read next counts. It
+// returns nil (no view: the caller reads the event) for an unknown event,
+// and for a team event unless teams is set: lineups are drawn on read
+// (T-3), so a team event's tables are read whole, and only a response
+// view, which depends on the clock until the next round's start, keeps
+// its answers.
+func (c *Cache) Open(ctx context.Context, tid, name string, teams bool) (*View, error) {
+	v, err := c.Read(ctx, tid, name)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	if v.Event.Settings.Teams && !teams {
+		return nil, nil
+	}
+	if err := v.Follow(ctx); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
 // Follow makes the event's stamp when no reader has made it yet, before
 // the event is read to build the view: from then on every write to the
 // event advances it.
@@ -214,6 +238,21 @@ func (v *View) Current(now int64) bool {
 		}
 	}
 	return true
+}
+
+// Patchable reports whether round n's view is behind by its results
+// alone, so that setting them on its pairings brings it up to date: the
+// event's systems leave a round's pairings as its results come in (not a
+// knockout, which adds games), the view is fresh, and neither the event
+// item nor players nor the round item changed since it was built.
+func (v *View) Patchable(now int64, n int) bool {
+	return v.Event.Settings.ResultsKeepPairings() && v.Fresh(now) && v.Unchanged(EventCounter, RoundCounter(n))
+}
+
+// Started reports whether the round start the view recorded has passed
+// at now (C-1: a round may have started since the view was built).
+func (v *View) Started(now int64) bool {
+	return v.head != nil && v.head.StartsAt != 0 && now >= v.head.StartsAt
 }
 
 // Head decodes the stored response head into out.
