@@ -286,3 +286,28 @@ func TestTeamRoundPairedPastItsDeadline_T3_DrawnAtOnce(t *testing.T) {
 		t.Fatalf("due after the pairing: %+v", due)
 	}
 }
+
+// An event moved to another stack brings no index of the work due (W#due
+// is the stack's, not the event's): the import indexes what its rounds
+// owe, so a team round's lineups are drawn at its deadline on the new
+// stack, by its due work, as they would have been on the old one.
+func TestDueWork_ImportedEventKeepsItsDeadline_T3(t *testing.T) {
+	src, dst := apitest.New(t), apitest.New(t)
+	te := newTeamEvent(t, src, `{"name":"Moving","system":"roundRobin","teams":true,"boards":2,"teamFormat":"lineupPerMatch"}`, 2, 2, 0)
+	at := src.Clock.Now().Add(time.Hour)
+	te.pair(t, src, map[string]any{"startsAt": at.Format(time.RFC3339)}, http.StatusCreated)
+	importEvent(dst, export(t, src, te.ev.ID, te.ev.Token)).Want(t, http.StatusCreated)
+	due := dueItems(t, dst)
+	if len(due) != 1 || due[0].Tournament != te.ev.ID || due[0].Round != 1 || due[0].At != at.UnixMilli() {
+		t.Fatalf("due on the new stack: %+v, want round 1 at its deadline", due)
+	}
+	dst.Clock.Advance(time.Hour)
+	if run := dst.RunDue(); run.Done != 1 {
+		t.Fatalf("the new stack's run at the deadline: %+v", run)
+	}
+	var r teamRoundJSON
+	dst.Get(fmt.Sprintf("/tournaments/%s/rounds/1", te.ev.ID)).Want(t, http.StatusOK).Decode(t, &r)
+	if len(r.Pairings) != 2 || !r.Matches[0].Set {
+		t.Fatalf("the imported round after its deadline: %+v", r)
+	}
+}

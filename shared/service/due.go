@@ -28,7 +28,8 @@ import (
 //     an event game's end in an event whose rounds grow as played
 //     (EndingItems, with the game's result item); a paired round whose
 //     games could not all be made after its commit leaves one too
-//     (EnsureGamesAfterCommit);
+//     (EnsureGamesAfterCommit), and so does an event that arrives here
+//     played (IndexDue, after an import or a takeover);
 //   - the request that wrote it does the work at once when it is due
 //     already (GameEnded after a game command; CompleteDue after a start,
 //     or a pairing past its deadline), and RunDue, on a schedule
@@ -63,6 +64,7 @@ const (
 	dueDeadline = "deadline" // a team round's lineups at its start (T-3)
 	dueEnded    = "ended"    // a game ended in an event whose rounds grow as played (S-3)
 	dueGames    = "games"    // a round stored whose games could not all be made after it
+	dueMoved    = "moved"    // an event that arrived here played (an import, a takeover)
 )
 
 // dueRunBudget bounds one RunDue: what it has not begun by then waits for
@@ -243,6 +245,37 @@ func (s *Service) leaveDue(ctx context.Context, rec *store.Record) {
 	})
 	if err != nil {
 		s.log.Error("work due not stored", "key", rec.SK, "err", err.Error())
+	}
+}
+
+// IndexDue indexes the work owed by an event that arrives here already
+// played — an import, a mirror's copy taken over — whose former stack's
+// index of the work due did not come with it: each team round with a
+// deadline and lineups missing, due at its deadline, and the latest round
+// of an event whose rounds grow as played, due now. RunDue does the rest;
+// CatchUpRound finds nothing to do where nothing is owed. An event with
+// neither costs the read of its event item; a failure is logged (the
+// event is here all the same, and its next write catches up what it can).
+func (s *Service) IndexDue(ctx context.Context, tid string) {
+	t, _, err := s.Tournament(ctx, tid)
+	if err != nil || t.Round == 0 || !t.Settings.Teams && !growsAsPlayed(t) {
+		if err != nil {
+			s.log.Warn("event arrived, its work due not indexed", "tournament", tid, "err", err.Error())
+		}
+		return
+	}
+	ev, err := s.Load(ctx, tid)
+	if err != nil {
+		s.log.Warn("event arrived, its work due not indexed", "tournament", tid, "err", err.Error())
+		return
+	}
+	if growsAsPlayed(ev.T) {
+		s.leaveDue(ctx, dueItem(s.now(ctx), tid, ev.T.Round, dueMoved, ""))
+	}
+	for _, r := range ev.H.Rounds {
+		if ev.T.Settings.Teams && r.StartsAt != 0 && !tournament.AllMatchesSet(r) {
+			s.leaveDue(ctx, dueItem(r.StartsAt, tid, r.Number, dueDeadline, ""))
+		}
 	}
 }
 

@@ -13,8 +13,9 @@ type Due struct {
 	// At is when the work is due (Unix ms), as the sort key says.
 	At int64 `json:"a"`
 	// Why says what made it due: "deadline" (a team round's lineups, T-3),
-	// "ended" (a game of an event whose rounds grow as played, S-3) or
-	// "games" (a paired round whose games were not all made after it).
+	// "ended" (a game of an event whose rounds grow as played, S-3),
+	// "games" (a paired round whose games were not all made after it) or
+	// "moved" (an event that arrived on this stack played).
 	Why string `json:"w"`
 	// Attempts counts the runs that failed; each pushes the next one later.
 	Attempts int `json:"k,omitempty"`
