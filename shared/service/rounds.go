@@ -64,7 +64,7 @@ func (c StartRound) Apply(x *Txn) (any, error) {
 	if due != nil {
 		x.Put(due)
 	}
-	if r.StartsAt != 0 && r.StartsAt != changed.StartsAt { // the deadline it had is not one any more
+	if ev.T.Settings.Teams && r.StartsAt != 0 && r.StartsAt != changed.StartsAt { // the deadline it had is not one any more
 		old, err := x.S.store.Get(x.Ctx, store.DuePK, store.DueSK(r.StartsAt, x.TID, c.N, ""))
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return nil, err
