@@ -1,5 +1,6 @@
 // Package deploy derives the function resources of the SAM template
-// (template.yaml) from the route table httpapi.Routes, so the deployed API
+// (template.yaml) from the route table httpapi.Routes (and the scheduled
+// DueWork function from its constants), so the deployed API
 // serves exactly the routes the code knows, and the CloudFront cache keys on
 // exactly the query strings the routes take. The hand-written rest of the
 // template (globals, HTTP API, table, outputs) is left as it is; only the
@@ -37,9 +38,25 @@ const (
 	LiveStreamID = "LiveFanoutStream"
 )
 
+// FnDueWork is the function that does the work due on events' rounds
+// (functions/duework: shared/service's RunDue) on a schedule, serving no
+// route; it is generated with the HTTP functions (DueWorkYAML).
+const FnDueWork = "DueWork"
+
+// ScheduledFunctions are the functions an EventBridge schedule invokes.
+var ScheduledFunctions = []string{FnDueWork}
+
+// DueWorkSchedule is how often DueWork runs: a lineup deadline passed
+// (T-3) is drawn within a minute of it. At rest it costs 43,200
+// invocations and as many Queries of the (empty) due partition a month —
+// about $0.02 of Lambda and DynamoDB (README, "Work due").
+const DueWorkSchedule = "rate(1 minute)"
+
 // AllFunctions lists every Lambda function of the template: the HTTP ones
-// (httpapi.Functions) and LiveFunctions.
-func AllFunctions() []string { return slices.Concat(httpapi.Functions, LiveFunctions) }
+// (httpapi.Functions), LiveFunctions and ScheduledFunctions.
+func AllFunctions() []string {
+	return slices.Concat(httpapi.Functions, LiveFunctions, ScheduledFunctions)
+}
 
 // MemoryMB gives a function a memory size of its own (MB), chosen from
 // `make bigevent`'s measurements, where the template's global one (256 MB)
@@ -64,6 +81,9 @@ var MemoryMB = map[string]int{
 // Gateway's 30 s, and bounded by the commands' retry budget (12 s).
 var TimeoutS = map[string]int{
 	httpapi.FnPairRound: 900,
+	// DueWork's run begins no new work after 40 s (service.RunDue); a
+	// minute lets what it began finish before the next run starts.
+	FnDueWork: 60,
 }
 
 // ApiID and TableID are the logical ids of the HTTP API and the table that the
@@ -118,6 +138,55 @@ func ViewsStatement() string {
                 ForAllValues:StringLike:
                   dynamodb:LeadingKeys: ["%s*"]
 `, TableID, store.ViewPrefix)
+}
+
+// DueWorkLeadingKeys are the partitions DueWork works in, and the only
+// ones its policy lets it touch: the events' (T#) and their games' (G#),
+// their views' stamps (V#, advanced by every event write), the work due
+// (W#); and, to read only, the mirrors' read-only marks (Y#: an event
+// written on another stack is left to it).
+var DueWorkLeadingKeys = []string{store.TournamentPrefix + "*", store.GamePrefix + "*", store.ViewPrefix + "*", store.DuePrefix + "*"}
+
+// DueWorkReadKeys are DueWorkLeadingKeys and the mirrors' marks.
+var DueWorkReadKeys = append(slices.Clone(DueWorkLeadingKeys), store.MirrorPrefix+"*")
+
+// DueWorkYAML renders the DueWork function: least privilege on the table
+// (reads of its partitions and the marks; item writes — PutItem,
+// UpdateItem, DeleteItem, and ConditionCheckItem, which with them is what
+// TransactWriteItems asks of IAM — on its partitions only), its timeout,
+// and the EventBridge schedule that invokes it.
+func DueWorkYAML() string {
+	keys := func(ks []string) string { return `["` + strings.Join(ks, `", "`) + `"]` }
+	return fmt.Sprintf(`  %s:
+    Type: AWS::Serverless::Function
+    Metadata:
+      BuildMethod: makefile
+    Properties:
+      CodeUri: .
+      Description: xqtour %s (%s) - the work due on events' rounds, on a schedule
+      Timeout: %d
+      Policies:
+        - Statement:
+            # The events, games, the due work and the marks, read.
+            - Effect: Allow
+              Action: [dynamodb:GetItem, dynamodb:BatchGetItem, dynamodb:Query]
+              Resource: !GetAtt %s.Arn
+              Condition:
+                ForAllValues:StringLike:
+                  dynamodb:LeadingKeys: %s
+            # Lineups, rounds, games, stamps and due items written; nothing else.
+            - Effect: Allow
+              Action: [dynamodb:PutItem, dynamodb:UpdateItem, dynamodb:DeleteItem, dynamodb:ConditionCheckItem]
+              Resource: !GetAtt %s.Arn
+              Condition:
+                ForAllValues:StringLike:
+                  dynamodb:LeadingKeys: %s
+      Events:
+        EveryMinute:
+          Type: Schedule
+          Properties:
+            Schedule: %s
+`, FnDueWork, FnDueWork, Dir(FnDueWork), TimeoutS[FnDueWork], TableID, keys(DueWorkReadKeys), TableID, keys(DueWorkLeadingKeys), DueWorkSchedule)
 }
 
 // Method is the API Gateway method of a route: Go patterns without a method
@@ -189,7 +258,8 @@ var usagePolicy = `        - Statement:
 `
 
 // FunctionsYAML renders the generated block: one AWS::Serverless::Function per
-// entry of httpapi.Functions with its policy and one HttpApi event per route.
+// entry of httpapi.Functions with its policy and one HttpApi event per route,
+// then the scheduled DueWork (DueWorkYAML).
 // It fails when two routes share an API Gateway route key or an event name, or
 // when a route names a function that httpapi.Functions does not list.
 func FunctionsYAML() ([]byte, error) {
@@ -248,6 +318,7 @@ func FunctionsYAML() ([]byte, error) {
 			fmt.Fprintf(&b, "            Path: %s\n", Path(rt.Path))
 		}
 	}
+	b.WriteString(DueWorkYAML())
 	b.WriteString(EndMarker + "\n")
 	return b.Bytes(), nil
 }

@@ -149,7 +149,8 @@ func TestTemplate_TransformIsSAM(t *testing.T) {
 	}
 }
 
-// Every function (httpapi.Functions and deploy.LiveFunctions) is a SAM function built by the root
+// Every function (httpapi.Functions, deploy.LiveFunctions and
+// deploy.ScheduledFunctions) is a SAM function built by the root
 // Makefile (CodeUri ".", BuildMethod makefile) from functions/<lower id>/main.go,
 // and runs as bootstrap on provided.al2023/arm64 once the globals apply.
 func TestTemplate_FunctionsRuntimeAndSource(t *testing.T) {
@@ -161,7 +162,7 @@ func TestTemplate_FunctionsRuntimeAndSource(t *testing.T) {
 	fns := tpl.GetAllServerlessFunctionResources()
 	for id := range fns {
 		if !slices.Contains(deploy.AllFunctions(), id) {
-			t.Errorf("function %s is in template.yaml but neither in httpapi.Functions nor deploy.LiveFunctions", id)
+			t.Errorf("function %s is in template.yaml but not in httpapi.Functions, deploy.LiveFunctions or deploy.ScheduledFunctions", id)
 		}
 	}
 	for _, id := range deploy.AllFunctions() {
@@ -387,6 +388,9 @@ func TestTemplate_RoutesEqualRouteTable(t *testing.T) {
 	var got []route
 	for id, f := range tpl.GetAllServerlessFunctionResources() {
 		for name, ev := range f.Events {
+			if ev.Type == "Schedule" && slices.Contains(deploy.ScheduledFunctions, id) {
+				continue // checked by TestTemplate_DueWork
+			}
 			if ev.Type != "HttpApi" {
 				t.Errorf("%s event %s: type %s, want HttpApi", id, name, ev.Type)
 				continue

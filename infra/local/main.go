@@ -26,6 +26,12 @@
 // throughput limits; off when unset): the spec is logged at start,
 // and at exit one JSON line {"injected":{"conflict":n,…}} counts what was injected.
 //
+// The work due on events' rounds (a team round's lineups drawn at its
+// deadline, T-3; a knockout's next games a game command could not make,
+// S-3) is done by a ticker every DUE_EVERY (a Go duration, default 10s;
+// tests shorten it), as the deployed DueWork function does every minute;
+// it stops, its run finished, before the data is saved at shutdown.
+//
 // Live updates are served at ws://ADDR/ws through the same fan-out as the
 // deployed stream function, fed by the embedded DynamoDB's change feed (with
 // an external DYNAMODB_ENDPOINT there is no feed: the socket accepts
@@ -79,6 +85,10 @@ func env(name, def string) string {
 
 func run(ctx context.Context, log *slog.Logger) error {
 	addr := env("ADDR", "127.0.0.1:3000")
+	dueEvery, err := durationEnv("DUE_EVERY", 10*time.Second)
+	if err != nil {
+		return err
+	}
 	cfg := store.ConfigFromEnv()
 	var db *embedded.Server
 	dataDir := env("DATA_DIR", "./data")
@@ -179,6 +189,8 @@ func run(ctx context.Context, log *slog.Logger) error {
 			}
 		})
 	}
+	stopDue := runDue(ctx, log, api, dueEvery)
+	defer stopDue() // before the deferred db.Close: no run writes to a closed store
 	mux.Handle("/", cors(api.Handler()))
 	srv := newServer(addr, mux)
 	errc := make(chan error, 1)
@@ -199,6 +211,42 @@ func run(ctx context.Context, log *slog.Logger) error {
 	_ = srv.Shutdown(shutdown)
 	api.Flush() // the events' usage not yet written
 	return nil  // the deferred db.Close folds the log into the snapshot
+}
+
+// durationEnv reads a positive Go duration from the environment (def when unset).
+func durationEnv(name string, def time.Duration) (time.Duration, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s=%q: want a positive duration such as 10s or 500ms", name, v)
+	}
+	return d, nil
+}
+
+// runDue does the work due (httpapi.API.RunDue) every interval until ctx
+// ends or the returned stop is called; stop waits for a run under way.
+func runDue(ctx context.Context, log *slog.Logger, api *httpapi.API, every time.Duration) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if _, err := api.RunDue(ctx); err != nil {
+					log.Warn("due work run failed; the next run retries it", "err", err.Error())
+				}
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // forgetSockets removes the live connections and subscriptions the data

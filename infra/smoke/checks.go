@@ -198,6 +198,7 @@ func (s *smoke) checks(ctx context.Context) {
 	}
 	s.engineCheck(ctx)
 	s.liveChecks(ctx, ids["gid"])
+	s.dueCheck(ctx)
 	for _, fn := range deploy.AllFunctions() {
 		if e := s.emulators[fn]; e != nil && e.invokes > 0 {
 			s.pass(fn+" bootstrap", fmt.Sprintf("answered %d invocations under the RIE", e.invokes))

@@ -12,7 +12,8 @@
 // LiveFanout a DynamoDB Stream event (events.DynamoDBEvent) of the game item
 // as the stream carries it, and posts through a loopback stand-in of the
 // Management API that checks the SigV4 signature's scope and answers 410 for
-// a gone connection.
+// a gone connection. DueWork gets the EventBridge scheduled event its
+// schedule sends, and must do (delete) an item of work due it finds.
 //
 // The RIE is built from its module at a pinned version with `go install
 // module@version` into a temporary directory, so nothing needs installing first.

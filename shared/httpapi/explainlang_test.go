@@ -87,8 +87,7 @@ func TestExplanations_RapidGameInWords(t *testing.T) {
 	s := apitest.New(t)
 	f := newField(t, s, `{"name":"Cup","system":"knockout","timeControl":"60/30+10/10"}`, 2)
 	r1 := f.pair(t, s, nil, http.StatusCreated)
-	p := r1.Pairings[0]
-	finish(t, s, f.ev.ID, 1, p.Table, p.GameID, p.Red, p.Black, "1/2-1/2")
+	decide(t, s, f.ev.Token, r1.Pairings[0].GameID, "1/2-1/2") // the drawn final's rapid game is added with the result
 	want := map[string][]string{
 		"zh": {"决赛常规对局战平：附加快棋第1场第1局，时限每方10分钟走40步，此后每5分钟走30步（S-3）", "淘汰赛决赛：上签位对下签位（S-3）"},
 		"en": {"the final level after the regular games: additional rapid match 1, game 1, at 10 minutes each for 40 moves, then 5 minutes for every 30 moves (S-3)",

@@ -225,6 +225,16 @@ func finish(t *testing.T, s *apitest.Server, tid string, round, table int, gid, 
 	}
 }
 
+// decide records game gid's result over the board through the game's own
+// route, as the organiser or an arbiter (token) does: the writer path,
+// which answers once the event's follow-up of the game's end has run — a
+// knockout's round grown by the games the result calls for (S-3). finish
+// writes the result item alone, and so grows nothing.
+func decide(t *testing.T, s *apitest.Server, token, gid, result string) {
+	t.Helper()
+	s.Post("/games/"+gid+"/result", token, map[string]string{"result": result}).Want(t, http.StatusOK)
+}
+
 // results decide every table by a fixed rule so the test is reproducible:
 // the lower registration number wins, every third table is drawn.
 func (f field) finishRound(t *testing.T, s *apitest.Server, r roundJSON, skip map[int]bool) {

@@ -11,9 +11,12 @@ import (
 // the view); these are its calls as a request makes them.
 
 // gameStore is the game layer over the API's store: its retention, its
-// log, the event check of an ending game and the request's usage.
+// log, the event check of an ending game, the event's follow-up of its end
+// (a knockout's next games, S-3: stored with the game's write, done by the
+// game command that ended it) and the request's usage.
 func (a *API) gameStore() *games.Store {
 	return &games.Store{Store: a.store, Log: a.log, Retention: a.retention, Own: a.svc.PairingsGame,
+		Ending: a.svc.EndingItems, Ended: a.svc.GameEnded,
 		Loaded: func(ctx context.Context, it *games.Item) { noteEvent(ctx, it.Link.Tournament, it.ID) }}
 }
 

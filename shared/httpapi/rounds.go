@@ -74,6 +74,17 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	if err := a.svc.EnsureGamesAfterCommit(c.ctx(), p.Event.T, p.Round, p.Event.H, p.Stored, c.nowMs()); err != nil {
 		return 0, nil, err
 	}
+	// A team round paired past its deadline has its lineups drawn now (T-3);
+	// a failure leaves them to the due work, and the pairing stands.
+	ran, err := a.svc.CompleteDue(c.ctx(), nil, p.Due)
+	if err != nil {
+		a.log.Warn("round paired, its lineups left to the due work", "tournament", tid, "round", p.Round.Number, "err", err.Error())
+	}
+	if ran {
+		if fresh, err := a.loadEvent(c.ctx(), tid); err == nil && fresh.Round(p.Round.Number) != nil {
+			p.Event, p.Round = fresh.Event, fresh.Round(p.Round.Number)
+		}
+	}
 	status := http.StatusOK
 	if p.Created {
 		status = http.StatusCreated
@@ -153,7 +164,7 @@ func (a *API) readRound(c *call, vw *storedView, tid string, n int, explain bool
 	if err != nil {
 		return 0, nil, err
 	}
-	r, steady, err := a.svc.ReadRound(c.ctx(), ev.Event, n) // writes nothing for a Swiss or round-robin round
+	r, steady, err := a.svc.ReadRound(ev.Event, n) // writes nothing: the round as stored
 	if err != nil {
 		return 0, nil, err
 	}
@@ -164,6 +175,24 @@ func (a *API) readRound(c *call, vw *storedView, tid string, n int, explain bool
 	out := ptr(ev.roundView(r, explain && format != "csv", c.nowMs()))
 	pageRound(out, c.r.URL.Path, c.r.URL.Query(), pg)
 	return roundResponse(c, out, format, nil)
+}
+
+// RunDue does the work due on events' rounds by now (service.RunDue): a
+// team round's lineups drawn at its deadline (T-3), a knockout's next games
+// whose game command could not make them (S-3). The due work's runner
+// calls it on a schedule: functions/duework every minute when deployed,
+// the local stack's ticker. An event this stack holds as a read-only
+// mirror owes it nothing (its source does the work); its items go.
+func (a *API) RunDue(ctx context.Context) (service.DueRun, error) {
+	run, err := a.svc.RunDue(ctx, a.now().UnixMilli(), a.mirror.Refusal)
+	if run.Found > 0 || err != nil {
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		a.log.Info("due work", "found", run.Found, "done", run.Done, "failed", run.Failed, "left", run.Left, "err", msg)
+	}
+	return run, err
 }
 
 func boolQuery(c *call, name string) (bool, error) {
@@ -242,10 +271,10 @@ func (a *API) startRound(c *call) (int, any, error) {
 	started := res.(service.RoundOf)
 	ev, r := &event{started.Event}, started.Round
 	// T-3: a team round's lineups are due at its start; drawn ones make games.
-	// The round has started: a failure here is left to the next read of the
-	// round (which draws what is due), not returned, or a retry would be 409.
-	if _, err := a.svc.DrawDueLineups(c.ctx(), ev.Event, ev.DueRounds(c.nowMs())); err != nil {
-		a.log.Warn("round started, its lineups left to the next read", "tournament", tid, "round", n, "err", err.Error())
+	// The start stored that work as due: a failure here leaves it to the due
+	// work's runner (RunDue), not returned, or a retry would be 409.
+	if _, err := a.svc.CompleteDue(c.ctx(), ev.Event, started.Due); err != nil {
+		a.log.Warn("round started, its lineups left to the due work", "tournament", tid, "round", n, "err", err.Error())
 	}
 	if fresh, err := a.loadEvent(c.ctx(), tid); err == nil {
 		ev, r = fresh, fresh.Round(n)

@@ -56,15 +56,15 @@ func TestGetRoundReadsNoGamesOnceReady(t *testing.T) {
 }
 
 // eventWrites counts the writes to an event's items or games (T#…, G#…)
-// the store serves while fn runs, by operation: a materialised view
-// (V#…) is a cache of the read, not the event's.
+// or to the work due (W#…) the store serves while fn runs, by operation: a
+// materialised view (V#…) is a cache of the read, not the event's.
 func eventWrites(s *apitest.Server, fn func()) map[string]int {
 	var mu sync.Mutex
 	n := map[string]int{}
 	s.DB.Intercept(func(op string, body []byte) embedded.Fault {
 		switch op {
 		case "PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem":
-			if bytes.Contains(body, []byte(`"T#`)) || bytes.Contains(body, []byte(`"G#`)) {
+			if bytes.Contains(body, []byte(`"T#`)) || bytes.Contains(body, []byte(`"G#`)) || bytes.Contains(body, []byte(`"W#`)) {
 				mu.Lock()
 				n[op]++
 				mu.Unlock()
@@ -158,9 +158,10 @@ func TestRoundChangeKeepsGamesReady(t *testing.T) {
 	wantGame(t, s, sw.Pairings[0].GameID, sw.Pairings[0].Red, sw.Pairings[0].Black)
 }
 
-// S-3: a drawn knockout game makes the next read of the latest round add an
-// additional rapid game; the round stops being ready until that read has
-// created the game, and then its views read no games again.
+// S-3: a drawn knockout game's result adds the additional rapid game to the
+// latest round before it is answered (the game command's follow-up): the
+// game exists and the round is ready again at once, with no read between,
+// and then its views read no games.
 func TestKnockoutExtensionCreatesGamesThenReady_S3(t *testing.T) {
 	s := apitest.New(t)
 	f := newField(t, s, `{"name":"Cup","system":"knockout"}`, 4)
@@ -168,18 +169,18 @@ func TestKnockoutExtensionCreatesGamesThenReady_S3(t *testing.T) {
 	if st, _ := storedRound(t, s, f.ev.ID, 1); !st.GamesReady || len(st.Pairings) != 2 {
 		t.Fatalf("paired knockout round: ready %v, %d games", st.GamesReady, len(st.Pairings))
 	}
-	p := r.Pairings[0]
-	finish(t, s, f.ev.ID, 1, p.Table, p.GameID, p.Red, p.Black, "1/2-1/2")
+	decide(t, s, f.ev.Token, r.Pairings[0].GameID, "1/2-1/2")
+	st, _ := storedRound(t, s, f.ev.ID, 1)
+	if !st.GamesReady || len(st.Pairings) != 3 {
+		t.Fatalf("extended round, before any read: ready %v, %d games", st.GamesReady, len(st.Pairings))
+	}
+	added := st.Pairings[2]
+	wantGame(t, s, added.GameID, added.Red, added.Black)
 	path := "/tournaments/" + f.ev.ID + "/rounds/1"
 	var got roundJSON
 	s.Get(path).Want(t, http.StatusOK).Decode(t, &got)
-	if len(got.Pairings) != 3 {
-		t.Fatalf("after a drawn knockout game: %+v", got.Pairings)
-	}
-	added := got.Pairings[2]
-	wantGame(t, s, added.GameID, added.Red, added.Black)
-	if st, _ := storedRound(t, s, f.ev.ID, 1); !st.GamesReady || len(st.Pairings) != 3 {
-		t.Fatalf("extended round: ready %v, %d games", st.GamesReady, len(st.Pairings))
+	if len(got.Pairings) != 3 || got.Pairings[2].GameID != added.GameID {
+		t.Fatalf("the extended round as read: %+v", got.Pairings)
 	}
 	if reads := gameReads(s, func() { s.Get(path).Want(t, http.StatusOK) }); len(reads) != 0 {
 		t.Fatalf("view of the extended, ready round read games: %v", reads)
@@ -197,7 +198,8 @@ func TestTeamRoundReadyOnceMatchesSet_T3(t *testing.T) {
 	if st, _ := storedRound(t, s, te.ev.ID, 1); st.GamesReady {
 		t.Fatal("a team round with unset matches is marked ready")
 	}
-	s.Clock.Advance(time.Hour) // the deadline: the next read draws the lineups (T-3)
+	s.Clock.Advance(time.Hour) // the deadline: the due work draws the lineups (T-3)
+	s.RunDue()
 	var got teamRoundJSON
 	s.Get(path).Want(t, http.StatusOK).Decode(t, &got)
 	st, _ := storedRound(t, s, te.ev.ID, 1)

@@ -137,15 +137,17 @@ func TestRoundStart_C1_GameAddedAfterTheStartRunsFromItsMaking(t *testing.T) {
 	r1 := f.pair(t, s, nil, http.StatusCreated)
 	s.Post("/tournaments/"+f.ev.ID+"/rounds/1/start", f.ev.Token, nil).Want(t, http.StatusOK)
 	s.Clock.Advance(5 * time.Minute)
+	// The play-off is made with the drawn result, five minutes after the start.
 	s.Post("/games/"+r1.Pairings[0].GameID+"/result", f.ev.Token, `{"result":"1/2-1/2","reason":"agreement"}`).Want(t, http.StatusOK)
-	s.Clock.Advance(time.Hour) // the play-off is made an hour after the round started
+	made := s.Clock.Now()
+	// Nine minutes on, a clock of ten minutes that ran from the round's
+	// start would have fallen; one that runs from the making has not.
+	s.Clock.Advance(9 * time.Minute)
 	var r roundJSON
 	s.Get("/tournaments/"+f.ev.ID+"/rounds/1").Want(t, http.StatusOK).Decode(t, &r)
 	if len(r.Pairings) < 2 {
 		t.Fatalf("no play-off game after a drawn match: %+v", r.Pairings)
 	}
-	made := s.Clock.Now()
-	s.Clock.Advance(time.Minute)
 	st := s.Get("/games/"+r.Pairings[1].GameID).Want(t, http.StatusOK).JSON()
 	if st["status"] != "playing" || st["started"] != true || st["roundStartsAt"] != made.Format(time.RFC3339Nano) {
 		t.Fatalf("play-off game: status %v started %v roundStartsAt %v, want playing from %s", st["status"], st["started"], st["roundStartsAt"], made.Format(time.RFC3339Nano))

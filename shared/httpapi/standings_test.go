@@ -74,8 +74,9 @@ func TestKnockoutRounds(t *testing.T) {
 		t.Fatalf("final: %+v", r2.Pairings)
 	}
 	p := r2.Pairings[0]
-	finish(t, s, f.ev.ID, 2, p.Table, p.GameID, p.Red, p.Black, "1/2-1/2")
-	// Asking for round 3 adds the first rapid game and says the match goes on.
+	// The drawn final's result adds the first rapid game (the game
+	// command's follow-up); asking for round 3 says the match goes on.
+	decide(t, s, f.ev.Token, p.GameID, "1/2-1/2")
 	r := s.Post("/tournaments/"+f.ev.ID+"/rounds", f.ev.Token, nil).Want(t, http.StatusUnprocessableEntity)
 	if r.ErrorCode() != tournament.CodeRoundUnfinished {
 		t.Fatalf("drawn final: %s", r.Body)
@@ -90,13 +91,13 @@ func TestKnockoutRounds(t *testing.T) {
 	if tc["name"] != "rapid-10/40+5/30" {
 		t.Fatalf("rapid game plays at %v", tc)
 	}
-	finish(t, s, f.ev.ID, 2, rapid.Table, rapid.GameID, rapid.Red, rapid.Black, "1-0")
+	decide(t, s, f.ev.Token, rapid.GameID, "1-0")
 	s.Get("/tournaments/"+f.ev.ID+"/rounds/2").Want(t, http.StatusOK).Decode(t, &now)
 	if len(now.Pairings) != 3 {
 		t.Fatalf("rapid game 2 (a two-game mini-match): %+v", now.Pairings)
 	}
 	g := now.Pairings[2]
-	finish(t, s, f.ev.ID, 2, g.Table, g.GameID, g.Red, g.Black, "1/2-1/2")
+	decide(t, s, f.ev.Token, g.GameID, "1/2-1/2")
 	r = s.Post("/tournaments/"+f.ev.ID+"/rounds", f.ev.Token, nil).Want(t, http.StatusUnprocessableEntity)
 	if r.ErrorCode() != tournament.CodeEventComplete {
 		t.Fatalf("after the decided final: %s", r.Body)

@@ -23,9 +23,10 @@ import (
 //     lineup may be replaced until then, and only before the round's start
 //     when it has one. The organiser may at any time ask the server to draw
 //     every missing lineup (T-3), seeded by (event, round, team); once the
-//     round's start has passed, the first request that reads the round,
-//     submits a lineup or pairs the next round draws them itself
-//     (teams_deadline.go).
+//     round's start has passed the server draws them itself: the due work's
+//     runner at the deadline (service.RunDue), or first the round's start, a
+//     captain's lineup or the pairing of the next round — never a read of
+//     the round.
 //  4. Results are written through the game routes; standings?view=teams adds
 //     them up (T-7, R-5…R-8).
 

@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -12,43 +11,49 @@ import (
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
 )
 
-// T-3 at the deadline, read by many at once: every reader tries the same
-// draw, each write carries the round item's version and creates the lineup
-// items only if absent, so the round is written once by the draw (version 2
-// after the pairing's 1) and once more when its board games are known to
-// exist (GamesReady, version 3), each lineup once, and one set of board games
-// exists.
-func TestTeamLineupDeadline_T3_ConcurrentReadersSetOnce(t *testing.T) {
+// T-3 at the deadline, with two runs of the due work at once (overlapping
+// invocations of the schedule's function) and readers beside them: the
+// readers write nothing, and each run tries the same draw. Each write
+// carries the round item's version and creates the lineup items only if
+// absent, so the round is written once by the draw (version 2 after the
+// pairing's 1) and once more when its board games are known to exist
+// (GamesReady, version 3), each lineup once, one set of board games exists,
+// and the round's due item is gone.
+func TestTeamLineupDeadline_T3_ConcurrentRunsSetOnce(t *testing.T) {
 	s := apitest.New(t)
 	te := newTeamEvent(t, s, `{"name":"Rush","system":"roundRobin","teams":true,"boards":4,"teamFormat":"lineupPerMatch"}`, 2, 4, 0)
 	te.pair(t, s, map[string]any{"startsAt": s.Clock.Now().Add(time.Hour).Format(time.RFC3339)}, http.StatusCreated)
+	if n := len(dueItems(t, s)); n != 1 {
+		t.Fatalf("the pairing indexed %d due items, want the round's deadline", n)
+	}
 	s.Clock.Advance(time.Hour)
-	const readers = 6
-	rounds := make([]teamRoundJSON, readers)
+	const readers, runs = 4, 2
+	found := make([]int, runs)
 	var wg sync.WaitGroup
-	for i := range readers {
+	for i := range readers + runs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := s.Get(fmt.Sprintf("/tournaments/%s/rounds/1", te.ev.ID))
-			if r.Status != http.StatusOK {
-				t.Errorf("reader %d: %d %s", i, r.Status, r.Body)
+			if i >= readers {
+				found[i-readers] = s.RunDue().Found
 				return
 			}
-			_ = json.Unmarshal(r.Body, &rounds[i])
+			if r := s.Get(fmt.Sprintf("/tournaments/%s/rounds/1", te.ev.ID)); r.Status != http.StatusOK {
+				t.Errorf("reader %d: %d %s", i, r.Status, r.Body)
+			}
 		}()
 	}
 	wg.Wait()
-	for i, r := range rounds {
-		if len(r.Pairings) != 4 || !r.Matches[0].Set {
-			t.Errorf("reader %d saw %+v", i, r)
-		}
-		if i > 0 && !slices.Equal(gameIDs(r), gameIDs(rounds[0])) {
-			t.Errorf("reader %d saw games %v, reader 0 %v", i, gameIDs(r), gameIDs(rounds[0]))
-		}
+	if found[0] != 1 || found[1] != 1 {
+		t.Errorf("the runs found %v due items, want the round's one each", found)
+	}
+	var r teamRoundJSON
+	s.Get(fmt.Sprintf("/tournaments/%s/rounds/1", te.ev.ID)).Want(t, http.StatusOK).Decode(t, &r)
+	if len(r.Pairings) != 4 || !r.Matches[0].Set {
+		t.Fatalf("after the runs: %+v", r)
 	}
 	stored, version := storedRound(t, s, te.ev.ID, 1)
-	if version != 3 || len(stored.Pairings) != 4 || !stored.GamesReady {
+	if version != 3 || len(stored.Pairings) != 4 || !stored.GamesReady || !slices.Equal(gameIDs(r), pairingIDs(stored)) {
 		t.Fatalf("round item at version %d with %d board games, ready %v; want version 3 with 4, ready", version, len(stored.Pairings), stored.GamesReady)
 	}
 	if ls := storedLineups(t, s, te.ev.ID, 1); len(ls) != 2 || !ls[0].Drawn || !ls[1].Drawn {
@@ -56,6 +61,9 @@ func TestTeamLineupDeadline_T3_ConcurrentReadersSetOnce(t *testing.T) {
 	}
 	for _, p := range stored.Pairings {
 		wantGame(t, s, p.GameID, p.Red, p.Black)
+	}
+	if n := len(dueItems(t, s)); n != 0 {
+		t.Fatalf("%d due items left after the work was done", n)
 	}
 }
 

@@ -260,8 +260,9 @@ func TestTeamLineups_T2(t *testing.T) {
 }
 
 // T-3: any order of the roster, set before the round's start; after it the
-// server draws the missing lineups with the documented seed the first time
-// anyone reads the round — no background job — and refuses late lineups.
+// server draws the missing lineups with the documented seed — the due
+// work's runner at the deadline, never a read of the round — and refuses
+// late lineups.
 func TestTeamLineupDeadline_T3(t *testing.T) {
 	s := apitest.New(t)
 	te := newTeamEvent(t, s, `{"name":"Blitz","system":"roundRobin","teams":true,"boards":3,"teamFormat":"lineupPerMatch"}`, 4, 3, 0)
@@ -277,8 +278,11 @@ func TestTeamLineupDeadline_T3(t *testing.T) {
 	te.lineup(s, 1, home.Token, map[string]any{"lineup": homeLineup}).Want(t, http.StatusOK)
 	round1 := fmt.Sprintf("/tournaments/%s/rounds/1", te.ev.ID)
 
-	// Before the deadline a read draws nothing.
+	// Before the deadline neither a read nor the due work draws anything.
 	s.Clock.Advance(time.Hour - time.Millisecond)
+	if run := s.RunDue(); run.Found != 0 {
+		t.Fatalf("work due before the deadline: %+v", run)
+	}
 	var r teamRoundJSON
 	s.Get(round1).Want(t, http.StatusOK).Decode(t, &r)
 	if len(r.Pairings) != 0 || r.Matches[0].Set || r.Matches[1].Set {
@@ -288,12 +292,20 @@ func TestTeamLineupDeadline_T3(t *testing.T) {
 		t.Fatalf("before the deadline the store holds %d lineups, want the captain's only: %+v", len(ls), ls)
 	}
 
-	// At the deadline the first GET draws the three missing lineups and
-	// sets both matches; their board games exist with T-6 colours.
+	// At the deadline a read still draws nothing; the due work draws the
+	// three missing lineups and sets both matches; their board games exist
+	// with T-6 colours.
 	s.Clock.Advance(time.Millisecond)
 	s.Get(round1).Want(t, http.StatusOK).Decode(t, &r)
+	if len(r.Pairings) != 0 || r.Matches[0].Set {
+		t.Fatalf("a read at the deadline set a match: %+v", r)
+	}
+	if run := s.RunDue(); run.Found != 1 || run.Done != 1 {
+		t.Fatalf("due work at the deadline: %+v, want the round's one item done", run)
+	}
+	s.Get(round1).Want(t, http.StatusOK).Decode(t, &r)
 	if len(r.Pairings) != 6 || !r.Matches[0].Set || !r.Matches[1].Set {
-		t.Fatalf("after the deadline a GET sets every match: %+v", r)
+		t.Fatalf("after the deadline's due work every match is set: %+v", r)
 	}
 	ls := storedLineups(t, s, te.ev.ID, 1)
 	if len(ls) != 4 {

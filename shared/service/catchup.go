@@ -8,17 +8,18 @@ import (
 )
 
 // CatchUpRound is the catch-up round n of ev owes the event, an explicit
-// command the writer side runs (a pairing asked again for its round, the
-// round's start, a read of an event whose rounds grow as they are played —
-// ReadRound): the latest round of a knockout grown by the games its matches
-// now need (ExtendRound, S-3), the lineups due by the round's deadline drawn
-// (DrawDueLineups, T-3), and the games of a round not known to have them
-// made (EnsureGames: an interrupted pairing, a round just grown, a team
-// round with matches still unset). It returns the round as it now is, and
-// steady when there was nothing to do: its games exist and nothing was
-// drawn, so what is read of it may be kept as a view. The writes are all
+// command of the writer side, never of a read: the work due on a round
+// (due.go) — after a game of an event whose rounds grow as played ends
+// (GameEnded at once, RunDue when that failed), at a team round's lineup
+// deadline (RunDue; CompleteDue after a start). It grows the latest round
+// of a knockout by the games its matches now need (ExtendRound, S-3), draws
+// the lineups due by the round's deadline (DrawDueLineups, T-3), and makes
+// the games of a round not known to have them (EnsureGames: a round just
+// grown, an interrupted pairing, a team round with matches still unset).
+// It returns the round as it now is, and steady when there was nothing to
+// do: its games exist and nothing was drawn. The writes are all
 // conditional and deterministic (keyed game ids, drawn lineups a function
-// of the event), so two catch-ups at once write the same items.
+// of the event), so two catch-ups at once write the same items, once.
 func (s *Service) CatchUpRound(ctx context.Context, ev *Event, n int) (r *tournament.Round, steady bool, err error) {
 	if n == ev.T.Round {
 		if err := s.ExtendRound(ctx, ev); err != nil {
@@ -46,35 +47,20 @@ func (s *Service) CatchUpRound(ctx context.Context, ev *Event, n int) (r *tourna
 }
 
 // ReadRound is what a public read of round n of ev does: it returns the
-// round as stored, and writes nothing — a Swiss round of 50,000 players
-// is read by thousands of players at once, and a read that made or marked
-// its games would write the event's key (the whole round, once) from a GET.
-// A round's games are made by the pairing, and repaired by the writer side
-// (the pairing asked again for round n, the round's start: CatchUpRound).
-// The exceptions are the events whose rounds grow as they are played and
-// whose growth nothing else triggers yet: a knockout's next and additional
-// rapid games (S-3), after a game ends, and a team round's lineups drawn
-// at their deadline (T-3); their reads still run CatchUpRound. steady says
-// whether what is read may be kept as the round's view: its games are
-// known to exist and the read changed nothing.
-func (s *Service) ReadRound(ctx context.Context, ev *Event, n int) (r *tournament.Round, steady bool, err error) {
-	if growsWhenRead(ev.T) {
-		return s.CatchUpRound(ctx, ev, n)
-	}
+// round as stored, and writes nothing, in every system — a Swiss round of
+// 50,000 players is read by thousands of players at once, and a read that
+// made or marked its games would write the event's key from a GET. What a
+// round owes is done by the writer side: its games by the pairing (and its
+// retry), a knockout's next games by the game command that ended a game,
+// the lineups due at a team round's deadline by the due work's runner
+// (CatchUpRound, due.go). steady says whether what is read may be kept as
+// the round's view: its games are known to exist (GamesReady). Every
+// change to the round after that is a write of its round item or of a
+// result (a knockout grown, a match set, a result in), which advances the
+// counters the view was kept under, so the view is never kept past it.
+func (s *Service) ReadRound(ev *Event, n int) (r *tournament.Round, steady bool, err error) {
 	if r = ev.Round(n); r == nil {
 		return nil, false, command.NotFoundf("round %d of %s", n, ev.T.ID)
 	}
 	return r, r.GamesReady, nil
-}
-
-// growsWhenRead reports whether the event's rounds may gain games or
-// lineups as they are played without a write of the organiser's (see
-// ReadRound): a team event's, and any system with knockout matches or a
-// ring; the Swiss and round-robin systems pair a round once, whole.
-func growsWhenRead(t *tournament.Tournament) bool {
-	switch t.Settings.System {
-	case tournament.Swiss, tournament.RoundRobin, tournament.DoubleRoundRobin, tournament.SwissElimination, tournament.SwissNPlusOne:
-		return t.Settings.Teams
-	}
-	return true
 }

@@ -60,7 +60,8 @@ func (c ChangeRound) Apply(x *Txn) (any, error) {
 	}
 	// Every game was read above and the transaction rewrites the changed
 	// ones under those versions, so the round knows its games exist when
-	// each of its tables' games did; otherwise the next read repairs them.
+	// each of its tables' games did; otherwise the request makes the rest
+	// after the commit (EnsureGamesAfterCommit, or the due work it leaves).
 	changed.GamesReady = true
 	for _, p := range changed.Pairings {
 		if have[p.GameID] == nil {
@@ -69,7 +70,7 @@ func (c ChangeRound) Apply(x *Txn) (any, error) {
 	}
 	x.Put(append([]*store.Record{encodeItem(ev.Rounds[c.N], &changed)}, rewrites...)...)
 	x.Check(ev.Meta) // unchanged: its version guards against a round paired meanwhile
-	return RoundOf{ev, &changed}, nil
+	return RoundOf{Event: ev, Round: &changed}, nil
 }
 
 // Current implements Reporter: the round as it now is.
@@ -82,5 +83,5 @@ func (c ChangeRound) Current(x *Txn) (any, error) {
 	if r == nil {
 		return nil, command.NotFoundf("round")
 	}
-	return RoundOf{ev, r}, nil
+	return RoundOf{Event: ev, Round: r}, nil
 }

@@ -17,7 +17,8 @@ import (
 // stored round, and the parts it staged are deleted. The games are made
 // afterwards under deterministic ids (EnsureGamesAfterCommit), so a retry
 // of the pairing repairs a crash between the two steps and recreates
-// nothing.
+// nothing. A team round paired with its lineups open and a deadline has
+// the deadline's work indexed in the same transaction (due.go, T-3).
 type PairRound struct {
 	// Round, when given, names the round the organiser means to pair: a
 	// retry of a round already paired returns it instead of pairing the next.
@@ -36,6 +37,10 @@ type Paired struct {
 	Round   *tournament.Round
 	Created bool
 	Stored  *store.Record
+	// Due is the work the pairing made due and stored (a team round's
+	// lineups at its deadline, T-3), for the request to do at once when
+	// the deadline has passed already (CompleteDue); nil when none.
+	Due *store.Record
 }
 
 // Roles implements Command: the organiser's.
@@ -73,6 +78,12 @@ func (c PairRound) Apply(x *Txn) (any, error) {
 	if c.StartsAt != 0 {
 		r.StartsAt = c.StartsAt
 	}
+	// T-3: a team round whose lineups are open with a deadline has them
+	// drawn then by the due work (due.go), indexed in this transaction.
+	due, err := x.S.deadlineDue(x.Ctx, ev.T, r)
+	if err != nil {
+		return nil, err
+	}
 	if ev.T.ExpiresAt != 0 { // the first pairing: the event is played, so it is kept
 		if err := x.S.KeepEvent(x.Ctx, x.TID); err != nil {
 			return nil, err
@@ -83,8 +94,11 @@ func (c PairRound) Apply(x *Txn) (any, error) {
 	t.MarkPaired(n)
 	rec := encodeItem(&store.Record{PK: store.TournamentPK(x.TID), SK: store.RoundSK(n), Kind: store.KindRound}, r)
 	x.Put(rec, encodeItem(ev.Meta, &t))
+	if due != nil {
+		x.Put(due)
+	}
 	ev.SetTournament(&t) // round 1 paired: the drawn numbers now show (P-3)
-	return Paired{Event: ev, Round: r, Created: true, Stored: rec}, nil
+	return Paired{Event: ev, Round: r, Created: true, Stored: rec, Due: due}, nil
 }
 
 // Resolve implements Resolver: when round n was paired by another request

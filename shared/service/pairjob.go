@@ -203,6 +203,9 @@ func (s *Service) RunPairJob(ctx context.Context, tid string, n int) (*PairJob, 
 	if err == nil {
 		p := res.(Paired)
 		err = s.EnsureGamesAfterCommit(ctx, p.Event.T, p.Round, p.Event.H, p.Stored, s.clock().UnixMilli())
+		if _, derr := s.CompleteDue(ctx, nil, p.Due); derr != nil { // a deadline passed already (T-3)
+			s.log.Warn("round paired, its lineups left to the due work", "tournament", tid, "round", n, "err", derr.Error())
+		}
 		job.Tables, job.Byes = len(p.Round.Pairings), len(p.Round.Byes)
 	}
 	switch code, msg, rule, refused := refusalOf(err); {

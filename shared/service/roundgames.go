@@ -15,7 +15,8 @@ import (
 )
 
 // The games of a round: made when the round is stored, repaired by the
-// explicit catch-up command (EnsureRound), started with the round.
+// writer side (a retry of the pairing, the round's start, the due work's
+// CatchUpRound), started with the round; never by a read.
 
 // NeedsStart reports whether a game still waits for a round that has
 // started by now: the round was started (perhaps before its start time) after
@@ -127,7 +128,9 @@ func (s *Service) makeGames(ctx context.Context, t *tournament.Tournament, r *to
 		return err
 	}
 	if slices.Contains(lost, true) {
-		return nil // the next read of the round repairs them
+		// A game changed between its read and its rewrite: the caller's
+		// retry reads it again (StartGames, CatchUpRound's, Exec's).
+		return fmt.Errorf("round %d: a game changed while it was rewritten: %w", r.Number, store.ErrConflict)
 	}
 	s.markGamesReady(ctx, t.ID, r, stored)
 	return nil
@@ -231,13 +234,15 @@ func (s *Service) GameWrites(t *tournament.Tournament, r *tournament.Round, h *t
 // The request has done what it was asked, so a failure here (the store
 // throttled) is logged, not returned: an error would let the client's retry,
 // under the same Idempotency-Key or not, act again (pair the round after).
-// Every read of the round creates what is still missing. stored, when not
-// nil, is the round's record as this request has just created it: its games
-// cannot exist yet (but for a concurrent read of the round making them,
-// which the conditional creates allow for), so none is read first. The one
-// failure returned is a game id held by an item that is not the pairing's
-// (409 game_id_taken): the pairing fails loudly, and so does every read of
-// the round until the operator removes the item.
+// What is still missing is left as work due now (due.go), which the due
+// work's runner does (CatchUpRound), as do a retry of the pairing and the
+// round's start. stored, when not nil, is the round's record as this
+// request has just created it: its games cannot exist yet (but for a
+// concurrent catch-up making them, which the conditional creates allow
+// for), so none is read first. The one failure returned is a game id held
+// by an item that is not the pairing's (409 game_id_taken): the pairing
+// fails loudly, and so does every retry of it until the operator removes
+// the item.
 func (s *Service) EnsureGamesAfterCommit(ctx context.Context, t *tournament.Tournament, r *tournament.Round, h *tournament.History, stored *store.Record, now int64) error {
 	if r.GamesReady {
 		return nil // a retry of a pairing, or a change that read every game
@@ -255,7 +260,8 @@ func (s *Service) EnsureGamesAfterCommit(ctx context.Context, t *tournament.Tour
 		return err
 	}
 	if err != nil {
-		s.log.Warn("round stored, its games left to the next read", "tournament", t.ID, "round", r.Number, "err", err.Error())
+		s.log.Warn("round stored, its games left to the due work", "tournament", t.ID, "round", r.Number, "err", err.Error())
+		s.leaveDue(ctx, dueItem(s.now(ctx), t.ID, r.Number, dueGames, ""))
 	}
 	return nil
 }

@@ -39,7 +39,11 @@
 //	                a run logged (RunJob)
 //	rounds.go       starting a round (StartRound); changes.go its manual changes (C-1)
 //	roundgames.go   a round's games: read, made, repaired, started (EnsureGames …)
-//	catchup.go      the catch-up a read of a round owes (CatchUpRound)
+//	catchup.go      a round's catch-up, the writer side's (CatchUpRound); a read of a
+//	                round as stored, writing nothing (ReadRound)
+//	due.go          the work due on rounds at a time of their own: its index (W#due),
+//	                written with the write that makes it due; a game's end followed up
+//	                (EndingItems, GameEnded); the runner (RunDue)
 //	standings.go    the standings reads: the round a table is after (Event.Tables),
 //	                the players', group, boards, team and R-9 tables, the
 //	                crosstable, the final places (Event.Places)

@@ -100,7 +100,7 @@ func TestStoredBytes_DecodeAndReencode(t *testing.T) {
 	for _, k := range []string{store.KindTournament, store.KindPlayer, store.KindOfficial, store.KindRound, store.KindTeam, store.KindResult, store.KindLineup, store.KindGame,
 		store.KindEntry, store.KindEntryName, store.KindFestival, store.KindView, store.KindViewChunk,
 		store.KindReadOnly, store.KindMirrorIn, store.KindMirrorOut, store.KindQueued,
-		store.KindImport, store.KindStaged, store.KindPairJob} {
+		store.KindImport, store.KindStaged, store.KindPairJob, store.KindDue} {
 		if seen[k] == 0 {
 			t.Errorf("the golden file holds no %s item", k)
 		}
@@ -273,6 +273,12 @@ func reencode(t *testing.T, rec *store.Record) []byte {
 		v = new(items.EntryName)
 	case store.KindPairJob:
 		v = new(items.PairJob) // the job's own shape: the service converts it (service.PairJob)
+	case store.KindDue: // no core value: the work due is its stored shape
+		var d items.Due
+		if err := items.Decode(rec, &d); err != nil {
+			t.Fatal(err)
+		}
+		return items.Encode(&store.Record{Kind: rec.Kind}, d).Doc
 	case store.KindImport: // no core value: the import's state is its stored shape
 		var st items.Import
 		if err := items.Decode(rec, &st); err != nil {

@@ -14,15 +14,17 @@ import (
 // Team events: the teams and lineups of a loaded event, the lineups due at
 // a round's start (T-3) and a knockout's additional matches (S-3).
 //
-// T-3 "drawn by the server" with no background job: a round's start is its
-// lineup deadline, and once it has passed, the first request that reads the
-// round (GET rounds/{n}, CatchUpRound), submits a lineup for it or asks to
-// pair the next round draws every lineup still missing — as flags fall on
-// read for games (C-4). The draw is a pure function of event, round, team
-// and roster (tournament.LineupSeed), and each write carries the round
-// item's version and creates the lineup items only if absent, so of two
-// requests drawing at once one writes and the other rereads the event and
-// finds the matches set: every match is set exactly once.
+// T-3 "drawn by the server": a round's start is its lineup deadline, and
+// once it has passed every lineup still missing is drawn by the first of
+// the writer side's requests to get there: the due work's runner at the
+// deadline (RunDue, due.go: the pairing or the start indexed it), the
+// start itself (CompleteDue), a captain's lineup for the round, or the
+// organiser pairing the next round. A read of the round draws nothing. The
+// draw is a pure function of event, round, team and roster
+// (tournament.LineupSeed), and each write carries the round item's version
+// and creates the lineup items only if absent, so of two requests drawing
+// at once one writes and the other rereads the event and finds the matches
+// set: every match is set exactly once.
 
 // TeamEvent is a loaded event with its teams and lineups.
 type TeamEvent struct {
@@ -230,7 +232,6 @@ func (ev *Event) DueRounds(now int64) []int {
 	return out
 }
 
-// allSet reports whether every match of r has its board games.
 // setCount is how many of r's matches are set.
 func setCount(r *tournament.Round) int {
 	n := 0
@@ -244,8 +245,8 @@ func setCount(r *tournament.Round) int {
 
 // extendTeamRound adds to the latest round of a team knockout the additional
 // rapid matches its level ties need now (S-3, teamknockout.go in the core),
-// with their board games, as ExtendRound adds a knockout's further games:
-// they appear as soon as anyone reads the round or asks for the next one.
+// as ExtendRound adds a knockout's further games: once a board's game ends
+// (CatchUpRound, after the game command) or the next round is asked for.
 // Their ids, numbers and tables follow from the round, so two requests doing
 // this at once write the same round; the loser rereads it.
 func (s *Service) extendTeamRound(ctx context.Context, ev *Event) error {
@@ -264,7 +265,7 @@ func (s *Service) extendTeamRound(ctx context.Context, ev *Event) error {
 	if err != nil || !grew {
 		return err
 	}
-	changed.GamesReady = false // the added games are created by the read that follows
+	changed.GamesReady = false // the added games are made by the catch-up that follows
 	err = s.store.Put(ctx, encodeItem(ev.Rounds[r.Number], &changed))
 	if errors.Is(err, store.ErrConflict) {
 		fresh, err := s.Load(ctx, ev.T.ID)
@@ -283,9 +284,10 @@ func (s *Service) extendTeamRound(ctx context.Context, ev *Event) error {
 
 // ExtendRound adds to the latest round of a knockout the games its matches
 // need now (the next game of a multi-game match, additional rapid games while
-// level; S-3), so they appear as soon as anyone reads the round or asks for
-// the next one. The games' ids and tables are deterministic, so two requests
-// doing this at once write the same round; the loser rereads it.
+// level; S-3): run by CatchUpRound once a game ends (the game command that
+// ended it, or the due work) and by the pairing of the next round. The
+// games' ids and tables are deterministic, so two requests doing this at
+// once write the same round; the loser rereads it.
 func (s *Service) ExtendRound(ctx context.Context, ev *Event) error {
 	if ev.T.Settings.Teams {
 		return s.extendTeamRound(ctx, ev)
@@ -300,7 +302,7 @@ func (s *Service) ExtendRound(ctx context.Context, ev *Event) error {
 	}
 	r := ev.Round(ev.T.Round)
 	changed := *r
-	changed.GamesReady = false // the added games are created by the read that follows
+	changed.GamesReady = false // the added games are made by the catch-up that follows
 	changed.Pairings = append(slices.Clone(r.Pairings), add...)
 	changed.Explanations = append(slices.Clone(r.Explanations), ex...)
 	err = s.store.Put(ctx, encodeItem(ev.Rounds[r.Number], &changed))

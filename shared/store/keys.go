@@ -50,14 +50,21 @@
 //	U#<tid>       USAGE       event tid's usage counters (requests, Lambda ms, DynamoDB units),
 //	                          added to by atomic ADDs (AddCounters); apart from T#<tid> so no
 //	                          event Query or export reads them; expires through "ttl"
+//	W#due         <ms>#<tid>#<nnnn>[#<gid>.<ver>]  work due on round n of event tid from
+//	                          Unix ms <ms> on (shared/service's due.go): a team round's lineups
+//	                          drawn at its deadline (T-3), a knockout's next games after a game
+//	                          ended (S-3); deleted once done. The ms are zero-padded, so one Query
+//	                          (SK below now) reads what is due, oldest first
 //
 // Who writes them: the event items (T#) and game items (G#) only the
 // application layer, shared/service (its commands through Exec) and
 // shared/service/games (every game write through Store.Mutate), in the
 // stored shapes of shared/service/items and games.Link; the views (V#)
 // shared/service/viewcache; the entries (E#), festivals (F#), imports (J#)
-// and usage (U#) the HTTP layer (shared/httpapi); connections and subscriptions (C#, S#) the live layer
-// (shared/live); Idempotency-Key records (I#) this package for the HTTP
+// and usage (U#) the HTTP layer (shared/httpapi); the work due (W#) the
+// application layer, in the writes that make it due; connections and
+// subscriptions (C#, S#) the live layer (shared/live); Idempotency-Key
+// records (I#) this package for the HTTP
 // layer.
 //
 // Access patterns:
@@ -78,6 +85,8 @@
 //     do not all land on the event's partition;
 //   - authorisation: the token names its principal, so the hash to compare is in
 //     an item the request reads anyway (or one extra GetItem for officials).
+//   - the work due by now: one Query on PK = W#due, SK < DueBefore(now+1),
+//     once a minute (shared/service's RunDue); what it finds is a few items.
 //
 // # Concurrency
 //
@@ -167,6 +176,8 @@ const (
 	MirrorPrefix = "Y#"
 	// QueuedPrefix starts the sort key of a change waiting under Y#<tid>: Q#<seq>.
 	QueuedPrefix = "Q#"
+	// DuePrefix starts the partition of the work due (DuePK).
+	DuePrefix = "W#"
 )
 
 // Fixed sort keys of the items alone in their kind under a partition.
@@ -220,6 +231,7 @@ const (
 	KindMirrorIn     = "mirrorin"     // Y#<tid>/COPY
 	KindQueued       = "queued"       // Y#<tid>/Q#<seq>
 	KindMirrorOut    = "mirrorout"    // Y#mirrors/<tid>
+	KindDue          = "due"          // W#due/<ms>#<tid>#<nnnn>…
 )
 
 // TournamentPK is the partition of event tid: its event item, players,
@@ -265,6 +277,31 @@ const MirrorsPK = MirrorPrefix + "mirrors"
 // QueuedSK is the sort key of change seq waiting to be sent; twelve digits
 // keep the queue in commit order.
 func QueuedSK(seq int64) string { return fmt.Sprintf("%s%012d", QueuedPrefix, seq) }
+
+// DuePK is the one partition of the work due on events' rounds (W#due).
+// One partition is enough: see shared/service's due.go for the arithmetic.
+const DuePK = DuePrefix + "due"
+
+// DueSK is the sort key of work due at Unix ms at on round n of event tid:
+// thirteen digits (Unix ms until the year 2286) keep the partition in due
+// order, so the work due by now is the key range below DueBefore(now+1).
+// tag, when not empty, tells apart items of the same round due in the same
+// millisecond (the game write that made it due: "<gid>.<version>").
+func DueSK(at int64, tid string, n int, tag string) string {
+	sk := fmt.Sprintf("%013d#%s#%04d", at, tid, n)
+	if tag != "" {
+		sk += "#" + tag
+	}
+	return sk
+}
+
+// DueBefore is the sort key every DueSK of work due before Unix ms at sorts
+// below: the upper bound of RunDue's Query.
+func DueBefore(at int64) string { return fmt.Sprintf("%013d", at) }
+
+// DueLater is due sort key sk moved to Unix ms at: the same event, round
+// and tag.
+func DueLater(sk string, at int64) string { return DueBefore(at) + sk[min(len(sk), 13):] }
 
 // GamePK is the partition of game gid.
 func GamePK(gid string) string { return GamePrefix + gid }

@@ -24,6 +24,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 
 	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/embedded"
 	"github.com/xqtour/xqtour/shared/store/storetest"
@@ -53,7 +54,10 @@ type Server struct {
 	Clock *Clock
 	Store *store.Store
 	// DB is the embedded DynamoDB server behind Store.
-	DB    *embedded.Server
+	DB *embedded.Server
+	// API is the API the server serves, for what runs outside a request
+	// (RunDue).
+	API   *httpapi.API
 	t     testing.TB
 	doc   *openapi3.T
 	route routers.Router
@@ -77,7 +81,19 @@ func New(t testing.TB, opts ...httpapi.Option) *Server {
 	api := httpapi.New(st, append([]httpapi.Option{httpapi.WithClock(clk.Now)}, opts...)...)
 	srv := httptest.NewServer(api.Handler())
 	t.Cleanup(srv.Close)
-	return &Server{URL: srv.URL, Clock: clk, Store: st, DB: db, t: t, doc: doc, route: router}
+	return &Server{URL: srv.URL, Clock: clk, Store: st, DB: db, API: api, t: t, doc: doc, route: router}
+}
+
+// RunDue runs the due work's runner once at the test clock's now, as the
+// deployed schedule (functions/duework) or the local stack's ticker would,
+// and fails the test on its error.
+func (s *Server) RunDue() service.DueRun {
+	s.t.Helper()
+	run, err := s.API.RunDue(context.Background())
+	if err != nil {
+		s.t.Fatalf("RunDue: %v", err)
+	}
+	return run
 }
 
 // Req is one request. Body is JSON-encoded unless it is a string (sent as is).

@@ -11,7 +11,8 @@
 //
 //	item.go   the game item: Link, Item, Encode, Decode, a link alone (LinkOf),
 //	          the broadcast delay (Item.Public, Item.AsOf), "started" (Item.Begun)
-//	store.go  Store: Load, Mutate, Save (with the result item), SettleOnRead, TTL
+//	store.go  Store: Load, Mutate, Save (with the result item and the work an end
+//	          makes due: Ending, Ended), SettleOnRead, TTL
 //	view.go   View, the game's JSON (GET /games/{gid}), ViewOf, JSON, Brief
 package games
 
@@ -80,6 +81,9 @@ type Item struct {
 	// Also are event items an operation changed with the game (an
 	// expulsion's player and event, O-2), written in the game's transaction.
 	Also []*store.Record
+	// Due are the items of work the last Save's end of the game made due
+	// and stored (Store.Ending), for Store.Ended.
+	Due []*store.Record
 }
 
 // Encode packs the item's document: uvarint length, the link as JSON, then

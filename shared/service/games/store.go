@@ -28,6 +28,15 @@ type Store struct {
 	// Loaded, when set, hears of every game read (the request's usage is
 	// counted for its event).
 	Loaded func(ctx context.Context, it *Item)
+	// Ending, when set, gives the items an event game's end writes with its
+	// result item, in the same transaction, and Ended hears of them once that
+	// write has committed: the event layer's work the end makes due (a
+	// knockout's next games, S-3), kept in the table before it is done, so a
+	// request that stops after the game's write loses none of it, and then
+	// done at once by the game command that ended the game (Mutate). Both
+	// are asked only when the write creates or rewrites the result item.
+	Ending func(ctx context.Context, it *Item, now int64) ([]*store.Record, error)
+	Ended  func(ctx context.Context, it *Item, due []*store.Record)
 }
 
 // Load reads game gid with one strongly consistent read.
@@ -57,8 +66,9 @@ func (s *Store) Load(ctx context.Context, gid string) (*Item, error) {
 // returned. A write that loses a race is redone on the game as it now is (a
 // move on a stale view then fails its ply check: a conflict with the
 // current state), within the retry budget (command.Budget), after which it
-// is the server's contention (command.Contended), not the client's. The
-// answer is the game's view as of now.
+// is the server's contention (command.Contended), not the client's. A write
+// that ended an event game then does the work its end made due (Ended),
+// which never changes the answer. The answer is the game's view as of now.
 func (s *Store) Mutate(ctx context.Context, gid string, now int64, actor func(*Item) (game.Actor, error), op func(*Item, game.Actor) error) (View, error) {
 	start := time.Now()
 	for attempt := 1; ; attempt++ {
@@ -99,6 +109,9 @@ func (s *Store) Mutate(ctx context.Context, gid string, now int64, actor func(*I
 				}
 				return View{}, err
 			}
+			if len(it.Due) > 0 && s.Ended != nil {
+				s.Ended(ctx, it, it.Due)
+			}
 		}
 		if opErr != nil {
 			var re *game.RuleError
@@ -122,10 +135,12 @@ func (s *Store) conflict(ctx context.Context, gid string, now int64, msg string)
 
 // Save writes the game under its version; an event game that has just
 // ended also gets its result item, in the same transaction, and a
-// corrected result rewrites the result item with the game.
+// corrected result rewrites the result item with the game. Either writes
+// the items Ending gives with them, and leaves them in it.Due once stored.
 func (s *Store) Save(ctx context.Context, it *Item, now int64, corrected bool) error {
+	it.Due = nil
 	if corrected {
-		return s.correctResult(ctx, it)
+		return s.correctResult(ctx, it, now)
 	}
 	report := it.Link.Tournament != "" && !it.Link.Reported && it.Game.Status() == game.Over &&
 		(!it.Link.SignedResults || it.Game.Signed()) // O-3: the event's option waits for the signatures
@@ -157,17 +172,33 @@ func (s *Store) Save(ctx context.Context, it *Item, now int64, corrected bool) e
 	if !report {
 		return s.Store.Transact(ctx, append([]*store.Record{rec}, it.Also...))
 	}
+	due, err := s.ending(ctx, it, now)
+	if err != nil {
+		return err
+	}
 	res, why := it.Game.Result()
 	v := it.Game.View(now)
 	item := items.Result{Round: it.Link.Round, Table: it.Link.Table, GameID: it.ID, Red: it.Link.Red, Black: it.Link.Black,
 		Result: res, Reason: why.String(), RedFouls: v.Fouls[xiangqi.Red], BlackFouls: v.Fouls[xiangqi.Black], EndedAt: v.EndedAt}
 	x := items.Encode(&store.Record{PK: store.TournamentPK(it.Link.Tournament), SK: store.ResultSK(it.Link.Round, it.Link.Table), Kind: store.KindResult}, item)
-	return s.Store.Transact(ctx, append([]*store.Record{rec, x}, it.Also...))
+	if err := s.Store.Transact(ctx, slices.Concat([]*store.Record{rec, x}, it.Also, due)); err != nil {
+		return err
+	}
+	it.Due = due
+	return nil
+}
+
+// ending is what Ending gives for the end of it (nothing when unset).
+func (s *Store) ending(ctx context.Context, it *Item, now int64) ([]*store.Record, error) {
+	if s.Ending == nil {
+		return nil, nil
+	}
+	return s.Ending(ctx, it, now)
 }
 
 // correctResult rewrites the result item of an event game whose result an
 // arbiter corrected after it had been reported (O-1).
-func (s *Store) correctResult(ctx context.Context, it *Item) error {
+func (s *Store) correctResult(ctx context.Context, it *Item, now int64) error {
 	rec, err := s.Store.Get(ctx, store.TournamentPK(it.Link.Tournament), store.ResultSK(it.Link.Round, it.Link.Table))
 	if errors.Is(err, store.ErrNotFound) {
 		return command.NotFoundf("result")
@@ -185,11 +216,21 @@ func (s *Store) correctResult(ctx context.Context, it *Item) error {
 	if err != nil {
 		return err
 	}
-	return s.Store.Transact(ctx, []*store.Record{g, items.Encode(rec, old)})
+	due, err := s.ending(ctx, it, now)
+	if err != nil {
+		return err
+	}
+	if err := s.Store.Transact(ctx, append([]*store.Record{g, items.Encode(rec, old)}, due...)); err != nil {
+		return err
+	}
+	it.Due = due
+	return nil
 }
 
 // SettleOnRead stores a flag that fell before a read: the game ends when
-// anyone looks after the deadline, with no background job (C-3, C-4).
+// anyone looks after the deadline, with no background job (C-3, C-4). The
+// work its end makes due is stored with it (Ending) but not done here: a
+// read does no event's catch-up, the due work's runner does it.
 func (s *Store) SettleOnRead(ctx context.Context, it *Item, now int64) {
 	if it.Game.Status() != game.Playing || !it.Game.Settle(now) {
 		return

@@ -566,6 +566,7 @@ func (s *Service) Takeover(ctx context.Context, tid, authorization string) (*Tak
 			return nil, err
 		}
 	}
+	s.Service.IndexDue(ctx, tid) // its rounds' work due is this stack's now, and its index stayed at the source
 	return &Takenover{Source: in.Source, SourceNotified: s.notifySource(ctx, tid, in.Source, authorization)}, nil
 }
 

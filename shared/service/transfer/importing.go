@@ -116,6 +116,9 @@ func (s *Service) create(ctx context.Context, tid string, all []*store.Item, mar
 	if err := s.store.CreateItems(ctx, append(ev.Items, ev.Meta)); err != nil {
 		return nil, importConflict(err)
 	}
+	// The work its rounds owe is this stack's now (a mirror's read-only
+	// copy's is its source's: the due work's runner drops those items).
+	s.svc.IndexDue(ctx, tid)
 	return ev, nil
 }
 
