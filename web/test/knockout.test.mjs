@@ -28,7 +28,7 @@ async function cup() {
   const r1 = await apiCall(server.base, 'POST', `/tournaments/${ev.id}/rounds`, { token: ev.token, body: {} });
   await result(arb, r1.pairings[0].gameId, '1-0');
   await result(arb, r1.pairings[1].gameId, '1/2-1/2');
-  // Reading the round makes the next rapid game; two of them: 1-0, then ½-½.
+  // Each result makes the next rapid game before it answers (the writer side; a GET writes nothing): two of them, 1-0 then ½-½.
   for (const r of ['1-0', '1/2-1/2']) {
     const now = await apiCall(server.base, 'GET', `/tournaments/${ev.id}/rounds/1`);
     await result(arb, now.pairings.at(-1).gameId, r);
