@@ -64,6 +64,30 @@ test('the queue sends in order, one at a time, a lost write again under its key;
   useFetch();
 });
 
+test('a send lost on the network marks the queue unreachable until one lands, and says so', async () => {
+  sync.policy.firstMs = 5;
+  sync.policy.maxMs = 10;
+  let down = true;
+  useFetch(async (path, init) => {
+    if (down) throw new TypeError('Failed to fetch');
+    const body = JSON.parse(init.body);
+    return reply(200, { id: 'g2', ply: body.ply + 1, moves: [] });
+  });
+  const changes = [];
+  const onChange = (ev) => { if (ev.detail.gid === 'g2') changes.push(sync.unreachable('g2')); };
+  sync.events.addEventListener('change', onChange);
+  assert.equal(sync.unreachable('g2'), false, 'nothing tried yet');
+  await sync.enqueue('g2', { kind: 'move', path: '/moves', body: { move: 'h2e2', ply: 0 }, ply: 0, token: 'tok' });
+  await until(() => sync.unreachable('g2'));
+  assert.ok(changes.includes(true), 'the page is told when the queue becomes unreachable');
+  assert.equal(sync.waitingMoves('g2'), 1, 'the move waits, kept');
+  down = false;
+  await until(() => sync.entries('g2').length === 0);
+  assert.equal(sync.unreachable('g2'), false, 'a send that lands clears it');
+  sync.events.removeEventListener('change', onChange);
+  useFetch();
+});
+
 test('the scoresheet: rounds of two moves (Black first leaves Red\'s cell empty), time as h:mm:ss', () => {
   assert.deepEqual(rounds(['炮二平五', '马8进7', '马二进三']), [{ n: 1, red: '炮二平五', black: '马8进7' }, { n: 2, red: '马二进三', black: '' }]);
   assert.deepEqual(rounds(['马8进7'], false), [{ n: 1, red: '', black: '马8进7' }]);

@@ -43,7 +43,7 @@ const entryId = (gid) => `${gid}|${Date.now().toString(36).padStart(9, '0')}|${(
 function state(gid) {
   let g = games.get(gid);
   if (!g) {
-    g = { entries: [], conflict: null, running: false, timer: 0, attempts: 0, loaded: null };
+    g = { entries: [], conflict: null, running: false, timer: 0, attempts: 0, loaded: null, unreachable: false };
     games.set(gid, g);
   }
   return g;
@@ -70,6 +70,16 @@ export function entries(gid) { return [...state(gid).entries]; }
 
 /** conflict is gid's stopping refusal ({at, code, status, message, ply}), or null. */
 export function conflict(gid) { return state(gid).conflict; }
+
+/**
+ * unreachable says whether gid's last send was lost on the network, until
+ * one lands. The browser's navigator.onLine only knows whether the device
+ * has a network at all: on a venue's Wi-Fi with no way out (or a page
+ * reloaded offline, where Chromium may report online) it is true while
+ * nothing gets through, and the scribe must still read "waiting", not
+ * "sending".
+ */
+export function unreachable(gid) { return state(gid).unreachable; }
 
 /** waitingMoves counts gid's queued moves. */
 export function waitingMoves(gid) { return state(gid).entries.filter((e) => e.kind === 'move').length; }
@@ -105,7 +115,14 @@ function later(gid) {
 }
 
 // Back online: try every queue at once rather than wait out the back-off.
-globalThis.addEventListener?.('online', () => { for (const gid of games.keys()) kick(gid); });
+// The browser's word that the network is back clears unreachable too: the
+// sends it starts set it again if they are lost.
+globalThis.addEventListener?.('online', () => {
+  for (const [gid, g] of games) {
+    g.unreachable = false;
+    kick(gid);
+  }
+});
 
 /** kick sends gid's queue in order, one write at a time, until it is empty, offline or stopped by a conflict. */
 export async function kick(gid) {
@@ -121,7 +138,12 @@ export async function kick(gid) {
         view = await request('POST', `/games/${encodeURIComponent(gid)}${e.path}`, { body: e.body, token: e.token, key: e.key });
       } catch (err) {
         const ae = err instanceof ApiError ? err : new ApiError(0, 'network', String((err && err.message) || err));
-        if (ae.retryable) { g.attempts++; later(gid); return; }
+        if (ae.retryable) {
+          g.attempts++;
+          later(gid);
+          if (ae.status === 0 && !g.unreachable) { g.unreachable = true; emit('change', { gid }); }
+          return;
+        }
         g.conflict = { id: e.id, ply: e.ply, kind: e.kind, status: ae.status, code: ae.code || (ae.status === 401 ? 'unauthorized' : ''), message: ae.message, rule: ae.rule || '', at: Date.now() };
         e.conflict = g.conflict;
         await db.put('queue', e.id, e).catch(() => {});
@@ -129,6 +151,7 @@ export async function kick(gid) {
         return;
       }
       g.attempts = 0;
+      g.unreachable = false;
       g.entries.shift();
       await db.del('queue', e.id).catch(() => {});
       emit('sent', { gid, view, entry: e });
@@ -151,6 +174,7 @@ export async function keepServer(gid, serverView) {
   for (const e of g.entries) await db.del('queue', e.id).catch(() => {});
   g.entries = [];
   g.conflict = null;
+  g.unreachable = false; // nothing waits: the next send lost, if any, says so again
   emit('change', { gid });
 }
 
@@ -192,6 +216,7 @@ export async function keepMine(gid, serverView, token) {
   for (const e of rest) { delete e.conflict; await db.put('queue', e.id, e).catch(() => {}); }
   g.entries = rest;
   g.conflict = null;
+  g.unreachable = false; // the record landed
   emit('sent', { gid, view });
   emit('change', { gid });
   kick(gid);

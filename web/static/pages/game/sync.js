@@ -43,7 +43,10 @@ export function mountSync(host, ctx) {
   const drawLine = () => {
     const n = sync.waitingMoves(ctx.gid);
     const all = sync.entries(ctx.gid).length;
-    const online = globalThis.navigator ? navigator.onLine !== false : true;
+    // Offline when the browser says so, or when the last send was lost on
+    // the network (core/sync.js unreachable): then the moves wait, they are
+    // not being sent.
+    const online = (globalThis.navigator ? navigator.onLine !== false : true) && !sync.unreachable(ctx.gid);
     let text = '';
     if (sync.conflict(ctx.gid)) text = t('sync.stopped', { n: all });
     else if (!online) text = n ? t('sync.waiting', { n }) : (all ? t('sync.waitingOther', { n: all }) : t('sync.offlineKept'));
