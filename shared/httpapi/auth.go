@@ -124,7 +124,7 @@ func (a *API) requireRole(c *call, scope string, known func(scope, id string) (c
 	}
 	if p.Scope != scope {
 		// A festival's token acts in the festival's sections (E-3).
-		if ok, err := a.festivalActs(c, p, scope); err != nil || !ok {
+		if ok, err := a.svc.InFestival(c.ctx(), p.Scope, scope); err != nil || !ok {
 			if err != nil && !isNotFound(err) {
 				return Principal{}, err
 			}

@@ -1,9 +1,7 @@
 package httpapi
 
 import (
-	"cmp"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/xqtour/xqtour/shared/tournament"
@@ -69,13 +67,14 @@ type roundListOut struct {
 }
 
 // GET /tournaments/{tid}/officials — organiser (O-1): the arbiters and
-// scribes with their tables; their tokens were shown once and are not kept.
+// scribes with their tables (service.OfficialsByRole); their tokens were
+// shown once and are not kept.
 func (a *API) listOfficials(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
 	if _, _, err := a.organiserEvent(c, tid); err != nil {
 		return 0, nil, err
 	}
-	officials, err := a.svc.Officials(c.ctx(), tid)
+	officials, err := a.svc.OfficialsByRole(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -83,9 +82,6 @@ func (a *API) listOfficials(c *call) (int, any, error) {
 	for _, o := range officials {
 		out = append(out, officialView(o))
 	}
-	slices.SortFunc(out, func(x, y officialOut) int {
-		return cmp.Or(strings.Compare(x.Role, y.Role), strings.Compare(x.Name, y.Name), strings.Compare(x.ID, y.ID))
-	})
 	return http.StatusOK, map[string]any{"officials": out}, nil
 }
 

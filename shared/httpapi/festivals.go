@@ -10,9 +10,9 @@ import (
 // front page (shared/service/festivals.go). A festival token is organiser
 // of every section and a festival official's token acts in every section:
 // a token of another scope is admitted to an event only after reading the
-// event's item and finding the festival there (festivalActs, and
-// eventCaller for a command), so nothing but the festival's own sections
-// trusts it.
+// event's item and finding the festival there (service.InFestival, which
+// requireRole asks, and eventCaller for a command), so nothing but the
+// festival's own sections trusts it.
 
 // festivalIn is POST /festivals.
 type festivalIn struct {
@@ -136,17 +136,4 @@ func requireFestivalOrganiser(c *call, f *service.Festival) error {
 		return errUnknownToken
 	}
 	return nil
-}
-
-// festivalActs reports whether principal p, of a festival, acts in event
-// scope: the event is one of the festival's sections (E-3).
-func (a *API) festivalActs(c *call, p Principal, scope string) (bool, error) {
-	if !service.ValidID('f', p.Scope) || !service.ValidID('t', scope) {
-		return false, nil
-	}
-	t, _, err := a.svc.Tournament(c.ctx(), scope)
-	if err != nil {
-		return false, err
-	}
-	return t.Festival == p.Scope, nil
 }

@@ -56,13 +56,24 @@ func (a *API) tables(c *call, group string) (*event, *service.Tables, error) {
 	if q.Live, err = boolQuery(c, "live"); err != nil {
 		return nil, nil, err
 	}
-	if s := c.r.URL.Query().Get("round"); s != "" {
-		if q.Round, err = strconv.Atoi(s); err != nil || q.Round < 1 {
-			return nil, nil, badRequest("invalid_query", "round: want a round number ≥ 1")
-		}
+	if q.Round, err = roundQuery(c); err != nil {
+		return nil, nil, err
 	}
 	tb, err := ev.Tables(q, c.nowMs())
 	return ev, tb, err
+}
+
+// roundQuery reads ?round=, a round number ≥ 1; 0 when the query has none.
+func roundQuery(c *call) (int, error) {
+	s := c.r.URL.Query().Get("round")
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, badRequest("invalid_query", "round: want a round number ≥ 1")
+	}
+	return n, nil
 }
 
 // GET /tournaments/{tid}/standings — public (K-1, R-1…, S-6, S-7);

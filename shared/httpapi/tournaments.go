@@ -1,9 +1,7 @@
 package httpapi
 
 import (
-	"cmp"
 	"net/http"
-	"slices"
 
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/standings"
@@ -94,27 +92,17 @@ func (a *API) registerPlayer(c *call) (int, any, error) {
 
 // GET /tournaments/{tid}/players — public; in number order: the numbers
 // drawn for round 1 once an individual Swiss has paired it (P-3), else the
-// registration numbers.
+// registration numbers (service.PlayersByNumber).
 func (a *API) listPlayers(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
 	pg, err := pageQueryUpTo(c, "json", playerPageRows)
 	if err != nil {
 		return 0, nil, err
 	}
-	t, _, err := a.svc.Tournament(c.ctx(), tid)
+	players, number, err := a.svc.PlayersByNumber(c.ctx(), tid)
 	if err != nil {
 		return 0, nil, err
 	}
-	players, err := a.svc.Players(c.ctx(), tid)
-	if err != nil {
-		return 0, nil, err
-	}
-	// By number; a registration removed before round 1 leaves its entry
-	// number unused (the drawn numbers have no gaps).
-	number := tournament.ShownNumbers(t, players)
-	slices.SortFunc(players, func(x, y *tournament.Player) int {
-		return cmp.Or(cmp.Compare(number[x.ID], number[y.ID]), cmp.Compare(x.Number, y.Number))
-	})
 	out := make([]playerOut, len(players))
 	for i, p := range players {
 		out[i] = playerView(p, number[p.ID])

@@ -14,8 +14,8 @@ import (
 // hash, its sections' ids and its officials; each section is an ordinary
 // event whose item names the festival. A festival token is organiser of
 // every section and a festival official's token acts in every section:
-// the HTTP layer admits a token of another scope to an event only after
-// reading the event's item and finding the festival there, so nothing but
+// a token of another scope is admitted to an event only after reading the
+// event's item and finding the festival there (InFestival), so nothing but
 // the festival's own sections trusts it.
 
 // FestivalSections caps a festival's sections; the festival item lists
@@ -66,6 +66,21 @@ func (s *Service) festival(ctx context.Context, fid string) (*Festival, *store.R
 	var f Festival
 	rec, err := s.get(ctx, store.FestivalPK(fid), store.MetaSK, "festival "+fid, &f)
 	return &f, rec, err
+}
+
+// InFestival reports whether event tid is a section of festival fid
+// (E-3), by the event's item: how a festival's token is admitted to an
+// event of another scope. An id of another kind is no section, and costs
+// no read; an event that does not exist is not found.
+func (s *Service) InFestival(ctx context.Context, fid, tid string) (bool, error) {
+	if !ValidID('f', fid) || !ValidID('t', tid) {
+		return false, nil
+	}
+	t, _, err := s.Tournament(ctx, tid)
+	if err != nil {
+		return false, err
+	}
+	return t.Festival == fid, nil
 }
 
 // FestivalEvents reads the event items of f's sections, in the festival's

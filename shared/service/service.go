@@ -27,12 +27,16 @@
 //	                the entries pending, the organiser's list with duplicates (EntryList)
 //	checkin.go      check-in (E-2) and the desk's list of a round (CheckInDesk);
 //	                expulsion.go expulsions (O-2), decided or by ruling
-//	festivals.go    festivals (E-3), their officials, and creating an event (CreateEvent)
+//	discipline.go   the discipline report (O-2): a page of an event's games'
+//	                entries with players and officials named, the expulsions (Discipline)
+//	festivals.go    festivals (E-3), their officials, whether an event is a section
+//	                (InFestival), and creating an event (CreateEvent)
 //	people.go       editing and removing players, tokens reissued or rotated
 //	me.go           what a token shows its holder (Me: a player's current and next
 //	                games, an official's item and a scribe's round, a captain's team)
 //	teamentries.go  entering and withdrawing teams (T-1); lineups.go their lineups (T-2…T-4);
-//	                the queries of an event's players, officials and teams
+//	                the queries of an event's players, officials and teams, and the
+//	                orders they are listed in (PlayersByNumber, OfficialsByRole)
 //	pairing.go      pairing the next round (PairRound), the finished status
 //	pairjob.go      a big event's round paired as a job (PairRoundOrJob, RunPairJob):
 //	                where it runs and its retries (StartPairJob, PairJobStarter),
@@ -46,7 +50,8 @@
 //	                (EndingItems, GameEnded); the runner (RunDue)
 //	standings.go    the standings reads: the round a table is after (Event.Tables),
 //	                the players', group, boards, team and R-9 tables, the
-//	                crosstable, the final places (Event.Places)
+//	                crosstable, the final places (Event.Places); ring.go a
+//	                challenge event's ring with its players named (Ring, S-8)
 //	teams.go        team events: teams and lineups loaded, lineups due (T-3),
 //	                a knockout's extension (S-3)
 //	eventkey.go     an event's key, its id and keyed game ids; a game's own pairing
@@ -79,7 +84,9 @@
 //	viewcache/      the public views kept under V#<tid>: stamps, builds, a table's
 //	                rows in chunks, whole answers, which view a query names; a view
 //	                opened to serve, a page of it or word to read the event, a round's
-//	                view patched from its results (Open, Page, Patchable)
+//	                view patched from its results (Open, Page, Patchable); which
+//	                response view a query names and whether its answer may be served
+//	                (ResponseKey, View.Response)
 package service
 
 import (

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -124,9 +125,40 @@ func (s *Service) Players(ctx context.Context, tid string) ([]*tournament.Player
 	return queryItems[tournament.Player](ctx, s, store.TournamentPK(tid), store.PlayerPrefix)
 }
 
+// PlayersByNumber reads event tid's players in the order the event lists
+// them (P-3), with the numbers it shows (tournament.ShownNumbers): the
+// numbers drawn for round 1 once an individual Swiss has paired it, else
+// the entry numbers. A registration removed before round 1 leaves its
+// entry number unused (the drawn numbers have no gaps).
+func (s *Service) PlayersByNumber(ctx context.Context, tid string) ([]*tournament.Player, map[string]int, error) {
+	t, _, err := s.Tournament(ctx, tid)
+	if err != nil {
+		return nil, nil, err
+	}
+	players, err := s.Players(ctx, tid)
+	if err != nil {
+		return nil, nil, err
+	}
+	number := tournament.ShownNumbers(t, players)
+	slices.SortFunc(players, func(x, y *tournament.Player) int {
+		return cmp.Or(cmp.Compare(number[x.ID], number[y.ID]), cmp.Compare(x.Number, y.Number))
+	})
+	return players, number, nil
+}
+
 // Officials reads every official of event tid, in id order.
 func (s *Service) Officials(ctx context.Context, tid string) ([]*tournament.Official, error) {
 	return queryItems[tournament.Official](ctx, s, store.TournamentPK(tid), store.OfficialPrefix)
+}
+
+// OfficialsByRole reads every official of event tid as the organiser's
+// list shows them (O-1): by role, then name, then id.
+func (s *Service) OfficialsByRole(ctx context.Context, tid string) ([]*tournament.Official, error) {
+	officials, err := s.Officials(ctx, tid)
+	slices.SortFunc(officials, func(x, y *tournament.Official) int {
+		return cmp.Or(strings.Compare(x.Role, y.Role), strings.Compare(x.Name, y.Name), strings.Compare(x.ID, y.ID))
+	})
+	return officials, err
 }
 
 // Teams reads every team of event tid, in team-number order.

@@ -7,9 +7,11 @@
 // names the view a table query asks for. A read opens its view (Open),
 // serves a page of it while current (Page) or reads the event and saves
 // the view again, and brings a round's view behind by its results alone
-// up to date from them (Patchable). The rows' shapes and how they are
-// rendered are the HTTP layer's (shared/httpapi's views.go and
-// responseviews.go).
+// up to date from them (Patchable). A response view (response.go) keeps a
+// whole answer: which one a request's query names (ResponseKey) and
+// whether its kept answer may be served (Response). The rows' shapes and
+// how they are rendered are the HTTP layer's (shared/httpapi's views.go
+// and responseviews.go).
 //
 //	PK       SK                          holds
 //	V#<tid>  STAMP                       counters advanced after every write to T#<tid> (Stamp)
