@@ -288,11 +288,7 @@ func (s *Store) stage(ctx context.Context, p *pacer, r *Record) (staging, error)
 			s.drop(ctx, p, st)
 			return staging{}, err
 		}
-		// A build's parts are new items: a fresh build id names none that
-		// exist, so one found there is this put's own, applied by an attempt
-		// whose answer was lost and refused when the SDK tried again.
-		_, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.table, Item: part.item(1), ConditionExpression: aws.String("attribute_not_exists(PK)")})
-		if err = wrap("stage "+part.PK+"/"+part.SK, err); err != nil && !errors.Is(err, ErrConflict) {
+		if err := s.putPart(ctx, part); err != nil {
 			s.drop(ctx, p, st)
 			return staging{}, err
 		}
@@ -300,6 +296,41 @@ func (s *Store) stage(ctx context.Context, p *pacer, r *Record) (staging, error)
 	}
 	return st, nil
 }
+
+// putPart writes one part of a fresh build. A build's parts are new items:
+// a fresh build id names none that exist, so a refused put is either this
+// put's own, applied by an attempt whose answer was lost and met when the
+// SDK tried again (ConditionalCheckFailed), or a put that applied nothing
+// because it lost to a transaction in flight (TransactionConflict; DynamoDB
+// answers it for a conditional write, and so does the embedded store's
+// conflict fault). Both surface as ErrConflict, and only the table tells
+// them apart: the part is read back, and put again while it is not there.
+// Taking every conflict for its own put (as this did) published heads
+// naming a part that was never written: a round no read could join again.
+func (s *Store) putPart(ctx context.Context, part *Record) error {
+	var err error
+	for attempt := range partPuts {
+		if attempt > 0 {
+			time.Sleep(jitter(20 * time.Millisecond << attempt))
+		}
+		_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.table, Item: part.item(1), ConditionExpression: aws.String("attribute_not_exists(PK)")})
+		if err = wrap("stage "+part.PK+"/"+part.SK, err); !errors.Is(err, ErrConflict) {
+			return err
+		}
+		out, gerr := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &s.table, Key: key(part.PK, part.SK), ConsistentRead: aws.Bool(true),
+			ProjectionExpression: aws.String("PK")})
+		if gerr != nil {
+			return wrap("get "+part.PK+"/"+part.SK, gerr)
+		}
+		if out.Item != nil {
+			return nil // this put's own, applied by an earlier attempt
+		}
+	}
+	return err
+}
+
+// partPuts bounds the puts of one part that lose to a transaction in flight.
+const partPuts = 5
 
 // drop deletes a build's parts, paced, best effort: what it cannot delete
 // is nobody's part (readers skip it) until a later write sweeps it.

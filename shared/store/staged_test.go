@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/store/embedded"
 	"github.com/xqtour/xqtour/shared/store/storetest"
 )
 
@@ -225,5 +226,45 @@ func TestStagingIsPaced(t *testing.T) {
 	}
 	if took := time.Since(start); took < 270*time.Millisecond {
 		t.Fatalf("four parts of 10 units at 110 units a second took %v", took)
+	}
+}
+
+// A part's put that loses to a transaction in flight applied nothing
+// (DynamoDB's TransactionConflict, the embedded store's conflict fault):
+// the stage puts it again rather than taking the refusal for an earlier
+// attempt's success, so a published head always names parts that exist.
+// Before, a head published after such a refusal named a missing part, and
+// no read of the document could join it again (TestChaos's round that no
+// start could read).
+func TestStagedPartsUnderConflicts_AlwaysWhole(t *testing.T) {
+	fastStaging(t, 64)
+	st, _, srv := storetest.Start(t)
+	ctx := t.Context()
+	srv.SetFaults(embedded.Faults{Conflict: 0.3})
+	for i := range 20 {
+		body := bytes.Repeat([]byte{byte('a' + i)}, 64*4+10) // five parts
+		var err error
+		for range 50 { // the head's own transaction loses some too: the caller's retry
+			r := &store.Record{PK: "T#conflicts", SK: store.RoundSK(i + 1), Kind: "round", Doc: []byte(`{}`), Body: body}
+			if err = st.Transact(ctx, []*store.Record{r}); !errors.Is(err, store.ErrConflict) {
+				break
+			}
+		}
+		if err != nil {
+			t.Fatalf("round %d: %v", i+1, err)
+		}
+	}
+	srv.SetFaults(embedded.Faults{})
+	if srv.Injected().Conflict == 0 {
+		t.Fatal("no conflict injected")
+	}
+	for i := range 20 {
+		got, err := st.Get(ctx, "T#conflicts", store.RoundSK(i+1))
+		if err != nil {
+			t.Fatalf("round %d does not read back: %v", i+1, err)
+		}
+		if want := bytes.Repeat([]byte{byte('a' + i)}, 64*4+10); !bytes.Equal(got.Body, want) {
+			t.Fatalf("round %d: body %q", i+1, got.Body)
+		}
 	}
 }
