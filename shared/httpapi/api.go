@@ -55,7 +55,9 @@
 //	                  rendered (service.CheckInDesk)
 //	festivals.go      festivals (E-3): the festival token, its page and officials
 //	                  (service.CreateFestival …)
-//	rounds.go         pairing, rounds, changes, start; the round views
+//	rounds.go         pairing, rounds, changes, start: decoded and answered (the
+//	                  command and the work after it: service.ExecPair …; the round
+//	                  as shown: service.Event.RoundView)
 //	pairjob.go        a big event's round paired as a job: the 202 (where the job
 //	                  runs, in process or handed to Lambda: service.StartPairJob),
 //	                  GET …/rounds/{n}/job
@@ -76,11 +78,12 @@
 //	                  ETags and cache headers; paging.go pages of rows;
 //	                  responseviews.go whole answers kept
 //	formats.go        ?format= (JSON or CSV) for every route, the event's games list
-//	                  (the rounds a ?round= shows: service.Event.RoundsOf);
+//	                  (its rows in round and table order: service.Event.GameViews);
 //	                  explainlang.go the reader's language for the pairing reasons
-//	                  (the sentences: tournament.Explanation.In)
-//	teams.go          team events: teams, lineups, team rounds' views; teamknockout.go
-//	                  a team knockout's views (S-3)
+//	                  (the view in it: service.RoundView.In)
+//	teams.go          team events: teams and lineups decoded and answered (the
+//	                  rosters: service.TeamRosters; a team round's matches and a
+//	                  knockout's ties, S-3: service.Event.RoundView)
 //	delay.go          the broadcast delay: who reads a game live
 //	discipline.go     the discipline report and expulsions (O-2)
 //	challenge.go      the challenge ring; ratings.go the rating report

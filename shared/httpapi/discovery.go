@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -140,7 +141,7 @@ func (a *API) me(c *call) (int, any, error) {
 			out["games"] = ev.scribeGames(me.Latest, o, c.nowMs())
 		}
 	case me.Team != nil:
-		out["name"], out["team"] = me.Team.Name, teamView(me.Team, ev.H.Player)
+		out["name"], out["team"] = me.Team.Name, service.RosterOf(me.Team, ev.H.Player)
 	}
 	return http.StatusOK, out, nil
 }
@@ -169,12 +170,12 @@ func (ev *event) meGame(pg *tournament.PlayerGame) *meGameOut {
 // scribeGames lists the games of round r (the latest, service.Me) at the
 // scribe's tables (every table when the scribe is not limited), as the
 // round view shows them.
-func (ev *event) scribeGames(r *tournament.Round, o *tournament.Official, now int64) []pairingOut {
-	out := []pairingOut{}
+func (ev *event) scribeGames(r *tournament.Round, o *tournament.Official, now int64) []service.PairingView {
+	out := []service.PairingView{}
 	if r == nil {
 		return out
 	}
-	for _, po := range roundView(r, ev.H, ev.Numbers(), false, now).Pairings {
+	for _, po := range service.RoundViewOf(r, ev.H, ev.Numbers(), false, now).Pairings {
 		if o.Covers(po.Table) {
 			out = append(out, po)
 		}

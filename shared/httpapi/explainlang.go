@@ -2,10 +2,10 @@ package httpapi
 
 import (
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
 
@@ -36,30 +36,7 @@ func explainLanguage(r *http.Request) string {
 }
 
 // localizeRound renders every explanation of a round view in the language
-// the request asks for, and says which.
-func localizeRound(out roundOut, r *http.Request) roundOut {
-	lang := tournament.Language(explainLanguage(r))
-	one := func(e *explanationOut) *explanationOut {
-		if e == nil {
-			return nil
-		}
-		te := tournament.Explanation{ScoreGroup: e.ScoreGroup, Opponent: e.Opponent, OpponentReason: e.OpponentReason, ColourReason: e.ColourReason}.In(lang)
-		return explanationView(te)
-	}
-	found := out.ByeExplanation != nil
-	out.Pairings = slices.Clone(out.Pairings)
-	for i := range out.Pairings {
-		found = found || out.Pairings[i].Explanation != nil
-		out.Pairings[i].Explanation = one(out.Pairings[i].Explanation)
-	}
-	out.ByeExplanation = one(out.ByeExplanation)
-	out.Matches = slices.Clone(out.Matches)
-	for i := range out.Matches {
-		found = found || out.Matches[i].Explanation != nil
-		out.Matches[i].Explanation = one(out.Matches[i].Explanation)
-	}
-	if found {
-		out.Language = string(lang)
-	}
-	return out
+// the request asks for, and says which (service.RoundView.In).
+func localizeRound(out service.RoundView, r *http.Request) service.RoundView {
+	return out.In(tournament.Language(explainLanguage(r)))
 }

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/csv"
 	"fmt"
 	"net/http"
@@ -158,13 +157,6 @@ func crosstableCSV(rows []crossRowOut) raw {
 	return csvAnswer(header, recs)
 }
 
-// eventGameOut is one game of GET /tournaments/{tid}/games: its round and
-// the pairing as the round view shows it.
-type eventGameOut struct {
-	Round int `json:"round"`
-	pairingOut
-}
-
 // GET /tournaments/{tid}/games — public: every game of the event (or of
 // ?round=n) in round and table order; ?format=pgn is all of them as one PGN
 // file, the games in that order, each with the event, round and names;
@@ -208,39 +200,24 @@ func (a *API) listEventGames(c *call) (int, any, error) {
 }
 
 // eventGameRows reads the event and its games of ?round=n (every round
-// by default) as the round view shows them, in round and table order: the
-// rows GET …/games and …/discipline page over.
-func (a *API) eventGameRows(c *call) (*event, []eventGameOut, error) {
-	only := 0
-	if s := c.r.URL.Query().Get("round"); s != "" {
-		var err error
-		if only, err = strconv.Atoi(s); err != nil || only < 1 {
-			return nil, nil, badRequest("invalid_query", "round: want a round number ≥ 1")
-		}
+// by default) as the games list shows them (service.Event.GameViews): the
+// rows GET …/games pages over.
+func (a *API) eventGameRows(c *call) (*event, []service.EventGame, error) {
+	only, err := roundQuery(c)
+	if err != nil {
+		return nil, nil, err
 	}
 	ev, err := a.loadEvent(c.ctx(), c.r.PathValue("tid"))
 	if err != nil {
 		return nil, nil, err
 	}
-	rounds, err := ev.RoundsOf(only)
-	if err != nil {
-		return nil, nil, err
-	}
-	rows := []eventGameOut{}
-	for _, r := range rounds {
-		for _, p := range roundView(r, ev.H, ev.Numbers(), false, c.nowMs()).Pairings {
-			rows = append(rows, eventGameOut{Round: r.Number, pairingOut: p})
-		}
-	}
-	slices.SortStableFunc(rows, func(x, y eventGameOut) int {
-		return cmp.Or(cmp.Compare(x.Round, y.Round), cmp.Compare(x.Table, y.Table))
-	})
-	return ev, rows, nil
+	rows, err := ev.GameViews(only)
+	return ev, rows, err
 }
 
 // eventGamesOut is GET /tournaments/{tid}/games (one page of it).
 type eventGamesOut struct {
-	TournamentID string         `json:"tournamentId"`
-	Games        []eventGameOut `json:"games"`
+	TournamentID string              `json:"tournamentId"`
+	Games        []service.EventGame `json:"games"`
 	pageOut
 }

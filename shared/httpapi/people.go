@@ -105,11 +105,11 @@ func (a *API) reissueCaptainToken(c *call) (int, any, error) {
 	}
 	re := res.(service.Reissued)
 	token, tm := re.Token, re.Item.(*tournament.Team)
-	players, err := a.svc.Players(c.ctx(), tid)
+	team, err := a.svc.CaptainRoster(c.ctx(), tid, tm)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, map[string]any{"id": mid, "token": token, "team": teamView(tm, playerByID(players))}, nil
+	return http.StatusOK, map[string]any{"id": mid, "token": token, "team": team}, nil
 }
 
 // POST /tournaments/{tid}/token — organiser: rotate the organiser's own

@@ -40,8 +40,8 @@ type pairIn struct {
 // loses the race, or names a round already paired, gets the stored round
 // with 200. The games are created afterwards under deterministic ids, so a
 // retry naming the round repairs a crash between the two steps and
-// recreates nothing. A round of more tables than a page answers its first
-// page (pageRound). An event of more entrants than the deployment's
+// recreates nothing (service.ExecPair). A round of more tables than a page
+// answers its first page (pageRound). An event of more entrants than the deployment's
 // PairJobPlayers is paired as a job instead: 202 with the job to poll
 // (pairjob.go).
 func (a *API) pairRound(c *call) (int, any, error) {
@@ -63,7 +63,7 @@ func (a *API) pairRound(c *call) (int, any, error) {
 	if in.StartsAt != nil {
 		cmd.StartsAt = in.StartsAt.UnixMilli()
 	}
-	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.PairRoundOrJob{PairRound: cmd})
+	res, err := a.svc.ExecPair(c.ctx(), tid, a.eventCaller(c), cmd, c.nowMs())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -71,27 +71,13 @@ func (a *API) pairRound(c *call) (int, any, error) {
 		return a.pairJobAccepted(c, q)
 	}
 	p := res.(service.Paired)
-	if err := a.svc.EnsureGamesAfterCommit(c.ctx(), p.Event.T, p.Round, p.Event.H, p.Stored, c.nowMs()); err != nil {
-		return 0, nil, err
-	}
-	// A team round paired past its deadline has its lineups drawn now (T-3);
-	// a failure leaves them to the due work, and the pairing stands.
-	ran, err := a.svc.CompleteDue(c.ctx(), nil, p.Due)
-	if err != nil {
-		a.log.Warn("round paired, its lineups left to the due work", "tournament", tid, "round", p.Round.Number, "err", err.Error())
-	}
-	if ran {
-		if fresh, err := a.loadEvent(c.ctx(), tid); err == nil && fresh.Round(p.Round.Number) != nil {
-			p.Event, p.Round = fresh.Event, fresh.Round(p.Round.Number)
-		}
-	}
 	status := http.StatusOK
 	if p.Created {
 		status = http.StatusCreated
 	}
 	// A round of more tables than a page answers with its first page and
 	// the read of the next (GET …/rounds/{n}).
-	out := (&event{p.Event}).roundView(p.Round, false, c.nowMs())
+	out := roundOut{RoundView: p.Event.RoundView(p.Round, false, c.nowMs())}
 	pageRound(&out, fmt.Sprintf("/tournaments/%s/rounds/%d", tid, p.Round.Number), url.Values{}, page{limit: roundPageTables})
 	return status, out, nil
 }
@@ -172,7 +158,7 @@ func (a *API) readRound(c *call, vw *storedView, tid string, n int, explain bool
 		a.saveRound(vw, ev, r) // its games exist: the view serves the next reads
 		c.keepView(ev.nextStart(c.nowMs()))
 	}
-	out := ptr(ev.roundView(r, explain && format != "csv", c.nowMs()))
+	out := &roundOut{RoundView: ev.RoundView(r, explain && format != "csv", c.nowMs())}
 	pageRound(out, c.r.URL.Path, c.r.URL.Query(), pg)
 	return roundResponse(c, out, format, nil)
 }
@@ -234,15 +220,11 @@ func (a *API) changeRound(c *call) (int, any, error) {
 	}
 	cmd := service.ChangeRound{N: n, Change: tournament.Change{Action: in.Action, Table: in.Table, Red: in.Red, Black: in.Black, Player: in.Player, Note: in.Note}}
 	view := func(ch service.RoundOf) (any, error) {
-		return localizeRound(roundView(ch.Round, ch.Event.H, ch.Event.Numbers(), true, c.nowMs()), c.r), nil
+		return localizeRound(service.RoundViewOf(ch.Round, ch.Event.H, ch.Event.Numbers(), true, c.nowMs()), c.r), nil
 	}
-	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), cmd)
+	ch, err := a.svc.ExecChange(c.ctx(), tid, a.eventCaller(c), cmd, c.nowMs())
 	if err != nil {
 		return 0, nil, renderCurrent(err, view)
-	}
-	ch := res.(service.RoundOf)
-	if err := a.svc.EnsureGamesAfterCommit(c.ctx(), ch.Event.T, ch.Round, ch.Event.H, nil, c.nowMs()); err != nil {
-		return 0, nil, err
 	}
 	out, _ := view(ch)
 	return http.StatusOK, out, nil
@@ -252,7 +234,8 @@ func (a *API) changeRound(c *call) (int, any, error) {
 // starts a paired round now: its games' clocks start, and late arrival
 // counts from now (C-1, C-6). A round whose start time has not come starts
 // early. Starting a round that has started changes nothing: 409 with the
-// round; a round not yet paired is 422.
+// round; a round not yet paired is 422. A team round's lineups due at its
+// start are drawn then (service.ExecStart).
 func (a *API) startRound(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
 	n, err := strconv.Atoi(c.r.PathValue("n"))
@@ -262,133 +245,19 @@ func (a *API) startRound(c *call) (int, any, error) {
 	if err := c.decode(&struct{}{}); err != nil {
 		return 0, nil, err
 	}
-	res, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), service.StartRound{N: n})
+	started, err := a.svc.ExecStart(c.ctx(), tid, a.eventCaller(c), n, c.nowMs())
 	if err != nil {
 		return 0, nil, renderCurrent(err, func(cur service.RoundOf) (any, error) {
-			return (&event{cur.Event}).roundView(cur.Round, false, c.nowMs()), nil
+			return cur.Event.RoundView(cur.Round, false, c.nowMs()), nil
 		})
 	}
-	started := res.(service.RoundOf)
-	ev, r := &event{started.Event}, started.Round
-	// T-3: a team round's lineups are due at its start; drawn ones make games.
-	// The start stored that work as due: a failure here leaves it to the due
-	// work's runner (RunDue), not returned, or a retry would be 409.
-	if _, err := a.svc.CompleteDue(c.ctx(), ev.Event, started.Due); err != nil {
-		a.log.Warn("round started, its lineups left to the due work", "tournament", tid, "round", n, "err", err.Error())
-	}
-	if fresh, err := a.loadEvent(c.ctx(), tid); err == nil {
-		ev, r = fresh, fresh.Round(n)
-	}
-	a.svc.StartGames(c.ctx(), ev.T, r, ev.H, c.nowMs())
-	return http.StatusOK, ev.roundView(r, false, c.nowMs()), nil
+	return http.StatusOK, started.Event.RoundView(started.Round, false, c.nowMs()), nil
 }
 
-// Round views.
-type pairingOut struct {
-	Table       int             `json:"table"`
-	Red         string          `json:"red"`
-	Black       string          `json:"black"`
-	RedName     string          `json:"redName"`
-	BlackName   string          `json:"blackName"`
-	RedNumber   int             `json:"redNumber,omitempty"`
-	BlackNumber int             `json:"blackNumber,omitempty"`
-	GameID      string          `json:"gameId"`
-	Match       string          `json:"match,omitempty"`
-	Board       int             `json:"board,omitempty"`
-	Group       string          `json:"group,omitempty"`
-	Result      *string         `json:"result"`
-	Reason      string          `json:"reason,omitempty"`
-	Explanation *explanationOut `json:"explanation,omitempty"`
-}
-
-type explanationOut struct {
-	ScoreGroup     int    `json:"scoreGroup"`
-	Opponent       string `json:"opponent"`
-	OpponentReason string `json:"opponentReason"`
-	ColourReason   string `json:"colourReason"`
-}
-
-type auditOut struct {
-	At     string `json:"at"`
-	By     string `json:"by"`
-	Action string `json:"action"`
-	Detail string `json:"detail"`
-}
-
+// roundOut is a round's answer: the round view (service.RoundView) and,
+// on a round of more tables than one page, or when the request named one,
+// the tables' total, this page's offset and the next page.
 type roundOut struct {
-	Round             int             `json:"round"`
-	PairedAt          string          `json:"pairedAt"`
-	StartsAt          *string         `json:"startsAt,omitempty"`
-	Started           bool            `json:"started"`
-	Pairings          []pairingOut    `json:"pairings"`
-	Bye               *string         `json:"bye"`
-	ByeName           *string         `json:"byeName,omitempty"`
-	Byes              []string        `json:"byes"`
-	ByeExplanation    *explanationOut `json:"byeExplanation,omitempty"`
-	UnfinishedAsDraws []string        `json:"unfinishedAsDraws"`
-	Audit             []auditOut      `json:"audit"`
-	Matches           []matchOut      `json:"matches,omitempty"`
-	Eliminated        []string        `json:"eliminated,omitempty"`
-	EliminatedNames   []string        `json:"eliminatedNames,omitempty"`
-	Stage             string          `json:"stage,omitempty"`
-	// Absent are the players left out for not checking in (E-2).
-	Absent []string `json:"absent,omitempty"`
-	// Language is the explanations' language (zh, en) when the view has any.
-	Language string `json:"language,omitempty"`
-	// pageOut, on a round of more tables than one page, or when the request
-	// named one: the tables' total, this page's offset and the next page.
+	service.RoundView
 	*pageOut
-}
-
-func explanationView(e tournament.Explanation) *explanationOut {
-	return &explanationOut{ScoreGroup: e.ScoreGroup, Opponent: e.Opponent, OpponentReason: e.OpponentReason, ColourReason: e.ColourReason}
-}
-
-// roundView is round r as clients see it; numbers are the players' numbers
-// as the event shows them (event.numbers), nil for a team round's teams.
-func roundView(r *tournament.Round, h *tournament.History, numbers map[string]int, explain bool, now int64) roundOut {
-	out := roundOut{Round: r.Number, PairedAt: rfc3339(r.PairedAt), Started: r.Started(now), Pairings: []pairingOut{}, Byes: []string{},
-		UnfinishedAsDraws: []string{}, Audit: []auditOut{}}
-	if r.StartsAt != 0 {
-		s := rfc3339(r.StartsAt)
-		out.StartsAt = &s
-	}
-	name := func(id string) string {
-		if p := h.Player(id); p != nil {
-			return p.Name
-		}
-		return ""
-	}
-	for i, p := range r.Pairings {
-		po := pairingOut{Table: p.Table, Red: p.Red, Black: p.Black, RedName: name(p.Red), BlackName: name(p.Black),
-			RedNumber: numbers[p.Red], BlackNumber: numbers[p.Black], GameID: p.GameID, Match: p.Match, Board: p.Board, Group: p.Group}
-		if res, ok := h.Result(r.Number, p); ok {
-			s := res.Result.String()
-			po.Result, po.Reason = &s, res.Reason
-		}
-		if explain && i < len(r.Explanations) {
-			po.Explanation = explanationView(r.Explanations[i])
-		}
-		out.Pairings = append(out.Pairings, po)
-	}
-	out.Byes = append(out.Byes, r.Byes...)
-	out.Absent = r.Absent
-	if len(r.Byes) > 0 {
-		out.Bye = &r.Byes[0]
-		if n := name(r.Byes[0]); n != "" {
-			out.ByeName = &n
-		}
-		if explain && len(r.Explanations) == len(r.Pairings)+1 {
-			out.ByeExplanation = explanationView(r.Explanations[len(r.Pairings)])
-		}
-	}
-	out.UnfinishedAsDraws = append(out.UnfinishedAsDraws, r.UnfinishedAsDraws...)
-	out.Eliminated, out.Stage = r.Eliminated, r.Stage
-	for _, id := range r.Eliminated {
-		out.EliminatedNames = append(out.EliminatedNames, name(id))
-	}
-	for _, e := range r.Audit {
-		out.Audit = append(out.Audit, auditOut{At: rfc3339(e.At), By: e.By, Action: e.Action, Detail: e.Detail})
-	}
-	return out
 }

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-	"slices"
 	"strconv"
 
 	"github.com/xqtour/xqtour/shared/service"
@@ -30,68 +29,6 @@ import (
 //  4. Results are written through the game routes; standings?view=teams adds
 //     them up (T-7, R-5…R-8).
 
-// matchOut is one match of a team round.
-type matchOut struct {
-	Match           string          `json:"match"`
-	Number          int             `json:"number"`
-	Home            string          `json:"home"`
-	Away            string          `json:"away"`
-	HomeName        string          `json:"homeName"`
-	AwayName        string          `json:"awayName"`
-	Set             bool            `json:"set"`
-	HomeBoardPoints *int            `json:"homeBoardPoints"`
-	AwayBoardPoints *int            `json:"awayBoardPoints"`
-	HomeMatchPoints *int            `json:"homeMatchPoints"`
-	AwayMatchPoints *int            `json:"awayMatchPoints"`
-	Explanation     *explanationOut `json:"explanation,omitempty"`
-	// Tie, Rapid, Winner and DecidedBy describe a team knockout's match (S-3).
-	Tie        string `json:"tie,omitempty"`
-	Rapid      bool   `json:"rapid,omitempty"`
-	Winner     string `json:"winner,omitempty"`
-	WinnerName string `json:"winnerName,omitempty"`
-	DecidedBy  string `json:"decidedBy,omitempty"`
-	// Group names a team groups event's group or same-place final (S-5).
-	Group string `json:"group,omitempty"`
-}
-
-// roundView is the round as clients see it; a team round adds its matches
-// with their scores once decided (T-7).
-func (ev *event) roundView(r *tournament.Round, explain bool, now int64) roundOut {
-	out := roundView(r, ev.H, ev.Numbers(), explain, now)
-	if !ev.T.Settings.Teams {
-		return out
-	}
-	te, err := ev.Teams()
-	if err != nil {
-		return out
-	}
-	if out.Bye != nil {
-		if tm := te.TH.Team(*out.Bye); tm != nil {
-			out.ByeName = &tm.Name
-		}
-	}
-	out.Matches = []matchOut{}
-	for _, m := range r.Matches {
-		mo := matchOut{Match: m.ID, Number: m.Number, Home: m.Home, Away: m.Away, Set: tournament.MatchSet(r, m), Group: m.Group}
-		if tm := te.TH.Team(m.Home); tm != nil {
-			mo.HomeName = tm.Name
-		}
-		if tm := te.TH.Team(m.Away); tm != nil {
-			mo.AwayName = tm.Name
-		}
-		if ms, ok := te.TH.MatchScore(ev.T, r, m); ok {
-			mo.HomeBoardPoints, mo.AwayBoardPoints = &ms.Home.BoardPoints, &ms.Away.BoardPoints
-			mo.HomeMatchPoints, mo.AwayMatchPoints = &ms.Home.MatchPoints, &ms.Away.MatchPoints
-		}
-		if explain {
-			mo.Explanation = explanationView(m.Explanation)
-		}
-		tieView(ev, te, r, m, &mo)
-		out.Matches = append(out.Matches, mo)
-	}
-	return out
-}
-
 type teamPlayerIn struct {
 	Name   string `json:"name"`
 	Rating int    `json:"rating"`
@@ -103,56 +40,6 @@ type teamIn struct {
 	Name        string         `json:"name"`
 	Members     []teamPlayerIn `json:"members"`
 	Substitutes []teamPlayerIn `json:"substitutes"`
-}
-
-type rosterPlayerOut struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Rating int    `json:"rating"`
-	Club   string `json:"club,omitempty"`
-	Board  int    `json:"board"`
-}
-
-type teamOut struct {
-	ID          string            `json:"id"`
-	Number      int               `json:"number"`
-	Name        string            `json:"name"`
-	Status      string            `json:"status"`
-	JoinedRound int               `json:"joinedRound"`
-	Withdrawn   *int              `json:"withdrawnAfter,omitempty"`
-	Members     []rosterPlayerOut `json:"members"`
-	Substitutes []rosterPlayerOut `json:"substitutes"`
-}
-
-// teamView shows the roster; board is the roster number (board order):
-// under T-1 the fixed board, under T-2 the order every lineup keeps.
-func teamView(tm *tournament.Team, player func(id string) *tournament.Player) teamOut {
-	out := teamOut{ID: tm.ID, Number: tm.Number, Name: tm.Name, Status: string(tm.Status), JoinedRound: tm.JoinedRound,
-		Members: []rosterPlayerOut{}, Substitutes: []rosterPlayerOut{}}
-	if tm.Status == tournament.Withdrawn {
-		out.Withdrawn = &tm.WithdrawnAfter
-	}
-	for i, id := range tm.Roster {
-		po := rosterPlayerOut{ID: id, Board: i + 1}
-		if p := player(id); p != nil {
-			po.Name, po.Rating, po.Club = p.Name, p.Rating, p.Club
-		}
-		if slices.Contains(tm.Substitutes, id) {
-			out.Substitutes = append(out.Substitutes, po)
-		} else {
-			out.Members = append(out.Members, po)
-		}
-	}
-	return out
-}
-
-// playerByID looks players up by id, for teamView.
-func playerByID(players []*tournament.Player) func(id string) *tournament.Player {
-	byID := make(map[string]*tournament.Player, len(players))
-	for _, p := range players {
-		byID[p.ID] = p
-	}
-	return func(id string) *tournament.Player { return byID[id] }
 }
 
 type playerTokenOut struct {
@@ -183,42 +70,23 @@ func (a *API) registerTeam(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	reg := res.(service.TeamRegistered)
-	byID := map[string]*tournament.Player{}
-	for i := range reg.Players {
-		byID[reg.Players[i].ID] = &reg.Players[i]
-	}
 	tokens := []playerTokenOut{}
 	for _, t := range reg.Tokens {
 		tokens = append(tokens, playerTokenOut{ID: t.ID, Name: t.Name, Token: t.Token})
 	}
-	return http.StatusCreated, map[string]any{"id": reg.Team.ID, "token": reg.Token, "team": teamView(&reg.Team, func(id string) *tournament.Player { return byID[id] }),
+	return http.StatusCreated, map[string]any{"id": reg.Team.ID, "token": reg.Token, "team": reg.Roster(),
 		"playerTokens": tokens}, nil
 }
 
-// GET /tournaments/{tid}/teams — public; in team-number order.
+// GET /tournaments/{tid}/teams — public; in team-number order
+// (service.TeamRosters), none for an individual event.
 func (a *API) listTeams(c *call) (int, any, error) {
-	tid := c.r.PathValue("tid")
-	t, _, err := a.svc.Tournament(c.ctx(), tid)
+	teams, err := a.svc.TeamRosters(c.ctx(), c.r.PathValue("tid"))
 	if err != nil {
 		return 0, nil, err
 	}
-	out := []teamOut{}
 	c.keepView(0) // the teams' and players' items alone
-	if !t.Settings.Teams {
-		return http.StatusOK, map[string]any{"teams": out}, nil
-	}
-	teams, err := a.svc.Teams(c.ctx(), tid)
-	if err != nil {
-		return 0, nil, err
-	}
-	players, err := a.svc.Players(c.ctx(), tid)
-	if err != nil {
-		return 0, nil, err
-	}
-	for _, tm := range teams {
-		out = append(out, teamView(tm, playerByID(players)))
-	}
-	return http.StatusOK, map[string]any{"teams": out}, nil
+	return http.StatusOK, map[string]any{"teams": teams}, nil
 }
 
 // POST /tournaments/{tid}/teams/{mid}/withdraw — organiser (S-6, Swiss only).
@@ -227,7 +95,7 @@ func (a *API) withdrawTeam(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	view := func(w service.TeamWithdrawn) (any, error) {
-		return map[string]any{"team": teamView(w.Team, playerByID(w.Players))}, nil
+		return map[string]any{"team": w.Roster()}, nil
 	}
 	res, err := a.svc.Exec(c.ctx(), c.r.PathValue("tid"), a.eventCaller(c), service.WithdrawTeam{Team: c.r.PathValue("mid")})
 	if err != nil {
@@ -279,16 +147,12 @@ func (a *API) submitLineup(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	cmd := &service.SubmitLineup{N: n, Team: in.Team, Lineup: in.Lineup, DrawMissing: in.DrawMissing}
-	if _, err := a.svc.Exec(c.ctx(), tid, a.eventCaller(c), cmd); err != nil {
-		return 0, nil, err
-	}
-	te, r, due, written := cmd.Event, cmd.Round, cmd.Due, cmd.Written
-	if err := a.svc.EnsureGamesAfterCommit(c.ctx(), te.T, r, te.H, nil, c.nowMs()); err != nil {
+	if err := a.svc.ExecLineup(c.ctx(), tid, a.eventCaller(c), cmd, c.nowMs()); err != nil {
 		return 0, nil, err
 	}
 	out := []lineupOut{}
-	for _, l := range append(due, written...) {
+	for _, l := range append(cmd.Due, cmd.Written...) {
 		out = append(out, lineupView(l))
 	}
-	return http.StatusOK, map[string]any{"round": (&event{te.Event}).roundView(r, false, c.nowMs()), "lineups": out}, nil
+	return http.StatusOK, map[string]any{"round": cmd.Event.RoundView(cmd.Round, false, c.nowMs()), "lineups": out}, nil
 }

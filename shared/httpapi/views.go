@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/viewcache"
 	"github.com/xqtour/xqtour/shared/tournament"
 )
@@ -139,7 +140,7 @@ func (a *API) cachedRound(c *call, tid string, n int, explain bool) (*storedView
 		out, err := a.patchRound(vw, n)
 		return vw, out, err
 	}
-	out, rows, ok, err := viewcache.Page[roundOut, pairingOut](c.ctx(), vw.v, c.nowMs(), 0, -1)
+	out, rows, ok, err := viewcache.Page[roundOut, service.PairingView](c.ctx(), vw.v, c.nowMs(), 0, -1)
 	if err != nil || !ok {
 		return vw, nil, err
 	}
@@ -154,7 +155,7 @@ func (a *API) saveRound(v *storedView, ev *event, r *tournament.Round) {
 	if v == nil || !r.GamesReady || ev.T.Settings.Teams {
 		return
 	}
-	out := ev.roundView(r, false, v.c.nowMs())
+	out := ev.RoundView(r, false, v.c.nowMs())
 	rows := out.Pairings
 	out.Pairings, out.Started = nil, false
 	v.startsAt = r.StartsAt
@@ -176,7 +177,7 @@ func roundResponse(c *call, out *roundOut, format string, err error) (int, any, 
 		return http.StatusOK, roundCSV(*out), nil
 	}
 	c.varyLanguage = true
-	return http.StatusOK, localizeRound(*out, c.r), nil
+	return http.StatusOK, roundOut{RoundView: localizeRound(out.RoundView, c.r), pageOut: out.pageOut}, nil
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -219,7 +220,7 @@ func (a *API) patchRound(v *storedView, n int) (*roundOut, error) {
 		return nil, nil
 	}
 	var out roundOut
-	rows, err := viewRows[pairingOut](v, 0, -1)
+	rows, err := viewRows[service.PairingView](v, 0, -1)
 	if err == nil {
 		err = v.head(&out)
 	}

@@ -42,8 +42,8 @@ type DisciplineReport struct {
 // Discipline reads the discipline report of event tid: of round only when
 // it is positive, else of every round paired (Event.RoundsOf). The games
 // are paged, offset of them skipped and at most limit read (every one
-// left when limit < 0), in round and table order; the expulsions are the
-// whole event's on every page. An entry names its player, and who gave it
+// left when limit < 0), in round and table order (Event.Games); the
+// expulsions are the whole event's on every page. An entry names its player, and who gave it
 // by name: an official's, or "organiser". A game not created yet (an
 // interrupted pairing) has no entries.
 func (s *Service) Discipline(ctx context.Context, tid string, only, offset, limit int) (*DisciplineReport, error) {
@@ -51,7 +51,7 @@ func (s *Service) Discipline(ctx context.Context, tid string, only, offset, limi
 	if err != nil {
 		return nil, err
 	}
-	rounds, err := ev.RoundsOf(only)
+	paired, err := ev.Games(only)
 	if err != nil {
 		return nil, err
 	}
@@ -60,19 +60,12 @@ func (s *Service) Discipline(ctx context.Context, tid string, only, offset, limi
 		return nil, err
 	}
 	names[tid] = "organiser"
-	type played struct {
-		round int
-		tournament.Pairing
-	}
-	var all []played
-	for _, r := range rounds {
-		for _, p := range r.Pairings {
-			if p.GameID != "" { // a bye or an absence has no game
-				all = append(all, played{r.Number, p})
-			}
+	var all []RoundPairing
+	for _, g := range paired {
+		if g.GameID != "" { // a bye or an absence has no game
+			all = append(all, g)
 		}
 	}
-	slices.SortStableFunc(all, func(x, y played) int { return cmp.Or(cmp.Compare(x.round, y.round), cmp.Compare(x.Table, y.Table)) })
 	rows := pageOf(all, offset, limit)
 	ids := make([]string, len(rows))
 	for i, g := range rows {
@@ -95,7 +88,7 @@ func (s *Service) Discipline(ctx context.Context, tid string, only, offset, limi
 			continue // a game not created yet (an interrupted pairing)
 		}
 		for _, d := range games.DisciplineOf(sg.Game.Log()) {
-			e := DisciplineEntry{Round: g.round, Table: g.Table, GameID: g.GameID, Player: g.Red, PlayerName: name(g.Red), ByName: names[d.ByID], Discipline: d}
+			e := DisciplineEntry{Round: g.Round, Table: g.Table, GameID: g.GameID, Player: g.Red, PlayerName: name(g.Red), ByName: names[d.ByID], Discipline: d}
 			if d.Side == xiangqi.Black.String() {
 				e.Player, e.PlayerName = g.Black, name(g.Black)
 			}

@@ -37,11 +37,21 @@
 //	teamentries.go  entering and withdrawing teams (T-1); lineups.go their lineups (T-2…T-4);
 //	                the queries of an event's players, officials and teams, and the
 //	                orders they are listed in (PlayersByNumber, OfficialsByRole)
+//	rosters.go      a team's roster as clients see it (RosterOf), the event's teams
+//	                with theirs (TeamRosters)
 //	pairing.go      pairing the next round (PairRound), the finished status
 //	pairjob.go      a big event's round paired as a job (PairRoundOrJob, RunPairJob):
 //	                where it runs and its retries (StartPairJob, PairJobStarter),
 //	                a run logged (RunJob)
 //	rounds.go       starting a round (StartRound); changes.go its manual changes (C-1)
+//	roundexec.go    a round's command and the work after its commit, in order: its
+//	                games made, lineups due drawn, clocks started (ExecPair, ExecStart,
+//	                ExecChange, ExecLineup)
+//	roundview.go    a round as clients see it (Event.RoundView, RoundViewOf): the
+//	                pairings with names, numbers and results, a team round's matches
+//	                and a knockout's ties (S-3), the explanations in a language (In);
+//	                the event's games in round and table order (Event.Games,
+//	                GameViews), for the games list and the discipline report
 //	roundgames.go   a round's games: read, made, repaired, started (EnsureGames …)
 //	catchup.go      a round's catch-up, the writer side's (CatchUpRound); a read of a
 //	                round as stored, writing nothing (ReadRound)
