@@ -75,7 +75,8 @@ func TestChaos(t *testing.T) {
 	defer c.mu.Unlock()
 	t.Logf("chaos: faults %s; %d players, %d rounds, %d games, %d moves acknowledged, in %v",
 		spec, size.players, size.rounds, c.games, c.moves, time.Since(started).Round(time.Second))
-	t.Logf("chaos: %d requests, answers %v, %d retried (429/503) with the same Idempotency-Key, %d replayed", c.requests, c.statuses, c.retried, c.replayed)
+	t.Logf("chaos: %d requests, answers %v, %d retried (429/503, and %d 409 request_in_progress) with the same Idempotency-Key, %d replayed",
+		c.requests, c.statuses, c.retried, c.inProgress, c.replayed)
 	t.Logf("chaos: injected %s", strings.TrimSpace(injectedLine.String()))
 	for _, bad := range []int{http.StatusInternalServerError, http.StatusConflict, http.StatusBadGateway} {
 		if n := c.statuses[bad]; n > 0 {
@@ -93,6 +94,7 @@ type chaosClient struct {
 	mu                 sync.Mutex
 	statuses           map[int]int
 	requests, retried  int
+	inProgress         int // 409 request_in_progress answers, retried
 	replayed           int
 	games, moves       int
 	organiser, eventID string
@@ -127,17 +129,29 @@ func (c *chaosClient) do(method, path, token string, body any, out any) (int, []
 		}
 		answer, _ := io.ReadAll(res.Body)
 		res.Body.Close()
+		// 409 request_in_progress: another request with this key is still
+		// being served. The client's own transport sends one: Go's
+		// http.Transport replays a request carrying an Idempotency-Key
+		// when a reused connection fails after the request was written,
+		// and the first copy may still be running on the server. The
+		// answer says "retry later with the same key", which a client does
+		// (the web client too); the retry is then the first's replay.
+		inProgress := res.StatusCode == http.StatusConflict && bytes.Contains(answer, []byte(`"request_in_progress"`))
 		c.mu.Lock()
 		if c.statuses == nil {
 			c.statuses = map[int]int{}
 		}
-		c.statuses[res.StatusCode]++
+		if inProgress {
+			c.inProgress++
+		} else {
+			c.statuses[res.StatusCode]++
+		}
 		c.requests++
 		if res.Header.Get("Idempotent-Replayed") == "true" {
 			c.replayed++
 		}
 		c.mu.Unlock()
-		if res.StatusCode == http.StatusTooManyRequests || res.StatusCode == http.StatusServiceUnavailable {
+		if res.StatusCode == http.StatusTooManyRequests || res.StatusCode == http.StatusServiceUnavailable || inProgress {
 			if attempt > 200 {
 				c.t.Errorf("%s %s: still %d after %d retries", method, path, res.StatusCode, attempt)
 				return res.StatusCode, answer
