@@ -55,9 +55,9 @@ import (
 	"time"
 
 	"github.com/xqtour/xqtour/shared/httpapi"
+	"github.com/xqtour/xqtour/shared/httpapi/telemetry"
 	"github.com/xqtour/xqtour/shared/live"
 	"github.com/xqtour/xqtour/shared/live/localws"
-	"github.com/xqtour/xqtour/shared/service/telemetry"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/embedded"
 	"github.com/xqtour/xqtour/web"

@@ -32,7 +32,10 @@
 //	                  (its records: shared/service/replay);
 //	                  idemscope.go whose replay an anonymous key's is (the caller's address)
 //	observe.go        what a request's log line and metrics hold (their shapes and
-//	                  writing: shared/service/telemetry); usage.go each event's usage
+//	                  writing: shared/httpapi/telemetry, the edge's logger, the
+//	                  Lambda invocation's ids and the EMF lines, apart from the
+//	                  application layer because they read Lambda's context and
+//	                  environment); usage.go each event's usage
 //	                  and its cost (the event a request counts for, counted and
 //	                  written: shared/service/usage)
 //	auth.go           tokens to principals (service.Caller), requireRole, the
@@ -103,11 +106,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/xqtour/xqtour/shared/httpapi/telemetry"
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/service/mirror"
 	"github.com/xqtour/xqtour/shared/service/replay"
-	"github.com/xqtour/xqtour/shared/service/telemetry"
 	"github.com/xqtour/xqtour/shared/service/transfer"
 	"github.com/xqtour/xqtour/shared/service/usage"
 	"github.com/xqtour/xqtour/shared/service/viewcache"

@@ -11,8 +11,8 @@ import (
 
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 
+	"github.com/xqtour/xqtour/shared/httpapi/telemetry"
 	"github.com/xqtour/xqtour/shared/pricing"
-	"github.com/xqtour/xqtour/shared/service/telemetry"
 	"github.com/xqtour/xqtour/shared/service/usage"
 	"github.com/xqtour/xqtour/shared/store"
 )

@@ -17,8 +17,8 @@ import (
 
 	"github.com/xqtour/xqtour/shared/httpapi"
 	"github.com/xqtour/xqtour/shared/httpapi/apitest"
+	"github.com/xqtour/xqtour/shared/httpapi/telemetry"
 	"github.com/xqtour/xqtour/shared/pricing"
-	"github.com/xqtour/xqtour/shared/service/telemetry"
 	"github.com/xqtour/xqtour/shared/store"
 	"github.com/xqtour/xqtour/shared/store/storetest"
 )

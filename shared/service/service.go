@@ -89,8 +89,6 @@
 //	usage/          each event's usage counters: gathered per process, written
 //	                with one atomic ADD at most every interval (pricing: shared/pricing);
 //	                which event a request's usage counts for (Note)
-//	telemetry/      the logs and metrics the functions write, in Powertools' shapes:
-//	                the logger, the invocation's ids, one EMF line a request
 //	viewcache/      the public views kept under V#<tid>: stamps, builds, a table's
 //	                rows in chunks, whole answers, which view a query names; a view
 //	                opened to serve, a page of it or word to read the event, a round's

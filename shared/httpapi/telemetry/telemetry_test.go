@@ -12,7 +12,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambdacontext"
 
-	"github.com/xqtour/xqtour/shared/service/telemetry"
+	"github.com/xqtour/xqtour/shared/httpapi/telemetry"
 )
 
 // Inside Lambda a log line names the service, the function and its memory
