@@ -90,6 +90,13 @@ func dueItem(at int64, tid string, n int, why, tag string) *store.Record {
 // The Swiss systems and round robins pair a round once, whole.
 func growsAsPlayed(t *tournament.Tournament) bool { return !t.Settings.ResultsKeepPairings() }
 
+// lineupsOwed reports whether round r of event t will owe a draw of lineups
+// at its deadline, r.StartsAt (T-3): a team round with a deadline and a
+// match not yet set.
+func lineupsOwed(t *tournament.Tournament, r *tournament.Round) bool {
+	return t.Settings.Teams && r.StartsAt != 0 && !tournament.AllMatchesSet(r)
+}
+
 // deadlineDue is the item of a team round's lineups due at its deadline,
 // r.StartsAt (T-3), for the command that pairs or starts the round to put
 // in its transaction; nil when nothing will be due: not a team event, no
@@ -97,7 +104,7 @@ func growsAsPlayed(t *tournament.Tournament) bool { return !t.Settings.ResultsKe
 // (the same round due at the same instant) is taken at its version, so the
 // write re-arms it instead of failing on it forever.
 func (s *Service) deadlineDue(ctx context.Context, t *tournament.Tournament, r *tournament.Round) (*store.Record, error) {
-	if !t.Settings.Teams || r.StartsAt == 0 || tournament.AllMatchesSet(r) {
+	if !lineupsOwed(t, r) {
 		return nil, nil
 	}
 	rec := dueItem(r.StartsAt, t.ID, r.Number, dueDeadline, "")
@@ -273,7 +280,7 @@ func (s *Service) IndexDue(ctx context.Context, tid string) {
 		s.leaveDue(ctx, dueItem(s.now(ctx), tid, ev.T.Round, dueMoved, ""))
 	}
 	for _, r := range ev.H.Rounds {
-		if ev.T.Settings.Teams && r.StartsAt != 0 && !tournament.AllMatchesSet(r) {
+		if lineupsOwed(ev.T, r) {
 			s.leaveDue(ctx, dueItem(r.StartsAt, tid, r.Number, dueDeadline, ""))
 		}
 	}
