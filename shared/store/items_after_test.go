@@ -72,7 +72,7 @@ func TestItemsAfterPagesAsItemsReads(t *testing.T) {
 		}
 	}
 	small := &store.Record{PK: pk, SK: "R#0001", Kind: "round", Doc: []byte(`{"n":1}`), Body: bytes.Repeat([]byte("r"), 700)} // 4 parts
-	big := &store.Record{PK: pk, SK: "R#0002", Kind: "round", Doc: []byte(`{"n":2}`), Body: bytes.Repeat([]byte("s"), 4000)} // 20 parts
+	big := &store.Record{PK: pk, SK: "R#0002", Kind: "round", Doc: []byte(`{"n":2}`), Body: bytes.Repeat([]byte("s"), 4000)}  // 20 parts
 	for _, r := range []*store.Record{small, big} {
 		if err := st.Put(ctx, r); err != nil {
 			t.Fatal(err)
