@@ -24,7 +24,9 @@ import (
 //
 // Version 1 cuts every page from a read of the whole event and its games
 // (Lines), which at 50,000 entrants takes 18 s a page. Version 2 reads, on
-// each page, only that page's items and the event's change stamp: the
+// each page, only that page's items and the event's change stamp, and once
+// its pages reach the games the round items, which alone say which games
+// the event has (each round read at once, as a big event's read does): the
 // items are the same, in the same order (the event item, the rest of
 // T#<tid> in key order, then every game its rounds paired by game id), so
 // the same import checks apply and the last page's snapshot is the one

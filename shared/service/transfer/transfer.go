@@ -107,8 +107,10 @@ type Options struct {
 	// event (service.DefaultPairJobPlayers by default: the size past which
 	// rounds are paired as jobs, the request being unable to afford the
 	// whole event). A larger event's export is version 2, each page reading
-	// its own items alone (ExportKeyed); a test sets it small to page a
-	// small event so.
+	// its own items alone (exportKeyed), its pages kept to one state of
+	// the event by the event's stamp, which the store must advance
+	// (viewcache.Stamp, as the API's store does); a test sets it small to
+	// page a small event so.
 	KeyPagedPlayers int
 }
 
