@@ -151,6 +151,9 @@ type API struct {
 	// exportPage, when positive, is the most one export page holds
 	// (ExportPageBytes otherwise).
 	exportPage int
+	// exportKeyPaged, when positive, is the most entrants an event has
+	// whose export is version 1 (WithExportKeyPagedPlayers).
+	exportKeyPaged int
 	// transfer is the export and import of events and records
 	// (shared/service/transfer) over store.
 	transfer *transfer.Service
@@ -223,7 +226,7 @@ func New(st *store.Store, opts ...Option) *API {
 	a.svc = service.New(st, a.now, service.Options{Retention: a.retention, PairJobPlayers: a.pairJobPlayers, StartPairJob: a.startPairJob}, nil, a.log)
 	a.games = a.gameStore() // its ending games are checked by the event layer
 	a.svc.Games = a.games
-	a.transfer = transfer.New(a.svc, st, a.games, transfer.Options{Keyed: a.creationKey != "", PageBytes: a.exportPage})
+	a.transfer = transfer.New(a.svc, st, a.games, transfer.Options{Keyed: a.creationKey != "", PageBytes: a.exportPage, KeyPagedPlayers: a.exportKeyPaged})
 	a.mirror = a.newMirror()
 	return a
 }

@@ -29,6 +29,13 @@ const ExportPageBytes = transfer.PageBytes
 // by default), so a test can page a small event.
 func WithExportPageBytes(n int) Option { return func(a *API) { a.exportPage = n } }
 
+// WithExportKeyPagedPlayers sets the most entrants an event has whose
+// export is version 1, read whole for every page (transfer.Options'
+// KeyPagedPlayers: service.DefaultPairJobPlayers by default); a larger
+// event's pages each read their own items (version 2). A test sets it
+// small to export a small event so.
+func WithExportKeyPagedPlayers(n int) Option { return func(a *API) { a.exportKeyPaged = n } }
+
 // importOut is POST /tournaments/import's answer. A multi-part import's
 // answers add how many items the whole export has, where to send the next
 // part, and (first part only) the token that authorises the parts.
@@ -43,8 +50,9 @@ type importOut struct {
 
 // GET /tournaments/{tid}/export — organiser: the whole event as JSON lines,
 // in pages (?after= the cursor of the previous page's next, ?limit= at most
-// this many items a page), each cut from a fresh read and refused
-// (export_changed) once the event changed since its first (transfer.Export).
+// this many items a page), refused (export_changed) once the event changed
+// since its first: each cut from a fresh read of the event (version 1), or
+// for a big event reading its own items alone (version 2; transfer.Export).
 func (a *API) exportEvent(c *call) (int, any, error) {
 	tid := c.r.PathValue("tid")
 	q := transfer.Query{After: c.r.URL.Query().Get("after")}

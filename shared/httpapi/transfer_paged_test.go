@@ -2,6 +2,8 @@ package httpapi_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -216,4 +218,97 @@ func TestImportOfAlteredPartsNeverAppears(t *testing.T) {
 		t.Fatalf("last part of altered parts: %d %s", last.Status, last.Body)
 	}
 	dst.Get("/tournaments/"+f.tid).Want(t, http.StatusNotFound)
+}
+
+// A big event's export (version 2, here past a threshold of one entrant)
+// reads each page's own items: its first header names no total or
+// snapshot, its parts follow on by offset, and only the last names the
+// total and the snapshot of every item of every page. Its pages import in
+// parts as version 1's do, and the event there is the one exported; a page
+// asked for after the event changed is 409 export_changed, and a cursor of
+// nothing is 400 invalid_cursor.
+func TestKeyPagedExportImportRoundTrip(t *testing.T) {
+	src := apitest.New(t, httpapi.WithExportPageBytes(pageBytes), httpapi.WithExportKeyPagedPlayers(1))
+	dst := apitest.New(t)
+	f := newFixture(t, src)
+	src.Post("/games/"+f.gid+"/resign", f.ptoken, `{}`).Want(t, http.StatusOK)
+
+	pages := exportPages(t, src, f.tid, f.org, "")
+	if len(pages) < 3 {
+		t.Fatalf("an export of %d pages; want several at %d bytes a page", len(pages), pageBytes)
+	}
+	var first map[string]any
+	if err := json.Unmarshal(pages[0][:bytes.IndexByte(pages[0], '\n')], &first); err != nil {
+		t.Fatal(err)
+	}
+	if first["version"] != 2.0 || first["items"] != nil || first["snapshot"] != nil || first["total"] != nil || first["partItems"] == nil {
+		t.Fatalf("first page's header %v", first)
+	}
+	items := 0
+	var body []byte // every item line, in order
+	for i, p := range pages {
+		if len(p) > pageBytes {
+			t.Errorf("page %d is %d bytes, over %d", i+1, len(p), pageBytes)
+		}
+		nl := bytes.IndexByte(p, '\n')
+		body = append(body, p[nl+1:]...)
+		if i == 0 {
+			items += bytes.Count(p, []byte("\n")) - 1
+			continue
+		}
+		var h struct {
+			Format          string
+			Version, Offset int
+			Items, Total    int
+			Snapshot, Next  string
+		}
+		if err := json.Unmarshal(p[:nl], &h); err != nil {
+			t.Fatal(err)
+		}
+		last := i == len(pages)-1
+		if h.Format != "xqtour-event-part" || h.Version != 2 || h.Offset != items || h.Items != bytes.Count(p, []byte("\n"))-1 ||
+			last != (h.Total > 0) || last != (h.Snapshot != "") {
+			t.Errorf("page %d's header %s", i+1, p[:nl])
+		}
+		items += h.Items
+		if last {
+			sum := sha256.Sum256(body)
+			if h.Total != items || h.Snapshot != hex.EncodeToString(sum[:]) {
+				t.Errorf("last page names %d items, snapshot %s; the pages hold %d, digest %x", h.Total, h.Snapshot, items, sum)
+			}
+		}
+	}
+	var begun struct {
+		ImportToken string `json:"importToken"`
+		Total       int
+	}
+	importEvent(dst, pages[0]).Want(t, http.StatusAccepted).Decode(t, &begun)
+	if begun.ImportToken == "" || begun.Total != 0 {
+		t.Fatalf("first page answered %+v", begun)
+	}
+	for i, p := range pages[1:] {
+		dst.Get("/tournaments/"+f.tid).Want(t, http.StatusNotFound) // not until the last part is in
+		want := http.StatusAccepted
+		if i == len(pages)-2 {
+			want = http.StatusCreated
+		}
+		importPart(dst, p, begun.ImportToken).Want(t, want)
+	}
+	for _, path := range []string{"/tournaments/" + f.tid, "/tournaments/" + f.tid + "/players", "/tournaments/" + f.tid + "/rounds/1",
+		"/tournaments/" + f.tid + "/standings", "/games/" + f.gid, "/games/" + f.gid + "/record"} {
+		a, b := src.Get(path).Want(t, http.StatusOK), dst.Get(path).Want(t, http.StatusOK)
+		if !bytes.Equal(a.Body, b.Body) {
+			t.Errorf("%s differs after the round trip:\n%s\n%s", path, a.Body, b.Body)
+		}
+	}
+
+	again := src.Do(apitest.Req{Method: "GET", Path: "/tournaments/" + f.tid + "/export", Token: f.org}).Want(t, http.StatusOK)
+	next := strings.TrimSuffix(strings.TrimPrefix(again.Header.Get("Link"), "<"), `>; rel="next"`)
+	src.Post("/tournaments/"+f.tid+"/players", f.org, `{"name":"Late"}`).Want(t, http.StatusCreated)
+	if r := src.Do(apitest.Req{Method: "GET", Path: next, Token: f.org}); r.Status != http.StatusConflict || r.ErrorCode() != "export_changed" {
+		t.Fatalf("a page after a change: %d %s", r.Status, r.Body)
+	}
+	if r := src.Do(apitest.Req{Method: "GET", Path: "/tournaments/" + f.tid + "/export?after=eyJ0IjoxfQ", Token: f.org}); r.Status != http.StatusBadRequest || r.ErrorCode() != "invalid_cursor" {
+		t.Fatalf("a malformed cursor: %d %s", r.Status, r.Body)
+	}
 }

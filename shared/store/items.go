@@ -377,3 +377,123 @@ func Documents(items []*Item) ([]*Record, error) {
 	}
 	return out, nil
 }
+
+// PageLimit bounds one read of ItemsAfter: at most Bytes, every item
+// counted as Size counts it, and, when Items is positive, at most Items
+// items. Started says the page the items go on holds others already: then
+// nothing is taken past the limits; otherwise the first item always is.
+type PageLimit struct {
+	Bytes, Items int
+	Size         func(*Item) int
+	Started      bool
+}
+
+// ItemsAfter reads a page of partition pk as Items reads all of it: the
+// items whose SK sorts after afterSK ("" from the first), in SK order,
+// parts of no head's build left out, as many as lim allows, and whether
+// more follow. A page ends only before an item that is not a part, so that
+// a split document travels with its head: a document that begins on a page
+// holding others and does not fit it is left whole for the next page. Only
+// a document larger than an empty page is cut between its parts; the read
+// that continues after such a part reads its head again to tell its own
+// parts from another build's. A document whose parts are not its head's
+// version (a write committed between the Query's pages) is read again, as
+// Items does. The Query goes on past DynamoDB's 1 MB pages until lim is
+// reached, so a page costs what it holds and at most one Query page more.
+func (s *Store) ItemsAfter(ctx context.Context, pk, afterSK string, lim PageLimit) (items []*Item, more bool, err error) {
+	for attempt := 1; ; attempt++ {
+		items, more, err = s.itemsAfter(ctx, pk, afterSK, lim)
+		if !errors.Is(err, errTorn) {
+			return items, more, err
+		}
+		if attempt == tornReads {
+			return nil, false, fmt.Errorf("store: read %s after %q %d times: %w", pk, afterSK, tornReads, err)
+		}
+	}
+}
+
+func (s *Store) itemsAfter(ctx context.Context, pk, afterSK string, lim PageLimit) ([]*Item, bool, error) {
+	var head *Record // the head whose parts may follow
+	if i := strings.Index(afterSK, partSuffix); i > 0 {
+		got, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &s.table, Key: key(pk, afterSK[:i]), ConsistentRead: aws.Bool(true)})
+		if err != nil {
+			return nil, false, wrap("get "+pk+"/"+afterSK[:i], err)
+		}
+		if got.Item != nil {
+			if head, err = fromItem(got.Item); err != nil {
+				return nil, false, fmt.Errorf("store: %s/%s: %w", pk, afterSK[:i], err)
+			}
+		}
+	}
+	in := &dynamodb.QueryInput{
+		TableName:                 &s.table,
+		ConsistentRead:            aws.Bool(true),
+		KeyConditionExpression:    aws.String("PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: pk}},
+	}
+	if afterSK != "" {
+		in.KeyConditionExpression = aws.String("PK = :pk AND SK > :a")
+		in.ExpressionAttributeValues[":a"] = &types.AttributeValueMemberS{Value: afterSK}
+	}
+	if lim.Items > 0 {
+		in.Limit = aws.Int32(int32(min(lim.Items+1, 1<<20))) // one more, to know whether more follow
+	}
+	var (
+		out    []*Item
+		size   int
+		unitAt = -1 // where in out the current document's head is; -1 while the read is inside one begun before
+		parts  []*Record
+	)
+	// whole checks the document that just ended, read head and parts
+	// together on this page, as tornItems checks a whole partition.
+	whole := func() error {
+		if unitAt < 0 || head == nil || head.Parts == 0 && head.Build == "" {
+			return nil
+		}
+		return checkParts(head, parts)
+	}
+	p := dynamodb.NewQueryPaginator(s.db, in)
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, false, wrap("query "+pk, err)
+		}
+		for _, attrs := range page.Items {
+			it := newItem(attrs)
+			r, err := fromItem(attrs)
+			if err != nil {
+				return nil, false, fmt.Errorf("store: %s/%s: %w", it.PK, it.SK, err)
+			}
+			isPart := it.Kind == KindPart && strings.Contains(it.SK, partSuffix)
+			if isPart {
+				if head == nil || !ownPart(head, it.SK) {
+					continue // another build's, as ownItems leaves out
+				}
+				if head.Build == "" && r.Version != head.Version && r.Version != 0 {
+					return nil, false, fmt.Errorf("%s/%s: %w", it.PK, it.SK, errTorn)
+				}
+			} else {
+				if err := whole(); err != nil {
+					return nil, false, err
+				}
+				head, unitAt, parts = r, len(out), nil
+			}
+			n := lim.Size(it)
+			if (size+n <= lim.Bytes && (lim.Items <= 0 || len(out) < lim.Items)) || len(out) == 0 && !lim.Started {
+				out, size = append(out, it), size+n
+				if isPart {
+					parts = append(parts, r)
+				}
+				continue
+			}
+			if isPart && unitAt >= 0 && (unitAt > 0 || lim.Started) {
+				out = out[:unitAt] // the document goes whole on the next page
+			}
+			return out, true, nil
+		}
+	}
+	if err := whole(); err != nil {
+		return nil, false, err
+	}
+	return out, false, nil
+}

@@ -18,6 +18,10 @@ type Import struct {
 	// Pages are the parts staged, in order.
 	Pages    []StagedPage `json:"pages"`
 	Complete bool         `json:"complete,omitempty"`
+	// Version is the export's format version (0: version 1, staged before
+	// there were others). A version 2 import learns its Snapshot and Total
+	// from its last part only.
+	Version int `json:"version,omitempty"`
 }
 
 // StagedPage is one part of a multi-part import as staged: the item it

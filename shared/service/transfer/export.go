@@ -41,12 +41,17 @@ type Query struct {
 }
 
 // Export is a page of event tid's export, for its organiser (cred). An
-// event that fits one page is answered exactly as an unpaged export.
+// event of at most Options.KeyPagedPlayers entrants is exported in version
+// 1, and one that fits one page is answered exactly as an unpaged export;
+// a larger event in version 2 (exportKeyed), each page reading only its
+// own items.
 //
-// Consistency: every page is cut from a fresh read of the whole event, and
-// the cursor carries the snapshot digest of the export it began; a page
-// asked for after the event changed is a conflict (export_changed), so the
-// pages a client gathers always make one export of one state of the event.
+// Consistency (version 1): every page is cut from a fresh read of the
+// whole event, and the cursor carries the snapshot digest of the export it
+// began; a page asked for after the event changed is a conflict
+// (export_changed), so the pages a client gathers always make one export
+// of one state of the event. Version 2 carries the event's change stamp
+// instead, with what that does not count (keyed.go).
 func (s *Service) Export(ctx context.Context, tid string, cred service.Credential, q Query) (*Page, error) {
 	t, _, err := s.svc.Tournament(ctx, tid) // the caller checked before the event-wide read
 	if err != nil {
@@ -62,6 +67,11 @@ func (s *Service) Export(ctx context.Context, tid string, cred service.Credentia
 	if q.Malformed != nil {
 		return nil, q.Malformed
 	}
+	// A big event's export is version 2, each page reading its own items
+	// (keyed.go); its cursors say so, whatever the event's size since.
+	if q.After == "" && s.keyPaged(t) || q.After != "" && isKeyCursor(q.After) {
+		return s.exportKeyed(ctx, t, q)
+	}
 	lines, err := s.Lines(ctx, tid)
 	if err != nil {
 		return nil, err
@@ -74,8 +84,7 @@ func (s *Service) Export(ctx context.Context, tid string, cred service.Credentia
 			return nil, command.BadRequest("invalid_cursor", "after: not a cursor of this event's export; take it from the previous page's next")
 		}
 		if snap != snapshot {
-			return nil, &command.Error{Kind: command.Conflict, Code: "export_changed",
-				Message: "the event changed since its export began: start the export again without after"}
+			return nil, exportChanged()
 		}
 		start = off
 	}

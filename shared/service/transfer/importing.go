@@ -61,22 +61,31 @@ func (s *Service) Import(ctx context.Context, head Header, lines [][]byte, marks
 	if head.Format != Format {
 		return nil, command.BadRequest("invalid_export", `the first line must be an export header {"format":"xqtour-event",…}`)
 	}
-	if head.Version != 1 {
-		return nil, command.BadRequest("invalid_export", fmt.Sprintf("export version %d is not one this server reads (1)", head.Version))
+	if head.Version != 1 && head.Version != 2 {
+		return nil, command.BadRequest("invalid_export", fmt.Sprintf("export version %d is not one this server reads (1 or 2)", head.Version))
 	}
 	tid := head.TournamentID
 	if !service.ValidID('t', tid) {
 		return nil, command.BadRequest("invalid_export", "the header's tournamentId is missing or malformed")
 	}
-	paged := head.PartItems > 0 && head.PartItems < head.Items
-	if want := head.Items; paged && len(lines) != head.PartItems || !paged && len(lines) != want {
-		if paged {
-			want = head.PartItems
-		}
+	// Version 1 names the whole export's size on its first page; version 2
+	// knows it only on its last, so its first page is paged when a next
+	// follows, and names its total and snapshot when it is also the last.
+	paged, want := head.PartItems > 0 && head.PartItems < head.Items, head.Items
+	if paged {
+		want = head.PartItems
+	}
+	if head.Version == 2 {
+		paged, want = head.Next != "", head.PartItems
+	}
+	if len(lines) != want {
 		return nil, command.BadRequest("invalid_export", fmt.Sprintf("the header announces %d items but %d follow: the export is incomplete", want, len(lines)))
 	}
-	if paged && len(head.Snapshot) != 64 {
+	if head.Version == 1 && paged && len(head.Snapshot) != 64 {
 		return nil, command.BadRequest("invalid_export", "the first page of a paged export must name its snapshot")
+	}
+	if head.Version == 2 && !paged && (head.Total != len(lines) || head.Snapshot != Snapshot(lines)) {
+		return nil, command.BadRequest("invalid_export", fmt.Sprintf("a version 2 export of one page must name its total (%d items) and the snapshot of its items", len(lines)))
 	}
 	b, err := parseLines(tid, lines)
 	if err != nil {
@@ -202,6 +211,9 @@ func (s *Service) begin(ctx context.Context, head Header, lines [][]byte, b batc
 	}
 	st := items.Import{TokenHash: service.HashToken(token), Snapshot: head.Snapshot, Total: head.Items, Received: len(lines),
 		Games: b.games, Counts: b.counts}
+	if head.Version == 2 { // its last part names them
+		st.Version, st.Snapshot, st.Total = 2, "", 0
+	}
 	if err := saveDigest(&st, digest); err != nil {
 		return nil, err
 	}
@@ -299,14 +311,21 @@ func (s *Service) unstage(ctx context.Context, tid string, pages []items.StagedP
 // snapshot; then the whole export is read back, checked as an unpaged one
 // is (check), and created, the tournament item last: the event appears
 // whole (Made). An export refused then ends the import.
+//
+// A version 2 export's parts name no snapshot or total until the last (the
+// one without next), which must name both: the items received in all, and
+// the digest chained over every part. A part of another export of the
+// event is then told only at the last, whose snapshot the mixed parts do
+// not make; the import ends as any refused export's does. That last part
+// may hold no items (the pages' items ran out with the one before).
 func (s *Service) ImportPart(ctx context.Context, head PartHeader, lines [][]byte, token string, marks Marks) (*Imported, error) {
 	tid := head.TournamentID
 	switch {
-	case head.Version != 1:
-		return nil, command.BadRequest("invalid_export", fmt.Sprintf("export version %d is not one this server reads (1)", head.Version))
+	case head.Version != 1 && head.Version != 2:
+		return nil, command.BadRequest("invalid_export", fmt.Sprintf("export version %d is not one this server reads (1 or 2)", head.Version))
 	case !service.ValidID('t', tid):
 		return nil, command.BadRequest("invalid_export", "the header's tournamentId is missing or malformed")
-	case len(lines) != head.Items || head.Items < 1:
+	case len(lines) != head.Items || head.Items < 1 && (head.Version == 1 || head.Next != ""):
 		return nil, command.BadRequest("invalid_export", fmt.Sprintf("the header announces %d items but %d follow: the part is incomplete", head.Items, len(lines)))
 	case !strings.HasPrefix(token, "import."+tid+"."):
 		return nil, &command.Error{Kind: command.Unauthorized, Code: "unauthorized",
@@ -344,16 +363,20 @@ func (s *Service) receive(ctx context.Context, head PartHeader, lines [][]byte, 
 		return nil, command.Forbid("this token is not the one of tournament " + tid + "'s import")
 	}
 	progress := &Imported{Outcome: Repeated, TournamentID: tid, Items: st.Received, Games: st.Games, Total: st.Total, More: !st.Complete}
+	version := max(st.Version, 1)
 	switch {
-	case head.Snapshot != st.Snapshot || head.Total != st.Total:
+	case head.Version != version:
+		return nil, &command.Error{Kind: command.Conflict, Code: "foreign_part",
+			Message: fmt.Sprintf("this part is of a version %d export, the import of version %d: every part must come from the export whose first page began the import", head.Version, version)}
+	case version == 1 && (head.Snapshot != st.Snapshot || head.Total != st.Total):
 		return nil, &command.Error{Kind: command.Conflict, Code: "foreign_part",
 			Message: "this part is of another export of the event (another snapshot): every part must come from the export whose first page began the import"}
-	case head.Offset >= 0 && head.Offset+head.Items <= st.Received:
+	case head.Offset >= 0 && head.Offset+head.Items <= st.Received && (head.Items > 0 || st.Complete):
 		return progress, nil // sent before: nothing changes
 	case head.Offset != st.Received:
 		return nil, &command.Error{Kind: command.Conflict, Code: "out_of_order",
 			Message: fmt.Sprintf("this part starts at item %d, but the import holds %d items: send the part that starts at item %d first", head.Offset, st.Received, st.Received)}
-	case st.Received+head.Items > st.Total:
+	case version == 1 && st.Received+head.Items > st.Total:
 		return nil, command.BadRequest("invalid_export", fmt.Sprintf("this part ends after item %d, but the export has %d", st.Received+head.Items, st.Total))
 	}
 	b, err := parseLines(tid, lines)
@@ -381,8 +404,19 @@ func (s *Service) receive(ctx context.Context, head PartHeader, lines [][]byte, 
 		digest.Write(l)
 		digest.Write([]byte{'\n'})
 	}
-	last := st.Received+head.Items == st.Total
-	if last && hex.EncodeToString(digest.Sum(nil)) != st.Snapshot {
+	last, snapshot := st.Received+head.Items == st.Total, st.Snapshot
+	if version == 2 {
+		last, snapshot = head.Next == "", head.Snapshot
+		if last && len(snapshot) != 64 {
+			s.abandon(ctx, rec, st.Pages)
+			return nil, command.BadRequest("invalid_export", "the last part of a version 2 export (no next) must name its total and snapshot; the import is ended, begin it again")
+		}
+		if last && head.Total != st.Received+head.Items {
+			s.abandon(ctx, rec, st.Pages)
+			return nil, command.BadRequest("invalid_export", fmt.Sprintf("the last part names a total of %d items, but the parts hold %d: a part was left out or added; the import is ended, begin it again", head.Total, st.Received+head.Items))
+		}
+	}
+	if last && hex.EncodeToString(digest.Sum(nil)) != snapshot {
 		s.abandon(ctx, rec, st.Pages)
 		return nil, command.BadRequest("invalid_export", "the parts do not make up the export their snapshot names: an item was changed, or a part left out; the import is ended, begin it again")
 	}
@@ -406,6 +440,9 @@ func (s *Service) receive(ctx context.Context, head PartHeader, lines [][]byte, 
 	}
 	st.Received += head.Items
 	st.Counts, st.Pages, st.Complete = counts, pages, last
+	if last {
+		st.Total, st.Snapshot = st.Received, snapshot
+	}
 	if err := saveDigest(&st, digest); err != nil {
 		return nil, err
 	}

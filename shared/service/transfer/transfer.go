@@ -18,6 +18,8 @@
 //
 //	transfer.go   Service, the export's headers (Header, PartHeader), its limits
 //	export.go     Lines, Snapshot, PageEnd, cursors; Export, the paged query
+//	keyed.go      version 2 of the export, for big events: pages read by key,
+//	              the digest carried page to page in the cursor
 //	importing.go  Import and ImportPart: an export created whole, a paged one
 //	              staged apart from the event's keys until its last part is in
 //	check.go      Checked, Marks: what an import may write, item by item, with the
@@ -33,6 +35,7 @@ import (
 	"github.com/xqtour/xqtour/shared/service"
 	"github.com/xqtour/xqtour/shared/service/games"
 	"github.com/xqtour/xqtour/shared/store"
+	"github.com/xqtour/xqtour/shared/tournament"
 )
 
 // Format names an export's header; PartFormat names the header of every
@@ -53,30 +56,40 @@ const PageBytes = 4 << 20
 // being found) and may be begun again.
 const importTTL = 24 * time.Hour
 
-// Header is the first line of an export. A paged export's first page adds
-// the snapshot (a digest of every item of the whole export), how many items
-// this page holds, and the next page's request.
+// Header is the first line of an export. Version 1 (an event of at most
+// Options.KeyPagedPlayers entrants) names how many items the whole export
+// has; a paged one's first page adds the snapshot (a digest of every item
+// of the whole export), how many items this page holds, and the next
+// page's request. Version 2 (a larger event, paged by key) knows neither
+// the whole's size nor its snapshot when its first page is cut: that page
+// names how many items it holds and the next page's request, and only an
+// export whose first page is also its last names its total and snapshot
+// here.
 type Header struct {
 	Format       string `json:"format"`
 	Version      int    `json:"version"`
 	TournamentID string `json:"tournamentId"`
 	ExportedAt   string `json:"exportedAt"`
-	Items        int    `json:"items"`
+	Items        int    `json:"items,omitempty"` // version 1: every export has at least its event item
 	Snapshot     string `json:"snapshot,omitempty"`
 	PartItems    int    `json:"partItems,omitempty"`
+	Total        int    `json:"total,omitempty"` // version 2, one page only
 	Next         string `json:"next,omitempty"`
 }
 
-// PartHeader is the first line of a paged export's later pages: which
-// export (snapshot) they belong to and where their items start.
+// PartHeader is the first line of a paged export's later pages: where
+// their items start and how many they are. In version 1 every part names
+// which export it belongs to (its snapshot) and the whole's total; in
+// version 2 only the last part (no next) does, the snapshot then being
+// the digest of every item of every page, in order.
 type PartHeader struct {
 	Format       string `json:"format"`
 	Version      int    `json:"version"`
 	TournamentID string `json:"tournamentId"`
-	Snapshot     string `json:"snapshot"`
+	Snapshot     string `json:"snapshot,omitempty"`
 	Offset       int    `json:"offset"`
 	Items        int    `json:"items"`
-	Total        int    `json:"total"`
+	Total        int    `json:"total,omitempty"`
 	Next         string `json:"next,omitempty"`
 }
 
@@ -89,6 +102,16 @@ type Options struct {
 	// PageBytes, when positive, is the most one export page holds
 	// (PageBytes by default), so a test can page a small event.
 	PageBytes int
+	// KeyPagedPlayers, when positive, is the most entrants an event has
+	// whose export is version 1, every page cut from a read of the whole
+	// event (service.DefaultPairJobPlayers by default: the size past which
+	// rounds are paired as jobs, the request being unable to afford the
+	// whole event). A larger event's export is version 2, each page reading
+	// its own items alone (exportKeyed), its pages kept to one state of
+	// the event by the event's stamp, which the store must advance
+	// (viewcache.Stamp, as the API's store does); a test sets it small to
+	// page a small event so.
+	KeyPagedPlayers int
 }
 
 // Service is the transfers over one store.
@@ -103,6 +126,16 @@ type Service struct {
 // instant, gs is the game layer imported records are written through.
 func New(svc *service.Service, st *store.Store, gs *games.Store, opts Options) *Service {
 	return &Service{svc: svc, store: st, games: gs, opts: opts}
+}
+
+// keyPaged reports whether event t is exported in version 2: it has more
+// entrants than Options.KeyPagedPlayers.
+func (s *Service) keyPaged(t *tournament.Tournament) bool {
+	n := s.opts.KeyPagedPlayers
+	if n <= 0 {
+		n = service.DefaultPairJobPlayers
+	}
+	return t.Entrants() > n
 }
 
 // PageBudget is the most one export page holds.
